@@ -1,0 +1,1 @@
+//! `#[derive(ParquetSchema)]` for parquet-serde (filled in by the typed-records work).

@@ -1,0 +1,16 @@
+//! Value and level encodings: pure functions over byte slices, one file per encoding.
+//!
+//! - [`plain`]: PLAIN for every physical type.
+//! - [`rle`]: the RLE / bit-packing hybrid (levels, booleans, dictionary indices).
+//! - [`bit_packed`]: the deprecated BIT_PACKED level encoding.
+//! - [`levels`]: definition/repetition level sections of v1 and v2 data pages.
+
+pub mod bit_packed;
+pub mod levels;
+pub mod plain;
+pub mod rle;
+
+/// Bits needed to store `max` (0 for 0): the bit width of levels and dictionary indices.
+pub fn bit_width(max: u64) -> u8 {
+    (64 - max.leading_zeros()) as u8
+}

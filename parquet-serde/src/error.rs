@@ -1,0 +1,289 @@
+//! The one error type of the crate.
+//!
+//! Like `serde_json::Error`, [`Error`] is a single pointer wide: a boxed record with a
+//! category ([`ErrorKind`]), a message, and where it happened ([`Location`]: column path,
+//! row group, page, byte offset, row).
+//!
+//! ```
+//! use parquet_serde::{Error, ErrorKind};
+//! let err = Error::new(ErrorKind::Corrupt, "page header truncated")
+//!     .with_column("a.b")
+//!     .with_row_group(2)
+//!     .with_page(7)
+//!     .with_offset(4096);
+//! assert_eq!(err.kind(), ErrorKind::Corrupt);
+//! assert_eq!(
+//!     err.to_string(),
+//!     "corrupt file: page header truncated (column a.b, row group 2, page 7, offset 4096)"
+//! );
+//! ```
+
+use std::fmt;
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The category of an [`Error`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Reading or writing the underlying file or stream failed.
+    Io,
+    /// The bytes are not a valid Parquet file: bad magic, truncated or malformed structure,
+    /// out-of-range lengths, offsets or counts.
+    Corrupt,
+    /// A page checksum (CRC32) does not match the page bytes.
+    Checksum,
+    /// The file uses a feature this library does not implement (a codec such as LZO, say).
+    Unsupported,
+    /// A schema is invalid, or data does not match the schema.
+    Schema,
+    /// Values handed to a writer, or asked of a reader, do not fit (a null in a required
+    /// field, a type mismatch when deserializing, ...).
+    Data,
+    /// A codec failed to compress or decompress.
+    Compression,
+    /// Encryption or decryption failed (wrong key, tampered module, missing key).
+    Crypto,
+    /// A caller passed an invalid argument or option.
+    InvalidArgument,
+}
+
+impl ErrorKind {
+    fn describe(self) -> &'static str {
+        match self {
+            ErrorKind::Io => "I/O error",
+            ErrorKind::Corrupt => "corrupt file",
+            ErrorKind::Checksum => "checksum mismatch",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Schema => "schema error",
+            ErrorKind::Data => "data error",
+            ErrorKind::Compression => "compression error",
+            ErrorKind::Crypto => "encryption error",
+            ErrorKind::InvalidArgument => "invalid argument",
+        }
+    }
+}
+
+/// Where an error happened. Every part is optional; the innermost layer that knows a part
+/// sets it, and outer layers add the parts they know.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Location {
+    /// Dotted column path (`a.b.list.element`) or field path.
+    pub column: Option<String>,
+    /// Row group ordinal.
+    pub row_group: Option<usize>,
+    /// Page ordinal inside the column chunk (dictionary page included).
+    pub page: Option<usize>,
+    /// Byte offset in the file (or in the buffer being decoded).
+    pub offset: Option<u64>,
+    /// Row number (in the file or row group, as the message says).
+    pub row: Option<u64>,
+}
+
+impl Location {
+    fn is_empty(&self) -> bool {
+        self.column.is_none()
+            && self.row_group.is_none()
+            && self.page.is_none()
+            && self.offset.is_none()
+            && self.row.is_none()
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sep = "";
+        if let Some(c) = &self.column {
+            write!(f, "{sep}column {c}")?;
+            sep = ", ";
+        }
+        if let Some(rg) = self.row_group {
+            write!(f, "{sep}row group {rg}")?;
+            sep = ", ";
+        }
+        if let Some(p) = self.page {
+            write!(f, "{sep}page {p}")?;
+            sep = ", ";
+        }
+        if let Some(o) = self.offset {
+            write!(f, "{sep}offset {o}")?;
+            sep = ", ";
+        }
+        if let Some(r) = self.row {
+            write!(f, "{sep}row {r}")?;
+        }
+        Ok(())
+    }
+}
+
+struct ErrorImpl {
+    kind: ErrorKind,
+    message: String,
+    location: Location,
+    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+/// The error type of every fallible function in this crate.
+pub struct Error(Box<ErrorImpl>);
+
+impl Error {
+    /// A new error of `kind` with a message and no location yet.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error(Box::new(ErrorImpl {
+            kind,
+            message: message.into(),
+            location: Location::default(),
+            source: None,
+        }))
+    }
+
+    /// Shorthand for `Error::new(ErrorKind::Corrupt, message)`.
+    pub fn corrupt(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Corrupt, message)
+    }
+
+    /// Shorthand for `Error::new(ErrorKind::Unsupported, message)`.
+    pub fn unsupported(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Unsupported, message)
+    }
+
+    /// Shorthand for `Error::new(ErrorKind::Schema, message)`.
+    pub fn schema(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Schema, message)
+    }
+
+    /// Shorthand for `Error::new(ErrorKind::Data, message)`.
+    pub fn data(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Data, message)
+    }
+
+    /// Shorthand for `Error::new(ErrorKind::InvalidArgument, message)`.
+    pub fn invalid_argument(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::InvalidArgument, message)
+    }
+
+    /// Shorthand for `Error::new(ErrorKind::Compression, message)`.
+    pub fn compression(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Compression, message)
+    }
+
+    /// The category of this error.
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind
+    }
+
+    /// The message, without the location.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// Where the error happened, as far as it is known.
+    pub fn location(&self) -> &Location {
+        &self.0.location
+    }
+
+    /// Attaches an underlying error (kept as `source()`).
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.0.source = Some(Box::new(source));
+        self
+    }
+
+    /// Sets the column path unless an inner layer already set it.
+    pub fn with_column(mut self, column: impl Into<String>) -> Self {
+        if self.0.location.column.is_none() {
+            self.0.location.column = Some(column.into());
+        }
+        self
+    }
+
+    /// Sets the row group ordinal unless already set.
+    pub fn with_row_group(mut self, row_group: usize) -> Self {
+        self.0.location.row_group.get_or_insert(row_group);
+        self
+    }
+
+    /// Sets the page ordinal unless already set.
+    pub fn with_page(mut self, page: usize) -> Self {
+        self.0.location.page.get_or_insert(page);
+        self
+    }
+
+    /// Sets the byte offset unless already set.
+    pub fn with_offset(mut self, offset: u64) -> Self {
+        self.0.location.offset.get_or_insert(offset);
+        self
+    }
+
+    /// Sets the row number unless already set.
+    pub fn with_row(mut self, row: u64) -> Self {
+        self.0.location.row.get_or_insert(row);
+        self
+    }
+
+    /// Prefixes the message with context (`"reading footer: "` + message).
+    pub fn context(mut self, context: impl fmt::Display) -> Self {
+        self.0.message = format!("{context}: {}", self.0.message);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.0.kind.describe(), self.0.message)?;
+        if !self.0.location.is_empty() {
+            write!(f, " ({})", self.0.location)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({self})")
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0
+            .source
+            .as_ref()
+            .map(|s| s.as_ref() as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io, err.to_string()).with_source(err)
+    }
+}
+
+impl From<Error> for std::io::Error {
+    fn from(err: Error) -> Self {
+        match err.kind() {
+            ErrorKind::Io => std::io::Error::other(err),
+            _ => std::io::Error::new(std::io::ErrorKind::InvalidData, err),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_is_one_pointer() {
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn inner_location_wins() {
+        let e = Error::corrupt("x")
+            .with_page(1)
+            .with_page(2)
+            .with_column("a");
+        assert_eq!(e.location().page, Some(1));
+        assert_eq!(e.to_string(), "corrupt file: x (column a, page 1)");
+    }
+}

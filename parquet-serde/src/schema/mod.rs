@@ -1,0 +1,8 @@
+//! The schema tree, column descriptors and the message-type text form.
+//!
+//! [`SchemaNode`] is the tree; [`Schema`] pairs the root with its leaf
+//! [`ColumnDescriptor`]s (path, physical type, max definition and repetition levels).
+
+mod node;
+
+pub use node::{NodeKind, Repetition, SchemaNode};
