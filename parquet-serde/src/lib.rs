@@ -2,11 +2,17 @@
 
 #![warn(missing_docs)]
 
+pub mod column;
 pub mod compression;
 pub mod encoding;
 mod error;
+pub mod file;
 pub mod format;
+pub mod page;
+pub mod record;
 pub mod schema;
 pub mod values;
 
+pub use compression::Compression;
 pub use error::{Error, ErrorKind, Location, Result};
+pub use file::{ReadOptions, WriterOptions};

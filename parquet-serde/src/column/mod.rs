@@ -1,0 +1,18 @@
+//! Column chunks: typed values with definition/repetition levels, read from pages and
+//! written into pages.
+//!
+//! - [`ColumnChunkReader`] decodes a column chunk into [`ColumnBatch`]es.
+//! - [`ColumnChunkWriter`] encodes values and levels into pages and column metadata.
+
+mod batch;
+mod decode;
+mod dict_encoder;
+mod dictionary;
+mod reader;
+mod statistics;
+mod writer;
+
+pub use batch::ColumnBatch;
+pub use reader::ColumnChunkReader;
+pub use statistics::{SortOrder, StatisticsAccumulator};
+pub use writer::{ColumnChunkWriter, ColumnWriterOptions, DataPageVersion, WrittenColumnChunk};

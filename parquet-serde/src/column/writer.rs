@@ -1,0 +1,449 @@
+//! [`ColumnChunkWriter`]: values and levels of one leaf in, pages and metadata out.
+
+use crate::compression::Compression;
+use crate::encoding::{bit_width, levels, plain, rle::RleEncoder};
+use crate::error::{Error, Result};
+use crate::format::{ColumnMetaData, Encoding, PageEncodingStats, PageType, Type};
+use crate::page::{PageWriter, WrittenPage};
+use crate::values::ColumnValues;
+
+use super::batch::{clear_values, empty_values, extend_values, matches_type, ColumnBatch};
+use super::dict_encoder::{value_bytes, DictEncoder};
+use super::statistics::{SortOrder, StatisticsAccumulator};
+
+/// Data page format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DataPageVersion {
+    /// Data page v1: read by every engine (the default).
+    #[default]
+    V1,
+    /// Data page v2: levels stored uncompressed, pages start at row boundaries.
+    V2,
+}
+
+/// Options of one column chunk writer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnWriterOptions {
+    /// Codec and level of the pages.
+    pub compression: Compression,
+    /// Dictionary-encode values while the dictionary stays under
+    /// `dictionary_page_size_limit` (then fall back to PLAIN).
+    pub dictionary: bool,
+    /// Largest dictionary page, in bytes (PLAIN encoded).
+    pub dictionary_page_size_limit: usize,
+    /// Target size of a data page before compression, in bytes.
+    pub data_page_size: usize,
+    /// Most rows in one data page.
+    pub data_page_row_limit: usize,
+    /// Data page format.
+    pub data_page_version: DataPageVersion,
+    /// Write min/max/null_count statistics for the chunk.
+    pub statistics: bool,
+    /// Write a CRC32 on every page.
+    pub checksums: bool,
+}
+
+impl Default for ColumnWriterOptions {
+    fn default() -> Self {
+        ColumnWriterOptions {
+            compression: Compression::Snappy,
+            dictionary: true,
+            dictionary_page_size_limit: 1 << 20,
+            data_page_size: 1 << 20,
+            data_page_row_limit: 20_000,
+            data_page_version: DataPageVersion::V1,
+            statistics: true,
+            checksums: true,
+        }
+    }
+}
+
+/// A finished column chunk: its bytes and its metadata, with offsets relative to the
+/// chunk's first byte (the file writer moves them to file positions).
+#[derive(Debug, Clone)]
+pub struct WrittenColumnChunk {
+    /// Dictionary page (if any) followed by the data pages.
+    pub data: Vec<u8>,
+    /// Column metadata with chunk-relative offsets.
+    pub metadata: ColumnMetaData,
+    /// Rows in the chunk.
+    pub num_rows: u64,
+}
+
+/// Encodes the values and levels of one leaf column into pages.
+///
+/// Values arrive as [`ColumnBatch`]es (non-null values plus levels); pages are cut at row
+/// boundaries once they reach the target size. Dictionary encoding is used while the
+/// dictionary stays under its size limit, then the chunk falls back to PLAIN.
+#[derive(Debug)]
+pub struct ColumnChunkWriter {
+    path: Vec<String>,
+    physical_type: Type,
+    type_length: i32,
+    max_def: i16,
+    max_rep: i16,
+    options: ColumnWriterOptions,
+    pages: PageWriter,
+    page_def: Vec<i16>,
+    page_rep: Vec<i16>,
+    page_values: ColumnValues,
+    page_indices: Vec<u32>,
+    page_rows: usize,
+    dict: Option<DictEncoder>,
+    dict_fallback: bool,
+    fallback_pending: bool,
+    data: Vec<u8>,
+    stats: StatisticsAccumulator,
+    encoding_stats: Vec<PageEncodingStats>,
+    num_levels: u64,
+    num_rows: u64,
+    total_uncompressed: u64,
+    scratch: Vec<u8>,
+}
+
+impl ColumnChunkWriter {
+    /// A writer for the leaf at `path` of `physical_type` (`type_length` for
+    /// FIXED_LEN_BYTE_ARRAY) with the given maximum levels, comparing values for statistics
+    /// with `sort_order`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        path: Vec<String>,
+        physical_type: Type,
+        type_length: i32,
+        max_def: i16,
+        max_rep: i16,
+        sort_order: SortOrder,
+        options: ColumnWriterOptions,
+    ) -> Result<Self> {
+        if let Type::Unknown(t) = physical_type {
+            return Err(Error::invalid_argument(format!("cannot write physical type {t}")));
+        }
+        if physical_type == Type::FixedLenByteArray && type_length <= 0 {
+            return Err(Error::schema(format!(
+                "FIXED_LEN_BYTE_ARRAY column {} needs a positive type_length",
+                path.join(".")
+            )));
+        }
+        // Booleans gain nothing from a dictionary.
+        let dict = (options.dictionary && physical_type != Type::Boolean)
+            .then(|| DictEncoder::new(empty_values(physical_type, type_length)));
+        Ok(ColumnChunkWriter {
+            pages: PageWriter::new(options.compression, options.checksums),
+            page_values: empty_values(physical_type, type_length),
+            stats: StatisticsAccumulator::new(if options.statistics { sort_order } else { SortOrder::Undefined }),
+            path,
+            physical_type,
+            type_length,
+            max_def,
+            max_rep,
+            options,
+            page_def: Vec::new(),
+            page_rep: Vec::new(),
+            page_indices: Vec::new(),
+            page_rows: 0,
+            dict,
+            dict_fallback: false,
+            fallback_pending: false,
+            data: Vec::new(),
+            encoding_stats: Vec::new(),
+            num_levels: 0,
+            num_rows: 0,
+            total_uncompressed: 0,
+            scratch: Vec::new(),
+        })
+    }
+
+    fn err(&self, e: Error) -> Error {
+        e.with_column(self.path.join("."))
+    }
+
+    /// Rows written so far.
+    pub fn num_rows(&self) -> u64 {
+        self.num_rows
+    }
+
+    /// Bytes buffered so far (written pages plus the page being filled), an estimate of
+    /// the chunk's size.
+    pub fn buffered_bytes(&self) -> usize {
+        self.data.len()
+            + self.pending_value_bytes()
+            + self.dict.as_ref().map_or(0, |d| d.plain_bytes())
+    }
+
+    fn pending_value_bytes(&self) -> usize {
+        let levels = (self.page_def.len() + self.page_rep.len()) / 4;
+        if self.using_dict() {
+            let width = bit_width(self.dict.as_ref().map_or(0, |d| d.len()) as u64).max(1) as usize;
+            levels + self.page_indices.len() * width / 8
+        } else {
+            levels + value_bytes(&self.page_values)
+        }
+    }
+
+    fn using_dict(&self) -> bool {
+        self.dict.is_some() && !self.dict_fallback
+    }
+
+    /// Checks a batch against the column: level counts, level ranges, value count and type.
+    fn check(&self, batch: &ColumnBatch) -> Result<usize> {
+        let n = if self.max_def > 0 {
+            batch.def_levels.len()
+        } else if self.max_rep > 0 {
+            batch.rep_levels.len()
+        } else {
+            batch.values.len()
+        };
+        if (self.max_def == 0) != batch.def_levels.is_empty() && n > 0 {
+            return Err(Error::data(format!(
+                "{} definition levels for a column whose max definition level is {}",
+                batch.def_levels.len(),
+                self.max_def
+            )));
+        }
+        if self.max_rep > 0 && batch.rep_levels.len() != n || self.max_rep == 0 && !batch.rep_levels.is_empty() {
+            return Err(Error::data(format!(
+                "{} repetition levels for {n} values (max repetition level {})",
+                batch.rep_levels.len(),
+                self.max_rep
+            )));
+        }
+        if let Some(bad) = batch.def_levels.iter().find(|&&d| d < 0 || d > self.max_def) {
+            return Err(Error::data(format!("definition level {bad} outside 0..={}", self.max_def)));
+        }
+        if let Some(bad) = batch.rep_levels.iter().find(|&&r| r < 0 || r > self.max_rep) {
+            return Err(Error::data(format!("repetition level {bad} outside 0..={}", self.max_rep)));
+        }
+        if self.num_levels == 0 && batch.rep_levels.first().is_some_and(|&r| r != 0) {
+            return Err(Error::data("the first repetition level of a column chunk must be 0"));
+        }
+        let non_null = if self.max_def > 0 {
+            batch.def_levels.iter().filter(|&&d| d == self.max_def).count()
+        } else {
+            n
+        };
+        if non_null != batch.values.len() {
+            return Err(Error::data(format!(
+                "{} values for {non_null} non-null slots",
+                batch.values.len()
+            )));
+        }
+        if !matches_type(&batch.values, self.physical_type) {
+            return Err(Error::data(format!("values do not match physical type {:?}", self.physical_type)));
+        }
+        if let ColumnValues::FixedLenByteArray(v) = &batch.values {
+            if v.width != self.type_length as usize {
+                return Err(Error::data(format!(
+                    "fixed-length values of {} bytes for a column of {} bytes",
+                    v.width, self.type_length
+                )));
+            }
+        }
+        Ok(n)
+    }
+
+    /// Appends a batch of values and levels.
+    pub fn write(&mut self, batch: &ColumnBatch) -> Result<()> {
+        let n = self.check(batch).map_err(|e| self.err(e))?;
+        self.stats.add_values(&batch.values);
+        self.stats.add_nulls((n - batch.values.len()) as u64);
+        let bytes_per_level = (value_bytes(&batch.values) / n.max(1)).max(1);
+        let (mut level, mut value) = (0usize, 0usize);
+        while level < n {
+            let room_bytes = self.options.data_page_size.saturating_sub(self.pending_value_bytes());
+            let room_rows = self.options.data_page_row_limit.saturating_sub(self.page_rows).max(1);
+            let mut end = n.min(level + (room_bytes / bytes_per_level).clamp(1, room_rows));
+            if self.max_rep > 0 {
+                while end < n && batch.rep_levels[end] != 0 {
+                    end += 1;
+                }
+            }
+            let values = if self.max_def > 0 {
+                batch.def_levels[level..end].iter().filter(|&&d| d == self.max_def).count()
+            } else {
+                end - level
+            };
+            self.append(batch, level..end, value..value + values);
+            level = end;
+            value += values;
+            if self.fallback_pending
+                || self.pending_value_bytes() >= self.options.data_page_size
+                || self.page_rows >= self.options.data_page_row_limit
+            {
+                self.flush_page().map_err(|e| self.err(e))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn append(&mut self, batch: &ColumnBatch, levels: std::ops::Range<usize>, values: std::ops::Range<usize>) {
+        let rows = if self.max_rep > 0 {
+            batch.rep_levels[levels.clone()].iter().filter(|&&r| r == 0).count()
+        } else {
+            levels.len()
+        };
+        self.page_rows += rows;
+        self.num_rows += rows as u64;
+        self.num_levels += levels.len() as u64;
+        if self.max_def > 0 {
+            self.page_def.extend_from_slice(&batch.def_levels[levels.clone()]);
+        }
+        if self.max_rep > 0 {
+            self.page_rep.extend_from_slice(&batch.rep_levels[levels]);
+        }
+        if self.using_dict() {
+            if let Some(dict) = self.dict.as_mut() {
+                dict.intern(&batch.values, values, &mut self.page_indices);
+                if dict.plain_bytes() > self.options.dictionary_page_size_limit {
+                    // Pages so far keep their indices; later values are written PLAIN.
+                    self.dict_fallback = true;
+                    self.fallback_pending = true;
+                }
+            }
+        } else {
+            extend_values(&mut self.page_values, &batch.values, values);
+        }
+    }
+}
+
+impl ColumnChunkWriter {
+    /// Encodes the buffered page and appends it to the chunk.
+    fn flush_page(&mut self) -> Result<()> {
+        self.fallback_pending = false;
+        let num_values = self.page_def.len().max(self.page_rep.len()).max(
+            self.page_indices.len().max(self.page_values.len()),
+        );
+        if num_values == 0 {
+            return Ok(());
+        }
+        let dict_page = !self.page_indices.is_empty();
+        let encoding = if dict_page { Encoding::RleDictionary } else { Encoding::Plain };
+        // Values section.
+        let mut values = std::mem::take(&mut self.scratch);
+        values.clear();
+        if dict_page {
+            let len = self.dict.as_ref().map_or(0, |d| d.len()) as u64;
+            let width = bit_width(len.saturating_sub(1)).max(1);
+            values.push(width);
+            let mut enc = RleEncoder::new(width);
+            enc.put_u32(&self.page_indices);
+            values.extend_from_slice(&enc.finish());
+        } else {
+            encode_plain(&self.page_values, &mut values);
+        }
+        let non_null = self.page_indices.len().max(self.page_values.len());
+        let written = match self.options.data_page_version {
+            DataPageVersion::V1 => {
+                let mut body = Vec::with_capacity(values.len() + num_values / 4 + 16);
+                if self.max_rep > 0 {
+                    levels::encode_rle(&self.page_rep, self.max_rep, true, &mut body);
+                }
+                if self.max_def > 0 {
+                    levels::encode_rle(&self.page_def, self.max_def, true, &mut body);
+                }
+                body.extend_from_slice(&values);
+                self.pages.write_data_v1(&body, num_values, encoding, None, &mut self.data)?
+            }
+            DataPageVersion::V2 => {
+                let mut rep = Vec::new();
+                let mut def = Vec::new();
+                if self.max_rep > 0 {
+                    levels::encode_rle(&self.page_rep, self.max_rep, false, &mut rep);
+                }
+                if self.max_def > 0 {
+                    levels::encode_rle(&self.page_def, self.max_def, false, &mut def);
+                }
+                let counts = (num_values, num_values - non_null, self.page_rows);
+                self.pages.write_data_v2(&rep, &def, &values, counts, encoding, None, &mut self.data)?
+            }
+        };
+        self.scratch = values;
+        self.note_page(&written);
+        self.page_def.clear();
+        self.page_rep.clear();
+        self.page_indices.clear();
+        clear_values(&mut self.page_values);
+        self.page_rows = 0;
+        Ok(())
+    }
+
+    fn note_page(&mut self, page: &WrittenPage) {
+        self.total_uncompressed += page.total_uncompressed() as u64;
+        match self
+            .encoding_stats
+            .iter_mut()
+            .find(|s| s.page_type == page.page_type && s.encoding == page.encoding)
+        {
+            Some(s) => s.count += 1,
+            None => self.encoding_stats.push(PageEncodingStats {
+                page_type: page.page_type,
+                encoding: page.encoding,
+                count: 1,
+            }),
+        }
+    }
+
+    /// Flushes the last page, writes the dictionary page in front, and returns the chunk.
+    pub fn close(mut self) -> Result<WrittenColumnChunk> {
+        self.flush_page().map_err(|e| self.err(e))?;
+        let mut data = Vec::new();
+        let mut dictionary_page_offset = None;
+        if let Some(dict) = self.dict.take().filter(|d| d.len() > 0) {
+            let mut plain_values = Vec::with_capacity(dict.plain_bytes());
+            encode_plain(dict.values(), &mut plain_values);
+            let page = self
+                .pages
+                .write_dictionary(&plain_values, dict.len(), &mut data)
+                .map_err(|e| self.err(e))?;
+            self.note_page(&page);
+            dictionary_page_offset = Some(0);
+        }
+        let data_page_offset = data.len() as i64;
+        data.extend_from_slice(&self.data);
+        // Encodings: levels are RLE; values PLAIN and/or RLE_DICTIONARY (dictionary page PLAIN).
+        let mut encodings = Vec::new();
+        for s in &self.encoding_stats {
+            if !encodings.contains(&s.encoding) {
+                encodings.push(s.encoding);
+            }
+        }
+        if (self.max_def > 0 || self.max_rep > 0) && !encodings.contains(&Encoding::Rle) {
+            encodings.push(Encoding::Rle);
+        }
+        // Dictionary page first in the stats, as readers list them.
+        self.encoding_stats.sort_by_key(|s| s.page_type != PageType::DictionaryPage);
+        let metadata = ColumnMetaData {
+            r#type: self.physical_type,
+            encodings,
+            path_in_schema: self.path.clone(),
+            codec: self.options.compression.codec(),
+            num_values: self.num_levels as i64,
+            total_uncompressed_size: self.total_uncompressed as i64,
+            total_compressed_size: data.len() as i64,
+            key_value_metadata: None,
+            data_page_offset,
+            index_page_offset: None,
+            dictionary_page_offset,
+            statistics: self.options.statistics.then(|| self.stats.to_thrift()),
+            encoding_stats: Some(self.encoding_stats),
+            bloom_filter_offset: None,
+            bloom_filter_length: None,
+            size_statistics: None,
+            geospatial_statistics: None,
+        };
+        Ok(WrittenColumnChunk { data, metadata, num_rows: self.num_rows })
+    }
+}
+
+/// PLAIN-encodes values of any physical type.
+pub(crate) fn encode_plain(values: &ColumnValues, out: &mut Vec<u8>) {
+    match values {
+        ColumnValues::Boolean(v) => plain::encode_boolean(v, out),
+        ColumnValues::Int32(v) => plain::encode_fixed(v, out),
+        ColumnValues::Int64(v) => plain::encode_fixed(v, out),
+        ColumnValues::Int96(v) => plain::encode_fixed(v, out),
+        ColumnValues::Float(v) => plain::encode_fixed(v, out),
+        ColumnValues::Double(v) => plain::encode_fixed(v, out),
+        ColumnValues::ByteArray(v) => plain::encode_byte_array(v.iter(), out),
+        ColumnValues::FixedLenByteArray(v) => out.extend_from_slice(&v.data),
+    }
+}

@@ -1,0 +1,233 @@
+//! Reader and writer options.
+
+use crate::column::{ColumnWriterOptions, DataPageVersion};
+use crate::compression::Compression;
+use crate::page::PageReaderOptions;
+
+/// Options of a reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Verify page CRC32 checksums where present (default true).
+    pub verify_checksums: bool,
+    /// Largest decompressed page accepted, in bytes (default 1 GiB).
+    pub max_page_size: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        let p = PageReaderOptions::default();
+        ReadOptions { verify_checksums: p.verify_checksums, max_page_size: p.max_page_size }
+    }
+}
+
+impl ReadOptions {
+    /// Turns checksum verification on or off.
+    pub fn verify_checksums(mut self, on: bool) -> Self {
+        self.verify_checksums = on;
+        self
+    }
+
+    /// The page-level options these read options imply.
+    pub fn page_options(&self) -> PageReaderOptions {
+        PageReaderOptions { verify_checksums: self.verify_checksums, max_page_size: self.max_page_size }
+    }
+}
+
+/// Which statistics a writer stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StatisticsLevel {
+    /// No statistics.
+    None,
+    /// min/max/null_count per column chunk (the default).
+    #[default]
+    Chunk,
+}
+
+/// Per-column settings that override the file-wide ones (set with
+/// [`WriterOptions::column`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ColumnOverrides {
+    /// Codec for this column.
+    pub compression: Option<Compression>,
+    /// Dictionary encoding on or off.
+    pub dictionary: Option<bool>,
+    /// Statistics for this column.
+    pub statistics: Option<StatisticsLevel>,
+}
+
+/// Options of a writer: codec, page and row group sizes, page format, dictionary,
+/// statistics, key-value metadata, and per-column overrides by dotted column path.
+///
+/// ```
+/// use parquet_serde::{Compression, WriterOptions};
+/// let options = WriterOptions::default()
+///     .compression(Compression::Zstd(3))
+///     .row_group_rows(100_000)
+///     .page_size(256 * 1024)
+///     .key_value_metadata("origin", "example")
+///     .column_compression("message", Compression::Gzip(6));
+/// assert_eq!(options.column_options("message").compression, Compression::Gzip(6));
+/// assert_eq!(options.column_options("ts").compression, Compression::Zstd(3));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriterOptions {
+    /// Default codec (Snappy).
+    pub compression: Compression,
+    /// Dictionary encoding (on).
+    pub dictionary: bool,
+    /// Largest dictionary page in bytes before falling back to PLAIN (1 MiB).
+    pub dictionary_page_size_limit: usize,
+    /// Target data page size in bytes before compression (1 MiB).
+    pub page_size: usize,
+    /// Most rows in a data page (20,000).
+    pub page_row_limit: usize,
+    /// Data page format (v1).
+    pub data_page_version: DataPageVersion,
+    /// Statistics (per chunk).
+    pub statistics: StatisticsLevel,
+    /// CRC32 on every page (on).
+    pub checksums: bool,
+    /// Target row group size in bytes, as buffered before compression (128 MiB).
+    pub row_group_size: usize,
+    /// Most rows in a row group (1,048,576).
+    pub row_group_rows: usize,
+    /// Key-value metadata written in the footer.
+    pub key_value_metadata: Vec<(String, Option<String>)>,
+    /// Per-column overrides, by dotted column path.
+    pub columns: Vec<(String, ColumnOverrides)>,
+}
+
+impl Default for WriterOptions {
+    fn default() -> Self {
+        WriterOptions {
+            compression: Compression::Snappy,
+            dictionary: true,
+            dictionary_page_size_limit: 1 << 20,
+            page_size: 1 << 20,
+            page_row_limit: 20_000,
+            data_page_version: DataPageVersion::V1,
+            statistics: StatisticsLevel::Chunk,
+            checksums: true,
+            row_group_size: 128 << 20,
+            row_group_rows: 1 << 20,
+            key_value_metadata: Vec::new(),
+            columns: Vec::new(),
+        }
+    }
+}
+
+impl WriterOptions {
+    /// Sets the default codec.
+    pub fn compression(mut self, compression: Compression) -> Self {
+        self.compression = compression;
+        self
+    }
+
+    /// Turns dictionary encoding on or off for every column.
+    pub fn dictionary(mut self, on: bool) -> Self {
+        self.dictionary = on;
+        self
+    }
+
+    /// Sets the dictionary page size limit in bytes.
+    pub fn dictionary_page_size_limit(mut self, bytes: usize) -> Self {
+        self.dictionary_page_size_limit = bytes.max(1);
+        self
+    }
+
+    /// Sets the target data page size in bytes.
+    pub fn page_size(mut self, bytes: usize) -> Self {
+        self.page_size = bytes.max(1);
+        self
+    }
+
+    /// Sets the most rows in a data page.
+    pub fn page_row_limit(mut self, rows: usize) -> Self {
+        self.page_row_limit = rows.max(1);
+        self
+    }
+
+    /// Sets the data page format.
+    pub fn data_page_version(mut self, version: DataPageVersion) -> Self {
+        self.data_page_version = version;
+        self
+    }
+
+    /// Sets which statistics are written.
+    pub fn statistics(mut self, level: StatisticsLevel) -> Self {
+        self.statistics = level;
+        self
+    }
+
+    /// Turns page checksums on or off.
+    pub fn checksums(mut self, on: bool) -> Self {
+        self.checksums = on;
+        self
+    }
+
+    /// Sets the target row group size in bytes.
+    pub fn row_group_size(mut self, bytes: usize) -> Self {
+        self.row_group_size = bytes.max(1);
+        self
+    }
+
+    /// Sets the most rows in a row group.
+    pub fn row_group_rows(mut self, rows: usize) -> Self {
+        self.row_group_rows = rows.max(1);
+        self
+    }
+
+    /// Adds a key-value pair to the footer.
+    pub fn key_value_metadata(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.key_value_metadata.push((key.into(), Some(value.into())));
+        self
+    }
+
+    /// Overrides settings for the column at the dotted `path`.
+    pub fn column(mut self, path: impl Into<String>, overrides: ColumnOverrides) -> Self {
+        let path = path.into();
+        self.columns.retain(|(p, _)| *p != path);
+        self.columns.push((path, overrides));
+        self
+    }
+
+    fn column_entry(&mut self, path: impl Into<String>) -> &mut ColumnOverrides {
+        let path = path.into();
+        let i = match self.columns.iter().position(|(p, _)| *p == path) {
+            Some(i) => i,
+            None => {
+                self.columns.push((path, ColumnOverrides::default()));
+                self.columns.len() - 1
+            }
+        };
+        &mut self.columns[i].1
+    }
+
+    /// Sets the codec of one column.
+    pub fn column_compression(mut self, path: impl Into<String>, compression: Compression) -> Self {
+        self.column_entry(path).compression = Some(compression);
+        self
+    }
+
+    /// Turns dictionary encoding on or off for one column.
+    pub fn column_dictionary(mut self, path: impl Into<String>, on: bool) -> Self {
+        self.column_entry(path).dictionary = Some(on);
+        self
+    }
+
+    /// The settings of the column at the dotted `path`, overrides applied.
+    pub fn column_options(&self, path: &str) -> ColumnWriterOptions {
+        let o = self.columns.iter().find(|(p, _)| p == path).map(|(_, o)| o);
+        let statistics = o.and_then(|o| o.statistics).unwrap_or(self.statistics);
+        ColumnWriterOptions {
+            compression: o.and_then(|o| o.compression).unwrap_or(self.compression),
+            dictionary: o.and_then(|o| o.dictionary).unwrap_or(self.dictionary),
+            dictionary_page_size_limit: self.dictionary_page_size_limit,
+            data_page_size: self.page_size,
+            data_page_row_limit: self.page_row_limit,
+            data_page_version: self.data_page_version,
+            statistics: statistics != StatisticsLevel::None,
+            checksums: self.checksums,
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! [`FileReader`]: metadata and column chunks of a file, fetched range by range.
+
+use std::borrow::Cow;
+
+use crate::column::{ColumnBatch, ColumnChunkReader};
+use crate::error::{Error, Result};
+use crate::format::{ColumnMetaData, CompressionCodec};
+use crate::page::{PageReader, PageReaderOptions};
+use crate::schema::{ColumnDescriptor, Schema};
+
+use super::footer::{parse_footer, ParquetMetaData};
+use super::options::ReadOptions;
+use super::ChunkReader;
+
+/// Byte range of a column chunk: it starts at the dictionary page when there is one.
+///
+/// Some writers set `dictionary_page_offset` to 0 or to a value past the first data
+/// page; only an offset before the data page start is taken as the chunk start.
+pub(crate) fn chunk_range(md: &ColumnMetaData) -> (u64, u64) {
+    let data = md.data_page_offset.max(0) as u64;
+    let start = match md.dictionary_page_offset {
+        Some(d) if d > 0 && (d as u64) < data => d as u64,
+        _ => data,
+    };
+    (start, md.total_compressed_size.max(0) as u64)
+}
+
+/// The stored bytes of one column chunk, ready to be walked page by page.
+#[derive(Debug)]
+pub struct ColumnChunkData<'r> {
+    /// The chunk's bytes (borrowed from in-memory sources, read for files).
+    pub bytes: Cow<'r, [u8]>,
+    /// File offset of the first byte.
+    pub offset: u64,
+    /// Codec of its pages.
+    pub codec: CompressionCodec,
+    /// Values (levels) in the chunk.
+    pub num_values: i64,
+    /// Row group ordinal.
+    pub row_group: usize,
+    /// Leaf column ordinal.
+    pub column: usize,
+}
+
+impl ColumnChunkData<'_> {
+    /// A page reader over the chunk.
+    pub fn pages(&self, options: PageReaderOptions) -> PageReader<'_> {
+        PageReader::new(&self.bytes, self.offset, self.codec, self.num_values, options)
+    }
+}
+
+/// Reads a Parquet file from any [`ChunkReader`]: the footer once, then only the byte ranges
+/// of the column chunks asked for.
+///
+/// ```no_run
+/// use parquet_serde::file::FileReader;
+/// let file = std::fs::File::open("data.parquet")?;
+/// let reader = FileReader::new(file)?;
+/// println!("{} rows\n{}", reader.metadata().num_rows(), reader.schema());
+/// let batch = reader.read_column(0, 0)?; // row group 0, leaf 0: values and levels
+/// # Ok::<(), parquet_serde::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct FileReader<R> {
+    reader: R,
+    metadata: ParquetMetaData,
+    options: ReadOptions,
+}
+
+impl<R: ChunkReader> FileReader<R> {
+    /// Opens a file with default options (checksums verified).
+    pub fn new(reader: R) -> Result<Self> {
+        Self::with_options(reader, ReadOptions::default())
+    }
+
+    /// Opens a file with `options`.
+    pub fn with_options(reader: R, options: ReadOptions) -> Result<Self> {
+        let metadata = parse_footer(&reader)?;
+        Ok(FileReader { reader, metadata, options })
+    }
+
+    /// The file's metadata.
+    pub fn metadata(&self) -> &ParquetMetaData {
+        &self.metadata
+    }
+
+    /// The file's schema.
+    pub fn schema(&self) -> &Schema {
+        &self.metadata.schema
+    }
+
+    /// The underlying reader.
+    pub fn get_ref(&self) -> &R {
+        &self.reader
+    }
+
+    /// Number of row groups.
+    pub fn num_row_groups(&self) -> usize {
+        self.metadata.num_row_groups()
+    }
+
+    /// The read options.
+    pub fn options(&self) -> &ReadOptions {
+        &self.options
+    }
+
+    /// Fetches the bytes of column chunk `column` of row group `row_group`.
+    pub fn column_chunk(&self, row_group: usize, column: usize) -> Result<ColumnChunkData<'_>> {
+        let at = |e: Error| {
+            let e = e.with_row_group(row_group);
+            match self.metadata.schema.columns().get(column) {
+                Some(c) => e.with_column(c.path.to_string()),
+                None => e,
+            }
+        };
+        let rg = self
+            .metadata
+            .file
+            .row_groups
+            .get(row_group)
+            .ok_or_else(|| Error::invalid_argument(format!("no row group {row_group}")))?;
+        let chunk = rg
+            .columns
+            .get(column)
+            .ok_or_else(|| at(Error::invalid_argument(format!("no column {column}"))))?;
+        if chunk.file_path.is_some() {
+            return Err(at(Error::unsupported("column chunk stored in another file (file_path)")));
+        }
+        let md = chunk
+            .meta_data
+            .as_ref()
+            .ok_or_else(|| at(Error::unsupported("column chunk without plaintext metadata (encrypted?)")))?;
+        let (start, len) = chunk_range(md);
+        let len = usize::try_from(len).map_err(|_| at(Error::corrupt("column chunk larger than memory")))?;
+        let bytes = self.reader.read_range(start, len).map_err(at)?;
+        Ok(ColumnChunkData {
+            bytes,
+            offset: start,
+            codec: md.codec,
+            num_values: md.num_values,
+            row_group,
+            column,
+        })
+    }
+
+    fn descriptor(&self, column: usize) -> Result<&ColumnDescriptor> {
+        self.metadata
+            .schema
+            .columns()
+            .get(column)
+            .ok_or_else(|| Error::invalid_argument(format!("no column {column}")))
+    }
+
+    /// Decodes a whole column chunk into values and levels.
+    pub fn read_column(&self, row_group: usize, column: usize) -> Result<ColumnBatch> {
+        let descr = self.descriptor(column)?;
+        let data = self.column_chunk(row_group, column)?;
+        let pages = data.pages(self.options.page_options());
+        let reader = ColumnChunkReader::new(
+            pages,
+            descr.physical_type,
+            descr.type_length,
+            descr.max_def_level,
+            descr.max_rep_level,
+        );
+        reader
+            .read_all()
+            .map_err(|e| e.with_row_group(row_group).with_column(descr.path.to_string()))
+    }
+}

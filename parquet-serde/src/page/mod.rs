@@ -1,0 +1,12 @@
+//! One page at a time: header, checksum, (de)compression, and the split of a data page into
+//! its level and value sections.
+//!
+//! [`PageReader`] walks the pages of one column chunk; [`PageWriter`] serializes pages.
+
+mod reader;
+mod types;
+mod writer;
+
+pub use reader::{PageReader, PageReaderOptions};
+pub use types::Page;
+pub use writer::{PageWriter, WrittenPage};

@@ -1,0 +1,267 @@
+//! [`PageReader`]: the pages of one column chunk, checked and decompressed.
+
+use std::borrow::Cow;
+
+use crate::compression::decompress;
+use crate::error::{Error, Result};
+use crate::format::{self, CompressionCodec, PageHeader, PageType};
+
+use super::Page;
+
+/// Options of a [`PageReader`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageReaderOptions {
+    /// Verify page CRC32 checksums where the writer stored them (default true).
+    pub verify_checksums: bool,
+    /// Largest decompressed page accepted, in bytes (default 1 GiB): a header claiming more
+    /// is treated as corrupt rather than allocated.
+    pub max_page_size: usize,
+}
+
+impl Default for PageReaderOptions {
+    fn default() -> Self {
+        PageReaderOptions { verify_checksums: true, max_page_size: 1 << 30 }
+    }
+}
+
+/// A page as stored: its header and its (compressed) bytes.
+#[derive(Debug, Clone)]
+pub struct RawPage<'a> {
+    /// The decoded header.
+    pub header: PageHeader,
+    /// File offset of the header.
+    pub offset: u64,
+    /// Bytes of the serialized header.
+    pub header_len: usize,
+    /// The stored page bytes (compressed, after the header).
+    pub data: &'a [u8],
+}
+
+/// Walks the pages of one column chunk held in memory.
+///
+/// It stops after the data pages have covered `num_values` values (the column chunk's
+/// count), so bytes a writer left after the last page are never decoded.
+#[derive(Debug)]
+pub struct PageReader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    file_offset: u64,
+    codec: CompressionCodec,
+    options: PageReaderOptions,
+    num_values: u64,
+    values_seen: u64,
+    ordinal: usize,
+}
+
+impl<'a> PageReader<'a> {
+    /// A reader over the bytes of one column chunk that starts at `file_offset` in the file,
+    /// compressed with `codec`, holding `num_values` values (from the column metadata).
+    pub fn new(
+        data: &'a [u8],
+        file_offset: u64,
+        codec: CompressionCodec,
+        num_values: i64,
+        options: PageReaderOptions,
+    ) -> Self {
+        PageReader {
+            data,
+            pos: 0,
+            file_offset,
+            codec,
+            options,
+            num_values: num_values.max(0) as u64,
+            values_seen: 0,
+            ordinal: 0,
+        }
+    }
+
+    /// Ordinal of the next page (dictionary page included).
+    pub fn page_ordinal(&self) -> usize {
+        self.ordinal
+    }
+
+    fn offset(&self) -> u64 {
+        self.file_offset + self.pos as u64
+    }
+
+    /// The next page header and its stored bytes, or `None` after the last page.
+    pub fn next_raw(&mut self) -> Result<Option<RawPage<'a>>> {
+        if self.pos >= self.data.len() || self.values_seen >= self.num_values {
+            return Ok(None);
+        }
+        let offset = self.offset();
+        let page = self.ordinal;
+        let at = |e: Error| e.with_page(page).with_offset(offset);
+        let (header, header_len) =
+            format::decode::<PageHeader>(&self.data[self.pos..]).map_err(|e| at(e.context("page header")))?;
+        let compressed = usize::try_from(header.compressed_page_size).map_err(|_| {
+            at(Error::corrupt(format!(
+                "negative compressed_page_size {}",
+                header.compressed_page_size
+            )))
+        })?;
+        if header.uncompressed_page_size < 0 {
+            return Err(at(Error::corrupt(format!(
+                "negative uncompressed_page_size {}",
+                header.uncompressed_page_size
+            ))));
+        }
+        let start = self.pos + header_len;
+        let end = start
+            .checked_add(compressed)
+            .filter(|&end| end <= self.data.len())
+            .ok_or_else(|| {
+                at(Error::corrupt(format!(
+                    "page of {compressed} bytes runs past the end of the column chunk ({} bytes left)",
+                    self.data.len() - start.min(self.data.len())
+                )))
+            })?;
+        let data = &self.data[start..end];
+        if self.options.verify_checksums {
+            if let Some(crc) = header.crc {
+                let actual = crc32fast::hash(data);
+                if actual != crc as u32 {
+                    return Err(at(Error::new(
+                        crate::ErrorKind::Checksum,
+                        format!("page CRC32 is {actual:#010x}, header says {:#010x}", crc as u32),
+                    )));
+                }
+            }
+        }
+        let values = match header.r#type {
+            PageType::DataPage => header.data_page_header.as_ref().map(|h| h.num_values),
+            PageType::DataPageV2 => header.data_page_header_v2.as_ref().map(|h| h.num_values),
+            _ => Some(0),
+        }
+        .ok_or_else(|| at(Error::corrupt("data page without its data page header")))?;
+        if values < 0 {
+            return Err(at(Error::corrupt(format!("negative num_values {values}"))));
+        }
+        self.values_seen += values as u64;
+        self.pos = end;
+        self.ordinal += 1;
+        Ok(Some(RawPage { header, offset, header_len, data }))
+    }
+
+    /// The next page, checked and decompressed; index pages and unknown page types are
+    /// skipped. `None` after the last page.
+    pub fn next_page(&mut self) -> Result<Option<Page<'a>>> {
+        loop {
+            let page = self.ordinal;
+            let Some(raw) = self.next_raw()? else { return Ok(None) };
+            let offset = raw.offset;
+            match self.decode(raw) {
+                Ok(Some(p)) => return Ok(Some(p)),
+                Ok(None) => continue,
+                Err(e) => return Err(e.with_page(page).with_offset(offset)),
+            }
+        }
+    }
+
+    fn check_size(&self, size: i32) -> Result<usize> {
+        let size = size.max(0) as usize;
+        if size > self.options.max_page_size {
+            return Err(Error::corrupt(format!(
+                "page claims {size} decompressed bytes, more than the limit of {}",
+                self.options.max_page_size
+            )));
+        }
+        Ok(size)
+    }
+
+    fn inflate(&self, data: &'a [u8], size: usize) -> Result<Cow<'a, [u8]>> {
+        if self.codec == CompressionCodec::Uncompressed {
+            if data.len() != size {
+                return Err(Error::corrupt(format!(
+                    "uncompressed page has {} bytes, header says {size}",
+                    data.len()
+                )));
+            }
+            return Ok(Cow::Borrowed(data));
+        }
+        let mut out = Vec::new();
+        decompress(self.codec, data, size, &mut out)?;
+        Ok(Cow::Owned(out))
+    }
+
+    /// Decompresses a raw page (`None` for pages readers skip).
+    pub fn decode(&self, raw: RawPage<'a>) -> Result<Option<Page<'a>>> {
+        let h = raw.header;
+        let size = self.check_size(h.uncompressed_page_size)?;
+        match h.r#type {
+            PageType::DictionaryPage => {
+                let d = h
+                    .dictionary_page_header
+                    .ok_or_else(|| Error::corrupt("dictionary page without its header"))?;
+                let num_values = usize::try_from(d.num_values)
+                    .map_err(|_| Error::corrupt(format!("negative dictionary size {}", d.num_values)))?;
+                Ok(Some(Page::Dictionary {
+                    buf: self.inflate(raw.data, size)?,
+                    num_values,
+                    encoding: d.encoding,
+                }))
+            }
+            PageType::DataPage => {
+                let d = h.data_page_header.ok_or_else(|| Error::corrupt("data page without its header"))?;
+                Ok(Some(Page::DataV1 {
+                    buf: self.inflate(raw.data, size)?,
+                    num_values: d.num_values as usize,
+                    encoding: d.encoding,
+                    def_level_encoding: d.definition_level_encoding,
+                    rep_level_encoding: d.repetition_level_encoding,
+                    statistics: d.statistics,
+                }))
+            }
+            PageType::DataPageV2 => {
+                let d = h
+                    .data_page_header_v2
+                    .ok_or_else(|| Error::corrupt("data page v2 without its header"))?;
+                let (rep_len, def_len) = match (
+                    usize::try_from(d.repetition_levels_byte_length),
+                    usize::try_from(d.definition_levels_byte_length),
+                ) {
+                    (Ok(r), Ok(d)) if r + d <= raw.data.len() && r + d <= size => (r, d),
+                    _ => {
+                        return Err(Error::corrupt(format!(
+                            "level sections of {} + {} bytes do not fit a page of {} stored / {size} decompressed bytes",
+                            d.repetition_levels_byte_length,
+                            d.definition_levels_byte_length,
+                            raw.data.len()
+                        )))
+                    }
+                };
+                let num_nulls = usize::try_from(d.num_nulls)
+                    .ok()
+                    .filter(|&n| n <= d.num_values as usize)
+                    .ok_or_else(|| Error::corrupt(format!("num_nulls {} out of range", d.num_nulls)))?;
+                let stored_values = &raw.data[rep_len + def_len..];
+                let values_size = size - rep_len - def_len;
+                let compressed = d.is_compressed.unwrap_or(true);
+                let values = if !compressed || stored_values.is_empty() && values_size == 0 {
+                    if stored_values.len() != values_size {
+                        return Err(Error::corrupt(format!(
+                            "uncompressed values section has {} bytes, header says {values_size}",
+                            stored_values.len()
+                        )));
+                    }
+                    Cow::Borrowed(stored_values)
+                } else {
+                    self.inflate(stored_values, values_size)?
+                };
+                Ok(Some(Page::DataV2 {
+                    rep_levels: Cow::Borrowed(&raw.data[..rep_len]),
+                    def_levels: Cow::Borrowed(&raw.data[rep_len..rep_len + def_len]),
+                    values,
+                    num_values: d.num_values as usize,
+                    num_nulls,
+                    num_rows: d.num_rows.max(0) as usize,
+                    encoding: d.encoding,
+                    statistics: d.statistics,
+                }))
+            }
+            // Index pages are not used by any writer; unknown page types come from newer
+            // writers. Neither carries data this reader needs.
+            PageType::IndexPage | PageType::Unknown(_) => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Dynamic records: rows assembled from column chunks into a [`Value`] tree, with no Rust
+//! type needed, and their JSON form (the mapping of `parquet-serde cat`).
+
+mod assemble;
+mod json;
+mod value;
+
+pub use assemble::{read_rows, RowAssembler};
+pub use json::{write_json, JsonOptions};
+pub use value::Value;
