@@ -237,26 +237,14 @@ def merge_int96(ns_table, us_table):
             fixed = [None if a is None else (a if b * 1000 - 999 <= a <= b * 1000 + 999 else b * 1000)
                      for a, b in zip(ns, us)]
             cols.append(pa.array(fixed, pa.decimal128(38, 0)) if fixed else col)
-            INT96_EXACT.add(name)
         else:
             cols.append(col)
     return pa.table(cols, names=ns_table.column_names)
 
 
-INT96_EXACT = set()
 
-
-def rows_of(path):
-    pf = pq.ParquetFile(path, coerce_int96_timestamp_unit="ns")
-    leaves = []
-    for i in range(pf.metadata.num_columns):
-        col = pf.schema.column(i)
-        leaves.append(Leaf(col))
-    table = pf.read()
-    if any(leaf.physical == "INT96" for leaf in leaves):
-        # Nanoseconds overflow i64 outside 1677..2262: read those columns in microseconds
-        # as well and keep the exact value from whichever did not overflow.
-        table = merge_int96(table, pq.ParquetFile(path, coerce_int96_timestamp_unit="us").read())
+def rows_of_table(table, leaves):
+    """JSON rows of an arrow table whose Parquet leaves (in order) are `leaves`."""
     columns = {}
     first_leaf = 0
     for name in table.column_names:
@@ -268,6 +256,17 @@ def rows_of(path):
         columns[name] = values
     names = table.column_names
     return [{n: columns[n][r] for n in names} for r in range(table.num_rows)]
+
+
+def rows_of(path):
+    pf = pq.ParquetFile(path, coerce_int96_timestamp_unit="ns")
+    leaves = [Leaf(pf.schema.column(i)) for i in range(pf.metadata.num_columns)]
+    table = pf.read()
+    if any(leaf.physical == "INT96" for leaf in leaves):
+        # Nanoseconds overflow i64 outside 1677..2262: read those columns in microseconds
+        # as well and keep the exact value from whichever did not overflow.
+        table = merge_int96(table, pq.ParquetFile(path, coerce_int96_timestamp_unit="us").read())
+    return rows_of_table(table, leaves)
 
 
 def main():

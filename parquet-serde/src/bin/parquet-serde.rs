@@ -108,7 +108,7 @@ fn cat(reader: &FileReader<std::fs::File>, args: &Args, out: &mut impl Write) ->
     let schema = reader.schema();
     let selected: Vec<usize> = (0..schema.num_columns())
         .filter(|&i| {
-            let path = schema.column(i).path.to_string();
+            let path = schema.columns()[i].path.to_string();
             args.columns.is_empty()
                 || args.columns.iter().any(|c| path == *c || path.starts_with(&format!("{c}.")))
         })
@@ -164,7 +164,7 @@ fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(), 
             rg.total_compressed_size.map_or("-".to_string(), |s| s.to_string())
         )?;
         for (c, chunk) in rg.columns.iter().enumerate() {
-            let descr = md.schema.column(c);
+            let descr = &md.schema.columns()[c];
             let Some(m) = &chunk.meta_data else {
                 writeln!(out, "  {}: (metadata not in plaintext)", descr.path)?;
                 continue;
@@ -241,12 +241,12 @@ fn pages(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(),
     for rg in 0..reader.num_row_groups() {
         for c in 0..schema.num_columns() {
             let chunk = reader.column_chunk(rg, c)?;
-            writeln!(out, "row group {rg} column {} ({:?}):", schema.column(c).path, chunk.codec)?;
+            writeln!(out, "row group {rg} column {} ({:?}):", schema.columns()[c].path, chunk.codec)?;
             let mut pages = chunk.pages(reader.options().page_options());
             let mut i = 0;
             while let Some(p) = pages
                 .next_raw()
-                .map_err(|e| e.with_row_group(rg).with_column(schema.column(c).path.to_string()))?
+                .map_err(|e| e.with_row_group(rg).with_column(schema.columns()[c].path.to_string()))?
             {
                 let h = &p.header;
                 let detail = if let Some(d) = &h.data_page_header {

@@ -98,7 +98,7 @@ fn check_row_groups(file: &FileMetaData, schema: &Schema, footer_start: u64) -> 
             return Err(Error::corrupt(format!("negative num_rows {}", rg.num_rows)).with_row_group(i));
         }
         for (c, chunk) in rg.columns.iter().enumerate() {
-            let path = || schema.column(c).path.to_string();
+            let path = || schema.columns()[c].path.to_string();
             if let Some(md) = &chunk.meta_data {
                 if md.total_compressed_size < 0 || md.data_page_offset < 0 || md.num_values < 0 {
                     return Err(Error::corrupt("negative size, offset or count in column metadata")

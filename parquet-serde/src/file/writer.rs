@@ -109,7 +109,7 @@ impl<W: Write> FileWriter<W> {
                 "column chunk holds {} rows, the first one {num_rows}",
                 c.num_rows
             ))
-            .with_column(self.schema.column(i).path.to_string()));
+            .with_column(self.schema.columns()[i].path.to_string()));
         }
         let ordinal = i16::try_from(self.row_groups.len())
             .map_err(|_| Error::invalid_argument("more than 32767 row groups"))?;

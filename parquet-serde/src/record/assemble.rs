@@ -464,7 +464,7 @@ pub fn read_rows<R: ChunkReader>(reader: &FileReader<R>, columns: &[&str], limit
     let schema = reader.schema();
     let selected: Vec<usize> = (0..schema.num_columns())
         .filter(|&i| {
-            let path = schema.column(i).path.to_string();
+            let path = schema.columns()[i].path.to_string();
             columns.is_empty()
                 || columns.iter().any(|c| path == *c || path.starts_with(&format!("{c}.")))
         })
