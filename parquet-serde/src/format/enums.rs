@@ -31,6 +31,7 @@ macro_rules! thrift_enum {
         }
     };
 }
+#[allow(unused_imports)] // kept for modules that declare more Thrift enums
 pub(crate) use thrift_enum;
 
 thrift_enum! {

@@ -28,3 +28,19 @@ pub struct SchemaElement {
     /// Slots per parent occurrence, for VECTOR repetition.
     pub vector_length: Option<i32>,
 }
+
+thrift_struct_codec! {
+    SchemaElement {
+        1: optional r#type: Type,
+        2: optional type_length: i32,
+        3: optional repetition_type: FieldRepetitionType,
+        4: required name: String,
+        5: optional num_children: i32,
+        6: optional converted_type: ConvertedType,
+        7: optional scale: i32,
+        8: optional precision: i32,
+        9: optional field_id: i32,
+        10: optional logical_type: LogicalType,
+        11: optional vector_length: i32,
+    }
+}
