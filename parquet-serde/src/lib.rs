@@ -10,3 +10,4 @@ pub mod schema;
 pub mod values;
 
 pub use error::{Error, ErrorKind, Location, Result};
+pub use parquet_derive::ParquetSchema;

@@ -4,5 +4,7 @@
 //! [`ColumnDescriptor`]s (path, physical type, max definition and repetition levels).
 
 mod node;
+pub mod typed;
 
 pub use node::{NodeKind, Repetition, SchemaNode};
+pub use typed::ParquetSchema;
