@@ -16,3 +16,5 @@ pub mod values;
 pub use compression::Compression;
 pub use error::{Error, ErrorKind, Location, Result};
 pub use file::{ReadOptions, WriterOptions};
+pub use parquet_derive::ParquetSchema;
+pub use schema::ParquetSchema;

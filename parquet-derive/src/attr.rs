@@ -1,0 +1,717 @@
+//! Parsing and checking of `#[parquet(...)]` and the `#[serde(...)]` attributes that change
+//! what serde writes.
+//!
+//! Every problem with a `#[parquet]` attribute is an error spanned at the offending token.
+//! `#[serde]` attributes are read leniently: serde's own derive reports their mistakes, so an
+//! attribute that does not parse here is skipped.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Lit, LitInt, LitStr, Token, WherePredicate};
+
+use crate::case::RenameRule;
+
+/// Collects errors so one expansion reports all of them.
+#[derive(Default)]
+pub struct Errors(Option<syn::Error>);
+
+impl Errors {
+    /// Records `err`.
+    pub fn push(&mut self, err: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(err),
+            None => self.0 = Some(err),
+        }
+    }
+
+    /// Records an error at `span`.
+    pub fn at(&mut self, span: Span, msg: impl std::fmt::Display) {
+        self.push(syn::Error::new(span, msg));
+    }
+
+    /// `Err` with every recorded error, or `Ok`.
+    pub fn finish(self) -> syn::Result<()> {
+        match self.0 {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// #[parquet(...)] on fields
+
+/// A TIME / TIMESTAMP unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Millis,
+    Micros,
+    Nanos,
+}
+
+/// A codec with its level, as written in `compression = "..."`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codec {
+    Uncompressed,
+    Snappy,
+    Gzip(u32),
+    Brotli(u32),
+    Zstd(i32),
+    Lz4Raw,
+}
+
+/// The value encodings `encoding = "..."` may name (by their `Encoding` variant names).
+pub const ENCODINGS: &[(&str, &str)] = &[
+    ("plain", "Plain"),
+    ("rle", "Rle"),
+    ("delta_binary_packed", "DeltaBinaryPacked"),
+    ("delta_length_byte_array", "DeltaLengthByteArray"),
+    ("delta_byte_array", "DeltaByteArray"),
+    ("byte_stream_split", "ByteStreamSplit"),
+];
+
+/// A value with the span of the token it came from.
+#[derive(Debug, Clone)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// What `#[parquet(...)]` says about one field.
+#[derive(Default)]
+pub struct FieldParquet {
+    pub timestamp: Option<Spanned<Unit>>,
+    pub utc: Option<Spanned<bool>>,
+    pub date: Option<Span>,
+    pub time: Option<Spanned<Unit>>,
+    pub decimal: Option<Spanned<(u32, u32)>>,
+    pub uuid: Option<Span>,
+    pub json: Option<Span>,
+    pub bytes: Option<Span>,
+    pub name: Option<Spanned<String>>,
+    pub field_id: Option<i32>,
+    pub encoding: Option<&'static str>,
+    pub compression: Option<Codec>,
+    pub dictionary: Option<bool>,
+    pub as_type: Option<syn::Type>,
+    /// Span of the first `#[parquet]` attribute, for errors about the field as a whole.
+    pub attr_span: Option<Span>,
+}
+
+const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, bytes, name, \
+                          field_id, as_type, encoding, compression, dictionary";
+
+/// Parses every `#[parquet(...)]` in `attrs` as field options.
+pub fn field_parquet(attrs: &[Attribute], errors: &mut Errors) -> FieldParquet {
+    let mut out = FieldParquet::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("parquet")) {
+        out.attr_span.get_or_insert(
+            attr.path()
+                .get_ident()
+                .map_or_else(Span::call_site, |i| i.span()),
+        );
+        if let Err(err) = attr.parse_nested_meta(|meta| parse_field_key(&meta, &mut out)) {
+            errors.push(err);
+        }
+    }
+    check_type_options(&out, errors);
+    out
+}
+
+/// Records one key of a field's `#[parquet(...)]`.
+fn parse_field_key(meta: &ParseNestedMeta, out: &mut FieldParquet) -> syn::Result<()> {
+    let key = path_name(&meta.path);
+    let span = meta_span(meta);
+    macro_rules! once {
+        ($slot:expr) => {
+            if $slot.is_some() {
+                return Err(meta.error(format!("duplicate parquet attribute `{key}`")));
+            }
+        };
+    }
+    match key.as_str() {
+        "timestamp" => {
+            once!(out.timestamp);
+            let unit = parse_unit(meta, "timestamp")?;
+            out.timestamp = Some(Spanned { value: unit, span });
+        }
+        "time" => {
+            once!(out.time);
+            let unit = parse_unit(meta, "time")?;
+            out.time = Some(Spanned { value: unit, span });
+        }
+        "utc" => {
+            once!(out.utc);
+            let value = parse_bool(meta, "utc")?;
+            out.utc = Some(Spanned { value, span });
+        }
+        "date" => {
+            once!(out.date);
+            no_value(meta, "date")?;
+            out.date = Some(span);
+        }
+        "uuid" => {
+            once!(out.uuid);
+            no_value(meta, "uuid")?;
+            out.uuid = Some(span);
+        }
+        "json" => {
+            once!(out.json);
+            no_value(meta, "json")?;
+            out.json = Some(span);
+        }
+        "bytes" => {
+            once!(out.bytes);
+            no_value(meta, "bytes")?;
+            out.bytes = Some(span);
+        }
+        "decimal" => {
+            once!(out.decimal);
+            let value = parse_decimal(meta)?;
+            out.decimal = Some(Spanned { value, span });
+        }
+        "name" => {
+            once!(out.name);
+            let lit = parse_str(meta, "name")?;
+            let value = lit.value();
+            if value.is_empty() {
+                return Err(syn::Error::new(
+                    lit.span(),
+                    "a column name must not be empty",
+                ));
+            }
+            out.name = Some(Spanned {
+                value,
+                span: lit.span(),
+            });
+        }
+        "field_id" => {
+            once!(out.field_id);
+            let lit: LitInt = parse_lit(meta, "field_id", "an integer")?;
+            let id = lit.base10_parse::<i32>().map_err(|_| {
+                syn::Error::new(lit.span(), "`field_id` must fit a 32-bit signed integer")
+            })?;
+            out.field_id = Some(id);
+        }
+        "as_type" => {
+            once!(out.as_type);
+            let lit = parse_str(meta, "as_type")?;
+            let ty = lit.parse::<syn::Type>().map_err(|err| {
+                syn::Error::new(lit.span(), format!("`as_type` must name a type: {err}"))
+            })?;
+            out.as_type = Some(ty);
+        }
+        "encoding" => {
+            once!(out.encoding);
+            let lit = parse_str(meta, "encoding")?;
+            out.encoding = Some(parse_encoding(&lit)?);
+        }
+        "compression" => {
+            once!(out.compression);
+            let lit = parse_str(meta, "compression")?;
+            out.compression = Some(parse_codec(&lit)?);
+        }
+        "dictionary" => {
+            once!(out.dictionary);
+            out.dictionary = Some(if meta.input.peek(Token![=]) {
+                parse_bool(meta, "dictionary")?
+            } else {
+                true
+            });
+        }
+        _ => {
+            return Err(meta.error(format!(
+                "unknown parquet attribute `{key}`; expected one of: {FIELD_KEYS}"
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// At most one option that picks the column's type; `utc` only with `timestamp` or `time`.
+fn check_type_options(attrs: &FieldParquet, errors: &mut Errors) {
+    let chosen: Vec<(&str, Span)> = [
+        ("timestamp", attrs.timestamp.as_ref().map(|s| s.span)),
+        ("date", attrs.date),
+        ("time", attrs.time.as_ref().map(|s| s.span)),
+        ("decimal", attrs.decimal.as_ref().map(|s| s.span)),
+        ("uuid", attrs.uuid),
+        ("json", attrs.json),
+        ("bytes", attrs.bytes),
+    ]
+    .into_iter()
+    .filter_map(|(name, span)| span.map(|s| (name, s)))
+    .collect();
+    if let Some(((first, _), rest)) = chosen.split_first() {
+        for (name, span) in rest {
+            errors.at(
+                *span,
+                format!("`{name}` conflicts with `{first}`: a column has one type"),
+            );
+        }
+    }
+    if let Some(utc) = &attrs.utc {
+        if attrs.timestamp.is_none() && attrs.time.is_none() {
+            errors.at(
+                utc.span,
+                "`utc` needs `timestamp = \"...\"` or `time = \"...\"`",
+            );
+        }
+    }
+}
+
+/// `unit = "millis" | "micros" | "nanos"`.
+fn parse_unit(meta: &ParseNestedMeta, key: &str) -> syn::Result<Unit> {
+    let lit = parse_str(meta, key)?;
+    match lit.value().as_str() {
+        "millis" => Ok(Unit::Millis),
+        "micros" => Ok(Unit::Micros),
+        "nanos" => Ok(Unit::Nanos),
+        other => Err(syn::Error::new(
+            lit.span(),
+            format!("unknown time unit `{other}`; expected \"millis\", \"micros\" or \"nanos\""),
+        )),
+    }
+}
+
+/// `decimal(precision = P, scale = S)` with `1 <= P <= 38` and `S <= P` (scale defaults to 0).
+fn parse_decimal(meta: &ParseNestedMeta) -> syn::Result<(u32, u32)> {
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error("expected `decimal(precision = P, scale = S)`"));
+    }
+    let mut precision: Option<(u32, Span)> = None;
+    let mut scale: Option<(u32, Span)> = None;
+    meta.parse_nested_meta(|inner| {
+        let key = path_name(&inner.path);
+        let slot = match key.as_str() {
+            "precision" => &mut precision,
+            "scale" => &mut scale,
+            _ => {
+                return Err(inner.error(format!(
+                    "unknown decimal parameter `{key}`; expected `precision` or `scale`"
+                )))
+            }
+        };
+        if slot.is_some() {
+            return Err(inner.error(format!("duplicate decimal parameter `{key}`")));
+        }
+        let lit: LitInt = parse_lit(&inner, &key, "an integer")?;
+        let value = lit
+            .base10_parse::<u32>()
+            .map_err(|_| syn::Error::new(lit.span(), format!("`{key}` must be a small integer")))?;
+        *slot = Some((value, lit.span()));
+        Ok(())
+    })?;
+    let Some((p, p_span)) = precision else {
+        return Err(meta.error("`decimal` needs `precision = P` (1 to 38)"));
+    };
+    if p == 0 || p > 38 {
+        return Err(syn::Error::new(p_span, "decimal precision must be 1 to 38"));
+    }
+    let s = match scale {
+        Some((s, s_span)) if s > p => {
+            return Err(syn::Error::new(
+                s_span,
+                format!("decimal scale must not exceed the precision ({p})"),
+            ))
+        }
+        Some((s, _)) => s,
+        None => 0,
+    };
+    Ok((p, s))
+}
+
+/// `encoding = "..."`, case-insensitive, `-` or `_` between words.
+fn parse_encoding(lit: &LitStr) -> syn::Result<&'static str> {
+    let norm = lit.value().to_ascii_lowercase().replace('-', "_");
+    if let Some((_, variant)) = ENCODINGS.iter().find(|(name, _)| *name == norm) {
+        return Ok(variant);
+    }
+    let hint = if norm.contains("dictionary") {
+        "; dictionary encoding is chosen with `dictionary = true`"
+    } else {
+        ""
+    };
+    let names: Vec<&str> = ENCODINGS.iter().map(|(n, _)| *n).collect();
+    Err(syn::Error::new(
+        lit.span(),
+        format!(
+            "unknown encoding `{}`; expected one of: {}{hint}",
+            lit.value(),
+            names.join(", ")
+        ),
+    ))
+}
+
+/// `compression = "name"` or `"name(level)"`.
+fn parse_codec(lit: &LitStr) -> syn::Result<Codec> {
+    let text = lit.value().to_ascii_lowercase();
+    let err = |msg: String| syn::Error::new(lit.span(), msg);
+    let (name, level) = match text.split_once('(') {
+        Some((name, rest)) => {
+            let Some(num) = rest.strip_suffix(')') else {
+                return Err(err(format!("expected `{name}(LEVEL)`")));
+            };
+            let level = num
+                .trim()
+                .parse::<i32>()
+                .map_err(|_| err(format!("compression level `{num}` is not an integer")))?;
+            (name.trim(), Some(level))
+        }
+        None => (text.trim(), None),
+    };
+    let ranged = |lo: i32, hi: i32, default: i32| -> syn::Result<i32> {
+        match level {
+            None => Ok(default),
+            Some(l) if (lo..=hi).contains(&l) => Ok(l),
+            Some(l) => Err(err(format!(
+                "{name} level {l} is out of range ({lo} to {hi})"
+            ))),
+        }
+    };
+    let no_level = |codec: Codec| match level {
+        None => Ok(codec),
+        Some(_) => Err(err(format!("{name} takes no level"))),
+    };
+    match name {
+        "uncompressed" | "none" => no_level(Codec::Uncompressed),
+        "snappy" => no_level(Codec::Snappy),
+        "lz4_raw" | "lz4" => no_level(Codec::Lz4Raw),
+        // The ranges checked make the casts lossless.
+        "gzip" => Ok(Codec::Gzip(ranged(0, 9, 6)? as u32)),
+        "brotli" => Ok(Codec::Brotli(ranged(0, 11, 1)? as u32)),
+        "zstd" => Ok(Codec::Zstd(ranged(-131_072, 22, 3)?)),
+        other => Err(err(format!(
+            "unknown compression `{other}`; expected one of: uncompressed, snappy, gzip, \
+             gzip(LEVEL), brotli, brotli(LEVEL), zstd, zstd(LEVEL), lz4_raw"
+        ))),
+    }
+}
+
+/// The value after `=`, as a string literal.
+fn parse_str(meta: &ParseNestedMeta, key: &str) -> syn::Result<LitStr> {
+    parse_lit(meta, key, "a string")
+}
+
+/// `= true | false`.
+fn parse_bool(meta: &ParseNestedMeta, key: &str) -> syn::Result<bool> {
+    let lit: syn::LitBool = parse_lit(meta, key, "`true` or `false`")?;
+    Ok(lit.value)
+}
+
+/// The value after `=`, as a literal of kind `L` (described as `what` in errors).
+fn parse_lit<L: FromLit>(meta: &ParseNestedMeta, key: &str, what: &str) -> syn::Result<L> {
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error(format!("expected `{key} = ...` with {what}")));
+    }
+    let lit: Lit = meta.value()?.parse()?;
+    let span = lit.span();
+    L::from_lit(lit).ok_or_else(|| syn::Error::new(span, format!("`{key}` expects {what}")))
+}
+
+/// Literal kinds `parse_lit` can ask for.
+trait FromLit: Sized {
+    fn from_lit(lit: Lit) -> Option<Self>;
+}
+
+impl FromLit for LitStr {
+    fn from_lit(lit: Lit) -> Option<Self> {
+        match lit {
+            Lit::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl FromLit for LitInt {
+    fn from_lit(lit: Lit) -> Option<Self> {
+        match lit {
+            Lit::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl FromLit for syn::LitBool {
+    fn from_lit(lit: Lit) -> Option<Self> {
+        match lit {
+            Lit::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+/// A flag: no `= value` and no `(...)`.
+fn no_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!("`{key}` takes no value: write `#[parquet({key})]`")));
+    }
+    Ok(())
+}
+
+/// The path of a nested meta as text (`a::b` for multi-segment paths).
+fn path_name(path: &syn::Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// The span of a nested meta's key.
+fn meta_span(meta: &ParseNestedMeta) -> Span {
+    meta.path
+        .segments
+        .first()
+        .map_or_else(Span::call_site, |s| s.ident.span())
+}
+
+// ---------------------------------------------------------------------------------------------
+// #[parquet(...)] on containers
+
+/// What `#[parquet(...)]` says about the struct or enum.
+#[derive(Default)]
+pub struct ContainerParquet {
+    pub name: Option<String>,
+    pub krate: Option<syn::Path>,
+    pub bound: Option<Vec<WherePredicate>>,
+}
+
+/// Parses `#[parquet(...)]` on a container.
+pub fn container_parquet(attrs: &[Attribute], errors: &mut Errors) -> ContainerParquet {
+    let mut out = ContainerParquet::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("parquet")) {
+        let res = attr.parse_nested_meta(|meta| {
+            let key = path_name(&meta.path);
+            match key.as_str() {
+                "name" => {
+                    if out.name.is_some() {
+                        return Err(meta.error("duplicate parquet attribute `name`"));
+                    }
+                    let lit = parse_str(&meta, "name")?;
+                    if lit.value().is_empty() {
+                        return Err(syn::Error::new(lit.span(), "a message name must not be empty"));
+                    }
+                    out.name = Some(lit.value());
+                }
+                "crate" => {
+                    if out.krate.is_some() {
+                        return Err(meta.error("duplicate parquet attribute `crate`"));
+                    }
+                    let lit = parse_str(&meta, "crate")?;
+                    out.krate = Some(lit.parse::<syn::Path>().map_err(|err| {
+                        syn::Error::new(lit.span(), format!("`crate` must be a path: {err}"))
+                    })?);
+                }
+                "bound" => {
+                    if out.bound.is_some() {
+                        return Err(meta.error("duplicate parquet attribute `bound`"));
+                    }
+                    let lit = parse_str(&meta, "bound")?;
+                    let preds = lit
+                        .parse_with(Punctuated::<WherePredicate, Token![,]>::parse_terminated)
+                        .map_err(|err| {
+                            syn::Error::new(lit.span(), format!("`bound` must be where-clause predicates: {err}"))
+                        })?;
+                    out.bound = Some(preds.into_iter().collect());
+                }
+                _ => {
+                    let hint = if FIELD_KEYS.split(", ").any(|k| k == key) {
+                        format!("; `{key}` goes on a field")
+                    } else {
+                        String::new()
+                    };
+                    return Err(meta.error(format!(
+                        "unknown parquet container attribute `{key}`; expected one of: name, crate, bound{hint}"
+                    )));
+                }
+            }
+            Ok(())
+        });
+        if let Err(err) = res {
+            errors.push(err);
+        }
+    }
+    out
+}
+
+/// Rejects `#[parquet(...)]` on an enum variant.
+pub fn reject_variant_parquet(attrs: &[Attribute], errors: &mut Errors) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("parquet")) {
+        errors.push(syn::Error::new_spanned(
+            attr,
+            "`#[parquet(...)]` is not supported on enum variants; put it on the variant's fields",
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// #[serde(...)]
+
+/// The serde attributes of a container that change the serialized shape or names.
+#[derive(Default)]
+pub struct ContainerSerde {
+    pub rename: Option<String>,
+    pub rename_all: Option<RenameRule>,
+    pub rename_all_fields: Option<RenameRule>,
+    pub transparent: bool,
+    pub into: Option<syn::Type>,
+    /// `tag`, `content` or `untagged`: representations this derive does not support.
+    pub unsupported_repr: Option<(String, Span)>,
+}
+
+/// The serde attributes of a variant.
+#[derive(Default)]
+pub struct VariantSerde {
+    pub rename: Option<String>,
+    pub rename_all: Option<RenameRule>,
+    pub skip_serializing: bool,
+    pub with: Option<Span>,
+    pub untagged: Option<Span>,
+}
+
+/// The serde attributes of a field.
+#[derive(Default)]
+pub struct FieldSerde {
+    pub rename: Option<String>,
+    pub skip_serializing: bool,
+    pub skip_serializing_if: bool,
+    pub flatten: Option<Span>,
+    /// `with = "serde_bytes"`.
+    pub serde_bytes: bool,
+    /// `with`, `serialize_with` naming something else.
+    pub custom_with: Option<Span>,
+}
+
+/// Calls `f` for each key of each `#[serde(...)]`; an attribute that fails to parse is left
+/// to serde's derive to report.
+fn each_serde_key(
+    attrs: &[Attribute],
+    mut f: impl FnMut(&str, &ParseNestedMeta) -> syn::Result<bool>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            let key = path_name(&meta.path);
+            if !f(&key, &meta)? {
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Consumes the `= value` or `(...)` after a key nobody read.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        content.parse::<TokenStream>()?;
+    }
+    Ok(())
+}
+
+/// `key = "x"` or `key(serialize = "x", ...)`: the serialize-side string.
+fn serde_ser_str(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    if meta.input.peek(Token![=]) {
+        let lit: LitStr = meta.value()?.parse()?;
+        return Ok(Some(lit.value()));
+    }
+    let mut out = None;
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| {
+            if inner.path.is_ident("serialize") {
+                let lit: LitStr = inner.value()?.parse()?;
+                out = Some(lit.value());
+            } else {
+                skip_value(&inner)?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(out)
+}
+
+/// Reads a container's serde attributes.
+pub fn container_serde(attrs: &[Attribute]) -> ContainerSerde {
+    let mut out = ContainerSerde::default();
+    each_serde_key(attrs, |key, meta| {
+        match key {
+            "rename" => out.rename = serde_ser_str(meta)?,
+            "rename_all" => {
+                out.rename_all = serde_ser_str(meta)?.and_then(|s| RenameRule::parse(&s))
+            }
+            "rename_all_fields" => {
+                out.rename_all_fields = serde_ser_str(meta)?.and_then(|s| RenameRule::parse(&s))
+            }
+            "transparent" => out.transparent = true,
+            "into" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                out.into = lit.parse::<syn::Type>().ok();
+            }
+            "tag" | "content" | "untagged" => {
+                out.unsupported_repr = Some((key.to_owned(), meta_span(meta)));
+                return Ok(false);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    });
+    out
+}
+
+/// Reads a variant's serde attributes.
+pub fn variant_serde(attrs: &[Attribute]) -> VariantSerde {
+    let mut out = VariantSerde::default();
+    each_serde_key(attrs, |key, meta| {
+        match key {
+            "rename" => out.rename = serde_ser_str(meta)?,
+            "rename_all" => {
+                out.rename_all = serde_ser_str(meta)?.and_then(|s| RenameRule::parse(&s))
+            }
+            "skip" | "skip_serializing" => out.skip_serializing = true,
+            "with" | "serialize_with" => {
+                out.with = Some(meta_span(meta));
+                return Ok(false);
+            }
+            "untagged" => out.untagged = Some(meta_span(meta)),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    });
+    out
+}
+
+/// Reads a field's serde attributes.
+pub fn field_serde(attrs: &[Attribute]) -> FieldSerde {
+    let mut out = FieldSerde::default();
+    each_serde_key(attrs, |key, meta| {
+        match key {
+            "rename" => out.rename = serde_ser_str(meta)?,
+            "skip" | "skip_serializing" => out.skip_serializing = true,
+            "skip_serializing_if" => {
+                out.skip_serializing_if = true;
+                return Ok(false);
+            }
+            "flatten" => out.flatten = Some(meta_span(meta)),
+            "with" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                let path = lit.value();
+                if path.trim_start_matches("::") == "serde_bytes" {
+                    out.serde_bytes = true;
+                } else {
+                    out.custom_with = Some(lit.span());
+                }
+            }
+            "serialize_with" => {
+                out.custom_with = Some(meta_span(meta));
+                return Ok(false);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    });
+    out
+}

@@ -1,0 +1,26 @@
+//! [`ParquetSchema`] for `bytes::Bytes` and `BytesMut` (feature `bytes`).
+
+use crate::format::Type;
+use crate::schema::SchemaNode;
+
+use super::attrs::FieldAttrs;
+use super::markers;
+use super::nodes;
+use super::ParquetSchema;
+
+/// One BYTE_ARRAY value.
+impl ParquetSchema for bytes::Bytes {
+    fn parquet_node(name: &str, _attrs: &FieldAttrs) -> SchemaNode {
+        nodes::leaf(name, Type::ByteArray)
+    }
+}
+
+/// One BYTE_ARRAY value.
+impl ParquetSchema for bytes::BytesMut {
+    fn parquet_node(name: &str, _attrs: &FieldAttrs) -> SchemaNode {
+        nodes::leaf(name, Type::ByteArray)
+    }
+}
+
+impl markers::SupportsBytes for bytes::Bytes {}
+impl markers::SupportsBytes for bytes::BytesMut {}

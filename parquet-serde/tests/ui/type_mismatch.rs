@@ -1,0 +1,11 @@
+#[derive(parquet_serde::ParquetSchema)]
+struct Row {
+    #[parquet(timestamp = "micros")]
+    ts: String,
+    #[parquet(time = "micros")]
+    t: i32,
+    #[parquet(bytes)]
+    wide: Vec<u16>,
+}
+
+fn main() {}
