@@ -6,6 +6,7 @@
 //! - [`levels`]: definition/repetition level sections of v1 and v2 data pages.
 
 pub mod bit_packed;
+pub(crate) mod bitpack;
 pub mod levels;
 pub mod plain;
 pub mod rle;
@@ -13,4 +14,27 @@ pub mod rle;
 /// Bits needed to store `max` (0 for 0): the bit width of levels and dictionary indices.
 pub fn bit_width(max: u64) -> u8 {
     (64 - max.leading_zeros()) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bit_width() {
+        let cases = [
+            (0, 0),
+            (1, 1),
+            (2, 2),
+            (3, 2),
+            (4, 3),
+            (7, 3),
+            (8, 4),
+            (255, 8),
+            (256, 9),
+        ];
+        for (max, width) in cases {
+            assert_eq!(super::bit_width(max), width, "max {max}");
+        }
+        assert_eq!(super::bit_width(u32::MAX as u64), 32);
+        assert_eq!(super::bit_width(u64::MAX), 64);
+    }
 }
