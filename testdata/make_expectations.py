@@ -225,22 +225,29 @@ def count_leaves(t):
     return 1
 
 
-def merge_int96(ns_table, us_table):
+def merge_int96(ns_table, ms_table):
+    """INT96 columns as exact nanoseconds in decimal128 columns. Nanoseconds outside
+    1677..2262 wrap around 2^64 when pyarrow converts; the same column read in
+    milliseconds (which does not overflow) tells how many times, so the exact value is
+    recovered: ns + k * 2^64 with k chosen to agree with the millisecond value."""
     cols = []
     for i, name in enumerate(ns_table.column_names):
         col = ns_table.column(i)
-        if pa.types.is_timestamp(col.type) and col.type.unit == "ns":
-            ns = col.cast(pa.int64()).to_pylist() if False else pa.concat_arrays(
-                [c.view(pa.int64()) for c in col.chunks]).to_pylist() if col.num_chunks else []
-            us = pa.concat_arrays([c.view(pa.int64()) for c in us_table.column(i).chunks]).to_pylist() \
-                if col.num_chunks else []
-            fixed = [None if a is None else (a if b * 1000 - 999 <= a <= b * 1000 + 999 else b * 1000)
-                     for a, b in zip(ns, us)]
-            cols.append(pa.array(fixed, pa.decimal128(38, 0)) if fixed else col)
+        if pa.types.is_timestamp(col.type) and col.type.unit == "ns" and col.num_chunks:
+            ns = pa.concat_arrays([c.view(pa.int64()) for c in col.chunks]).to_pylist()
+            ms = pa.concat_arrays([c.view(pa.int64()) for c in ms_table.column(i).chunks]).to_pylist()
+            fixed = []
+            for a, b in zip(ns, ms):
+                if a is None:
+                    fixed.append(None)
+                    continue
+                k = round((b * 1_000_000 - a) / 2**64)
+                exact = a + k * 2**64
+                fixed.append(exact if exact // 1_000_000 == b else b * 1_000_000)
+            cols.append(pa.array(fixed, pa.decimal128(38, 0)))
         else:
             cols.append(col)
     return pa.table(cols, names=ns_table.column_names)
-
 
 
 def rows_of_table(table, leaves):
@@ -263,9 +270,7 @@ def rows_of(path):
     leaves = [Leaf(pf.schema.column(i)) for i in range(pf.metadata.num_columns)]
     table = pf.read()
     if any(leaf.physical == "INT96" for leaf in leaves):
-        # Nanoseconds overflow i64 outside 1677..2262: read those columns in microseconds
-        # as well and keep the exact value from whichever did not overflow.
-        table = merge_int96(table, pq.ParquetFile(path, coerce_int96_timestamp_unit="us").read())
+        table = merge_int96(table, pq.ParquetFile(path, coerce_int96_timestamp_unit="ms").read())
     return rows_of_table(table, leaves)
 
 

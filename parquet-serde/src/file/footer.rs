@@ -20,6 +20,8 @@ pub struct ParquetMetaData {
     pub file: FileMetaData,
     /// The schema tree and its column descriptors.
     pub schema: Schema,
+    /// File offset where the serialized FileMetaData starts (column data ends before it).
+    pub footer_offset: u64,
 }
 
 impl ParquetMetaData {
@@ -31,6 +33,27 @@ impl ParquetMetaData {
     /// Total rows.
     pub fn num_rows(&self) -> i64 {
         self.file.num_rows
+    }
+
+    /// Whether the writer is parquet-mr before 1.2.9, whose column chunk sizes leave out the
+    /// dictionary page header (PARQUET-816); readers pad those chunks as other readers do.
+    pub fn has_parquet_816_bug(&self) -> bool {
+        let Some(created_by) = self.file.created_by.as_deref() else { return false };
+        let mut words = created_by.split_whitespace();
+        if words.next() != Some("parquet-mr") {
+            return false;
+        }
+        let version = match (words.next(), words.next()) {
+            (Some("version"), Some(v)) => v,
+            _ => return true, // no version: older than any fixed one
+        };
+        let parts: Vec<u32> = version
+            .split(|c: char| !c.is_ascii_digit())
+            .take(3)
+            .map(|p| p.parse().unwrap_or(0))
+            .collect();
+        let v = (parts.first().copied().unwrap_or(0), parts.get(1).copied().unwrap_or(0), parts.get(2).copied().unwrap_or(0));
+        v < (1, 2, 9)
     }
 
     /// Key-value metadata value for `key` (`None` when absent or without a value).
@@ -78,7 +101,7 @@ pub fn parse_footer<R: ChunkReader + ?Sized>(reader: &R) -> Result<ParquetMetaDa
         .map_err(|e| e.context("file metadata").with_offset(start))?;
     let schema = Schema::from_elements(&file.schema).map_err(|e| e.context("schema in the footer"))?;
     check_row_groups(&file, &schema, start)?;
-    Ok(ParquetMetaData { file, schema })
+    Ok(ParquetMetaData { file, schema, footer_offset: start })
 }
 
 fn check_row_groups(file: &FileMetaData, schema: &Schema, footer_start: u64) -> Result<()> {

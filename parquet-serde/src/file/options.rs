@@ -27,6 +27,12 @@ impl ReadOptions {
         self
     }
 
+    /// Sets the largest decompressed page accepted, in bytes.
+    pub fn max_page_size(mut self, bytes: usize) -> Self {
+        self.max_page_size = bytes;
+        self
+    }
+
     /// The page-level options these read options imply.
     pub fn page_options(&self) -> PageReaderOptions {
         PageReaderOptions { verify_checksums: self.verify_checksums, max_page_size: self.max_page_size }

@@ -25,6 +25,9 @@ pub(crate) fn chunk_range(md: &ColumnMetaData) -> (u64, u64) {
     (start, md.total_compressed_size.max(0) as u64)
 }
 
+/// Padding for chunks of writers with the PARQUET-816 bug: the largest dictionary page header.
+const MAX_DICTIONARY_HEADER_SIZE: u64 = 100;
+
 /// The stored bytes of one column chunk, ready to be walked page by page.
 #[derive(Debug)]
 pub struct ColumnChunkData<'r> {
@@ -130,7 +133,13 @@ impl<R: ChunkReader> FileReader<R> {
             .meta_data
             .as_ref()
             .ok_or_else(|| at(Error::unsupported("column chunk without plaintext metadata (encrypted?)")))?;
-        let (start, len) = chunk_range(md);
+        let (start, mut len) = chunk_range(md);
+        if self.metadata.has_parquet_816_bug() {
+            // Old parquet-mr left the dictionary page header out of the chunk size: read up
+            // to 100 more bytes (never into the footer); pages stop at num_values anyway.
+            let end = start.saturating_add(len);
+            len += self.metadata.footer_offset.saturating_sub(end).min(MAX_DICTIONARY_HEADER_SIZE);
+        }
         let len = usize::try_from(len).map_err(|_| at(Error::corrupt("column chunk larger than memory")))?;
         let bytes = self.reader.read_range(start, len).map_err(at)?;
         Ok(ColumnChunkData {

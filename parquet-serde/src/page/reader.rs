@@ -161,8 +161,9 @@ impl<'a> PageReader<'a> {
     fn check_size(&self, size: i32) -> Result<usize> {
         let size = size.max(0) as usize;
         if size > self.options.max_page_size {
-            return Err(Error::corrupt(format!(
-                "page claims {size} decompressed bytes, more than the limit of {}",
+            return Err(Error::unsupported(format!(
+                "page of {size} decompressed bytes exceeds the reader's limit of {} \
+                 (raise ReadOptions::max_page_size to read it)",
                 self.options.max_page_size
             )));
         }

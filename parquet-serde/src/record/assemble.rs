@@ -199,11 +199,13 @@ impl Builder<'_> {
                 let is_map = annotated(node, &LogicalType::Map, ConvertedType::Map)
                     || node.converted_type == Some(ConvertedType::MapKeyValue);
                 let single_repeated = fields.len() == 1 && fields[0].repetition == Repetition::Repeated;
-                if (is_list || is_map) && single_repeated && node.repetition != Repetition::Repeated {
+                if (is_list || is_map) && single_repeated {
                     let child = &fields[0];
                     let repeated = self.plan(child, def, rep)?;
                     let leaves = repeated.leaves.clone();
-                    if is_map && matches!(&child.kind, NodeKind::Group { fields } if (1..=2).contains(&fields.len())) {
+                    // A map whose key_value group has no value column reads as the list of
+                    // its keys, as Arrow reads it.
+                    if is_map && matches!(&child.kind, NodeKind::Group { fields } if fields.len() == 2) {
                         (Kind::Map { repeated: Box::new(repeated) }, leaves)
                     } else {
                         let element = list_element(node, child);

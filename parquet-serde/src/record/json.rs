@@ -228,6 +228,7 @@ fn datetime(secs: i128, frac: i64, digits: usize, utc: bool, out: &mut String) {
 
 fn int96(v: Int96, out: &mut String) {
     let nanos_of_day = (v.0[0] as u64 | (v.0[1] as u64) << 32) as i128;
+    // Unsigned Julian day, as Arrow C++ and arrow-rs read it.
     let day = v.0[2] as i128 - Int96::JULIAN_DAY_OF_EPOCH as i128;
     let total = day * 86_400_000_000_000 + nanos_of_day;
     datetime(total.div_euclid(1_000_000_000), total.rem_euclid(1_000_000_000) as i64, 9, true, out);
