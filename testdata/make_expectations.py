@@ -162,6 +162,10 @@ def leaf_raw_values(arr, leaf):
         t = arr.type
     if leaf.physical == "INT96" and pa.types.is_decimal(t):
         return [None if v is None else int(v) for v in arr.to_pylist()]
+    if leaf.physical == "INT96" and pa.types.is_timestamp(t):
+        # As nanoseconds, whatever unit the engine returned (DuckDB gives microseconds).
+        scale = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[t.unit]
+        return [None if v is None else v * scale for v in arr.view(pa.int64()).to_pylist()]
     if leaf.physical == "INT96" or pa.types.is_timestamp(t) or pa.types.is_date(t) or pa.types.is_time(t):
         width = pa.int32() if (pa.types.is_date32(t) or pa.types.is_time32(t)) else pa.int64()
         return arr.view(width).to_pylist() if not pa.types.is_date64(t) else arr.cast(pa.int64()).to_pylist()

@@ -20,7 +20,7 @@ def read_duckdb(path):
     import duckdb
 
     con = duckdb.connect()
-    table = con.execute("SELECT * FROM read_parquet(?)", [path]).fetch_arrow_table()
+    table = con.sql("SELECT * FROM read_parquet('%s')" % path.replace("'", "''")).to_arrow_table()
     return table, pq.ParquetFile(path)
 
 

@@ -350,7 +350,14 @@ fn pyarrow_and_duckdb_read_what_we_write() {
             let rows = rows.unwrap_or_else(|e| panic!("{engine} failed on {file}: {e}"));
             assert_eq!(rows.len(), ROWS, "{engine} {file}");
             for (i, (e, got)) in expected.iter().zip(&rows).enumerate() {
-                assert!(json_eq(e, got), "{engine} {file} row {i}:\n  {engine} {got}\n  expected {e}");
+                let mut e = e.clone();
+                if engine == "duckdb" {
+                    // DuckDB keeps timestamps in microseconds: INT96 nanoseconds are cut.
+                    if let Some(s) = e["c_i96"].as_str() {
+                        e["c_i96"] = json!(format!("{}000Z", &s[..s.len() - 4]));
+                    }
+                }
+                assert!(json_eq(&e, got), "{engine} {file} row {i}:\n  {engine} {got}\n  expected {e}");
             }
             checked += 1;
         }
