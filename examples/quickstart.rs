@@ -3,7 +3,7 @@
 
 use parquet_serde::column::ColumnBatch;
 use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
-use parquet_serde::record::{read_rows, write_json, JsonOptions};
+use parquet_serde::record::{read_rows, write_json};
 use parquet_serde::schema::Schema;
 use parquet_serde::values::{ByteArrays, ColumnValues};
 use parquet_serde::Compression;
@@ -31,14 +31,30 @@ fn main() -> Result<(), parquet_serde::Error> {
     }
     let batches = [
         ColumnBatch {
-            values: ColumnValues::Int64(vec![1_700_000_000_000_000, 1_700_000_000_250_000, 1_700_000_001_000_000]),
+            values: ColumnValues::Int64(vec![
+                1_700_000_000_000_000,
+                1_700_000_000_250_000,
+                1_700_000_001_000_000,
+            ]),
             def_levels: vec![],
             rep_levels: vec![],
         },
-        ColumnBatch { values: ColumnValues::ByteArray(levels), def_levels: vec![], rep_levels: vec![] },
-        ColumnBatch { values: ColumnValues::Int32(vec![200, 503]), def_levels: vec![1, 1, 0], rep_levels: vec![] },
+        ColumnBatch {
+            values: ColumnValues::ByteArray(levels),
+            def_levels: vec![],
+            rep_levels: vec![],
+        },
+        ColumnBatch {
+            values: ColumnValues::Int32(vec![200, 503]),
+            def_levels: vec![1, 1, 0],
+            rep_levels: vec![],
+        },
         // row 0: ["db", "slow"], row 1: null, row 2: ["auth"]
-        ColumnBatch { values: ColumnValues::ByteArray(tags), def_levels: vec![2, 2, 0, 2], rep_levels: vec![0, 1, 0, 0] },
+        ColumnBatch {
+            values: ColumnValues::ByteArray(tags),
+            def_levels: vec![2, 2, 0, 2],
+            rep_levels: vec![0, 1, 0, 0],
+        },
     ];
     let mut chunks = Vec::new();
     for (i, batch) in batches.iter().enumerate() {
@@ -53,7 +69,7 @@ fn main() -> Result<(), parquet_serde::Error> {
     println!("{}", reader.schema());
     for row in read_rows(&reader, &[], None)? {
         let mut line = String::new();
-        write_json(&row, JsonOptions::default(), &mut line);
+        write_json(&row, &mut line);
         println!("{line}");
     }
     std::fs::remove_file(&path)?;

@@ -40,9 +40,22 @@ fn bad_data_files_are_errors() {
         }
         let start = Instant::now();
         let result = read_everything(bytes);
-        assert!(result.is_err(), "{} read without error: {result:?}", path.display());
-        assert!(start.elapsed() < Duration::from_secs(10), "{} took {:?}", path.display(), start.elapsed());
-        println!("{}: {}", path.file_name().unwrap().to_string_lossy(), result.unwrap_err());
+        assert!(
+            result.is_err(),
+            "{} read without error: {result:?}",
+            path.display()
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{} took {:?}",
+            path.display(),
+            start.elapsed()
+        );
+        println!(
+            "{}: {}",
+            path.file_name().unwrap().to_string_lossy(),
+            result.unwrap_err()
+        );
         n += 1;
     }
     assert!(n >= 7, "only {n} bad files");
@@ -50,9 +63,16 @@ fn bad_data_files_are_errors() {
 
 #[test]
 fn every_truncation_is_an_error() {
-    for name in ["alltypes_plain.parquet", "nested_lists.snappy.parquet", "page_v2_empty_compressed.parquet"] {
+    for name in [
+        "alltypes_plain.parquet",
+        "nested_lists.snappy.parquet",
+        "page_v2_empty_compressed.parquet",
+    ] {
         let bytes = std::fs::read(corpus().join("data").join(name)).unwrap();
-        assert!(read_everything(bytes.clone()).is_ok(), "{name} itself must read");
+        assert!(
+            read_everything(bytes.clone()).is_ok(),
+            "{name} itself must read"
+        );
         for len in 0..bytes.len() {
             let r = read_everything(bytes[..len].to_vec());
             assert!(r.is_err(), "{name} cut to {len} bytes read without error");
@@ -64,7 +84,12 @@ fn every_truncation_is_an_error() {
 /// rest is either an error or different values.
 #[test]
 fn byte_flips_never_panic() {
-    for name in ["alltypes_plain.parquet", "nested_maps.snappy.parquet", "nullable.impala.parquet", "datapage_v2.snappy.parquet"] {
+    for name in [
+        "alltypes_plain.parquet",
+        "nested_maps.snappy.parquet",
+        "nullable.impala.parquet",
+        "datapage_v2.snappy.parquet",
+    ] {
         let bytes = std::fs::read(corpus().join("data").join(name)).unwrap();
         let start = Instant::now();
         for i in 0..bytes.len() {
@@ -75,6 +100,10 @@ fn byte_flips_never_panic() {
                 let _ = rows_json(b, ReadOptions::default().verify_checksums(false));
             }
         }
-        assert!(start.elapsed() < Duration::from_secs(120), "{name}: {:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{name}: {:?}",
+            start.elapsed()
+        );
     }
 }

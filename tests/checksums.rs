@@ -21,7 +21,10 @@ fn read(name: &str, options: ReadOptions) -> Vec<(String, Result<usize, parquet_
 
 #[test]
 fn corrupt_data_pages_fail_exactly_where_the_crc_is_wrong() {
-    let results = read("datapage_v1-corrupt-checksum.parquet", ReadOptions::default());
+    let results = read(
+        "datapage_v1-corrupt-checksum.parquet",
+        ReadOptions::default(),
+    );
     assert_eq!(results.len(), 2);
     let a = results[0].1.as_ref().unwrap_err();
     assert_eq!(a.kind(), ErrorKind::Checksum);
@@ -31,10 +34,16 @@ fn corrupt_data_pages_fail_exactly_where_the_crc_is_wrong() {
     assert_eq!(b.kind(), ErrorKind::Checksum);
     assert_eq!(b.location().column.as_deref(), Some("b"));
     assert_eq!(b.location().page, Some(1));
-    assert!(a.to_string().contains("column a") && a.to_string().contains("page 0"), "{a}");
+    assert!(
+        a.to_string().contains("column a") && a.to_string().contains("page 0"),
+        "{a}"
+    );
 
     // With verification off the same file decodes (5120 values per column).
-    let results = read("datapage_v1-corrupt-checksum.parquet", ReadOptions::default().verify_checksums(false));
+    let results = read(
+        "datapage_v1-corrupt-checksum.parquet",
+        ReadOptions::default().verify_checksums(false),
+    );
     for (path, r) in results {
         assert_eq!(r.unwrap(), 5120, "{path}");
     }
@@ -42,12 +51,22 @@ fn corrupt_data_pages_fail_exactly_where_the_crc_is_wrong() {
 
 #[test]
 fn corrupt_dictionary_pages_fail() {
-    for (path, r) in read("rle-dict-uncompressed-corrupt-checksum.parquet", ReadOptions::default()) {
+    for (path, r) in read(
+        "rle-dict-uncompressed-corrupt-checksum.parquet",
+        ReadOptions::default(),
+    ) {
         let e = r.unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Checksum, "{path}: {e}");
-        assert_eq!(e.location().page, Some(0), "{path}: the dictionary page is page 0");
+        assert_eq!(
+            e.location().page,
+            Some(0),
+            "{path}: the dictionary page is page 0"
+        );
     }
-    for (path, r) in read("rle-dict-uncompressed-corrupt-checksum.parquet", ReadOptions::default().verify_checksums(false)) {
+    for (path, r) in read(
+        "rle-dict-uncompressed-corrupt-checksum.parquet",
+        ReadOptions::default().verify_checksums(false),
+    ) {
         assert_eq!(r.unwrap(), 1000, "{path}");
     }
 }

@@ -11,22 +11,58 @@ use parquet_serde::{ErrorKind, ReadOptions};
 /// Files that need a feature of a later issue, with that issue; each must fail with an
 /// `Unsupported` error until then (and this test fails once one passes, so the list shrinks).
 const LATER: &[(&str, &str)] = &[
-    ("byte_stream_split.zstd.parquet", "encodings issue: BYTE_STREAM_SPLIT"),
-    ("byte_stream_split_extended.gzip.parquet", "encodings issue: BYTE_STREAM_SPLIT"),
-    ("delta_binary_packed.parquet", "encodings issue: DELTA_BINARY_PACKED"),
-    ("delta_byte_array.parquet", "encodings issue: DELTA_BYTE_ARRAY"),
-    ("delta_encoding_optional_column.parquet", "encodings issue: DELTA_*"),
-    ("delta_encoding_required_column.parquet", "encodings issue: DELTA_*"),
-    ("delta_length_byte_array.parquet", "encodings issue: DELTA_LENGTH_BYTE_ARRAY"),
-    ("datapage_v2.snappy.parquet", "encodings issue: column b is DELTA_BINARY_PACKED"),
+    (
+        "byte_stream_split.zstd.parquet",
+        "encodings issue: BYTE_STREAM_SPLIT",
+    ),
+    (
+        "byte_stream_split_extended.gzip.parquet",
+        "encodings issue: BYTE_STREAM_SPLIT",
+    ),
+    (
+        "delta_binary_packed.parquet",
+        "encodings issue: DELTA_BINARY_PACKED",
+    ),
+    (
+        "delta_byte_array.parquet",
+        "encodings issue: DELTA_BYTE_ARRAY",
+    ),
+    (
+        "delta_encoding_optional_column.parquet",
+        "encodings issue: DELTA_*",
+    ),
+    (
+        "delta_encoding_required_column.parquet",
+        "encodings issue: DELTA_*",
+    ),
+    (
+        "delta_length_byte_array.parquet",
+        "encodings issue: DELTA_LENGTH_BYTE_ARRAY",
+    ),
+    (
+        "datapage_v2.snappy.parquet",
+        "encodings issue: column b is DELTA_BINARY_PACKED",
+    ),
 ];
 
 /// Files with a special expected outcome.
 const SPECIAL: &[(&str, &str)] = &[
-    ("datapage_v1-corrupt-checksum.parquet", "wrong CRCs: read by checksums.rs"),
-    ("rle-dict-uncompressed-corrupt-checksum.parquet", "wrong CRCs: read by checksums.rs"),
-    ("large_string_map.brotli.parquet", "over 2 GB decoded: pyarrow cannot read it; see large_string_map below"),
-    ("incorrect_map_schema.parquet", "pyarrow refuses it; values checked against DuckDB below"),
+    (
+        "datapage_v1-corrupt-checksum.parquet",
+        "wrong CRCs: read by checksums.rs",
+    ),
+    (
+        "rle-dict-uncompressed-corrupt-checksum.parquet",
+        "wrong CRCs: read by checksums.rs",
+    ),
+    (
+        "large_string_map.brotli.parquet",
+        "over 2 GB decoded: pyarrow cannot read it; see large_string_map below",
+    ),
+    (
+        "incorrect_map_schema.parquet",
+        "pyarrow refuses it; values checked against DuckDB below",
+    ),
 ];
 
 fn expected(name: &str) -> Option<Vec<String>> {
@@ -36,16 +72,23 @@ fn expected(name: &str) -> Option<Vec<String>> {
     }
     let gz = std::fs::read(dir.join(format!("{name}.jsonl.gz"))).ok()?;
     let mut text = String::new();
-    flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut text).expect("gzip expectation");
+    flate2::read::GzDecoder::new(&gz[..])
+        .read_to_string(&mut text)
+        .expect("gzip expectation");
     Some(text.lines().map(str::to_string).collect())
 }
 
 fn compare(name: &str, ours: &[String], theirs: &[String]) -> Result<(), String> {
     if ours.len() != theirs.len() {
-        return Err(format!("{name}: {} rows, pyarrow {}", ours.len(), theirs.len()));
+        return Err(format!(
+            "{name}: {} rows, pyarrow {}",
+            ours.len(),
+            theirs.len()
+        ));
     }
     for (i, (a, b)) in ours.iter().zip(theirs).enumerate() {
-        let pa: serde_json::Value = serde_json::from_str(a).map_err(|e| format!("{name} row {i}: our JSON {e}: {a}"))?;
+        let pa: serde_json::Value =
+            serde_json::from_str(a).map_err(|e| format!("{name} row {i}: our JSON {e}: {a}"))?;
         let pb: serde_json::Value = serde_json::from_str(b).expect("expectation JSON");
         if !json_eq(&pa, &pb) {
             return Err(format!("{name} row {i}:\n  ours    {a}\n  pyarrow {b}"));
@@ -79,7 +122,9 @@ fn corpus_matches_pyarrow() {
             continue;
         }
         let Some(theirs) = expected(name) else {
-            failures.push(format!("{name}: no expectation in testdata/expected (rerun make_expectations.py)"));
+            failures.push(format!(
+                "{name}: no expectation in testdata/expected (rerun make_expectations.py)"
+            ));
             continue;
         };
         match result {
@@ -93,8 +138,17 @@ fn corpus_matches_pyarrow() {
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
-    println!("{checked} files equal to pyarrow ({values} rows); {} later; {} special", LATER.len(), SPECIAL.len());
-    assert!(failures.is_empty(), "{} files differ:\n{}", failures.len(), failures.join("\n"));
+    println!(
+        "{checked} files equal to pyarrow ({values} rows); {} later; {} special",
+        LATER.len(),
+        SPECIAL.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} files differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(checked >= 50, "only {checked} files checked");
 }
 
@@ -104,7 +158,10 @@ fn corpus_matches_pyarrow() {
 fn incorrect_map_schema_matches_duckdb() {
     let bytes = std::fs::read(corpus().join("data/incorrect_map_schema.parquet")).unwrap();
     let rows = rows_json(bytes, ReadOptions::default()).unwrap();
-    assert_eq!(rows, vec![r#"{"my_map":[{"key":"parent","value":"another"},{"key":"name","value":"report"}]}"#]);
+    assert_eq!(
+        rows,
+        vec![r#"{"my_map":[{"key":"parent","value":"another"},{"key":"name","value":"report"}]}"#]
+    );
 }
 
 /// Its dictionary page inflates to over 1 GiB (2 GiB for the chunk): with the default page

@@ -45,7 +45,7 @@ const ROWS: usize = 2_500;
 const ROWS_PER_GROUP: usize = 1_000;
 
 fn is_null(r: usize, k: usize) -> bool {
-    (r * 7 + k * 3) % 11 == 0
+    (r * 7 + k * 3).is_multiple_of(11)
 }
 
 fn text(r: usize) -> String {
@@ -59,11 +59,7 @@ fn text(r: usize) -> String {
 
 fn base64(b: &[u8]) -> String {
     let mut s = String::new();
-    parquet_serde::record::write_json(
-        &parquet_serde::record::Value::Bytes(b.to_vec()),
-        Default::default(),
-        &mut s,
-    );
+    parquet_serde::record::write_json(&parquet_serde::record::Value::Bytes(b.to_vec()), &mut s);
     s.trim_matches('"').to_string()
 }
 
@@ -119,9 +115,17 @@ fn fill_formatted(expected: &mut [J], ours: &[J]) {
 
 fn column_batches(rows: std::ops::Range<usize>) -> Vec<ColumnBatch> {
     let n = rows.len();
-    let def = |k: usize| rows.clone().map(|r| if is_null(r, k) { 0 } else { 1 }).collect::<Vec<i16>>();
+    let def = |k: usize| {
+        rows.clone()
+            .map(|r| if is_null(r, k) { 0 } else { 1 })
+            .collect::<Vec<i16>>()
+    };
     let present = |k: usize| rows.clone().filter(move |&r| !is_null(r, k));
-    let batch = |values, def_levels| ColumnBatch { values, def_levels, rep_levels: vec![] };
+    let batch = |values, def_levels| ColumnBatch {
+        values,
+        def_levels,
+        rep_levels: vec![],
+    };
     let mut strings = ByteArrays::new();
     for r in present(7) {
         strings.push(text(r).as_bytes());
@@ -168,35 +172,109 @@ fn column_batches(rows: std::ops::Range<usize>) -> Vec<ColumnBatch> {
     }
     assert_eq!(n, rows.len());
     vec![
-        batch(ColumnValues::Boolean(present(0).map(|r| r % 3 == 0).collect()), def(0)),
-        batch(ColumnValues::Int32(rows.clone().map(|r| (r as i32) * 7919 - 1_000_000).collect()), vec![]),
-        batch(ColumnValues::Int32(present(1).map(|r| ((r * 31) % 65536) as u16 as i32).collect()), def(1)),
+        batch(
+            ColumnValues::Boolean(present(0).map(|r| r % 3 == 0).collect()),
+            def(0),
+        ),
+        batch(
+            ColumnValues::Int32(
+                rows.clone()
+                    .map(|r| (r as i32) * 7919 - 1_000_000)
+                    .collect(),
+            ),
+            vec![],
+        ),
+        batch(
+            ColumnValues::Int32(
+                present(1)
+                    .map(|r| ((r * 31) % 65536) as u16 as i32)
+                    .collect(),
+            ),
+            def(1),
+        ),
         batch(
             ColumnValues::Int64(
-                present(2).map(|r| if r % 17 == 0 { i64::MIN + r as i64 } else { (r as i64) << 33 }).collect(),
+                present(2)
+                    .map(|r| {
+                        if r % 17 == 0 {
+                            i64::MIN + r as i64
+                        } else {
+                            (r as i64) << 33
+                        }
+                    })
+                    .collect(),
             ),
             def(2),
         ),
-        batch(ColumnValues::Int64(present(3).map(|r| 1_700_000_000_000_000 + r as i64 * 1_000_003).collect()), def(3)),
-        batch(ColumnValues::Int32(present(4).map(|r| r as i32 * 37 - 20_000).collect()), def(4)),
         batch(
-            ColumnValues::Int96(present(5).map(|r| Int96::from_nanos(1_600_000_000_123_456_789 + r as i64 * 999_999_937)).collect()),
+            ColumnValues::Int64(
+                present(3)
+                    .map(|r| 1_700_000_000_000_000 + r as i64 * 1_000_003)
+                    .collect(),
+            ),
+            def(3),
+        ),
+        batch(
+            ColumnValues::Int32(present(4).map(|r| r as i32 * 37 - 20_000).collect()),
+            def(4),
+        ),
+        batch(
+            ColumnValues::Int96(
+                present(5)
+                    .map(|r| Int96::from_nanos(1_600_000_000_123_456_789 + r as i64 * 999_999_937))
+                    .collect(),
+            ),
             def(5),
         ),
         batch(
-            ColumnValues::Float(present(6).map(|r| if r % 97 == 5 { f32::NAN } else { (r as f32) * 0.25 - 100.0 }).collect()),
+            ColumnValues::Float(
+                present(6)
+                    .map(|r| {
+                        if r % 97 == 5 {
+                            f32::NAN
+                        } else {
+                            (r as f32) * 0.25 - 100.0
+                        }
+                    })
+                    .collect(),
+            ),
             def(6),
         ),
         batch(
-            ColumnValues::Double(rows.clone().map(|r| if r % 89 == 3 { f64::NEG_INFINITY } else { r as f64 / 3.0 }).collect()),
+            ColumnValues::Double(
+                rows.clone()
+                    .map(|r| {
+                        if r % 89 == 3 {
+                            f64::NEG_INFINITY
+                        } else {
+                            r as f64 / 3.0
+                        }
+                    })
+                    .collect(),
+            ),
             vec![],
         ),
         batch(ColumnValues::ByteArray(strings), def(7)),
         batch(ColumnValues::ByteArray(bins), vec![]),
         batch(ColumnValues::FixedLenByteArray(flba), def(8)),
-        batch(ColumnValues::Int64(present(9).map(|r| r as i64 * 1_234_567 - 99_999_999).collect()), def(9)),
-        ColumnBatch { values: ColumnValues::Int64(lv), def_levels: ld, rep_levels: lr },
-        ColumnBatch { values: ColumnValues::ByteArray(sv), def_levels: sd, rep_levels: sr },
+        batch(
+            ColumnValues::Int64(
+                present(9)
+                    .map(|r| r as i64 * 1_234_567 - 99_999_999)
+                    .collect(),
+            ),
+            def(9),
+        ),
+        ColumnBatch {
+            values: ColumnValues::Int64(lv),
+            def_levels: ld,
+            rep_levels: lr,
+        },
+        ColumnBatch {
+            values: ColumnValues::ByteArray(sv),
+            def_levels: sd,
+            rep_levels: sr,
+        },
     ]
 }
 
@@ -240,7 +318,10 @@ fn split_at_row(b: &ColumnBatch, row: usize, max_def: i16) -> (ColumnBatch, Colu
     let values_before = if b.def_levels.is_empty() {
         level
     } else {
-        b.def_levels[..level].iter().filter(|&&d| d == max_def).count()
+        b.def_levels[..level]
+            .iter()
+            .filter(|&&d| d == max_def)
+            .count()
     };
     let cut = |v: &ColumnValues, range: std::ops::Range<usize>| -> ColumnValues {
         match v {
@@ -266,7 +347,8 @@ fn split_at_row(b: &ColumnBatch, row: usize, max_def: i16) -> (ColumnBatch, Colu
             }
         }
     };
-    let lv = |l: &Vec<i16>, r: std::ops::Range<usize>| if l.is_empty() { vec![] } else { l[r].to_vec() };
+    let lv =
+        |l: &Vec<i16>, r: std::ops::Range<usize>| if l.is_empty() { vec![] } else { l[r].to_vec() };
     let total = b.values.len();
     (
         ColumnBatch {
@@ -289,7 +371,11 @@ fn read_with(engine: &str, files: &[PathBuf]) -> Vec<(String, Result<Vec<J>, Str
         .args(files)
         .output()
         .expect("run python");
-    assert!(out.status.success(), "{engine}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{engine}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let mut result: Vec<(String, Result<Vec<J>, String>)> = Vec::new();
     for line in text.lines() {
@@ -320,7 +406,9 @@ fn pyarrow_and_duckdb_read_what_we_write() {
     for (name, codec) in codecs {
         for (v, version) in [("v1", DataPageVersion::V1), ("v2", DataPageVersion::V2)] {
             for dictionary in [true, false] {
-                let path = dir.path().join(format!("{name}-{v}-dict{dictionary}.parquet"));
+                let path = dir
+                    .path()
+                    .join(format!("{name}-{v}-dict{dictionary}.parquet"));
                 let options = WriterOptions::default()
                     .compression(codec)
                     .data_page_version(version)
@@ -340,7 +428,10 @@ fn pyarrow_and_duckdb_read_what_we_write() {
         .collect();
     fill_formatted(&mut expected, &ours);
     for (i, (e, o)) in expected.iter().zip(&ours).enumerate() {
-        assert!(json_eq(e, o), "our reader, row {i}:\n  ours     {o}\n  expected {e}");
+        assert!(
+            json_eq(e, o),
+            "our reader, row {i}:\n  ours     {o}\n  expected {e}"
+        );
     }
     let mut checked = 0;
     for engine in ["pyarrow", "duckdb"] {
@@ -357,7 +448,10 @@ fn pyarrow_and_duckdb_read_what_we_write() {
                         e["c_i96"] = json!(format!("{}000Z", &s[..s.len() - 4]));
                     }
                 }
-                assert!(json_eq(&e, got), "{engine} {file} row {i}:\n  {engine} {got}\n  expected {e}");
+                assert!(
+                    json_eq(&e, got),
+                    "{engine} {file} row {i}:\n  {engine} {got}\n  expected {e}"
+                );
             }
             checked += 1;
         }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use parquet_serde::file::{FileReader, ReadOptions};
-use parquet_serde::record::{write_json, JsonOptions, RowAssembler};
+use parquet_serde::record::{write_json, RowAssembler};
 
 /// The parquet-testing corpus: `$PARQUET_TESTING`, else `../shared/parquet-testing` beside
 /// the project root.
@@ -39,7 +39,7 @@ pub fn rows_json(bytes: Vec<u8>, options: ReadOptions) -> parquet_serde::Result<
         let mut rows = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)?;
         while let Some(row) = rows.next_row()? {
             let mut s = String::new();
-            write_json(&row, JsonOptions::default(), &mut s);
+            write_json(&row, &mut s);
             lines.push(s);
         }
     }
@@ -55,9 +55,14 @@ pub fn json_eq(a: &serde_json::Value, b: &serde_json::Value) -> bool {
             (_, _, Some(p), Some(q)) => p == q,
             _ => x.as_f64() == y.as_f64(),
         },
-        (J::Array(x), J::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q)),
+        (J::Array(x), J::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q))
+        }
         (J::Object(x), J::Object(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|((k1, v1), (k2, v2))| k1 == k2 && json_eq(v1, v2))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((k1, v1), (k2, v2))| k1 == k2 && json_eq(v1, v2))
         }
         _ => a == b,
     }

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use parquet_serde::file::{FileReader, ReadOptions};
 use parquet_serde::format::{LogicalType, Statistics, Type};
-use parquet_serde::record::{write_json, JsonOptions, RowAssembler};
+use parquet_serde::record::{write_json, RowAssembler};
 use parquet_serde::schema::ColumnDescriptor;
 use parquet_serde::Error;
 
@@ -41,16 +41,29 @@ fn parse_args() -> Result<Args, String> {
         return Err(String::new());
     }
     let mut file = None;
-    let mut args = Args { command, file: String::new(), columns: Vec::new(), limit: None, verify: true };
+    let mut args = Args {
+        command,
+        file: String::new(),
+        columns: Vec::new(),
+        limit: None,
+        verify: true,
+    };
     while let Some(a) = it.next() {
         match a.as_str() {
             "--columns" => {
                 let v = it.next().ok_or("--columns needs a value")?;
-                args.columns = v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect();
+                args.columns = v
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect();
             }
             "--limit" => {
                 let v = it.next().ok_or("--limit needs a value")?;
-                args.limit = Some(v.parse().map_err(|_| format!("--limit: not a number: {v}"))?);
+                args.limit = Some(
+                    v.parse()
+                        .map_err(|_| format!("--limit: not a number: {v}"))?,
+                );
             }
             "--no-verify" => args.verify = false,
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
@@ -78,7 +91,9 @@ fn main() -> ExitCode {
     };
     let result = std::fs::File::open(&args.file)
         .map_err(Error::from)
-        .and_then(|f| FileReader::with_options(f, ReadOptions::default().verify_checksums(args.verify)))
+        .and_then(|f| {
+            FileReader::with_options(f, ReadOptions::default().verify_checksums(args.verify))
+        })
         .and_then(|reader| {
             let stdout = std::io::stdout();
             let mut out = BufWriter::new(stdout.lock());
@@ -94,7 +109,9 @@ fn main() -> ExitCode {
         });
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == parquet_serde::ErrorKind::Io && e.message().contains("Broken pipe") => {
+        Err(e)
+            if e.kind() == parquet_serde::ErrorKind::Io && e.message().contains("Broken pipe") =>
+        {
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -110,11 +127,17 @@ fn cat(reader: &FileReader<std::fs::File>, args: &Args, out: &mut impl Write) ->
         .filter(|&i| {
             let path = schema.columns()[i].path.to_string();
             args.columns.is_empty()
-                || args.columns.iter().any(|c| path == *c || path.starts_with(&format!("{c}.")))
+                || args
+                    .columns
+                    .iter()
+                    .any(|c| path == *c || path.starts_with(&format!("{c}.")))
         })
         .collect();
     if selected.is_empty() && !args.columns.is_empty() {
-        return Err(Error::invalid_argument(format!("no column matches {}", args.columns.join(","))));
+        return Err(Error::invalid_argument(format!(
+            "no column matches {}",
+            args.columns.join(",")
+        )));
     }
     let mut remaining = args.limit.unwrap_or(usize::MAX);
     let mut line = String::new();
@@ -129,9 +152,11 @@ fn cat(reader: &FileReader<std::fs::File>, args: &Args, out: &mut impl Write) ->
         let mut rows = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)
             .map_err(|e| e.with_row_group(rg))?;
         while remaining > 0 {
-            let Some(row) = rows.next_row().map_err(|e| e.with_row_group(rg))? else { break };
+            let Some(row) = rows.next_row().map_err(|e| e.with_row_group(rg))? else {
+                break;
+            };
             line.clear();
-            write_json(&row, JsonOptions::default(), &mut line);
+            write_json(&row, &mut line);
             line.push('\n');
             out.write_all(line.as_bytes())?;
             remaining -= 1;
@@ -144,14 +169,26 @@ fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(), 
     let md = reader.metadata();
     let f = &md.file;
     writeln!(out, "version: {}", f.version)?;
-    writeln!(out, "created_by: {}", f.created_by.as_deref().unwrap_or("-"))?;
+    writeln!(
+        out,
+        "created_by: {}",
+        f.created_by.as_deref().unwrap_or("-")
+    )?;
     writeln!(out, "rows: {}", f.num_rows)?;
     writeln!(out, "row groups: {}", f.row_groups.len())?;
     writeln!(out, "columns: {}", md.schema.num_columns())?;
     if let Some(kv) = &f.key_value_metadata {
         for e in kv {
             let v = e.value.as_deref().unwrap_or("");
-            let v: String = if v.len() > 120 { format!("{}... ({} bytes)", &v[..v.floor_char_boundary(120)], v.len()) } else { v.to_string() };
+            let v: String = if v.len() > 120 {
+                format!(
+                    "{}... ({} bytes)",
+                    &v[..v.floor_char_boundary(120)],
+                    v.len()
+                )
+            } else {
+                v.to_string()
+            };
             writeln!(out, "key_value: {} = {v}", e.key)?;
         }
     }
@@ -161,7 +198,8 @@ fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(), 
             "row group {i}: {} rows, {} bytes uncompressed, {} bytes compressed",
             rg.num_rows,
             rg.total_byte_size,
-            rg.total_compressed_size.map_or("-".to_string(), |s| s.to_string())
+            rg.total_compressed_size
+                .map_or("-".to_string(), |s| s.to_string())
         )?;
         for (c, chunk) in rg.columns.iter().enumerate() {
             let descr = &md.schema.columns()[c];
@@ -203,7 +241,11 @@ fn stats_text(s: &Statistics, d: &ColumnDescriptor) -> String {
         _ => (s.min.as_ref(), s.max.as_ref()),
     };
     if let (Some(lo), Some(hi)) = (min, max) {
-        parts.push(format!("min={} max={}", stat_value(lo, d), stat_value(hi, d)));
+        parts.push(format!(
+            "min={} max={}",
+            stat_value(lo, d),
+            stat_value(hi, d)
+        ));
     }
     if let Some(n) = s.nan_count {
         parts.push(format!("nans={n}"));
@@ -212,22 +254,39 @@ fn stats_text(s: &Statistics, d: &ColumnDescriptor) -> String {
 }
 
 fn stat_value(b: &[u8], d: &ColumnDescriptor) -> String {
-    let unsigned = matches!(d.logical_type, Some(LogicalType::Integer { is_signed: false, .. }));
+    let unsigned = matches!(
+        d.logical_type,
+        Some(LogicalType::Integer {
+            is_signed: false,
+            ..
+        })
+    );
     match (d.physical_type, b.len()) {
         (Type::Boolean, 1) => (b[0] != 0).to_string(),
         (Type::Int32, 4) => {
             let v = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            if unsigned { (v as u32).to_string() } else { v.to_string() }
+            if unsigned {
+                (v as u32).to_string()
+            } else {
+                v.to_string()
+            }
         }
         (Type::Int64, 8) => {
             let v = i64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
-            if unsigned { (v as u64).to_string() } else { v.to_string() }
+            if unsigned {
+                (v as u64).to_string()
+            } else {
+                v.to_string()
+            }
         }
         (Type::Float, 4) => f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string(),
         (Type::Double, 8) => f64::from_le_bytes(b.try_into().unwrap_or([0; 8])).to_string(),
         _ => match std::str::from_utf8(b) {
-            Ok(s) if matches!(d.logical_type, Some(LogicalType::String | LogicalType::Enum | LogicalType::Json))
-                || d.converted_type.is_some() && s.chars().all(|c| !c.is_control()) =>
+            Ok(s)
+                if matches!(
+                    d.logical_type,
+                    Some(LogicalType::String | LogicalType::Enum | LogicalType::Json)
+                ) || d.converted_type.is_some() && s.chars().all(|c| !c.is_control()) =>
             {
                 format!("{s:?}")
             }
@@ -241,16 +300,27 @@ fn pages(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(),
     for rg in 0..reader.num_row_groups() {
         for c in 0..schema.num_columns() {
             let chunk = reader.column_chunk(rg, c)?;
-            writeln!(out, "row group {rg} column {} ({:?}):", schema.columns()[c].path, chunk.codec)?;
+            writeln!(
+                out,
+                "row group {rg} column {} ({:?}):",
+                schema.columns()[c].path,
+                chunk.codec
+            )?;
             let mut pages = chunk.pages(reader.options().page_options());
             let mut i = 0;
-            while let Some(p) = pages
-                .next_raw()
-                .map_err(|e| e.with_row_group(rg).with_column(schema.columns()[c].path.to_string()))?
-            {
+            while let Some(p) = pages.next_raw().map_err(|e| {
+                e.with_row_group(rg)
+                    .with_column(schema.columns()[c].path.to_string())
+            })? {
                 let h = &p.header;
                 let detail = if let Some(d) = &h.data_page_header {
-                    format!("values={} encoding={:?} def={:?} rep={:?}", d.num_values, d.encoding, d.definition_level_encoding, d.repetition_level_encoding)
+                    format!(
+                        "values={} encoding={:?} def={:?} rep={:?}",
+                        d.num_values,
+                        d.encoding,
+                        d.definition_level_encoding,
+                        d.repetition_level_encoding
+                    )
                 } else if let Some(d) = &h.data_page_header_v2 {
                     format!(
                         "values={} nulls={} rows={} encoding={:?} def_bytes={} rep_bytes={} compressed={}",
@@ -289,7 +359,10 @@ fn check(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(),
     let mut values = 0u64;
     for rg in 0..reader.num_row_groups() {
         let selected: Vec<usize> = (0..schema.num_columns()).collect();
-        let batches = selected.iter().map(|&c| reader.read_column(rg, c)).collect::<Result<Vec<_>, _>>()?;
+        let batches = selected
+            .iter()
+            .map(|&c| reader.read_column(rg, c))
+            .collect::<Result<Vec<_>, _>>()?;
         values += batches.iter().map(|b| b.num_levels() as u64).sum::<u64>();
         let mut rows = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)
             .map_err(|e| e.with_row_group(rg))?;
@@ -299,7 +372,10 @@ fn check(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(),
         }
         let declared = reader.metadata().file.row_groups[rg].num_rows;
         if !selected.is_empty() && n != declared {
-            return Err(Error::corrupt(format!("row group holds {n} rows, its metadata says {declared}")).with_row_group(rg));
+            return Err(Error::corrupt(format!(
+                "row group holds {n} rows, its metadata says {declared}"
+            ))
+            .with_row_group(rg));
         }
     }
     writeln!(

@@ -69,7 +69,11 @@ pub fn empty_values(physical_type: Type, type_length: i32) -> ColumnValues {
 }
 
 /// Appends `src[range]` to `dst` (same variant; a mismatch appends nothing).
-pub(crate) fn extend_values(dst: &mut ColumnValues, src: &ColumnValues, range: std::ops::Range<usize>) {
+pub(crate) fn extend_values(
+    dst: &mut ColumnValues,
+    src: &ColumnValues,
+    range: std::ops::Range<usize>,
+) {
     match (dst, src) {
         (ColumnValues::Boolean(d), ColumnValues::Boolean(s)) => d.extend_from_slice(&s[range]),
         (ColumnValues::Int32(d), ColumnValues::Int32(s)) => d.extend_from_slice(&s[range]),
@@ -84,10 +88,15 @@ pub(crate) fn extend_values(dst: &mut ColumnValues, src: &ColumnValues, range: s
             let (start, end) = (s.offsets[range.start], s.offsets[range.end]);
             let base = d.data.len();
             d.data.extend_from_slice(&s.data[start..end]);
-            d.offsets.extend(s.offsets[range.start + 1..=range.end].iter().map(|&o| o - start + base));
+            d.offsets.extend(
+                s.offsets[range.start + 1..=range.end]
+                    .iter()
+                    .map(|&o| o - start + base),
+            );
         }
         (ColumnValues::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(s)) => {
-            d.data.extend_from_slice(&s.data[range.start * s.width..range.end * s.width]);
+            d.data
+                .extend_from_slice(&s.data[range.start * s.width..range.end * s.width]);
         }
         _ => {}
     }

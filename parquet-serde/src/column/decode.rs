@@ -19,7 +19,9 @@ pub(crate) fn decode_plain(data: &[u8], n: usize, out: &mut ColumnValues) -> Res
         ColumnValues::ByteArray(v) => plain::decode_byte_array(data, n, v),
         ColumnValues::FixedLenByteArray(v) => {
             if v.width == 0 {
-                return Err(Error::corrupt("FIXED_LEN_BYTE_ARRAY column with type_length 0"));
+                return Err(Error::corrupt(
+                    "FIXED_LEN_BYTE_ARRAY column with type_length 0",
+                ));
             }
             plain::decode_fixed_len_byte_array(data, n, v.width, &mut v.data)
         }
@@ -35,11 +37,17 @@ fn decode_rle_boolean(data: &[u8], n: usize, out: &mut Vec<bool>) -> Result<()> 
     let body = data
         .get(4..4 + len.min(data.len()))
         .filter(|b| b.len() == len)
-        .ok_or_else(|| Error::corrupt(format!("RLE boolean section of {len} bytes runs past the page")))?;
+        .ok_or_else(|| {
+            Error::corrupt(format!(
+                "RLE boolean section of {len} bytes runs past the page"
+            ))
+        })?;
     let mut scratch = vec![0u32; n];
     let got = RleDecoder::new(body, 1).next_batch_u32(&mut scratch)?;
     if got != n {
-        return Err(Error::corrupt(format!("page holds {got} RLE booleans, expected {n}")));
+        return Err(Error::corrupt(format!(
+            "page holds {got} RLE booleans, expected {n}"
+        )));
     }
     out.extend(scratch.iter().map(|&b| b != 0));
     Ok(())
@@ -61,13 +69,16 @@ pub(crate) fn decode_values(
     match encoding {
         Encoding::Plain => decode_plain(data, n, out).map(|_| ()),
         Encoding::PlainDictionary | Encoding::RleDictionary => {
-            let dict = dictionary
-                .ok_or_else(|| Error::corrupt("dictionary-encoded page but the chunk has no dictionary page"))?;
+            let dict = dictionary.ok_or_else(|| {
+                Error::corrupt("dictionary-encoded page but the chunk has no dictionary page")
+            })?;
             dict.decode_indices(data, n, scratch, out)
         }
         Encoding::Rle => match out {
             ColumnValues::Boolean(v) => decode_rle_boolean(data, n, v),
-            _ => Err(Error::corrupt("RLE encoding for values other than booleans")),
+            _ => Err(Error::corrupt(
+                "RLE encoding for values other than booleans",
+            )),
         },
         other => Err(Error::unsupported(format!("value encoding {other:?}"))),
     }

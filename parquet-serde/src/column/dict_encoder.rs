@@ -47,7 +47,12 @@ impl Hasher for KeyIsHash {
 impl DictEncoder {
     /// An empty dictionary holding values like `empty` (an empty container of the column's type).
     pub fn new(empty: ColumnValues) -> Self {
-        DictEncoder { values: empty, heads: HashMap::default(), chain: Vec::new(), plain_bytes: 0 }
+        DictEncoder {
+            values: empty,
+            heads: HashMap::default(),
+            chain: Vec::new(),
+            plain_bytes: 0,
+        }
     }
 
     /// Number of distinct values.
@@ -66,7 +71,12 @@ impl DictEncoder {
     }
 
     /// Interns `src[range]`, appending each value's index to `out`.
-    pub fn intern(&mut self, src: &ColumnValues, range: std::ops::Range<usize>, out: &mut Vec<u32>) {
+    pub fn intern(
+        &mut self,
+        src: &ColumnValues,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<u32>,
+    ) {
         out.reserve(range.len());
         match src {
             ColumnValues::Boolean(v) => {
@@ -256,7 +266,11 @@ mod tests {
     fn float_bits_distinguish_zeros() {
         let mut d = DictEncoder::new(ColumnValues::Double(vec![]));
         let mut idx = vec![];
-        d.intern(&ColumnValues::Double(vec![0.0, -0.0, f64::NAN, f64::NAN]), 0..4, &mut idx);
+        d.intern(
+            &ColumnValues::Double(vec![0.0, -0.0, f64::NAN, f64::NAN]),
+            0..4,
+            &mut idx,
+        );
         assert_eq!(idx, vec![0, 1, 2, 2]);
     }
 }

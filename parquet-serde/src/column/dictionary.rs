@@ -23,7 +23,13 @@ impl Dictionary {
 
     /// Decodes `n` indices (a bit-width byte, then the RLE/bit-packed hybrid) and appends
     /// the values they name to `out`.
-    pub fn decode_indices(&self, data: &[u8], n: usize, scratch: &mut Vec<u32>, out: &mut ColumnValues) -> Result<()> {
+    pub fn decode_indices(
+        &self,
+        data: &[u8],
+        n: usize,
+        scratch: &mut Vec<u32>,
+        out: &mut ColumnValues,
+    ) -> Result<()> {
         if n == 0 {
             return Ok(());
         }
@@ -31,13 +37,17 @@ impl Dictionary {
             .split_first()
             .ok_or_else(|| Error::corrupt("dictionary-encoded page without a bit width"))?;
         if bit_width > 32 {
-            return Err(Error::corrupt(format!("dictionary index bit width {bit_width} > 32")));
+            return Err(Error::corrupt(format!(
+                "dictionary index bit width {bit_width} > 32"
+            )));
         }
         scratch.clear();
         scratch.resize(n, 0);
         let got = RleDecoder::new(rest, bit_width).next_batch_u32(scratch)?;
         if got != n {
-            return Err(Error::corrupt(format!("page holds {got} dictionary indices, expected {n}")));
+            return Err(Error::corrupt(format!(
+                "page holds {got} dictionary indices, expected {n}"
+            )));
         }
         self.gather(scratch, out)
     }
@@ -62,7 +72,11 @@ impl Dictionary {
             (ColumnValues::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(o)) => {
                 gather_fixed(d, indices, o)
             }
-            _ => return Err(Error::corrupt("dictionary type differs from the column type")),
+            _ => {
+                return Err(Error::corrupt(
+                    "dictionary type differs from the column type",
+                ))
+            }
         }
         Ok(())
     }
@@ -91,4 +105,3 @@ fn gather_fixed(dict: &FixedLenByteArrays, indices: &[u32], out: &mut FixedLenBy
         out.data.extend_from_slice(dict.get(i as usize));
     }
 }
-

@@ -27,7 +27,13 @@ pub struct ColumnChunkReader<'a> {
 impl<'a> ColumnChunkReader<'a> {
     /// A reader of the pages of a leaf column of `physical_type` (with `type_length` for
     /// FIXED_LEN_BYTE_ARRAY) and the given maximum levels.
-    pub fn new(pages: PageReader<'a>, physical_type: Type, type_length: i32, max_def: i16, max_rep: i16) -> Self {
+    pub fn new(
+        pages: PageReader<'a>,
+        physical_type: Type,
+        type_length: i32,
+        max_def: i16,
+        max_rep: i16,
+    ) -> Self {
         ColumnChunkReader {
             pages,
             physical_type,
@@ -48,9 +54,12 @@ impl<'a> ColumnChunkReader<'a> {
     pub fn read_page(&mut self, out: &mut ColumnBatch) -> Result<bool> {
         loop {
             let ordinal = self.pages.page_ordinal();
-            let Some(page) = self.pages.next_page()? else { return Ok(false) };
+            let Some(page) = self.pages.next_page()? else {
+                return Ok(false);
+            };
             let is_dict = page.is_dictionary();
-            self.decode_page(page, out).map_err(|e| e.with_page(ordinal))?;
+            self.decode_page(page, out)
+                .map_err(|e| e.with_page(ordinal))?;
             if !is_dict {
                 return Ok(true);
             }
@@ -69,9 +78,15 @@ impl<'a> ColumnChunkReader<'a> {
             return Err(Error::unsupported(format!("physical type {t}")));
         }
         match page {
-            Page::Dictionary { buf, num_values, encoding } => {
+            Page::Dictionary {
+                buf,
+                num_values,
+                encoding,
+            } => {
                 if !matches!(encoding, Encoding::Plain | Encoding::PlainDictionary) {
-                    return Err(Error::unsupported(format!("dictionary page encoding {encoding:?}")));
+                    return Err(Error::unsupported(format!(
+                        "dictionary page encoding {encoding:?}"
+                    )));
                 }
                 if self.dictionary.is_some() {
                     return Err(Error::corrupt("second dictionary page in one column chunk"));
@@ -80,19 +95,52 @@ impl<'a> ColumnChunkReader<'a> {
                 self.dictionary = Some(Dictionary::decode(&buf, num_values, empty)?);
                 Ok(())
             }
-            Page::DataV1 { buf, num_values, encoding, def_level_encoding, rep_level_encoding, .. } => {
+            Page::DataV1 {
+                buf,
+                num_values,
+                encoding,
+                def_level_encoding,
+                rep_level_encoding,
+                ..
+            } => {
                 let rep_start = out.rep_levels.len();
-                let mut pos = levels::decode_v1(rep_level_encoding, &buf, self.max_rep, num_values, &mut out.rep_levels)
-                    .map_err(|e| e.context("repetition levels"))?;
+                let mut pos = levels::decode_v1(
+                    rep_level_encoding,
+                    &buf,
+                    self.max_rep,
+                    num_values,
+                    &mut out.rep_levels,
+                )
+                .map_err(|e| e.context("repetition levels"))?;
                 let def_start = out.def_levels.len();
-                pos += levels::decode_v1(def_level_encoding, &buf[pos..], self.max_def, num_values, &mut out.def_levels)
-                    .map_err(|e| e.context("definition levels"))?;
+                pos += levels::decode_v1(
+                    def_level_encoding,
+                    &buf[pos..],
+                    self.max_def,
+                    num_values,
+                    &mut out.def_levels,
+                )
+                .map_err(|e| e.context("definition levels"))?;
                 Self::check_levels(&out.def_levels[def_start..], self.max_def, "definition")?;
                 Self::check_levels(&out.rep_levels[rep_start..], self.max_rep, "repetition")?;
                 let non_null = self.count_non_null(&out.def_levels[def_start..], num_values);
-                decode_values(encoding, &buf[pos..], non_null, self.dictionary.as_ref(), &mut self.scratch, &mut out.values)
+                decode_values(
+                    encoding,
+                    &buf[pos..],
+                    non_null,
+                    self.dictionary.as_ref(),
+                    &mut self.scratch,
+                    &mut out.values,
+                )
             }
-            Page::DataV2 { rep_levels, def_levels, values, num_values, encoding, .. } => {
+            Page::DataV2 {
+                rep_levels,
+                def_levels,
+                values,
+                num_values,
+                encoding,
+                ..
+            } => {
                 let rep_start = out.rep_levels.len();
                 if self.max_rep > 0 {
                     levels::decode_v2(&rep_levels, self.max_rep, num_values, &mut out.rep_levels)
@@ -106,7 +154,14 @@ impl<'a> ColumnChunkReader<'a> {
                 Self::check_levels(&out.def_levels[def_start..], self.max_def, "definition")?;
                 Self::check_levels(&out.rep_levels[rep_start..], self.max_rep, "repetition")?;
                 let non_null = self.count_non_null(&out.def_levels[def_start..], num_values);
-                decode_values(encoding, &values, non_null, self.dictionary.as_ref(), &mut self.scratch, &mut out.values)
+                decode_values(
+                    encoding,
+                    &values,
+                    non_null,
+                    self.dictionary.as_ref(),
+                    &mut self.scratch,
+                    &mut out.values,
+                )
             }
         }
     }
@@ -114,7 +169,9 @@ impl<'a> ColumnChunkReader<'a> {
     /// Checks levels decoded from the file against the column's maximum.
     fn check_levels(levels: &[i16], max: i16, what: &str) -> Result<()> {
         match levels.iter().find(|&&l| l < 0 || l > max) {
-            Some(bad) => Err(Error::corrupt(format!("{what} level {bad} exceeds the column's maximum {max}"))),
+            Some(bad) => Err(Error::corrupt(format!(
+                "{what} level {bad} exceeds the column's maximum {max}"
+            ))),
             None => Ok(()),
         }
     }

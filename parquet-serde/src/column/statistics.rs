@@ -32,7 +32,12 @@ pub struct StatisticsAccumulator {
 impl StatisticsAccumulator {
     /// An empty accumulator for values compared with `order`.
     pub fn new(order: SortOrder) -> Self {
-        StatisticsAccumulator { order, null_count: 0, min: None, max: None }
+        StatisticsAccumulator {
+            order,
+            null_count: 0,
+            min: None,
+            max: None,
+        }
     }
 
     /// Counts `n` nulls.
@@ -55,7 +60,10 @@ impl StatisticsAccumulator {
             ColumnValues::Int32(v) => {
                 let (lo, hi) = if unsigned {
                     let it = v.iter().map(|&x| x as u32);
-                    (it.clone().min().map(|x| x as i32), it.max().map(|x| x as i32))
+                    (
+                        it.clone().min().map(|x| x as i32),
+                        it.max().map(|x| x as i32),
+                    )
                 } else {
                     (v.iter().copied().min(), v.iter().copied().max())
                 };
@@ -67,7 +75,10 @@ impl StatisticsAccumulator {
             ColumnValues::Int64(v) => {
                 let (lo, hi) = if unsigned {
                     let it = v.iter().map(|&x| x as u64);
-                    (it.clone().min().map(|x| x as i64), it.max().map(|x| x as i64))
+                    (
+                        it.clone().min().map(|x| x as i64),
+                        it.max().map(|x| x as i64),
+                    )
                 } else {
                     (v.iter().copied().min(), v.iter().copied().max())
                 };
@@ -138,15 +149,29 @@ impl StatisticsAccumulator {
 
 fn cmp_i32(unsigned: bool) -> impl Fn(&[u8], &[u8]) -> Ordering {
     move |a, b| {
-        let (x, y) = (i32::from_le_bytes(a.try_into().unwrap_or([0; 4])), i32::from_le_bytes(b.try_into().unwrap_or([0; 4])));
-        if unsigned { (x as u32).cmp(&(y as u32)) } else { x.cmp(&y) }
+        let (x, y) = (
+            i32::from_le_bytes(a.try_into().unwrap_or([0; 4])),
+            i32::from_le_bytes(b.try_into().unwrap_or([0; 4])),
+        );
+        if unsigned {
+            (x as u32).cmp(&(y as u32))
+        } else {
+            x.cmp(&y)
+        }
     }
 }
 
 fn cmp_i64(unsigned: bool) -> impl Fn(&[u8], &[u8]) -> Ordering {
     move |a, b| {
-        let (x, y) = (i64::from_le_bytes(a.try_into().unwrap_or([0; 8])), i64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
-        if unsigned { (x as u64).cmp(&(y as u64)) } else { x.cmp(&y) }
+        let (x, y) = (
+            i64::from_le_bytes(a.try_into().unwrap_or([0; 8])),
+            i64::from_le_bytes(b.try_into().unwrap_or([0; 8])),
+        );
+        if unsigned {
+            (x as u64).cmp(&(y as u64))
+        } else {
+            x.cmp(&y)
+        }
     }
 }
 
@@ -167,7 +192,12 @@ fn float_min_max(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
             Some((lo, hi)) => (lo.min(v), hi.max(v)),
         });
     }
-    out.map(|(lo, hi)| (if lo == 0.0 { -0.0 } else { lo }, if hi == 0.0 { 0.0 } else { hi }))
+    out.map(|(lo, hi)| {
+        (
+            if lo == 0.0 { -0.0 } else { lo },
+            if hi == 0.0 { 0.0 } else { hi },
+        )
+    })
 }
 
 #[cfg(test)]

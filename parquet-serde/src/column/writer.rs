@@ -116,7 +116,9 @@ impl ColumnChunkWriter {
         options: ColumnWriterOptions,
     ) -> Result<Self> {
         if let Type::Unknown(t) = physical_type {
-            return Err(Error::invalid_argument(format!("cannot write physical type {t}")));
+            return Err(Error::invalid_argument(format!(
+                "cannot write physical type {t}"
+            )));
         }
         if physical_type == Type::FixedLenByteArray && type_length <= 0 {
             return Err(Error::schema(format!(
@@ -130,7 +132,11 @@ impl ColumnChunkWriter {
         Ok(ColumnChunkWriter {
             pages: PageWriter::new(options.compression, options.checksums),
             page_values: empty_values(physical_type, type_length),
-            stats: StatisticsAccumulator::new(if options.statistics { sort_order } else { SortOrder::Undefined }),
+            stats: StatisticsAccumulator::new(if options.statistics {
+                sort_order
+            } else {
+                SortOrder::Undefined
+            }),
             path,
             physical_type,
             type_length,
@@ -200,24 +206,46 @@ impl ColumnChunkWriter {
                 self.max_def
             )));
         }
-        if self.max_rep > 0 && batch.rep_levels.len() != n || self.max_rep == 0 && !batch.rep_levels.is_empty() {
+        if self.max_rep > 0 && batch.rep_levels.len() != n
+            || self.max_rep == 0 && !batch.rep_levels.is_empty()
+        {
             return Err(Error::data(format!(
                 "{} repetition levels for {n} values (max repetition level {})",
                 batch.rep_levels.len(),
                 self.max_rep
             )));
         }
-        if let Some(bad) = batch.def_levels.iter().find(|&&d| d < 0 || d > self.max_def) {
-            return Err(Error::data(format!("definition level {bad} outside 0..={}", self.max_def)));
+        if let Some(bad) = batch
+            .def_levels
+            .iter()
+            .find(|&&d| d < 0 || d > self.max_def)
+        {
+            return Err(Error::data(format!(
+                "definition level {bad} outside 0..={}",
+                self.max_def
+            )));
         }
-        if let Some(bad) = batch.rep_levels.iter().find(|&&r| r < 0 || r > self.max_rep) {
-            return Err(Error::data(format!("repetition level {bad} outside 0..={}", self.max_rep)));
+        if let Some(bad) = batch
+            .rep_levels
+            .iter()
+            .find(|&&r| r < 0 || r > self.max_rep)
+        {
+            return Err(Error::data(format!(
+                "repetition level {bad} outside 0..={}",
+                self.max_rep
+            )));
         }
         if self.num_levels == 0 && batch.rep_levels.first().is_some_and(|&r| r != 0) {
-            return Err(Error::data("the first repetition level of a column chunk must be 0"));
+            return Err(Error::data(
+                "the first repetition level of a column chunk must be 0",
+            ));
         }
         let non_null = if self.max_def > 0 {
-            batch.def_levels.iter().filter(|&&d| d == self.max_def).count()
+            batch
+                .def_levels
+                .iter()
+                .filter(|&&d| d == self.max_def)
+                .count()
         } else {
             n
         };
@@ -228,7 +256,10 @@ impl ColumnChunkWriter {
             )));
         }
         if !matches_type(&batch.values, self.physical_type) {
-            return Err(Error::data(format!("values do not match physical type {:?}", self.physical_type)));
+            return Err(Error::data(format!(
+                "values do not match physical type {:?}",
+                self.physical_type
+            )));
         }
         if let ColumnValues::FixedLenByteArray(v) = &batch.values {
             if v.width != self.type_length as usize {
@@ -249,8 +280,15 @@ impl ColumnChunkWriter {
         let bytes_per_level = (value_bytes(&batch.values) / n.max(1)).max(1);
         let (mut level, mut value) = (0usize, 0usize);
         while level < n {
-            let room_bytes = self.options.data_page_size.saturating_sub(self.pending_value_bytes());
-            let room_rows = self.options.data_page_row_limit.saturating_sub(self.page_rows).max(1);
+            let room_bytes = self
+                .options
+                .data_page_size
+                .saturating_sub(self.pending_value_bytes());
+            let room_rows = self
+                .options
+                .data_page_row_limit
+                .saturating_sub(self.page_rows)
+                .max(1);
             let mut end = n.min(level + (room_bytes / bytes_per_level).clamp(1, room_rows));
             if self.max_rep > 0 {
                 while end < n && batch.rep_levels[end] != 0 {
@@ -258,7 +296,10 @@ impl ColumnChunkWriter {
                 }
             }
             let values = if self.max_def > 0 {
-                batch.def_levels[level..end].iter().filter(|&&d| d == self.max_def).count()
+                batch.def_levels[level..end]
+                    .iter()
+                    .filter(|&&d| d == self.max_def)
+                    .count()
             } else {
                 end - level
             };
@@ -275,9 +316,17 @@ impl ColumnChunkWriter {
         Ok(())
     }
 
-    fn append(&mut self, batch: &ColumnBatch, levels: std::ops::Range<usize>, values: std::ops::Range<usize>) {
+    fn append(
+        &mut self,
+        batch: &ColumnBatch,
+        levels: std::ops::Range<usize>,
+        values: std::ops::Range<usize>,
+    ) {
         let rows = if self.max_rep > 0 {
-            batch.rep_levels[levels.clone()].iter().filter(|&&r| r == 0).count()
+            batch.rep_levels[levels.clone()]
+                .iter()
+                .filter(|&&r| r == 0)
+                .count()
         } else {
             levels.len()
         };
@@ -285,7 +334,8 @@ impl ColumnChunkWriter {
         self.num_rows += rows as u64;
         self.num_levels += levels.len() as u64;
         if self.max_def > 0 {
-            self.page_def.extend_from_slice(&batch.def_levels[levels.clone()]);
+            self.page_def
+                .extend_from_slice(&batch.def_levels[levels.clone()]);
         }
         if self.max_rep > 0 {
             self.page_rep.extend_from_slice(&batch.rep_levels[levels]);
@@ -309,14 +359,20 @@ impl ColumnChunkWriter {
     /// Encodes the buffered page and appends it to the chunk.
     fn flush_page(&mut self) -> Result<()> {
         self.fallback_pending = false;
-        let num_values = self.page_def.len().max(self.page_rep.len()).max(
-            self.page_indices.len().max(self.page_values.len()),
-        );
+        let num_values = self
+            .page_def
+            .len()
+            .max(self.page_rep.len())
+            .max(self.page_indices.len().max(self.page_values.len()));
         if num_values == 0 {
             return Ok(());
         }
         let dict_page = !self.page_indices.is_empty();
-        let encoding = if dict_page { Encoding::RleDictionary } else { Encoding::Plain };
+        let encoding = if dict_page {
+            Encoding::RleDictionary
+        } else {
+            Encoding::Plain
+        };
         // Values section.
         let mut values = std::mem::take(&mut self.scratch);
         values.clear();
@@ -341,7 +397,8 @@ impl ColumnChunkWriter {
                     levels::encode_rle(&self.page_def, self.max_def, true, &mut body);
                 }
                 body.extend_from_slice(&values);
-                self.pages.write_data_v1(&body, num_values, encoding, None, &mut self.data)?
+                self.pages
+                    .write_data_v1(&body, num_values, encoding, None, &mut self.data)?
             }
             DataPageVersion::V2 => {
                 let mut rep = Vec::new();
@@ -353,7 +410,15 @@ impl ColumnChunkWriter {
                     levels::encode_rle(&self.page_def, self.max_def, false, &mut def);
                 }
                 let counts = (num_values, num_values - non_null, self.page_rows);
-                self.pages.write_data_v2(&rep, &def, &values, counts, encoding, None, &mut self.data)?
+                self.pages.write_data_v2(
+                    &rep,
+                    &def,
+                    &values,
+                    counts,
+                    encoding,
+                    None,
+                    &mut self.data,
+                )?
             }
         };
         self.scratch = values;
@@ -410,7 +475,8 @@ impl ColumnChunkWriter {
             encodings.push(Encoding::Rle);
         }
         // Dictionary page first in the stats, as readers list them.
-        self.encoding_stats.sort_by_key(|s| s.page_type != PageType::DictionaryPage);
+        self.encoding_stats
+            .sort_by_key(|s| s.page_type != PageType::DictionaryPage);
         let metadata = ColumnMetaData {
             r#type: self.physical_type,
             encodings,
@@ -430,7 +496,11 @@ impl ColumnChunkWriter {
             size_statistics: None,
             geospatial_statistics: None,
         };
-        Ok(WrittenColumnChunk { data, metadata, num_rows: self.num_rows })
+        Ok(WrittenColumnChunk {
+            data,
+            metadata,
+            num_rows: self.num_rows,
+        })
     }
 }
 

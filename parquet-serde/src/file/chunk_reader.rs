@@ -118,7 +118,8 @@ impl ChunkReader for File {
 #[cfg(unix)]
 fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> Result<()> {
     use std::os::unix::fs::FileExt;
-    file.read_exact_at(buf, offset).map_err(|e| Error::from(e).with_offset(offset))
+    file.read_exact_at(buf, offset)
+        .map_err(|e| Error::from(e).with_offset(offset))
 }
 
 #[cfg(windows)]
@@ -160,7 +161,11 @@ pub struct CountingReader<R> {
 impl<R: ChunkReader> CountingReader<R> {
     /// Wraps a reader.
     pub fn new(inner: R) -> Self {
-        CountingReader { inner, bytes: AtomicU64::new(0), reads: AtomicU64::new(0) }
+        CountingReader {
+            inner,
+            bytes: AtomicU64::new(0),
+            reads: AtomicU64::new(0),
+        }
     }
 
     /// Bytes served so far.

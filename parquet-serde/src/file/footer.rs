@@ -38,7 +38,9 @@ impl ParquetMetaData {
     /// Whether the writer is parquet-mr before 1.2.9, whose column chunk sizes leave out the
     /// dictionary page header (PARQUET-816); readers pad those chunks as other readers do.
     pub fn has_parquet_816_bug(&self) -> bool {
-        let Some(created_by) = self.file.created_by.as_deref() else { return false };
+        let Some(created_by) = self.file.created_by.as_deref() else {
+            return false;
+        };
         let mut words = created_by.split_whitespace();
         if words.next() != Some("parquet-mr") {
             return false;
@@ -52,7 +54,11 @@ impl ParquetMetaData {
             .take(3)
             .map(|p| p.parse().unwrap_or(0))
             .collect();
-        let v = (parts.first().copied().unwrap_or(0), parts.get(1).copied().unwrap_or(0), parts.get(2).copied().unwrap_or(0));
+        let v = (
+            parts.first().copied().unwrap_or(0),
+            parts.get(1).copied().unwrap_or(0),
+            parts.get(2).copied().unwrap_or(0),
+        );
         v < (1, 2, 9)
     }
 
@@ -72,16 +78,22 @@ impl ParquetMetaData {
 pub fn parse_footer<R: ChunkReader + ?Sized>(reader: &R) -> Result<ParquetMetaData> {
     let len = reader.len_bytes();
     if len < (MAGIC.len() + FOOTER_SIZE) as u64 {
-        return Err(Error::corrupt(format!("file of {len} bytes is too small to be Parquet (at least 12)")));
+        return Err(Error::corrupt(format!(
+            "file of {len} bytes is too small to be Parquet (at least 12)"
+        )));
     }
     let tail = reader.read_range(len - FOOTER_SIZE as u64, FOOTER_SIZE)?;
     let magic = &tail[4..8];
     if magic == MAGIC_ENCRYPTED {
-        return Err(Error::unsupported("encrypted footer (PARE): this build reads only plaintext footers"));
+        return Err(Error::unsupported(
+            "encrypted footer (PARE): this build reads only plaintext footers",
+        ));
     }
     if magic != MAGIC {
-        return Err(Error::corrupt(format!("no PAR1 magic at the end of the file (found {magic:02x?})"))
-            .with_offset(len - 4));
+        return Err(Error::corrupt(format!(
+            "no PAR1 magic at the end of the file (found {magic:02x?})"
+        ))
+        .with_offset(len - 4));
     }
     let head = reader.read_range(0, MAGIC.len())?;
     if &head[..] != MAGIC {
@@ -99,14 +111,22 @@ pub fn parse_footer<R: ChunkReader + ?Sized>(reader: &R) -> Result<ParquetMetaDa
     let bytes = reader.read_range(start, metadata_len as usize)?;
     let (file, _) = format::decode::<FileMetaData>(&bytes)
         .map_err(|e| e.context("file metadata").with_offset(start))?;
-    let schema = Schema::from_elements(&file.schema).map_err(|e| e.context("schema in the footer"))?;
+    let schema =
+        Schema::from_elements(&file.schema).map_err(|e| e.context("schema in the footer"))?;
     check_row_groups(&file, &schema, start)?;
-    Ok(ParquetMetaData { file, schema, footer_offset: start })
+    Ok(ParquetMetaData {
+        file,
+        schema,
+        footer_offset: start,
+    })
 }
 
 fn check_row_groups(file: &FileMetaData, schema: &Schema, footer_start: u64) -> Result<()> {
     if file.num_rows < 0 {
-        return Err(Error::corrupt(format!("negative num_rows {}", file.num_rows)));
+        return Err(Error::corrupt(format!(
+            "negative num_rows {}",
+            file.num_rows
+        )));
     }
     for (i, rg) in file.row_groups.iter().enumerate() {
         if rg.columns.len() != schema.num_columns() {
@@ -118,15 +138,19 @@ fn check_row_groups(file: &FileMetaData, schema: &Schema, footer_start: u64) -> 
             .with_row_group(i));
         }
         if rg.num_rows < 0 {
-            return Err(Error::corrupt(format!("negative num_rows {}", rg.num_rows)).with_row_group(i));
+            return Err(
+                Error::corrupt(format!("negative num_rows {}", rg.num_rows)).with_row_group(i)
+            );
         }
         for (c, chunk) in rg.columns.iter().enumerate() {
             let path = || schema.columns()[c].path.to_string();
             if let Some(md) = &chunk.meta_data {
                 if md.total_compressed_size < 0 || md.data_page_offset < 0 || md.num_values < 0 {
-                    return Err(Error::corrupt("negative size, offset or count in column metadata")
-                        .with_row_group(i)
-                        .with_column(path()));
+                    return Err(Error::corrupt(
+                        "negative size, offset or count in column metadata",
+                    )
+                    .with_row_group(i)
+                    .with_column(path()));
                 }
                 let (start, len) = super::reader::chunk_range(md);
                 if start.checked_add(len).is_none_or(|end| end > footer_start) {

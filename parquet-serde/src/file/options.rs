@@ -16,7 +16,10 @@ pub struct ReadOptions {
 impl Default for ReadOptions {
     fn default() -> Self {
         let p = PageReaderOptions::default();
-        ReadOptions { verify_checksums: p.verify_checksums, max_page_size: p.max_page_size }
+        ReadOptions {
+            verify_checksums: p.verify_checksums,
+            max_page_size: p.max_page_size,
+        }
     }
 }
 
@@ -35,7 +38,10 @@ impl ReadOptions {
 
     /// The page-level options these read options imply.
     pub fn page_options(&self) -> PageReaderOptions {
-        PageReaderOptions { verify_checksums: self.verify_checksums, max_page_size: self.max_page_size }
+        PageReaderOptions {
+            verify_checksums: self.verify_checksums,
+            max_page_size: self.max_page_size,
+        }
     }
 }
 
@@ -185,7 +191,8 @@ impl WriterOptions {
 
     /// Adds a key-value pair to the footer.
     pub fn key_value_metadata(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        self.key_value_metadata.push((key.into(), Some(value.into())));
+        self.key_value_metadata
+            .push((key.into(), Some(value.into())));
         self
     }
 

@@ -48,7 +48,13 @@ pub struct ColumnChunkData<'r> {
 impl ColumnChunkData<'_> {
     /// A page reader over the chunk.
     pub fn pages(&self, options: PageReaderOptions) -> PageReader<'_> {
-        PageReader::new(&self.bytes, self.offset, self.codec, self.num_values, options)
+        PageReader::new(
+            &self.bytes,
+            self.offset,
+            self.codec,
+            self.num_values,
+            options,
+        )
     }
 }
 
@@ -79,7 +85,11 @@ impl<R: ChunkReader> FileReader<R> {
     /// Opens a file with `options`.
     pub fn with_options(reader: R, options: ReadOptions) -> Result<Self> {
         let metadata = parse_footer(&reader)?;
-        Ok(FileReader { reader, metadata, options })
+        Ok(FileReader {
+            reader,
+            metadata,
+            options,
+        })
     }
 
     /// The file's metadata.
@@ -127,20 +137,28 @@ impl<R: ChunkReader> FileReader<R> {
             .get(column)
             .ok_or_else(|| at(Error::invalid_argument(format!("no column {column}"))))?;
         if chunk.file_path.is_some() {
-            return Err(at(Error::unsupported("column chunk stored in another file (file_path)")));
+            return Err(at(Error::unsupported(
+                "column chunk stored in another file (file_path)",
+            )));
         }
-        let md = chunk
-            .meta_data
-            .as_ref()
-            .ok_or_else(|| at(Error::unsupported("column chunk without plaintext metadata (encrypted?)")))?;
+        let md = chunk.meta_data.as_ref().ok_or_else(|| {
+            at(Error::unsupported(
+                "column chunk without plaintext metadata (encrypted?)",
+            ))
+        })?;
         let (start, mut len) = chunk_range(md);
         if self.metadata.has_parquet_816_bug() {
             // Old parquet-mr left the dictionary page header out of the chunk size: read up
             // to 100 more bytes (never into the footer); pages stop at num_values anyway.
             let end = start.saturating_add(len);
-            len += self.metadata.footer_offset.saturating_sub(end).min(MAX_DICTIONARY_HEADER_SIZE);
+            len += self
+                .metadata
+                .footer_offset
+                .saturating_sub(end)
+                .min(MAX_DICTIONARY_HEADER_SIZE);
         }
-        let len = usize::try_from(len).map_err(|_| at(Error::corrupt("column chunk larger than memory")))?;
+        let len = usize::try_from(len)
+            .map_err(|_| at(Error::corrupt("column chunk larger than memory")))?;
         let bytes = self.reader.read_range(start, len).map_err(at)?;
         Ok(ColumnChunkData {
             bytes,
@@ -172,8 +190,9 @@ impl<R: ChunkReader> FileReader<R> {
             descr.max_def_level,
             descr.max_rep_level,
         );
-        reader
-            .read_all()
-            .map_err(|e| e.with_row_group(row_group).with_column(descr.path.to_string()))
+        reader.read_all().map_err(|e| {
+            e.with_row_group(row_group)
+                .with_column(descr.path.to_string())
+        })
     }
 }

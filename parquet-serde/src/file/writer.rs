@@ -4,7 +4,10 @@ use std::io::Write;
 
 use crate::column::{ColumnChunkWriter, SortOrder, WrittenColumnChunk};
 use crate::error::{Error, Result};
-use crate::format::{self, ColumnChunk, ColumnOrder, ConvertedType, FileMetaData, KeyValue, LogicalType, RowGroup, Type};
+use crate::format::{
+    self, ColumnChunk, ColumnOrder, ConvertedType, FileMetaData, KeyValue, LogicalType, RowGroup,
+    Type,
+};
 use crate::schema::{ColumnDescriptor, Schema};
 
 use super::footer::MAGIC;
@@ -52,7 +55,14 @@ impl<W: Write> FileWriter<W> {
     /// Starts a file: writes the leading magic.
     pub fn new(mut sink: W, schema: Schema, options: WriterOptions) -> Result<Self> {
         sink.write_all(MAGIC)?;
-        Ok(FileWriter { sink, position: MAGIC.len() as u64, schema, options, row_groups: Vec::new(), num_rows: 0 })
+        Ok(FileWriter {
+            sink,
+            position: MAGIC.len() as u64,
+            schema,
+            options,
+            row_groups: Vec::new(),
+            num_rows: 0,
+        })
     }
 
     /// The schema being written.
@@ -104,7 +114,11 @@ impl<W: Write> FileWriter<W> {
             )));
         }
         let num_rows = chunks.first().map_or(0, |c| c.num_rows);
-        if let Some((i, c)) = chunks.iter().enumerate().find(|(_, c)| c.num_rows != num_rows) {
+        if let Some((i, c)) = chunks
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.num_rows != num_rows)
+        {
             return Err(Error::data(format!(
                 "column chunk holds {} rows, the first one {num_rows}",
                 c.num_rows
@@ -161,17 +175,24 @@ impl<W: Write> FileWriter<W> {
                 self.options
                     .key_value_metadata
                     .iter()
-                    .map(|(k, v)| KeyValue { key: k.clone(), value: v.clone() })
+                    .map(|(k, v)| KeyValue {
+                        key: k.clone(),
+                        value: v.clone(),
+                    })
                     .collect()
             }),
             created_by: Some(CREATED_BY.to_string()),
-            column_orders: Some(vec![ColumnOrder::TypeDefinedOrder; self.schema.num_columns()]),
+            column_orders: Some(vec![
+                ColumnOrder::TypeDefinedOrder;
+                self.schema.num_columns()
+            ]),
             encryption_algorithm: None,
             footer_signing_key_metadata: None,
         };
         let mut footer = Vec::new();
         format::encode(&metadata, &mut footer);
-        let len = u32::try_from(footer.len()).map_err(|_| Error::invalid_argument("footer larger than 4 GiB"))?;
+        let len = u32::try_from(footer.len())
+            .map_err(|_| Error::invalid_argument("footer larger than 4 GiB"))?;
         footer.extend_from_slice(&len.to_le_bytes());
         footer.extend_from_slice(MAGIC);
         self.sink.write_all(&footer)?;
@@ -185,18 +206,35 @@ impl<W: Write> FileWriter<W> {
 /// the type's order (INT96, INTERVAL, decimals and FLOAT16 stored as bytes).
 pub fn sort_order(descr: &ColumnDescriptor) -> SortOrder {
     match (&descr.logical_type, descr.converted_type) {
-        (Some(LogicalType::Integer { is_signed: false, .. }), _) => return SortOrder::Unsigned,
-        (None, Some(ConvertedType::Uint8 | ConvertedType::Uint16 | ConvertedType::Uint32 | ConvertedType::Uint64)) => {
-            return SortOrder::Unsigned
-        }
+        (
+            Some(LogicalType::Integer {
+                is_signed: false, ..
+            }),
+            _,
+        ) => return SortOrder::Unsigned,
+        (
+            None,
+            Some(
+                ConvertedType::Uint8
+                | ConvertedType::Uint16
+                | ConvertedType::Uint32
+                | ConvertedType::Uint64,
+            ),
+        ) => return SortOrder::Unsigned,
         (_, Some(ConvertedType::Interval)) => return SortOrder::Undefined,
         (Some(LogicalType::Decimal { .. } | LogicalType::Float16 | LogicalType::Unknown(_)), _) => {
-            if matches!(descr.physical_type, Type::ByteArray | Type::FixedLenByteArray) {
+            if matches!(
+                descr.physical_type,
+                Type::ByteArray | Type::FixedLenByteArray
+            ) {
                 return SortOrder::Undefined;
             }
         }
         (None, Some(ConvertedType::Decimal)) => {
-            if matches!(descr.physical_type, Type::ByteArray | Type::FixedLenByteArray) {
+            if matches!(
+                descr.physical_type,
+                Type::ByteArray | Type::FixedLenByteArray
+            ) {
                 return SortOrder::Undefined;
             }
         }

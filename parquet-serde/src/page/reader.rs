@@ -20,7 +20,10 @@ pub struct PageReaderOptions {
 
 impl Default for PageReaderOptions {
     fn default() -> Self {
-        PageReaderOptions { verify_checksums: true, max_page_size: 1 << 30 }
+        PageReaderOptions {
+            verify_checksums: true,
+            max_page_size: 1 << 30,
+        }
     }
 }
 
@@ -92,8 +95,8 @@ impl<'a> PageReader<'a> {
         let offset = self.offset();
         let page = self.ordinal;
         let at = |e: Error| e.with_page(page).with_offset(offset);
-        let (header, header_len) =
-            format::decode::<PageHeader>(&self.data[self.pos..]).map_err(|e| at(e.context("page header")))?;
+        let (header, header_len) = format::decode::<PageHeader>(&self.data[self.pos..])
+            .map_err(|e| at(e.context("page header")))?;
         let compressed = usize::try_from(header.compressed_page_size).map_err(|_| {
             at(Error::corrupt(format!(
                 "negative compressed_page_size {}",
@@ -123,7 +126,10 @@ impl<'a> PageReader<'a> {
                 if actual != crc as u32 {
                     return Err(at(Error::new(
                         crate::ErrorKind::Checksum,
-                        format!("page CRC32 is {actual:#010x}, header says {:#010x}", crc as u32),
+                        format!(
+                            "page CRC32 is {actual:#010x}, header says {:#010x}",
+                            crc as u32
+                        ),
                     )));
                 }
             }
@@ -140,7 +146,12 @@ impl<'a> PageReader<'a> {
         self.values_seen += values as u64;
         self.pos = end;
         self.ordinal += 1;
-        Ok(Some(RawPage { header, offset, header_len, data }))
+        Ok(Some(RawPage {
+            header,
+            offset,
+            header_len,
+            data,
+        }))
     }
 
     /// The next page, checked and decompressed; index pages and unknown page types are
@@ -148,7 +159,9 @@ impl<'a> PageReader<'a> {
     pub fn next_page(&mut self) -> Result<Option<Page<'a>>> {
         loop {
             let page = self.ordinal;
-            let Some(raw) = self.next_raw()? else { return Ok(None) };
+            let Some(raw) = self.next_raw()? else {
+                return Ok(None);
+            };
             let offset = raw.offset;
             match self.decode(raw) {
                 Ok(Some(p)) => return Ok(Some(p)),
@@ -194,8 +207,9 @@ impl<'a> PageReader<'a> {
                 let d = h
                     .dictionary_page_header
                     .ok_or_else(|| Error::corrupt("dictionary page without its header"))?;
-                let num_values = usize::try_from(d.num_values)
-                    .map_err(|_| Error::corrupt(format!("negative dictionary size {}", d.num_values)))?;
+                let num_values = usize::try_from(d.num_values).map_err(|_| {
+                    Error::corrupt(format!("negative dictionary size {}", d.num_values))
+                })?;
                 Ok(Some(Page::Dictionary {
                     buf: self.inflate(raw.data, size)?,
                     num_values,
@@ -203,7 +217,9 @@ impl<'a> PageReader<'a> {
                 }))
             }
             PageType::DataPage => {
-                let d = h.data_page_header.ok_or_else(|| Error::corrupt("data page without its header"))?;
+                let d = h
+                    .data_page_header
+                    .ok_or_else(|| Error::corrupt("data page without its header"))?;
                 Ok(Some(Page::DataV1 {
                     buf: self.inflate(raw.data, size)?,
                     num_values: d.num_values as usize,
@@ -234,7 +250,9 @@ impl<'a> PageReader<'a> {
                 let num_nulls = usize::try_from(d.num_nulls)
                     .ok()
                     .filter(|&n| n <= d.num_values as usize)
-                    .ok_or_else(|| Error::corrupt(format!("num_nulls {} out of range", d.num_nulls)))?;
+                    .ok_or_else(|| {
+                        Error::corrupt(format!("num_nulls {} out of range", d.num_nulls))
+                    })?;
                 let stored_values = &raw.data[rep_len + def_len..];
                 let values_size = size - rep_len - def_len;
                 let compressed = d.is_compressed.unwrap_or(true);

@@ -45,14 +45,19 @@ pub struct PageWriter {
 }
 
 fn page_size(n: usize) -> Result<i32> {
-    i32::try_from(n).map_err(|_| Error::invalid_argument(format!("page of {n} bytes exceeds 2 GiB")))
+    i32::try_from(n)
+        .map_err(|_| Error::invalid_argument(format!("page of {n} bytes exceeds 2 GiB")))
 }
 
 impl PageWriter {
     /// A writer compressing with `compression`, writing a CRC32 on every page when
     /// `write_checksums`.
     pub fn new(compression: Compression, write_checksums: bool) -> Self {
-        PageWriter { compression, write_checksums, scratch: Vec::new() }
+        PageWriter {
+            compression,
+            write_checksums,
+            scratch: Vec::new(),
+        }
     }
 
     fn finish(
@@ -101,7 +106,12 @@ impl PageWriter {
     }
 
     /// Writes a dictionary page of `num_values` PLAIN-encoded entries.
-    pub fn write_dictionary(&mut self, values: &[u8], num_values: usize, out: &mut Vec<u8>) -> Result<WrittenPage> {
+    pub fn write_dictionary(
+        &mut self,
+        values: &[u8],
+        num_values: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
         let mut header = Self::header(PageType::DictionaryPage);
         header.dictionary_page_header = Some(DictionaryPageHeader {
             num_values: page_size(num_values)?,

@@ -31,9 +31,14 @@ enum Kind {
     Leaf(usize),
     Group(Vec<Plan>),
     /// A LIST group (or the list made by a bare repeated field): `repeated` is the repeated node.
-    List { repeated: Box<Plan>, element: Element },
+    List {
+        repeated: Box<Plan>,
+        element: Element,
+    },
     /// A MAP group: `repeated` is the key_value group; its children are key (and value).
-    Map { repeated: Box<Plan> },
+    Map {
+        repeated: Box<Plan>,
+    },
 }
 
 #[derive(Debug)]
@@ -68,13 +73,24 @@ fn convert_of(d: &ColumnDescriptor) -> Convert {
     match (&d.logical_type, d.converted_type) {
         (Some(LogicalType::String | LogicalType::Enum | LogicalType::Json), _) => Convert::String,
         (None, Some(C::Utf8 | C::Enum | C::Json)) => Convert::String,
-        (Some(LogicalType::Integer { is_signed: false, .. }), _) => Convert::Unsigned,
+        (
+            Some(LogicalType::Integer {
+                is_signed: false, ..
+            }),
+            _,
+        ) => Convert::Unsigned,
         (None, Some(C::Uint8 | C::Uint16 | C::Uint32 | C::Uint64)) => Convert::Unsigned,
         (Some(LogicalType::Date), _) | (None, Some(C::Date)) => Convert::Date,
         (Some(LogicalType::Time { unit, .. }), _) => Convert::Time(*unit),
         (None, Some(C::TimeMillis)) => Convert::Time(TimeUnit::Millis),
         (None, Some(C::TimeMicros)) => Convert::Time(TimeUnit::Micros),
-        (Some(LogicalType::Timestamp { unit, is_adjusted_to_utc }), _) => Convert::Timestamp(*unit, *is_adjusted_to_utc),
+        (
+            Some(LogicalType::Timestamp {
+                unit,
+                is_adjusted_to_utc,
+            }),
+            _,
+        ) => Convert::Timestamp(*unit, *is_adjusted_to_utc),
         (None, Some(C::TimestampMillis)) => Convert::Timestamp(TimeUnit::Millis, true),
         (None, Some(C::TimestampMicros)) => Convert::Timestamp(TimeUnit::Micros, true),
         (Some(LogicalType::Decimal { scale, .. }), _) => Convert::Decimal(*scale),
@@ -96,11 +112,19 @@ struct Leaf {
 
 impl Leaf {
     fn def(&self, i: usize) -> i16 {
-        if self.max_def == 0 { 0 } else { self.batch.def_levels[i] }
+        if self.max_def == 0 {
+            0
+        } else {
+            self.batch.def_levels[i]
+        }
     }
 
     fn rep(&self, i: usize) -> i16 {
-        if self.max_rep == 0 { 0 } else { self.batch.rep_levels[i] }
+        if self.max_rep == 0 {
+            0
+        } else {
+            self.batch.rep_levels[i]
+        }
     }
 
     fn len(&self) -> usize {
@@ -116,15 +140,28 @@ impl Leaf {
             ColumnValues::Int32(v) => v.get(i).map(|&x| match c {
                 Convert::Unsigned => Value::UInt(x as u32 as u64),
                 Convert::Date => Value::Date(x),
-                Convert::Time(unit) => Value::Time { value: x as i64, unit },
-                Convert::Decimal(scale) => Value::Decimal { unscaled: x.to_be_bytes().to_vec(), scale },
+                Convert::Time(unit) => Value::Time {
+                    value: x as i64,
+                    unit,
+                },
+                Convert::Decimal(scale) => Value::Decimal {
+                    unscaled: x.to_be_bytes().to_vec(),
+                    scale,
+                },
                 _ => Value::Int(x as i64),
             }),
             ColumnValues::Int64(v) => v.get(i).map(|&x| match c {
                 Convert::Unsigned => Value::UInt(x as u64),
                 Convert::Time(unit) => Value::Time { value: x, unit },
-                Convert::Timestamp(unit, utc) => Value::Timestamp { value: x, unit, utc },
-                Convert::Decimal(scale) => Value::Decimal { unscaled: x.to_be_bytes().to_vec(), scale },
+                Convert::Timestamp(unit, utc) => Value::Timestamp {
+                    value: x,
+                    unit,
+                    utc,
+                },
+                Convert::Decimal(scale) => Value::Decimal {
+                    unscaled: x.to_be_bytes().to_vec(),
+                    scale,
+                },
                 _ => Value::Int(x),
             }),
             ColumnValues::Int96(v) => v.get(i).map(|&x| Value::Int96(x)),
@@ -140,7 +177,10 @@ impl Leaf {
 fn bytes_value(b: &[u8], c: Convert) -> Value {
     match c {
         Convert::String => Value::String(String::from_utf8_lossy(b).into_owned()),
-        Convert::Decimal(scale) => Value::Decimal { unscaled: b.to_vec(), scale },
+        Convert::Decimal(scale) => Value::Decimal {
+            unscaled: b.to_vec(),
+            scale,
+        },
         Convert::Uuid => {
             let mut u = [0u8; 16];
             u.copy_from_slice(b);
@@ -198,18 +238,32 @@ impl Builder<'_> {
                 let is_list = annotated(node, &LogicalType::List, ConvertedType::List);
                 let is_map = annotated(node, &LogicalType::Map, ConvertedType::Map)
                     || node.converted_type == Some(ConvertedType::MapKeyValue);
-                let single_repeated = fields.len() == 1 && fields[0].repetition == Repetition::Repeated;
+                let single_repeated =
+                    fields.len() == 1 && fields[0].repetition == Repetition::Repeated;
                 if (is_list || is_map) && single_repeated {
                     let child = &fields[0];
                     let repeated = self.plan(child, def, rep)?;
                     let leaves = repeated.leaves.clone();
                     // A map whose key_value group has no value column reads as the list of
                     // its keys, as Arrow reads it.
-                    if is_map && matches!(&child.kind, NodeKind::Group { fields } if fields.len() == 2) {
-                        (Kind::Map { repeated: Box::new(repeated) }, leaves)
+                    if is_map
+                        && matches!(&child.kind, NodeKind::Group { fields } if fields.len() == 2)
+                    {
+                        (
+                            Kind::Map {
+                                repeated: Box::new(repeated),
+                            },
+                            leaves,
+                        )
                     } else {
                         let element = list_element(node, child);
-                        (Kind::List { repeated: Box::new(repeated), element }, leaves)
+                        (
+                            Kind::List {
+                                repeated: Box::new(repeated),
+                                element,
+                            },
+                            leaves,
+                        )
                     }
                 } else {
                     let mut plans = Vec::new();
@@ -221,13 +275,23 @@ impl Builder<'_> {
                     if plans.is_empty() {
                         return None;
                     }
-                    let leaves = plans.iter().flat_map(|p| p.leaves.iter().copied()).collect();
+                    let leaves = plans
+                        .iter()
+                        .flat_map(|p| p.leaves.iter().copied())
+                        .collect();
                     (Kind::Group(plans), leaves)
                 }
             }
         };
         let (kind, leaves) = kind_and_leaves;
-        Some(Plan { name: node.name.clone(), def, rep, repetition: node.repetition, kind, leaves })
+        Some(Plan {
+            name: node.name.clone(),
+            def,
+            rep,
+            repetition: node.repetition,
+            kind,
+            leaves,
+        })
     }
 }
 
@@ -260,10 +324,16 @@ impl RowAssembler {
         batches: Vec<ColumnBatch>,
     ) -> Result<Self> {
         if selected.len() != batches.len() {
-            return Err(Error::invalid_argument("one batch per selected column is needed"));
+            return Err(Error::invalid_argument(
+                "one batch per selected column is needed",
+            ));
         }
         let lookup = |leaf: usize| selected.iter().position(|&s| s == leaf);
-        let mut builder = Builder { columns, selected: &lookup, next_leaf: 0 };
+        let mut builder = Builder {
+            columns,
+            selected: &lookup,
+            next_leaf: 0,
+        };
         let mut fields = Vec::new();
         if let NodeKind::Group { fields: top } = &root.kind {
             for f in top {
@@ -291,20 +361,32 @@ impl RowAssembler {
                 l.len()
             } else {
                 if l.len() > 0 && l.rep(0) != 0 {
-                    return Err(Error::corrupt("column chunk starts inside a row").with_column(d.path.to_string()));
+                    return Err(Error::corrupt("column chunk starts inside a row")
+                        .with_column(d.path.to_string()));
                 }
                 l.batch.rep_levels.iter().filter(|&&r| r == 0).count()
             };
             if *rows.get_or_insert(n) != n {
-                return Err(Error::corrupt(format!("column holds {n} rows, another {}", rows.unwrap_or(0)))
-                    .with_column(d.path.to_string()));
+                return Err(Error::corrupt(format!(
+                    "column holds {n} rows, another {}",
+                    rows.unwrap_or(0)
+                ))
+                .with_column(d.path.to_string()));
             }
             if l.max_def > 0 && l.batch.def_levels.len() != l.len() {
-                return Err(Error::corrupt("definition and repetition level counts differ").with_column(d.path.to_string()));
+                return Err(
+                    Error::corrupt("definition and repetition level counts differ")
+                        .with_column(d.path.to_string()),
+                );
             }
             leaves.push(l);
         }
-        Ok(RowAssembler { fields, leaves, rows: rows.unwrap_or(0), row: 0 })
+        Ok(RowAssembler {
+            fields,
+            leaves,
+            rows: rows.unwrap_or(0),
+            row: 0,
+        })
     }
 
     /// Rows in the row group.
@@ -381,9 +463,9 @@ impl RowAssembler {
                         e[leaf] = start..i;
                         elements.push(e);
                     } else {
-                        let e = elements
-                            .get_mut(count)
-                            .ok_or_else(|| Error::corrupt("sibling columns disagree on list lengths"))?;
+                        let e = elements.get_mut(count).ok_or_else(|| {
+                            Error::corrupt("sibling columns disagree on list lengths")
+                        })?;
                         e[leaf] = start..i;
                     }
                     count += 1;
@@ -462,17 +544,26 @@ impl RowAssembler {
 
 /// Reads every row of a file as [`Value`] groups, keeping the leaves whose dotted paths
 /// start with one of `columns` (all leaves when `columns` is empty).
-pub fn read_rows<R: ChunkReader>(reader: &FileReader<R>, columns: &[&str], limit: Option<usize>) -> Result<Vec<Value>> {
+pub fn read_rows<R: ChunkReader>(
+    reader: &FileReader<R>,
+    columns: &[&str],
+    limit: Option<usize>,
+) -> Result<Vec<Value>> {
     let schema = reader.schema();
     let selected: Vec<usize> = (0..schema.num_columns())
         .filter(|&i| {
             let path = schema.columns()[i].path.to_string();
             columns.is_empty()
-                || columns.iter().any(|c| path == *c || path.starts_with(&format!("{c}.")))
+                || columns
+                    .iter()
+                    .any(|c| path == *c || path.starts_with(&format!("{c}.")))
         })
         .collect();
     if selected.is_empty() && !columns.is_empty() {
-        return Err(Error::invalid_argument(format!("no column matches {}", columns.join(","))));
+        return Err(Error::invalid_argument(format!(
+            "no column matches {}",
+            columns.join(",")
+        )));
     }
     let limit = limit.unwrap_or(usize::MAX);
     let mut rows = Vec::new();

@@ -23,14 +23,10 @@ use crate::values::Int96;
 
 use super::Value;
 
-/// Options of the JSON form (reserved for later choices; the default is the documented mapping).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct JsonOptions {}
-
 /// Appends the JSON form of `value` to `out`.
 ///
 /// ```
-/// use parquet_serde::record::{write_json, JsonOptions, Value};
+/// use parquet_serde::record::{write_json, Value};
 /// use parquet_serde::format::TimeUnit;
 /// let row = Value::Group(vec![
 ///     ("ts".into(), Value::Timestamp { value: 1_500, unit: TimeUnit::Millis, utc: true }),
@@ -38,10 +34,10 @@ pub struct JsonOptions {}
 ///     ("tags".into(), Value::List(vec![Value::String("a\"b".into())])),
 /// ]);
 /// let mut s = String::new();
-/// write_json(&row, JsonOptions::default(), &mut s);
+/// write_json(&row, &mut s);
 /// assert_eq!(s, r#"{"ts":"1970-01-01T00:00:01.500Z","x":"NaN","tags":["a\"b"]}"#);
 /// ```
-pub fn write_json(value: &Value, options: JsonOptions, out: &mut String) {
+pub fn write_json(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -68,14 +64,26 @@ pub fn write_json(value: &Value, options: JsonOptions, out: &mut String) {
             out.push('"');
             let (per, digits) = unit_scale(*unit);
             let secs = value.div_euclid(per);
-            let _ = write!(out, "{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+            let _ = write!(
+                out,
+                "{:02}:{:02}:{:02}",
+                secs / 3600,
+                secs / 60 % 60,
+                secs % 60
+            );
             fraction(value.rem_euclid(per), digits, out);
             out.push('"');
         }
         Value::Timestamp { value, unit, utc } => {
             out.push('"');
             let (per, digits) = unit_scale(*unit);
-            datetime(value.div_euclid(per) as i128, value.rem_euclid(per), digits, *utc, out);
+            datetime(
+                value.div_euclid(per) as i128,
+                value.rem_euclid(per),
+                digits,
+                *utc,
+                out,
+            );
             out.push('"');
         }
         Value::Int96(v) => {
@@ -104,7 +112,7 @@ pub fn write_json(value: &Value, options: JsonOptions, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_json(v, options, out);
+                write_json(v, out);
             }
             out.push(']');
         }
@@ -115,9 +123,9 @@ pub fn write_json(value: &Value, options: JsonOptions, out: &mut String) {
                     out.push(',');
                 }
                 out.push_str("{\"key\":");
-                write_json(k, options, out);
+                write_json(k, out);
                 out.push_str(",\"value\":");
-                write_json(v, options, out);
+                write_json(v, out);
                 out.push('}');
             }
             out.push(']');
@@ -130,7 +138,7 @@ pub fn write_json(value: &Value, options: JsonOptions, out: &mut String) {
                 }
                 write_string(name, out);
                 out.push(':');
-                write_json(v, options, out);
+                write_json(v, out);
             }
             out.push('}');
         }
@@ -141,7 +149,11 @@ fn write_float(f: f64, shortest: &str, out: &mut String) {
     if f.is_nan() {
         out.push_str("\"NaN\"");
     } else if f.is_infinite() {
-        out.push_str(if f > 0.0 { "\"Infinity\"" } else { "\"-Infinity\"" });
+        out.push_str(if f > 0.0 {
+            "\"Infinity\""
+        } else {
+            "\"-Infinity\""
+        });
     } else {
         out.push_str(shortest);
         if !shortest.contains(['.', 'e', 'E']) {
@@ -171,7 +183,11 @@ fn write_string(s: &str, out: &mut String) {
 fn base64(bytes: &[u8], out: &mut String) {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
         for i in 0..4 {
             if i <= chunk.len() {
@@ -219,7 +235,13 @@ fn datetime(secs: i128, frac: i64, digits: usize, utc: bool, out: &mut String) {
     let days = secs.div_euclid(86_400);
     let sod = secs.rem_euclid(86_400);
     civil_date(days as i64, out);
-    let _ = write!(out, "T{:02}:{:02}:{:02}", sod / 3600, sod / 60 % 60, sod % 60);
+    let _ = write!(
+        out,
+        "T{:02}:{:02}:{:02}",
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60
+    );
     fraction(frac, digits, out);
     if utc {
         out.push('Z');
@@ -231,7 +253,13 @@ fn int96(v: Int96, out: &mut String) {
     // Unsigned Julian day, as Arrow C++ and arrow-rs read it.
     let day = v.0[2] as i128 - Int96::JULIAN_DAY_OF_EPOCH as i128;
     let total = day * 86_400_000_000_000 + nanos_of_day;
-    datetime(total.div_euclid(1_000_000_000), total.rem_euclid(1_000_000_000) as i64, 9, true, out);
+    datetime(
+        total.div_euclid(1_000_000_000),
+        total.rem_euclid(1_000_000_000) as i64,
+        9,
+        true,
+        out,
+    );
 }
 
 /// Decimal string of a big-endian two's complement integer scaled by 10^-scale.
@@ -291,20 +319,31 @@ mod tests {
 
     fn json(v: Value) -> String {
         let mut s = String::new();
-        write_json(&v, JsonOptions::default(), &mut s);
+        write_json(&v, &mut s);
         s
     }
 
     #[test]
     fn decimals() {
-        let d = |v: i64, scale| json(Value::Decimal { unscaled: v.to_be_bytes().to_vec(), scale });
+        let d = |v: i64, scale| {
+            json(Value::Decimal {
+                unscaled: v.to_be_bytes().to_vec(),
+                scale,
+            })
+        };
         assert_eq!(d(123, 2), "\"1.23\"");
         assert_eq!(d(-5, 2), "\"-0.05\"");
         assert_eq!(d(0, 2), "\"0.00\"");
         assert_eq!(d(7, 0), "\"7\"");
         assert_eq!(d(i64::MIN, 0), "\"-9223372036854775808\"");
         assert_eq!(d(12, -2), "\"1200\"");
-        assert_eq!(json(Value::Decimal { unscaled: vec![], scale: 1 }), "\"0.0\"");
+        assert_eq!(
+            json(Value::Decimal {
+                unscaled: vec![],
+                scale: 1
+            }),
+            "\"0.0\""
+        );
     }
 
     #[test]
@@ -313,12 +352,25 @@ mod tests {
         assert_eq!(json(Value::Date(-1)), "\"1969-12-31\"");
         assert_eq!(json(Value::Date(2_932_896)), "\"9999-12-31\"");
         assert_eq!(json(Value::Date(2_932_897)), "\"+10000-01-01\"");
-        assert_eq!(json(Value::Time { value: 3_723_004, unit: TimeUnit::Millis }), "\"01:02:03.004\"");
         assert_eq!(
-            json(Value::Timestamp { value: -1, unit: TimeUnit::Micros, utc: false }),
+            json(Value::Time {
+                value: 3_723_004,
+                unit: TimeUnit::Millis
+            }),
+            "\"01:02:03.004\""
+        );
+        assert_eq!(
+            json(Value::Timestamp {
+                value: -1,
+                unit: TimeUnit::Micros,
+                utc: false
+            }),
             "\"1969-12-31T23:59:59.999999\""
         );
-        assert_eq!(json(Value::Int96(Int96::from_nanos(1))), "\"1970-01-01T00:00:00.000000001Z\"");
+        assert_eq!(
+            json(Value::Int96(Int96::from_nanos(1))),
+            "\"1970-01-01T00:00:00.000000001Z\""
+        );
     }
 
     #[test]
@@ -329,7 +381,10 @@ mod tests {
         assert_eq!(json(Value::String("a\u{1}\n".into())), "\"a\\u0001\\n\"");
         assert_eq!(json(Value::Bytes(b"hello".to_vec())), "\"aGVsbG8=\"");
         assert_eq!(json(Value::Bytes(vec![])), "\"\"");
-        assert_eq!(json(Value::Uuid([0xab; 16])), "\"abababab-abab-abab-abab-abababababab\"");
+        assert_eq!(
+            json(Value::Uuid([0xab; 16])),
+            "\"abababab-abab-abab-abab-abababababab\""
+        );
         assert_eq!(
             json(Value::Map(vec![(Value::Int(1), Value::Null)])),
             "[{\"key\":1,\"value\":null}]"

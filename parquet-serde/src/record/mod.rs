@@ -6,5 +6,5 @@ mod json;
 mod value;
 
 pub use assemble::{read_rows, RowAssembler};
-pub use json::{write_json, JsonOptions};
+pub use json::write_json;
 pub use value::Value;

@@ -34,12 +34,12 @@ mod elements;
 mod message;
 mod node;
 mod text;
-mod validate;
 pub mod typed;
+mod validate;
 
 pub use annotation::{converted_type_for, logical_type_for, max_decimal_precision};
 pub use descriptor::{ColumnDescriptor, ColumnPath, ColumnPathQuery, PathNode};
 pub use message::Schema;
 pub use node::{NodeKind, Repetition, SchemaNode};
-pub use validate::MAX_SCHEMA_DEPTH;
 pub use typed::ParquetSchema;
+pub use validate::MAX_SCHEMA_DEPTH;
