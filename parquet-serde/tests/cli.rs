@@ -1,0 +1,90 @@
+//! The `parquet-serde` command-line tool on corpus files.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn corpus(name: &str) -> PathBuf {
+    let base = std::env::var_os("PARQUET_TESTING")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/parquet-testing"));
+    let base = if base.is_dir() { base } else { PathBuf::from("/work/shared/parquet-testing") };
+    base.join("data").join(name)
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde")).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn cat_prints_json_rows() {
+    let f = corpus("alltypes_plain.parquet");
+    let (code, out, _) = run(&["cat", f.to_str().unwrap(), "--limit", "2", "--columns", "id,string_col,timestamp_col"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "{\"id\":4,\"string_col\":\"MA==\",\"timestamp_col\":\"2009-03-01T00:00:00.000000000Z\"}\n\
+         {\"id\":5,\"string_col\":\"MQ==\",\"timestamp_col\":\"2009-03-01T00:01:00.000000000Z\"}\n"
+    );
+}
+
+#[test]
+fn cat_nested() {
+    let f = corpus("nested_lists.snappy.parquet");
+    let (code, out, _) = run(&["cat", f.to_str().unwrap(), "--limit", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "{\"a\":[[[\"a\",\"b\"],[\"c\"]],[null,[\"d\"]]],\"b\":1}\n");
+}
+
+#[test]
+fn schema_prints_message_text() {
+    let f = corpus("nested_lists.snappy.parquet");
+    let (code, out, _) = run(&["schema", f.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("message "), "{out}");
+    assert!(out.contains("optional group a (LIST) {"), "{out}");
+    assert!(out.contains("required int32 b;"), "{out}");
+}
+
+#[test]
+fn meta_and_pages() {
+    let f = corpus("alltypes_plain.snappy.parquet");
+    let (code, out, _) = run(&["meta", f.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("rows: 2"), "{out}");
+    assert!(out.contains("id: Int32 Snappy values=2"), "{out}");
+    let (code, out, _) = run(&["pages", f.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("page 0: DictionaryPage"), "{out}");
+    assert!(out.contains("page 1: DataPage"), "{out}");
+    let (code, out, _) = run(&["meta", corpus("int32_with_null_pages.parquet").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("statistics: nulls=275 min=-2136906554 max=2145722375"), "{out}");
+}
+
+#[test]
+fn check_passes_and_fails_where_the_crc_is_wrong() {
+    let (code, out, _) = run(&["check", corpus("datapage_v1-snappy-compressed-checksum.parquet").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("ok: 1 row groups, 2 columns, 5120 rows"), "{out}");
+    let bad = corpus("datapage_v1-corrupt-checksum.parquet");
+    let (code, _, err) = run(&["check", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("checksum mismatch") && err.contains("column a") && err.contains("page 0"), "{err}");
+    let (code, _, _) = run(&["check", bad.to_str().unwrap(), "--no-verify"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn usage_errors() {
+    let (code, _, err) = run(&["frobnicate"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("usage"), "{err}");
+    let (code, _, err) = run(&["cat", "/nonexistent.parquet"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/nonexistent.parquet"), "{err}");
+}
