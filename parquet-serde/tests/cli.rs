@@ -6,13 +6,22 @@ use std::process::Command;
 fn corpus(name: &str) -> PathBuf {
     let base = std::env::var_os("PARQUET_TESTING")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/parquet-testing"));
-    let base = if base.is_dir() { base } else { PathBuf::from("/work/shared/parquet-testing") };
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/parquet-testing")
+        });
+    let base = if base.is_dir() {
+        base
+    } else {
+        PathBuf::from("/work/shared/parquet-testing")
+    };
     base.join("data").join(name)
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -23,7 +32,14 @@ fn run(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn cat_prints_json_rows() {
     let f = corpus("alltypes_plain.parquet");
-    let (code, out, _) = run(&["cat", f.to_str().unwrap(), "--limit", "2", "--columns", "id,string_col,timestamp_col"]);
+    let (code, out, _) = run(&[
+        "cat",
+        f.to_str().unwrap(),
+        "--limit",
+        "2",
+        "--columns",
+        "id,string_col,timestamp_col",
+    ]);
     assert_eq!(code, 0);
     assert_eq!(
         out,
@@ -37,7 +53,10 @@ fn cat_nested() {
     let f = corpus("nested_lists.snappy.parquet");
     let (code, out, _) = run(&["cat", f.to_str().unwrap(), "--limit", "1"]);
     assert_eq!(code, 0);
-    assert_eq!(out, "{\"a\":[[[\"a\",\"b\"],[\"c\"]],[null,[\"d\"]]],\"b\":1}\n");
+    assert_eq!(
+        out,
+        "{\"a\":[[[\"a\",\"b\"],[\"c\"]],[null,[\"d\"]]],\"b\":1}\n"
+    );
 }
 
 #[test]
@@ -61,20 +80,37 @@ fn meta_and_pages() {
     assert_eq!(code, 0);
     assert!(out.contains("page 0: DictionaryPage"), "{out}");
     assert!(out.contains("page 1: DataPage"), "{out}");
-    let (code, out, _) = run(&["meta", corpus("int32_with_null_pages.parquet").to_str().unwrap()]);
+    let (code, out, _) = run(&[
+        "meta",
+        corpus("int32_with_null_pages.parquet").to_str().unwrap(),
+    ]);
     assert_eq!(code, 0);
-    assert!(out.contains("statistics: nulls=275 min=-2136906554 max=2145722375"), "{out}");
+    assert!(
+        out.contains("statistics: nulls=275 min=-2136906554 max=2145722375"),
+        "{out}"
+    );
 }
 
 #[test]
 fn check_passes_and_fails_where_the_crc_is_wrong() {
-    let (code, out, _) = run(&["check", corpus("datapage_v1-snappy-compressed-checksum.parquet").to_str().unwrap()]);
+    let (code, out, _) = run(&[
+        "check",
+        corpus("datapage_v1-snappy-compressed-checksum.parquet")
+            .to_str()
+            .unwrap(),
+    ]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("ok: 1 row groups, 2 columns, 5120 rows"), "{out}");
+    assert!(
+        out.starts_with("ok: 1 row groups, 2 columns, 5120 rows"),
+        "{out}"
+    );
     let bad = corpus("datapage_v1-corrupt-checksum.parquet");
     let (code, _, err) = run(&["check", bad.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(err.contains("checksum mismatch") && err.contains("column a") && err.contains("page 0"), "{err}");
+    assert!(
+        err.contains("checksum mismatch") && err.contains("column a") && err.contains("page 0"),
+        "{err}"
+    );
     let (code, _, _) = run(&["check", bad.to_str().unwrap(), "--no-verify"]);
     assert_eq!(code, 0);
 }

@@ -12,6 +12,9 @@ mod reader;
 mod statistics;
 mod writer;
 
+#[cfg(test)]
+mod tests;
+
 pub use batch::ColumnBatch;
 pub use reader::ColumnChunkReader;
 pub use statistics::{SortOrder, StatisticsAccumulator};
