@@ -175,7 +175,7 @@ fn dictionary_falls_back_to_plain_mid_chunk() {
 fn repeated_pages_start_at_row_boundaries() {
     // list<int32>: row r has r % 50 elements (0 elements = empty list, def 0).
     let (mut def, mut rep, mut vals) = (vec![], vec![], vec![]);
-    for r in 0..2000 {
+    for r in 0..2000i32 {
         let len = r % 50;
         if len == 0 {
             def.push(0);
@@ -184,7 +184,7 @@ fn repeated_pages_start_at_row_boundaries() {
         for j in 0..len {
             def.push(1);
             rep.push((j > 0) as i16);
-            vals.push((r * 100 + j) as i32);
+            vals.push(r * 100 + j);
         }
     }
     let batch = ColumnBatch {
@@ -213,10 +213,13 @@ fn repeated_pages_start_at_row_boundaries() {
             // The first repetition level of each data page is 0: decode the page alone.
             let one_page = &chunk.data
                 [raw.offset as usize..raw.offset as usize + raw.header_len + raw.data.len()];
-            let values = if raw.header.data_page_header.is_some() {
-                raw.header.data_page_header.as_ref().unwrap().num_values
-            } else {
-                raw.header.data_page_header_v2.as_ref().unwrap().num_values
+            let values = match (
+                &raw.header.data_page_header,
+                &raw.header.data_page_header_v2,
+            ) {
+                (Some(h), _) => h.num_values,
+                (_, Some(h)) => h.num_values,
+                _ => panic!("only data pages in this chunk"),
             };
             let alone = PageReader::new(
                 one_page,
