@@ -3,109 +3,30 @@
 //! These build [`SchemaNode`]s through their public fields, always setting the legacy
 //! converted type that matches the logical type (as LogicalTypes.md asks of writers).
 
-use crate::format::{ConvertedType, LogicalType, TimeUnit, Type};
+use crate::format::{LogicalType, TimeUnit, Type};
 use crate::schema::{NodeKind, Repetition, SchemaNode};
 
 use super::attrs::DecimalSpec;
 
 /// A required leaf with no annotation.
 pub(crate) fn leaf(name: &str, physical_type: Type) -> SchemaNode {
-    SchemaNode {
-        name: name.to_owned(),
-        repetition: Repetition::Required,
-        field_id: None,
-        logical_type: None,
-        converted_type: None,
-        kind: NodeKind::Primitive {
-            physical_type,
-            type_length: 0,
-            precision: 0,
-            scale: 0,
-        },
-    }
+    SchemaNode::primitive(name, Repetition::Required, physical_type)
 }
 
 /// A required `FIXED_LEN_BYTE_ARRAY(len)` leaf with no annotation.
 pub(crate) fn fixed_leaf(name: &str, len: i32) -> SchemaNode {
-    let mut node = leaf(name, Type::FixedLenByteArray);
-    if let NodeKind::Primitive { type_length, .. } = &mut node.kind {
-        *type_length = len;
-    }
-    node
+    leaf(name, Type::FixedLenByteArray).with_type_length(len)
 }
 
 /// A required group with no annotation.
 pub(crate) fn group(name: &str, fields: Vec<SchemaNode>) -> SchemaNode {
-    SchemaNode {
-        name: name.to_owned(),
-        repetition: Repetition::Required,
-        field_id: None,
-        logical_type: None,
-        converted_type: None,
-        kind: NodeKind::Group { fields },
-    }
+    SchemaNode::group(name, Repetition::Required, fields)
 }
 
 /// `node` with `logical` as its logical type and the matching converted type; a DECIMAL also
 /// sets the node's precision and scale.
-pub(crate) fn annotate(mut node: SchemaNode, logical: LogicalType) -> SchemaNode {
-    node.converted_type = converted_type_of(&logical);
-    if let (
-        LogicalType::Decimal {
-            scale: s,
-            precision: p,
-        },
-        NodeKind::Primitive {
-            precision, scale, ..
-        },
-    ) = (&logical, &mut node.kind)
-    {
-        *precision = *p;
-        *scale = *s;
-    }
-    node.logical_type = Some(logical);
-    node
-}
-
-/// The legacy converted type that LogicalTypes.md pairs with `logical`, if any.
-pub(crate) fn converted_type_of(logical: &LogicalType) -> Option<ConvertedType> {
-    Some(match logical {
-        LogicalType::String => ConvertedType::Utf8,
-        LogicalType::Map => ConvertedType::Map,
-        LogicalType::List => ConvertedType::List,
-        LogicalType::Enum => ConvertedType::Enum,
-        LogicalType::Decimal { .. } => ConvertedType::Decimal,
-        LogicalType::Date => ConvertedType::Date,
-        // Local times and timestamps get the legacy annotation too (LogicalTypes.md, "forward
-        // compatibility"); nanoseconds have none.
-        LogicalType::Time { unit, .. } => match unit {
-            TimeUnit::Millis => ConvertedType::TimeMillis,
-            TimeUnit::Micros => ConvertedType::TimeMicros,
-            _ => return None,
-        },
-        LogicalType::Timestamp { unit, .. } => match unit {
-            TimeUnit::Millis => ConvertedType::TimestampMillis,
-            TimeUnit::Micros => ConvertedType::TimestampMicros,
-            _ => return None,
-        },
-        LogicalType::Integer {
-            bit_width,
-            is_signed,
-        } => match (bit_width, is_signed) {
-            (8, true) => ConvertedType::Int8,
-            (16, true) => ConvertedType::Int16,
-            (32, true) => ConvertedType::Int32,
-            (64, true) => ConvertedType::Int64,
-            (8, false) => ConvertedType::Uint8,
-            (16, false) => ConvertedType::Uint16,
-            (32, false) => ConvertedType::Uint32,
-            (64, false) => ConvertedType::Uint64,
-            _ => return None,
-        },
-        LogicalType::Json => ConvertedType::Json,
-        LogicalType::Bson => ConvertedType::Bson,
-        _ => return None,
-    })
+pub(crate) fn annotate(node: SchemaNode, logical: LogicalType) -> SchemaNode {
+    node.with_logical_type(logical)
 }
 
 /// An integer leaf: `INT32` up to 32 bits, `INT64` for 64, with INTEGER(bits, signed).
@@ -236,24 +157,14 @@ pub(crate) fn decimal(name: &str, spec: DecimalSpec, storage: DecimalStorage) ->
     )
 }
 
-/// The 3-level LIST: `name (LIST) { repeated group list { element } }`, with `element`
-/// renamed to `element`.
-pub(crate) fn list(name: &str, mut element: SchemaNode) -> SchemaNode {
-    "element".clone_into(&mut element.name);
-    let mut repeated = group("list", vec![element]);
-    repeated.repetition = Repetition::Repeated;
-    annotate(group(name, vec![repeated]), LogicalType::List)
+/// The required 3-level LIST: `name (LIST) { repeated group list { element } }`.
+pub(crate) fn list(name: &str, element: SchemaNode) -> SchemaNode {
+    SchemaNode::list(name, Repetition::Required, element)
 }
 
-/// The MAP: `name (MAP) { repeated group key_value { required key; value } }`. The key is
-/// forced to required.
-pub(crate) fn map(name: &str, mut key: SchemaNode, mut value: SchemaNode) -> SchemaNode {
-    "key".clone_into(&mut key.name);
-    key.repetition = Repetition::Required;
-    "value".clone_into(&mut value.name);
-    let mut repeated = group("key_value", vec![key, value]);
-    repeated.repetition = Repetition::Repeated;
-    annotate(group(name, vec![repeated]), LogicalType::Map)
+/// The required MAP: `name (MAP) { repeated group key_value { required key; value } }`.
+pub(crate) fn map(name: &str, key: SchemaNode, value: SchemaNode) -> SchemaNode {
+    SchemaNode::map(name, Repetition::Required, key, value)
 }
 
 /// The node of a value that carries no data (`()`, unit structs, unit variants): a BOOLEAN
@@ -287,6 +198,8 @@ pub(crate) fn root(message: &str, mut node: SchemaNode) -> (SchemaNode, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::ConvertedType;
+    use crate::schema::converted_type_for;
 
     #[test]
     fn decimal_bytes_follow_the_spec_formula() {
@@ -348,25 +261,25 @@ mod tests {
             unit,
         };
         assert_eq!(
-            converted_type_of(&ts(TimeUnit::Millis, false)),
+            converted_type_for(&ts(TimeUnit::Millis, false)),
             Some(ConvertedType::TimestampMillis)
         );
         assert_eq!(
-            converted_type_of(&ts(TimeUnit::Micros, true)),
+            converted_type_for(&ts(TimeUnit::Micros, true)),
             Some(ConvertedType::TimestampMicros)
         );
-        assert_eq!(converted_type_of(&ts(TimeUnit::Nanos, true)), None);
-        assert_eq!(converted_type_of(&LogicalType::Uuid), None);
-        assert_eq!(converted_type_of(&LogicalType::Float16), None);
+        assert_eq!(converted_type_for(&ts(TimeUnit::Nanos, true)), None);
+        assert_eq!(converted_type_for(&LogicalType::Uuid), None);
+        assert_eq!(converted_type_for(&LogicalType::Float16), None);
         assert_eq!(
-            converted_type_of(&LogicalType::Integer {
+            converted_type_for(&LogicalType::Integer {
                 bit_width: 16,
                 is_signed: false
             }),
             Some(ConvertedType::Uint16)
         );
         assert_eq!(
-            converted_type_of(&LogicalType::Integer {
+            converted_type_for(&LogicalType::Integer {
                 bit_width: 7,
                 is_signed: false
             }),
