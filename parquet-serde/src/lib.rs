@@ -11,6 +11,8 @@ pub mod format;
 pub mod page;
 pub mod record;
 pub mod schema;
+#[cfg(test)]
+mod test_support;
 pub mod values;
 
 pub use compression::Compression;

@@ -272,179 +272,49 @@ fn unsupported_codecs() {
 /// Pages of files written by other implementations decompress to their announced size.
 mod corpus {
     use super::*;
-    use std::path::PathBuf;
+    use crate::file::FileReader;
+    use crate::page::PageReaderOptions;
+    use crate::test_support::corpus_dir;
 
-    fn corpus_dir() -> Option<PathBuf> {
-        let candidates = [
-            std::env::var_os("PARQUET_TESTING").map(PathBuf::from),
-            Some(PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../shared/parquet-testing"
-            ))),
-            Some(PathBuf::from("/work/shared/parquet-testing")),
-        ];
-        candidates
-            .into_iter()
-            .flatten()
-            .find(|p| p.join("data").is_dir())
-    }
-
-    /// Just enough of the Thrift compact protocol to walk page headers.
-    struct Compact<'a> {
-        b: &'a [u8],
-        pos: usize,
-    }
-
-    impl Compact<'_> {
-        fn byte(&mut self) -> u8 {
-            let v = self.b[self.pos];
-            self.pos += 1;
-            v
-        }
-        fn varint(&mut self) -> u64 {
-            let mut v = 0u64;
-            let mut shift = 0;
-            loop {
-                let b = self.byte();
-                v |= u64::from(b & 0x7F) << shift;
-                if b & 0x80 == 0 {
-                    return v;
-                }
-                shift += 7;
-            }
-        }
-        fn zigzag(&mut self) -> i64 {
-            let v = self.varint();
-            (v >> 1) as i64 ^ -((v & 1) as i64)
-        }
-        fn skip(&mut self, ty: u8) {
-            match ty {
-                1 | 2 => {}
-                3 => self.pos += 1,
-                4..=6 => {
-                    self.varint();
-                }
-                7 => self.pos += 8,
-                8 => {
-                    let n = self.varint() as usize;
-                    self.pos += n;
-                }
-                9 | 10 => {
-                    let h = self.byte();
-                    let n = if h >> 4 == 15 {
-                        self.varint() as usize
-                    } else {
-                        (h >> 4) as usize
-                    };
-                    for _ in 0..n {
-                        self.skip(h & 15);
-                    }
-                }
-                11 => {
-                    let n = self.varint();
-                    if n > 0 {
-                        let kv = self.byte();
-                        for _ in 0..n {
-                            self.skip(kv >> 4);
-                            self.skip(kv & 15);
-                        }
-                    }
-                }
-                12 => {
-                    self.fields(|_, _, c| c.skip_last());
-                }
-                _ => panic!("bad compact type {ty}"),
-            }
-        }
-        fn skip_last(&mut self) {}
-        /// Calls `f(field id, type, self)` for each field; `f` must consume the value of
-        /// integer fields, the rest is skipped here when `f` leaves it.
-        fn fields(&mut self, mut f: impl FnMut(i16, u8, &mut Self)) {
-            let mut last = 0i16;
-            loop {
-                let h = self.byte();
-                if h == 0 {
-                    return;
-                }
-                let ty = h & 15;
-                let id = if h >> 4 == 0 {
-                    self.zigzag() as i16
-                } else {
-                    last + (h >> 4) as i16
-                };
-                last = id;
-                let before = self.pos;
-                f(id, ty, self);
-                if self.pos == before {
-                    self.skip(ty);
-                }
-            }
-        }
-    }
-
-    struct Page {
-        header_len: usize,
-        uncompressed: usize,
-        compressed: usize,
-        v2_levels: usize,
-        v2_compressed: bool,
-    }
-
-    fn page_header(b: &[u8]) -> Page {
-        let mut c = Compact { b, pos: 0 };
-        let mut p = Page {
-            header_len: 0,
-            uncompressed: 0,
-            compressed: 0,
-            v2_levels: 0,
-            v2_compressed: true,
-        };
-        c.fields(|id, ty, c| match (id, ty) {
-            (2, 5) => p.uncompressed = c.zigzag() as usize,
-            (3, 5) => p.compressed = c.zigzag() as usize,
-            (8, 12) => c.fields(|id, ty, c| match (id, ty) {
-                (5, 5) | (6, 5) => p.v2_levels += c.zigzag() as usize,
-                (7, 2) => {
-                    p.v2_compressed = false;
-                    c.skip_last()
-                }
-                _ => {}
-            }),
-            _ => {}
-        });
-        p.header_len = c.pos;
-        p
-    }
-
-    /// Decompresses every page of `file`; returns the number of pages.
+    /// Decompresses every page of every column chunk of `file` with `codec` (found through
+    /// the footer); returns the number of pages.
     fn check_file(file: &str, codec: CompressionCodec) -> usize {
         let Some(dir) = corpus_dir() else {
             eprintln!("parquet-testing not found: skipping {file}");
             return 0;
         };
-        let bytes = std::fs::read(dir.join("data").join(file)).unwrap();
-        let n = bytes.len();
-        let footer_len = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
-        let end = n - 8 - footer_len;
-        let mut pos = 4;
+        let reader = FileReader::new(std::fs::read(dir.join("data").join(file)).unwrap()).unwrap();
         let mut pages = 0;
-        while pos < end {
-            let page = page_header(&bytes[pos..end]);
-            let body = &bytes[pos + page.header_len..pos + page.header_len + page.compressed];
-            let (levels, values) = body.split_at(page.v2_levels);
-            let mut out = levels.to_vec();
-            let values_size = page.uncompressed - page.v2_levels;
-            if page.v2_compressed {
-                decompress(codec, values, values_size, &mut out)
-                    .unwrap_or_else(|e| panic!("{file} page {pages} at {pos}: {e}"));
-            } else {
-                out.extend_from_slice(values);
+        for rg in 0..reader.num_row_groups() {
+            for c in 0..reader.schema().num_columns() {
+                let chunk = reader.column_chunk(rg, c).unwrap();
+                assert_eq!(chunk.codec, codec, "{file}");
+                let mut walk = chunk.pages(PageReaderOptions::default());
+                while let Some(raw) = walk.next_raw().unwrap() {
+                    let h = &raw.header;
+                    let uncompressed = h.uncompressed_page_size as usize;
+                    let (levels, compressed) = match &h.data_page_header_v2 {
+                        Some(v2) => (
+                            (v2.definition_levels_byte_length + v2.repetition_levels_byte_length)
+                                as usize,
+                            v2.values_compressed(),
+                        ),
+                        None => (0, true),
+                    };
+                    let (level_bytes, values) = raw.data.split_at(levels);
+                    let mut out = level_bytes.to_vec();
+                    if compressed {
+                        decompress(codec, values, uncompressed - levels, &mut out).unwrap_or_else(
+                            |e| panic!("{file} page {pages} at {}: {e}", raw.offset),
+                        );
+                    } else {
+                        out.extend_from_slice(values);
+                    }
+                    assert_eq!(out.len(), uncompressed, "{file} page at {}", raw.offset);
+                    pages += 1;
+                }
             }
-            assert_eq!(out.len(), page.uncompressed);
-            pos += page.header_len + page.compressed;
-            pages += 1;
         }
-        assert_eq!(pos, end, "{file}: pages must end at the footer");
         assert!(pages > 0, "{file}");
         pages
     }

@@ -783,22 +783,7 @@ mod fuzz {
 mod corpus {
     use super::*;
 
-    /// The parquet-testing corpus: `$PARQUET_TESTING`, else next to the workspace, else the
-    /// shared copy.
-    fn testing_dir() -> Option<PathBuf> {
-        let candidates = [
-            std::env::var_os("PARQUET_TESTING").map(PathBuf::from),
-            Some(PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../shared/parquet-testing"
-            ))),
-            Some(PathBuf::from("/work/shared/parquet-testing")),
-        ];
-        candidates
-            .into_iter()
-            .flatten()
-            .find(|p| p.join("data").is_dir())
-    }
+    use crate::test_support::corpus_dir as testing_dir;
 
     fn files(dir: &std::path::Path) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
