@@ -11,6 +11,7 @@ pub mod format;
 pub mod page;
 pub mod record;
 pub mod schema;
+pub mod ser;
 #[cfg(test)]
 mod test_support;
 pub mod values;
@@ -20,3 +21,4 @@ pub use error::{Error, ErrorKind, Location, Result};
 pub use file::{ReadOptions, WriterOptions};
 pub use parquet_derive::ParquetSchema;
 pub use schema::ParquetSchema;
+pub use ser::{to_path, to_path_with, to_vec, to_vec_with, to_writer, to_writer_with, Writer};

@@ -2,6 +2,7 @@
 
 use crate::column::{ColumnWriterOptions, DataPageVersion};
 use crate::compression::Compression;
+use crate::format::Encoding;
 use crate::page::PageReaderOptions;
 
 /// Options of a reader.
@@ -65,6 +66,11 @@ pub struct ColumnOverrides {
     pub dictionary: Option<bool>,
     /// Statistics for this column.
     pub statistics: Option<StatisticsLevel>,
+    /// Value encoding used when the column is not dictionary encoded (and after a
+    /// dictionary falls back). This writer implements `PLAIN`; typed writers refuse any
+    /// other encoding with [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) when
+    /// they are created.
+    pub encoding: Option<Encoding>,
 }
 
 /// Options of a writer: codec, page and row group sizes, page format, dictionary,
@@ -226,6 +232,26 @@ impl WriterOptions {
     pub fn column_dictionary(mut self, path: impl Into<String>, on: bool) -> Self {
         self.column_entry(path).dictionary = Some(on);
         self
+    }
+
+    /// Turns statistics on or off for one column.
+    pub fn column_statistics(mut self, path: impl Into<String>, level: StatisticsLevel) -> Self {
+        self.column_entry(path).statistics = Some(level);
+        self
+    }
+
+    /// Sets the value encoding of one column: the encoding of its values when it is not
+    /// dictionary encoded, and after its dictionary falls back (dictionary encoding itself
+    /// is chosen with [`column_dictionary`](Self::column_dictionary)). Only `PLAIN` is
+    /// implemented so far; a typed writer refuses other encodings when it is created.
+    pub fn column_encoding(mut self, path: impl Into<String>, encoding: Encoding) -> Self {
+        self.column_entry(path).encoding = Some(encoding);
+        self
+    }
+
+    /// The overrides set for the column at the dotted `path`, if any.
+    pub fn column_overrides(&self, path: &str) -> Option<&ColumnOverrides> {
+        self.columns.iter().find(|(p, _)| p == path).map(|(_, o)| o)
     }
 
     /// The settings of the column at the dotted `path`, overrides applied.

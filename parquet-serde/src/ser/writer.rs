@@ -1,0 +1,361 @@
+//! [`Writer`]: typed rows in, a Parquet file out, one row group at a time.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::marker::PhantomData;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::column::ColumnChunkWriter;
+use crate::error::{Error, ErrorKind, Result};
+use crate::file::{FileWriter, WriterOptions};
+use crate::format::{Encoding, FileMetaData};
+use crate::schema::typed::{ColumnOptions, FieldAttrs};
+use crate::schema::{NodeKind, ParquetSchema, Repetition, Schema, SchemaNode};
+
+use super::path::PendingFile;
+use super::shredder::Shredder;
+
+/// Rows shredded before their buffers move into the column writers (where they become
+/// encoded pages).
+const FLUSH_ROWS: usize = 4096;
+/// Buffered bytes that also trigger the move, checked every [`CHECK_EVERY`] rows.
+const FLUSH_BYTES: usize = 8 << 20;
+/// A power of two.
+const CHECK_EVERY: usize = 64;
+
+/// Writes rows of `T` to a Parquet file, streaming: memory is bounded by one row group's
+/// encoded column chunks (see [`WriterOptions::row_group_size`] and
+/// [`WriterOptions::row_group_rows`]), not by the number of rows written.
+///
+/// Rows are shredded into column buffers, which move into the row group's column writers
+/// every few thousand rows (where they become compressed pages). A row group is cut when its
+/// buffered bytes reach `row_group_size`, when it holds `row_group_rows` rows, or on
+/// [`flush_row_group`](Self::flush_row_group). [`close`](Self::close) writes the footer:
+/// until then the output is not a readable file, and a writer dropped without closing
+/// leaves it unfinished (one made by [`from_path`](Self::from_path) removes it).
+///
+/// A row that does not fit the schema (a `None` in a required field, a value out of range,
+/// ...) is refused with an [`ErrorKind::Data`] error naming the column and the row; the
+/// writer stays usable and the rows before it are kept. An I/O error leaves the writer
+/// failed: later calls return an error.
+///
+/// Column options written on fields (`#[parquet(compression = .., dictionary = ..,
+/// encoding = ..)]`) apply as per-column overrides, unless `options` overrides the same
+/// column path for that setting.
+///
+/// ```
+/// use parquet_serde::{ParquetSchema, Writer, WriterOptions};
+///
+/// #[derive(serde::Serialize, ParquetSchema)]
+/// struct Point { x: i32, y: Option<f64> }
+///
+/// let mut writer = Writer::new(Vec::new(), WriterOptions::default().row_group_rows(2))?;
+/// writer.write(&Point { x: 1, y: None })?;
+/// writer.write_all(&[Point { x: 2, y: Some(0.5) }, Point { x: 3, y: None }])?;
+/// assert_eq!(writer.num_rows(), 3);
+/// let bytes = writer.into_inner()?;
+///
+/// let reader = parquet_serde::file::FileReader::new(bytes)?;
+/// assert_eq!(reader.num_row_groups(), 2);
+/// # Ok::<(), parquet_serde::Error>(())
+/// ```
+pub struct Writer<W: Write, T> {
+    file: FileWriter<W>,
+    shredder: Shredder,
+    /// Column writers of the current row group, one per leaf.
+    columns: Vec<ColumnChunkWriter>,
+    /// Rows in the column writers (the current row group, shredder buffers excluded).
+    group_rows: usize,
+    /// Shredder rows at which the buffers move to the column writers.
+    flush_at: usize,
+    num_rows: u64,
+    failed: bool,
+    pending: Option<PendingFile>,
+    _rows: PhantomData<fn(&T)>,
+}
+
+impl<W: Write, T> std::fmt::Debug for Writer<W, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer")
+            .field("schema", &self.file.schema().name())
+            .field("num_rows", &self.num_rows)
+            .field("row_groups", &self.file.num_row_groups())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Serialize + ParquetSchema> Writer<BufWriter<File>, T> {
+    /// A writer to a new file at `path`, written through a temporary file in the same
+    /// directory: [`close`](Self::close) renames it to `path`; dropping the writer without
+    /// closing it, or a failed close, removes it. An existing file at `path` is replaced
+    /// only on a successful close.
+    pub fn from_path(path: impl AsRef<Path>, options: WriterOptions) -> Result<Self> {
+        let (pending, file) = PendingFile::create(path.as_ref())?;
+        let mut writer = Writer::new(BufWriter::with_capacity(1 << 16, file), options)?;
+        writer.pending = Some(pending);
+        Ok(writer)
+    }
+}
+
+impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
+    /// A writer of rows of `T` to `sink`. Fails with [`ErrorKind::Schema`] when `T`'s schema
+    /// is not valid, and with [`ErrorKind::Unsupported`] when a column asks for an encoding
+    /// this library does not write yet.
+    pub fn new(sink: W, options: WriterOptions) -> Result<Self> {
+        let (schema, wrapped) = schema_of::<T>()?;
+        let options = apply_column_options(&schema, options, &T::parquet_column_options())?;
+        let shredder = Shredder::new(&schema, wrapped)?;
+        let file = FileWriter::new(sink, schema, options)?;
+        let mut writer = Writer {
+            file,
+            shredder,
+            columns: Vec::new(),
+            group_rows: 0,
+            flush_at: 0,
+            num_rows: 0,
+            failed: false,
+            pending: None,
+            _rows: PhantomData,
+        };
+        writer.columns = writer.new_columns()?;
+        writer.flush_at = writer.next_flush();
+        Ok(writer)
+    }
+
+    /// Writes one row. A row that does not fit the schema is refused (nothing of it is
+    /// kept) with an [`ErrorKind::Data`] error naming the column and the row number (the
+    /// number of rows written before it).
+    #[inline]
+    pub fn write(&mut self, row: &T) -> Result<()> {
+        self.check()?;
+        self.shredder.shred(row)?;
+        self.num_rows += 1;
+        let buffered = self.shredder.rows();
+        if buffered >= self.flush_at
+            || (buffered & (CHECK_EVERY - 1) == 0 && self.shredder.buffered_bytes() >= FLUSH_BYTES)
+        {
+            self.guard(|w| w.move_buffers(true))?;
+        }
+        Ok(())
+    }
+
+    /// Writes rows in order; stops at the first row that fails (the rows before it are
+    /// kept).
+    pub fn write_all(&mut self, rows: &[T]) -> Result<()> {
+        rows.iter().try_for_each(|row| self.write(row))
+    }
+
+    /// Ends the current row group (if it has rows) and writes it out.
+    pub fn flush_row_group(&mut self) -> Result<()> {
+        self.check()?;
+        self.guard(|w| {
+            w.move_buffers(false)?;
+            w.cut_row_group()
+        })
+    }
+
+    /// Rows written so far.
+    pub fn num_rows(&self) -> u64 {
+        self.num_rows
+    }
+
+    /// Row groups written out so far.
+    pub fn num_row_groups(&self) -> usize {
+        self.file.num_row_groups()
+    }
+
+    /// Bytes held in memory: shredded rows not yet encoded plus the current row group's
+    /// encoded column chunks.
+    pub fn buffered_bytes(&self) -> usize {
+        self.shredder.buffered_bytes()
+            + self
+                .columns
+                .iter()
+                .map(|c| c.buffered_bytes())
+                .sum::<usize>()
+    }
+
+    /// Bytes written to the sink so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.file.bytes_written()
+    }
+
+    /// The schema of the file (from `T`).
+    pub fn schema(&self) -> &Schema {
+        self.file.schema()
+    }
+
+    /// The options in effect (with the column options of `T`'s fields merged in).
+    pub fn options(&self) -> &WriterOptions {
+        self.file.options()
+    }
+
+    /// Writes the last row group and the footer; returns the file metadata.
+    pub fn close(self) -> Result<FileMetaData> {
+        self.finish().map(|(_, metadata)| metadata)
+    }
+
+    /// Writes the last row group and the footer; returns the sink.
+    pub fn into_inner(self) -> Result<W> {
+        self.finish().map(|(sink, _)| sink)
+    }
+
+    /// Writes the last row group and the footer; returns the sink and the file metadata.
+    pub fn finish(mut self) -> Result<(W, FileMetaData)> {
+        self.flush_row_group()?;
+        let (sink, metadata) = self.file.close()?;
+        if let Some(pending) = self.pending.take() {
+            pending.commit()?;
+        }
+        Ok((sink, metadata))
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.failed {
+            return Err(Error::invalid_argument(
+                "the writer failed earlier and cannot write more",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs `f`; any error marks the writer failed (its buffers may be half moved).
+    fn guard(&mut self, f: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let result = f(self);
+        if result.is_err() {
+            self.failed = true;
+        }
+        result
+    }
+
+    fn new_columns(&self) -> Result<Vec<ColumnChunkWriter>> {
+        (0..self.file.schema().num_columns())
+            .map(|i| self.file.column_writer(i))
+            .collect()
+    }
+
+    /// Shredder rows at which to move the buffers next.
+    fn next_flush(&self) -> usize {
+        let room = self
+            .file
+            .options()
+            .row_group_rows
+            .saturating_sub(self.group_rows)
+            .max(1);
+        FLUSH_ROWS.min(room)
+    }
+
+    /// Moves the shredded rows into the column writers; with `cut`, ends the row group when
+    /// it is full.
+    fn move_buffers(&mut self, cut: bool) -> Result<()> {
+        let rows = self.shredder.rows();
+        if rows > 0 {
+            for (column, batch) in self.columns.iter_mut().zip(self.shredder.batches()) {
+                column.write(batch)?;
+            }
+            self.shredder.clear();
+            self.group_rows += rows;
+        }
+        if cut {
+            let options = self.file.options();
+            let bytes: usize = self.columns.iter().map(|c| c.buffered_bytes()).sum();
+            if self.group_rows >= options.row_group_rows || bytes >= options.row_group_size {
+                self.cut_row_group()?;
+            }
+        }
+        self.flush_at = self.next_flush();
+        Ok(())
+    }
+
+    /// Closes the column writers and writes the row group (if it has rows).
+    fn cut_row_group(&mut self) -> Result<()> {
+        if self.group_rows == 0 {
+            return Ok(());
+        }
+        let fresh = self.new_columns()?;
+        let columns = std::mem::replace(&mut self.columns, fresh);
+        let chunks = columns
+            .into_iter()
+            .map(|c| c.close())
+            .collect::<Result<Vec<_>>>()?;
+        let group = self.file.num_row_groups();
+        self.file
+            .write_row_group(chunks)
+            .map_err(|e| e.with_row_group(group))?;
+        self.group_rows = 0;
+        self.flush_at = self.next_flush();
+        Ok(())
+    }
+}
+
+/// The validated schema of rows of `T`, and whether a row is the root's single `value`
+/// field rather than the root itself.
+pub(crate) fn schema_of<T: ParquetSchema + ?Sized>() -> Result<(Schema, bool)> {
+    let node = T::parquet_node(T::PARQUET_MESSAGE_NAME, &FieldAttrs::new());
+    let wrapped = !is_plain_group(&node);
+    let schema = Schema::new(T::parquet_root())
+        .map_err(|e| e.context(format!("the schema of rows of {}", T::PARQUET_MESSAGE_NAME)))?;
+    Ok((schema, wrapped))
+}
+
+/// Whether `node` is a plain group (the rule `ParquetSchema::parquet_root` uses to decide
+/// whether to wrap a row type).
+fn is_plain_group(node: &SchemaNode) -> bool {
+    matches!(node.kind, NodeKind::Group { .. })
+        && node.repetition == Repetition::Required
+        && node.logical_type.is_none()
+        && node.converted_type.is_none()
+}
+
+/// `options` with the column options of `T`'s fields added as per-column overrides, where
+/// `options` does not set them for the same column; checks the encodings.
+pub(crate) fn apply_column_options(
+    schema: &Schema,
+    mut options: WriterOptions,
+    derived: &[ColumnOptions],
+) -> Result<WriterOptions> {
+    for column in schema.columns() {
+        let path = column.path.to_string();
+        let from_type = ColumnOptions::resolve(derived, column.path.parts());
+        let mut overrides = options.column_overrides(&path).cloned().unwrap_or_default();
+        let before = overrides.clone();
+        overrides.compression = overrides.compression.or(from_type.compression);
+        overrides.dictionary = overrides.dictionary.or(from_type.dictionary);
+        overrides.encoding = overrides.encoding.or(from_type.encoding);
+        if let Some(encoding) = overrides.encoding {
+            check_encoding(encoding).map_err(|e| e.with_column(path.clone()))?;
+        }
+        if overrides != before {
+            options = options.column(path, overrides);
+        }
+    }
+    Ok(options)
+}
+
+/// Encodings this writer implements for values (dictionary encoding is chosen separately).
+fn check_encoding(encoding: Encoding) -> Result<()> {
+    match encoding {
+        Encoding::Plain => Ok(()),
+        Encoding::PlainDictionary | Encoding::RleDictionary => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            "dictionary encoding is chosen with `dictionary = true`, not as the column's encoding",
+        )),
+        other => Err(Error::unsupported(format!(
+            "value encoding {other:?} is not implemented yet (PLAIN and dictionary encoding are)"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writer_is_send() {
+        fn send<S: Send>() {}
+        send::<Writer<Vec<u8>, u32>>();
+        send::<Writer<BufWriter<File>, std::rc::Rc<u32>>>();
+    }
+}
