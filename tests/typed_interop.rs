@@ -309,7 +309,7 @@ fn misc_value(i: usize) -> Value {
 
 fn to_json(v: &Value) -> J {
     let mut out = String::new();
-    write_json(v, Default::default(), &mut out);
+    write_json(v, &mut out);
     serde_json::from_str(&out).unwrap()
 }
 

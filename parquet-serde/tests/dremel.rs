@@ -200,7 +200,7 @@ fn document_round_trips_through_a_file() {
         .iter()
         .map(|r| {
             let mut out = String::new();
-            parquet_serde::record::write_json(r, Default::default(), &mut out);
+            parquet_serde::record::write_json(r, &mut out);
             out
         })
         .collect();
