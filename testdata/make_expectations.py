@@ -131,13 +131,14 @@ def leaf_value(v, arrow_type, leaf):
         unit = leaf.lt_json.get("timeUnit", "milliseconds" if conv == "TIMESTAMP_MILLIS" else "microseconds")
         unit = {"milliseconds": "MILLIS", "microseconds": "MICROS", "nanoseconds": "NANOS"}[unit]
         utc = leaf.lt_json.get("isAdjustedToUTC", True)
-        return timestamp_text(v, unit, utc)
+        return timestamp_text(v // (10**9 // UNIT_PER_SECOND[unit]), unit, utc)
     if lg == "TIME" or conv in ("TIME_MILLIS", "TIME_MICROS"):
         unit = leaf.lt_json.get("timeUnit", "milliseconds" if conv == "TIME_MILLIS" else "microseconds")
         unit = {"milliseconds": "MILLIS", "microseconds": "MICROS", "nanoseconds": "NANOS"}[unit]
-        return time_text(v, unit)
+        return time_text(v // (10**9 // UNIT_PER_SECOND[unit]), unit)
     if lg == "UUID":
-        return str(uuid.UUID(bytes=bytes(v)))
+        # pyarrow gives the 16 bytes, DuckDB the text form.
+        return str(uuid.UUID(v) if isinstance(v, str) else uuid.UUID(bytes=bytes(v)))
     if lg == "FLOAT16":
         return float_json(v)
     if phys in ("BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
@@ -166,14 +167,20 @@ def leaf_raw_values(arr, leaf):
         # As nanoseconds, whatever unit the engine returned (DuckDB gives microseconds).
         scale = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[t.unit]
         return [None if v is None else v * scale for v in arr.view(pa.int64()).to_pylist()]
-    if leaf.physical == "INT96" or pa.types.is_timestamp(t) or pa.types.is_date(t) or pa.types.is_time(t):
-        width = pa.int32() if (pa.types.is_date32(t) or pa.types.is_time32(t)) else pa.int64()
-        return arr.view(width).to_pylist() if not pa.types.is_date64(t) else arr.cast(pa.int64()).to_pylist()
+    if pa.types.is_timestamp(t) or pa.types.is_time(t):
+        # As nanoseconds, whatever unit the engine returned (DuckDB's TIME is microseconds).
+        width = pa.int32() if pa.types.is_time32(t) else pa.int64()
+        scale = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[t.unit]
+        return [None if v is None else v * scale for v in arr.view(width).to_pylist()]
+    if pa.types.is_date32(t):
+        return arr.view(pa.int32()).to_pylist()
+    if pa.types.is_date64(t):
+        return [None if v is None else v // 86_400_000 for v in arr.cast(pa.int64()).to_pylist()]
     if pa.types.is_decimal(t):
         return arr.to_pylist()
     if pa.types.is_float16(t):
         return arr.cast(pa.float32()).to_pylist()
-    if isinstance(t, pa.ExtensionType):
+    if isinstance(t, pa.BaseExtensionType):
         return arr.storage.to_pylist()
     return arr.to_pylist()
 
@@ -182,7 +189,7 @@ def convert(arr, leaves, cursor):
     """JSON values of an arrow array; `cursor` is a one-element list holding the index of the
     next Parquet leaf: arrow and Parquet list their leaves in the same depth-first order."""
     t = arr.type
-    if isinstance(t, pa.ExtensionType) and not pa.types.is_fixed_size_binary(t.storage_type):
+    if isinstance(t, pa.BaseExtensionType) and not pa.types.is_fixed_size_binary(t.storage_type):
         arr = arr.storage
         t = arr.type
     valid = arr.is_valid().to_pylist()
@@ -218,7 +225,7 @@ def convert(arr, leaves, cursor):
 
 
 def count_leaves(t):
-    if isinstance(t, pa.ExtensionType) and not pa.types.is_fixed_size_binary(t.storage_type):
+    if isinstance(t, pa.BaseExtensionType) and not pa.types.is_fixed_size_binary(t.storage_type):
         t = t.storage_type
     if pa.types.is_struct(t):
         return sum(count_leaves(t.field(i).type) for i in range(t.num_fields))

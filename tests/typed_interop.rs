@@ -164,10 +164,7 @@ fn log_value(i: usize) -> Value {
 }
 
 /// Scalar types beyond the log record: decimals, dates, times, fixed bytes, enums with
-/// data, nested options. (UUID and TIME(MILLIS) columns are left out: testdata/read_with.py
-/// does not print pyarrow 26's UUID extension values, nor DuckDB's TIME(MILLIS), which it
-/// returns in microseconds, yet; parquet-serde/tests/typed_write.rs covers them with our
-/// reader.)
+/// data, nested options, UUIDs.
 #[derive(Serialize, ParquetSchema)]
 struct Misc {
     #[parquet(decimal(precision = 9, scale = 2))]
@@ -179,6 +176,10 @@ struct Misc {
     day: i32,
     #[parquet(time = "micros")]
     at_us: i64,
+    #[parquet(time = "millis")]
+    at_ms: i32,
+    #[parquet(uuid)]
+    id: [u8; 16],
     #[parquet(timestamp = "nanos", utc = false)]
     local_ns: i64,
     fixed: [u8; 3],
@@ -204,6 +205,10 @@ fn misc(i: usize) -> Misc {
         wide: (i as i128 - 50) * 10i128.pow(30),
         day: i as i32 * 37 - 2_000,
         at_us: (i as i64 * 7_919_123) % 86_400_000_000,
+        at_ms: ((i as i64 * 7_919_123) % 86_400_000) as i32,
+        id: (i as u128)
+            .wrapping_mul(0x0123_4567_89ab_cdef_0011_2233_4455_6677)
+            .to_be_bytes(),
         local_ns: i as i64 * 1_000_000_123 - 7,
         fixed: [i as u8, 1, 2],
         blob: (0..i % 5).map(|k| k as u8 * 50).collect(),
@@ -249,6 +254,14 @@ fn misc_value(i: usize) -> Value {
                 unit: TimeUnit::Micros,
             },
         ),
+        (
+            "at_ms",
+            Value::Time {
+                value: m.at_ms as i64,
+                unit: TimeUnit::Millis,
+            },
+        ),
+        ("id", Value::Uuid(m.id)),
         (
             "local_ns",
             Value::Timestamp {
