@@ -103,6 +103,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use crate::error::Result;
+use crate::file::ChunkReader;
 
 pub(crate) use access::MAP_TAG;
 pub(crate) use leaf::tags;
@@ -127,11 +128,12 @@ pub(crate) fn text_uuid(bytes: &[u8], out: &mut impl std::fmt::Write) -> std::fm
 }
 
 /// Collects a reader's rows, stopping at the first error.
-fn collect<R: crate::file::ChunkReader, T: DeserializeOwned>(
-    reader: Reader<R, T>,
-) -> Result<Vec<T>> {
-    // The footer's row count is not trusted for the allocation.
-    let mut rows = Vec::with_capacity(reader.num_rows().min(1 << 16) as usize);
+fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<Vec<T>> {
+    // The footer's row count is a hint only: capped by the file's size (hostile footers) and
+    // by 1 GiB of rows.
+    let len = reader.get_ref().len_bytes().max(1 << 16);
+    let budget = ((1u64 << 30) / std::mem::size_of::<T>().max(1) as u64).max(1);
+    let mut rows = Vec::with_capacity(reader.num_rows().min(len).min(budget) as usize);
     for row in reader {
         rows.push(row?);
     }
