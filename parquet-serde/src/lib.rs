@@ -4,6 +4,7 @@
 
 pub mod column;
 pub mod compression;
+pub mod de;
 pub mod encoding;
 mod error;
 pub mod file;
@@ -17,6 +18,7 @@ mod test_support;
 pub mod values;
 
 pub use compression::Compression;
+pub use de::{from_path, from_reader, from_slice, Reader};
 pub use error::{Error, ErrorKind, Location, Result};
 pub use file::{ReadOptions, WriterOptions};
 pub use parquet_derive::ParquetSchema;

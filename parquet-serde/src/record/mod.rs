@@ -4,6 +4,7 @@
 mod assemble;
 mod json;
 mod value;
+mod value_serde;
 
 pub use assemble::{read_rows, RowAssembler};
 pub use json::write_json;

@@ -1,0 +1,378 @@
+//! [`Cursor`]: one decoded leaf column chunk (values and levels) with the position the
+//! assembler has reached in it.
+
+use crate::column::ColumnBatch;
+use crate::error::{Error, Result};
+use crate::values::{ColumnValues, Int96};
+
+/// One physical value, borrowed from a cursor.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Prim<'a> {
+    /// BOOLEAN.
+    Bool(bool),
+    /// INT32.
+    I32(i32),
+    /// INT64.
+    I64(i64),
+    /// INT96.
+    I96(Int96),
+    /// FLOAT.
+    F32(f32),
+    /// DOUBLE.
+    F64(f64),
+    /// BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY.
+    Bytes(&'a [u8]),
+    /// A BYTE_ARRAY value known to be UTF-8.
+    Str(&'a str),
+}
+
+impl<'a> Prim<'a> {
+    /// The value with text seen as its bytes.
+    #[inline]
+    pub fn raw(self) -> Prim<'a> {
+        match self {
+            Prim::Str(s) => Prim::Bytes(s.as_bytes()),
+            p => p,
+        }
+    }
+}
+
+fn levels_end() -> Error {
+    Error::corrupt("levels end inside a row")
+}
+
+/// A decoded leaf column chunk and the assembler's position in it.
+#[derive(Debug)]
+pub(crate) struct Cursor {
+    def: Vec<i16>,
+    rep: Vec<i16>,
+    values: ColumnValues,
+    max_def: i16,
+    max_rep: i16,
+    len: usize,
+    /// Next level entry.
+    pub pos: usize,
+    /// Next non-null value.
+    pub vpos: usize,
+    /// `(level, value)` position of each row start, built on the first realignment.
+    row_starts: Option<Vec<(usize, usize)>>,
+    /// The BYTE_ARRAY buffer when it is all UTF-8 (validated once, so each value is a
+    /// slice of a `str`, not validated again).
+    text: Option<String>,
+}
+
+impl Cursor {
+    /// A cursor over a decoded chunk; checks that the level and value counts agree, so that
+    /// taking a value where the levels say there is one never runs out.
+    pub fn new(batch: ColumnBatch, max_def: i16, max_rep: i16) -> Result<Cursor> {
+        let ColumnBatch {
+            values,
+            def_levels,
+            rep_levels,
+        } = batch;
+        let len = if max_def > 0 {
+            def_levels.len()
+        } else if max_rep > 0 {
+            rep_levels.len()
+        } else {
+            values.len()
+        };
+        if max_def > 0 && def_levels.len() != len || max_rep > 0 && rep_levels.len() != len {
+            return Err(Error::corrupt(
+                "definition and repetition level counts differ",
+            ));
+        }
+        let non_null = if max_def > 0 {
+            def_levels.iter().filter(|&&d| d == max_def).count()
+        } else {
+            len
+        };
+        if non_null != values.len() {
+            return Err(Error::corrupt(format!(
+                "{} values where the definition levels announce {non_null}",
+                values.len()
+            )));
+        }
+        if max_rep > 0 && rep_levels.first().is_some_and(|&r| r != 0) {
+            return Err(Error::corrupt("column chunk starts inside a row"));
+        }
+        let mut values = values;
+        let text = match &mut values {
+            ColumnValues::ByteArray(v) => match String::from_utf8(std::mem::take(&mut v.data)) {
+                Ok(text) => Some(text),
+                Err(e) => {
+                    v.data = e.into_bytes();
+                    None
+                }
+            },
+            _ => None,
+        };
+        Ok(Cursor {
+            def: def_levels,
+            rep: rep_levels,
+            values,
+            max_def,
+            max_rep,
+            len,
+            pos: 0,
+            vpos: 0,
+            row_starts: None,
+            text,
+        })
+    }
+
+    /// Number of rows (level entries with repetition level 0).
+    pub fn rows(&self) -> usize {
+        if self.max_rep == 0 {
+            self.len
+        } else {
+            self.rep.iter().filter(|&&r| r == 0).count()
+        }
+    }
+
+    /// Whether every level entry has been consumed.
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.len
+    }
+
+    /// Definition level of the next entry.
+    #[inline]
+    pub fn def(&self) -> Result<i16> {
+        if self.pos >= self.len {
+            return Err(levels_end());
+        }
+        Ok(if self.max_def == 0 {
+            0
+        } else {
+            self.def[self.pos]
+        })
+    }
+
+    #[inline]
+    fn rep_at(&self, i: usize) -> i16 {
+        if self.max_rep == 0 {
+            0
+        } else {
+            self.rep[i]
+        }
+    }
+
+    /// Consumes the next entry: the index of its value, or `None` when it is null.
+    #[inline]
+    pub fn take(&mut self) -> Result<Option<usize>> {
+        let d = self.def()?;
+        self.pos += 1;
+        if d == self.max_def {
+            let v = self.vpos;
+            self.vpos += 1;
+            Ok(Some(v))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Consumes one instance: its first entry and the entries after it whose repetition
+    /// level is above `rep`.
+    pub fn skip(&mut self, rep: i16) -> Result<()> {
+        self.take()?;
+        if self.max_rep > rep {
+            while self.pos < self.len && self.rep_at(self.pos) > rep {
+                self.take()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of elements of the list starting at the next entry, whose repeated node has
+    /// repetition level `rep`: one, plus the entries of the instance with level `rep`.
+    pub fn count(&self, rep: i16) -> usize {
+        let mut n = 1;
+        if self.max_rep >= rep {
+            let mut i = self.pos + 1;
+            while i < self.len {
+                let r = self.rep_at(i);
+                if r < rep {
+                    break;
+                }
+                n += (r == rep) as usize;
+                i += 1;
+            }
+        }
+        n
+    }
+
+    /// Value `i` (an index `take` returned).
+    #[inline]
+    pub fn value(&self, i: usize) -> Result<Prim<'_>> {
+        let v = match &self.values {
+            ColumnValues::Boolean(v) => v.get(i).map(|&b| Prim::Bool(b)),
+            ColumnValues::Int32(v) => v.get(i).map(|&x| Prim::I32(x)),
+            ColumnValues::Int64(v) => v.get(i).map(|&x| Prim::I64(x)),
+            ColumnValues::Int96(v) => v.get(i).map(|&x| Prim::I96(x)),
+            ColumnValues::Float(v) => v.get(i).map(|&x| Prim::F32(x)),
+            ColumnValues::Double(v) => v.get(i).map(|&x| Prim::F64(x)),
+            ColumnValues::ByteArray(v) => {
+                match (v.offsets.get(i), v.offsets.get(i + 1), &self.text) {
+                    // `get` is `None` off a char boundary: such a value is not UTF-8 alone.
+                    (Some(&a), Some(&b), Some(text)) => match text.get(a..b) {
+                        Some(s) => Some(Prim::Str(s)),
+                        None => text.as_bytes().get(a..b).map(Prim::Bytes),
+                    },
+                    (Some(&a), Some(&b), None) => v.data.get(a..b).map(Prim::Bytes),
+                    _ => None,
+                }
+            }
+            ColumnValues::FixedLenByteArray(v) => {
+                let range = i
+                    .checked_mul(v.width)
+                    .and_then(|s| Some(s..s.checked_add(v.width)?));
+                range.and_then(|r| v.data.get(r)).map(Prim::Bytes)
+            }
+        };
+        v.ok_or_else(|| Error::corrupt("fewer values than the definition levels announce"))
+    }
+
+    /// Moves to the start of row `row` (after a row failed half-way); the end when there
+    /// is no such row.
+    pub fn seek_row(&mut self, row: usize) {
+        let starts = self.row_starts.get_or_insert_with(|| {
+            let mut starts = Vec::new();
+            let mut values = 0;
+            for i in 0..self.len {
+                let rep = if self.max_rep == 0 { 0 } else { self.rep[i] };
+                if rep == 0 {
+                    starts.push((i, values));
+                }
+                if self.max_def == 0 || self.def[i] == self.max_def {
+                    values += 1;
+                }
+            }
+            starts
+        });
+        (self.pos, self.vpos) = starts
+            .get(row)
+            .copied()
+            .unwrap_or((self.len, self.values.len()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `[[1, 2], [], null, [3]]` as an optional list of required int32 (def max 2, rep max 1).
+    fn list_cursor() -> Cursor {
+        let batch = ColumnBatch {
+            values: ColumnValues::Int32(vec![1, 2, 3]),
+            def_levels: vec![2, 2, 1, 0, 2],
+            rep_levels: vec![0, 1, 0, 0, 0],
+        };
+        Cursor::new(batch, 2, 1).unwrap()
+    }
+
+    #[test]
+    fn counts_and_skips() {
+        let mut c = list_cursor();
+        assert_eq!(c.rows(), 4);
+        assert_eq!(c.count(1), 2);
+        assert_eq!(c.take().unwrap(), Some(0));
+        assert_eq!(c.take().unwrap(), Some(1));
+        assert_eq!(c.def().unwrap(), 1);
+        c.skip(0).unwrap();
+        assert_eq!(c.def().unwrap(), 0);
+        c.skip(0).unwrap();
+        assert_eq!(c.count(1), 1);
+        assert_eq!(c.take().unwrap(), Some(2));
+        assert!(matches!(c.value(2).unwrap(), Prim::I32(3)));
+        assert!(c.at_end());
+        assert!(c.take().is_err());
+        assert!(c.def().is_err());
+    }
+
+    #[test]
+    fn skip_consumes_an_instance_and_seek_finds_rows() {
+        let mut c = list_cursor();
+        c.skip(0).unwrap();
+        assert_eq!((c.pos, c.vpos), (2, 2));
+        c.take().unwrap();
+        c.seek_row(1);
+        assert_eq!((c.pos, c.vpos), (2, 2));
+        c.seek_row(3);
+        assert_eq!((c.pos, c.vpos), (4, 2));
+        c.seek_row(4);
+        assert!(c.at_end());
+        c.seek_row(0);
+        assert_eq!((c.pos, c.vpos), (0, 0));
+    }
+
+    #[test]
+    fn rejects_inconsistent_batches() {
+        let bad_values = ColumnBatch {
+            values: ColumnValues::Int32(vec![1]),
+            def_levels: vec![1, 1],
+            rep_levels: vec![],
+        };
+        assert!(Cursor::new(bad_values, 1, 0).is_err());
+        let bad_levels = ColumnBatch {
+            values: ColumnValues::Int32(vec![1]),
+            def_levels: vec![1],
+            rep_levels: vec![0, 0],
+        };
+        assert!(Cursor::new(bad_levels, 1, 1).is_err());
+        let inside = ColumnBatch {
+            values: ColumnValues::Int32(vec![1]),
+            def_levels: vec![],
+            rep_levels: vec![1],
+        };
+        assert!(Cursor::new(inside, 0, 1).is_err());
+    }
+
+    #[test]
+    fn text_is_validated_once() {
+        let mut b = crate::values::ByteArrays::new();
+        b.push("h\u{e9}".as_bytes());
+        b.push(b"");
+        let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+        assert!(matches!(c.value(0).unwrap(), Prim::Str("h\u{e9}")));
+        assert!(matches!(c.value(1).unwrap(), Prim::Str("")));
+        // A buffer that is UTF-8 as a whole, split inside a character.
+        let mut b = crate::values::ByteArrays::new();
+        b.push(&[0xc3]);
+        b.push(&[0xa9]);
+        let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+        assert!(matches!(c.value(0).unwrap(), Prim::Bytes(&[0xc3])));
+        // Not UTF-8 at all.
+        let mut b = crate::values::ByteArrays::new();
+        b.push(&[0xff]);
+        let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+        assert!(matches!(c.value(0).unwrap(), Prim::Bytes(&[0xff])));
+        assert!(matches!(c.value(0).unwrap().raw(), Prim::Bytes(&[0xff])));
+    }
+
+    fn batch_of(values: ColumnValues) -> ColumnBatch {
+        ColumnBatch {
+            values,
+            def_levels: vec![],
+            rep_levels: vec![],
+        }
+    }
+
+    #[test]
+    fn fixed_width_values() {
+        let mut f = crate::values::FixedLenByteArrays::new(2);
+        f.push(b"ab");
+        let c = Cursor::new(
+            ColumnBatch {
+                values: ColumnValues::FixedLenByteArray(f),
+                def_levels: vec![],
+                rep_levels: vec![],
+            },
+            0,
+            0,
+        )
+        .unwrap();
+        assert!(matches!(c.value(0).unwrap(), Prim::Bytes(b"ab")));
+        assert!(c.value(1).is_err());
+        assert!(c.value(usize::MAX).is_err());
+    }
+}

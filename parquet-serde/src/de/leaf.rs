@@ -1,0 +1,688 @@
+//! Leaf values handed to visitors: each physical value goes to the `visit_*` that matches
+//! what the Rust type asked for, converting by the leaf's logical type (text forms for
+//! string targets, scaled decimals for floats, big-endian bytes for 128-bit integers,
+//! `SystemTime`'s struct for timestamps, the full-fidelity form for
+//! [`Value`](crate::record::Value)).
+//!
+//! Integers go to the visitor as the physical width (`visit_i32` for INT32): serde's
+//! integer visitors then check the range of the target (an INT32 read into a `u8` fails on
+//! 300 with "invalid value", widens into an `i64` for free).
+
+use serde::de::value::{I64Deserializer, StrDeserializer, U8Deserializer};
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
+};
+
+use crate::error::Error;
+use crate::format::TimeUnit;
+
+use super::access::KeyDe;
+use super::cursor::Prim;
+use super::error::DeError;
+use super::node::{NodeDe, Res, Want, VALUE_TOKEN};
+use super::text::{self, StackStr};
+use super::tree::{Conv, Node};
+
+/// Variant names by which logical values reach [`Value`](crate::record::Value)'s visitor in
+/// full fidelity, each a tuple variant of the listed scalars.
+pub(crate) mod tags {
+    /// `[days: i32]`.
+    pub const DATE: &str = "$parquet_serde::Date";
+    /// `[value: i64, unit: i64 (thrift field id: 1 ms, 2 µs, 3 ns)]`.
+    pub const TIME: &str = "$parquet_serde::Time";
+    /// `[value: i64, unit: i64, utc: bool]`.
+    pub const TIMESTAMP: &str = "$parquet_serde::Timestamp";
+    /// `[unscaled: bytes (big-endian), scale: i64]`.
+    pub const DECIMAL: &str = "$parquet_serde::Decimal";
+    /// `[bytes: 16 bytes]`.
+    pub const UUID: &str = "$parquet_serde::Uuid";
+    /// `[w0: i64, w1: i64, w2: i64]` (the three u32 words).
+    pub const INT96: &str = "$parquet_serde::Int96";
+    /// `[value: f32]`.
+    pub const FLOAT16: &str = "$parquet_serde::Float16";
+}
+
+macro_rules! prim_wants {
+    ($($method:ident => $want:expr,)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
+            visit_prim(self.prim, self.conv, self.node, self.probing, $want, visitor)
+        }
+    )*};
+}
+
+/// `SystemTime`'s serde fields.
+const SYSTEM_TIME_FIELDS: [&str; 2] = ["secs_since_epoch", "nanos_since_epoch"];
+
+/// The thrift field id of a time unit (how [`tags`] carry units).
+pub(crate) fn unit_id(unit: TimeUnit) -> i64 {
+    match unit {
+        TimeUnit::Millis => 1,
+        TimeUnit::Micros => 2,
+        TimeUnit::Nanos => 3,
+        TimeUnit::Unknown(id) => id as i64,
+    }
+}
+
+fn utf8(b: &[u8]) -> Res<&str> {
+    std::str::from_utf8(b)
+        .map_err(|e| DeError::new(Error::data(format!("invalid UTF-8 in a string value: {e}"))))
+}
+
+/// Consumes leaf `de.id`'s next entry (column `col`) and visits it as `want` asks.
+#[inline(always)]
+pub(crate) fn visit<'de, V: Visitor<'de>>(
+    de: NodeDe<'_>,
+    col: usize,
+    conv: Conv,
+    want: Want,
+    visitor: V,
+) -> Res<V::Value> {
+    let NodeDe { tree, st, id, .. } = de;
+    let node = &tree.nodes[id];
+    let probing = st.probing();
+    let result = match st.take(tree, id, col) {
+        Ok(Some(prim)) => match want {
+            Want::Option => visitor.visit_some(PrimDe {
+                prim,
+                conv,
+                node,
+                probing,
+            }),
+            Want::Ignored => visitor.visit_unit(),
+            _ => visit_prim(prim, conv, node, probing, want, visitor),
+        },
+        Ok(None) => match want {
+            Want::Option | Want::Any | Want::Value => visitor.visit_none(),
+            Want::Ignored => visitor.visit_unit(),
+            _ => Err(null_error(node)),
+        },
+        Err(e) => Err(e.into()),
+    };
+    result.map_err(|e| e.at(&node.path))
+}
+
+#[cold]
+fn null_error(node: &Node) -> DeError {
+    DeError::new(if node.is_optional() {
+        Error::data(format!(
+            "null in field `{}`, which the Rust type does not make an Option",
+            node.path
+        ))
+    } else {
+        Error::corrupt("null value below a present field")
+    })
+}
+
+/// A leaf value already taken from its cursor (what `visit_some` hands on).
+pub(crate) struct PrimDe<'a> {
+    prim: Prim<'a>,
+    conv: Conv,
+    node: &'a Node,
+    probing: bool,
+}
+
+impl<'de> Deserializer<'de> for PrimDe<'_> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
+        visit_prim(
+            self.prim,
+            self.conv,
+            self.node,
+            self.probing,
+            Want::Any,
+            visitor,
+        )
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Res<V::Value> {
+        if name == VALUE_TOKEN {
+            visit_prim(
+                self.prim,
+                self.conv,
+                self.node,
+                self.probing,
+                Want::Value,
+                visitor,
+            )
+        } else {
+            visitor.visit_newtype_struct(self)
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Res<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Res<V::Value> {
+        visit_prim(
+            self.prim,
+            self.conv,
+            self.node,
+            self.probing,
+            Want::Tuple(len),
+            visitor,
+        )
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Res<V::Value> {
+        visit_prim(
+            self.prim,
+            self.conv,
+            self.node,
+            self.probing,
+            Want::Tuple(len),
+            visitor,
+        )
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Res<V::Value> {
+        visit_prim(
+            self.prim,
+            self.conv,
+            self.node,
+            self.probing,
+            Want::Struct(fields),
+            visitor,
+        )
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Res<V::Value> {
+        visit_prim(
+            self.prim,
+            self.conv,
+            self.node,
+            self.probing,
+            Want::Enum(variants),
+            visitor,
+        )
+    }
+
+    prim_wants! {
+        deserialize_bool => Want::Bool,
+        deserialize_i8 => Want::Int,
+        deserialize_i16 => Want::Int,
+        deserialize_i32 => Want::Int,
+        deserialize_i64 => Want::Int,
+        deserialize_u8 => Want::Int,
+        deserialize_u16 => Want::Int,
+        deserialize_u32 => Want::Int,
+        deserialize_u64 => Want::Int,
+        deserialize_i128 => Want::I128,
+        deserialize_u128 => Want::U128,
+        deserialize_f32 => Want::Float,
+        deserialize_f64 => Want::Float,
+        deserialize_char => Want::Char,
+        deserialize_str => Want::Str,
+        deserialize_string => Want::Str,
+        deserialize_identifier => Want::Str,
+        deserialize_bytes => Want::Bytes,
+        deserialize_byte_buf => Want::Bytes,
+        deserialize_unit => Want::Unit,
+        deserialize_seq => Want::Seq,
+        deserialize_map => Want::Map,
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// A leaf cannot hold what `want` asks.
+#[cold]
+fn leaf_mismatch(node: &Node, want: Want) -> DeError {
+    DeError::new(Error::schema(format!(
+        "cannot read {} from a {}",
+        want.describe(),
+        node.describe()
+    )))
+}
+
+/// Visits one value as `want` asks.
+#[inline(always)]
+fn visit_prim<'de, V: Visitor<'de>>(
+    prim: Prim<'_>,
+    conv: Conv,
+    node: &Node,
+    probing: bool,
+    want: Want,
+    visitor: V,
+) -> Res<V::Value> {
+    let prim = match prim {
+        Prim::Str(s) => match want {
+            Want::Str | Want::Char if !matches!(conv, Conv::Uuid | Conv::Decimal(_)) => {
+                return visitor.visit_str(s)
+            }
+            Want::Any | Want::Value | Want::Bool | Want::Int | Want::Float
+                if conv == Conv::String =>
+            {
+                return visitor.visit_str(s)
+            }
+            Want::Enum(_) if !probing => {
+                return visitor.visit_enum(StrDeserializer::<DeError>::new(s))
+            }
+            _ => prim.raw(),
+        },
+        p => p,
+    };
+    match want {
+        Want::Unit | Want::Ignored => visitor.visit_unit(),
+        Want::Str | Want::Char => text_value(prim, conv, visitor),
+        Want::Bytes => match prim {
+            Prim::Bytes(b) => visitor.visit_bytes(b),
+            _ => natural(prim, conv, false, visitor),
+        },
+        Want::Float => match (prim, conv) {
+            (Prim::I32(x), Conv::Decimal(s)) => visitor.visit_f64(text::decimal_f64(x as i128, s)),
+            (Prim::I64(x), Conv::Decimal(s)) => visitor.visit_f64(text::decimal_f64(x as i128, s)),
+            (Prim::Bytes(b), Conv::Decimal(s)) => visitor.visit_f64(match text::be_i128(b) {
+                Some(x) => text::decimal_f64(x, s),
+                None => text::decimal_long(b, s).parse().unwrap_or(f64::NAN),
+            }),
+            _ => natural(prim, conv, false, visitor),
+        },
+        Want::Int | Want::I128 | Want::U128 => match (prim, conv) {
+            (Prim::Bytes(b), Conv::Decimal(_)) => visitor.visit_i128(be_int(b)?),
+            (Prim::Bytes(b), Conv::Uuid) => visitor.visit_u128(be_uint(b)?),
+            (Prim::Bytes(b), Conv::Plain) if matches!(want, Want::U128) => {
+                visitor.visit_u128(be_uint(b)?)
+            }
+            (Prim::Bytes(b), Conv::Plain) if matches!(want, Want::I128) => {
+                visitor.visit_i128(be_int(b)?)
+            }
+            _ => natural(prim, conv, false, visitor),
+        },
+        Want::Seq | Want::Tuple(_) => match prim {
+            Prim::Bytes(b) => {
+                if let Want::Tuple(len) = want {
+                    if len != b.len() {
+                        return Err(DeError::new(Error::data(format!(
+                            "{} bytes where the Rust type holds {len}",
+                            b.len()
+                        ))));
+                    }
+                }
+                visitor.visit_seq(BytesSeq { bytes: b, next: 0 })
+            }
+            _ => Err(leaf_mismatch(node, want)),
+        },
+        Want::Struct(fields) if fields == SYSTEM_TIME_FIELDS => {
+            let nanos = match (prim, conv) {
+                (Prim::I64(x), Conv::Timestamp(unit, _)) => {
+                    let (per_sec, _) = text::unit_scale(unit);
+                    x as i128 * (1_000_000_000 / per_sec) as i128
+                }
+                (Prim::I96(v), _) => text::int96_nanos(v),
+                _ => return Err(leaf_mismatch(node, want)),
+            };
+            let secs = i64::try_from(nanos.div_euclid(1_000_000_000))
+                .map_err(|_| DeError::new(Error::data("timestamp out of range")))?;
+            visitor.visit_map(Pairs {
+                keys: SYSTEM_TIME_FIELDS,
+                values: [secs, nanos.rem_euclid(1_000_000_000) as i64],
+                next: 0,
+            })
+        }
+        Want::Enum(variants) => match prim {
+            _ if probing => visitor.visit_enum(StrDeserializer::<DeError>::new(
+                variants.first().copied().unwrap_or(""),
+            )),
+            Prim::Bytes(b) => visitor.visit_enum(StrDeserializer::<DeError>::new(utf8(b)?)),
+            _ => Err(leaf_mismatch(node, want)),
+        },
+        Want::Struct(_) | Want::Map => Err(leaf_mismatch(node, want)),
+        Want::Value => full_fidelity(prim, conv, visitor),
+        Want::Any => natural(prim, conv, true, visitor),
+        Want::Bool | Want::Option | Want::Newtype => natural(prim, conv, false, visitor),
+    }
+}
+
+fn be_int(b: &[u8]) -> Res<i128> {
+    text::be_i128(b).ok_or_else(|| {
+        DeError::new(Error::data(format!(
+            "{}-byte integer does not fit an i128",
+            b.len()
+        )))
+    })
+}
+
+fn be_uint(b: &[u8]) -> Res<u128> {
+    text::be_u128(b).ok_or_else(|| {
+        DeError::new(Error::data(format!(
+            "{}-byte integer does not fit a u128",
+            b.len()
+        )))
+    })
+}
+
+/// The value as its physical type says; with `text_logical`, decimals and UUIDs as text
+/// (what `deserialize_any` gives, matching [`Value`](crate::record::Value)'s `Serialize`).
+#[inline]
+fn natural<'de, V: Visitor<'de>>(
+    prim: Prim<'_>,
+    conv: Conv,
+    text_logical: bool,
+    visitor: V,
+) -> Res<V::Value> {
+    match (prim, conv) {
+        (Prim::Bool(b), _) => visitor.visit_bool(b),
+        (Prim::I32(x), Conv::Unsigned) => visitor.visit_u32(x as u32),
+        (Prim::I32(_), Conv::Decimal(_)) if text_logical => formatted(prim, conv, visitor),
+        (Prim::I32(x), _) => visitor.visit_i32(x),
+        (Prim::I64(x), Conv::Unsigned) => visitor.visit_u64(x as u64),
+        (Prim::I64(_), Conv::Decimal(_)) if text_logical => formatted(prim, conv, visitor),
+        (Prim::I64(x), _) => visitor.visit_i64(x),
+        (Prim::I96(v), _) => {
+            let nanos = text::int96_nanos(v);
+            match i64::try_from(nanos) {
+                Ok(n) => visitor.visit_i64(n),
+                Err(_) => visitor.visit_i128(nanos),
+            }
+        }
+        (Prim::F32(x), _) => visitor.visit_f32(x),
+        (Prim::F64(x), _) => visitor.visit_f64(x),
+        (Prim::Str(s), Conv::String) => visitor.visit_str(s),
+        (Prim::Str(s), _) => natural(Prim::Bytes(s.as_bytes()), conv, text_logical, visitor),
+        (Prim::Bytes(b), Conv::String) => visitor.visit_str(utf8(b)?),
+        (Prim::Bytes(&[lo, hi]), Conv::Float16) => visitor.visit_f32(text::f16_to_f32([lo, hi])),
+        (Prim::Bytes(_), Conv::Decimal(_) | Conv::Uuid) if text_logical => {
+            formatted(prim, conv, visitor)
+        }
+        (Prim::Bytes(b), _) => visitor.visit_bytes(b),
+    }
+}
+
+/// The value as text: strings as they are, logical values in their ISO 8601 / decimal /
+/// hyphenated forms (for chrono and `#[parquet(decimal | uuid)]` strings).
+#[inline]
+fn text_value<'de, V: Visitor<'de>>(prim: Prim<'_>, conv: Conv, visitor: V) -> Res<V::Value> {
+    match (prim, conv) {
+        (Prim::Bytes(b), Conv::Uuid) if b.len() == 16 => {}
+        (Prim::Bytes(_), Conv::Decimal(_)) => {}
+        (Prim::Bytes(b), _) => return visitor.visit_str(utf8(b)?),
+        _ => {}
+    }
+    formatted(prim, conv, visitor)
+}
+
+/// [`text_value`] of logical values.
+fn formatted<'de, V: Visitor<'de>>(prim: Prim<'_>, conv: Conv, visitor: V) -> Res<V::Value> {
+    let mut buf = StackStr::new();
+    let written = match (prim, conv) {
+        (Prim::Bytes(b), Conv::Uuid) if b.len() == 16 => text::uuid(b, &mut buf),
+        (Prim::Bytes(b), Conv::Decimal(s)) => match text::be_i128(b) {
+            Some(x) => text::decimal(x, s, &mut buf),
+            None => return visitor.visit_string(text::decimal_long(b, s)),
+        },
+        (Prim::Bytes(b), _) => return visitor.visit_str(utf8(b)?),
+        (Prim::I32(x), Conv::Date) => text::date(x as i64, &mut buf),
+        (Prim::I32(x), Conv::Time(unit)) => text::time(x as i64, unit, &mut buf),
+        (Prim::I64(x), Conv::Time(unit)) => text::time(x, unit, &mut buf),
+        (Prim::I64(x), Conv::Timestamp(unit, utc)) => text::timestamp(x, unit, utc, &mut buf),
+        (Prim::I96(v), _) => text::int96(v, &mut buf),
+        (Prim::I32(x), Conv::Decimal(s)) => text::decimal(x as i128, s, &mut buf),
+        (Prim::I64(x), Conv::Decimal(s)) => text::decimal(x as i128, s, &mut buf),
+        _ => return natural(prim, conv, false, visitor),
+    };
+    match written {
+        Ok(()) => visitor.visit_str(buf.as_str()),
+        // Only decimals with huge scales outgrow the buffer.
+        Err(_) => Err(DeError::new(Error::data(
+            "value too long for its text form",
+        ))),
+    }
+}
+
+/// The value for [`Value`](crate::record::Value): logical values as the tagged variants of
+/// [`tags`], others as [`natural`] (invalid UTF-8 in strings replaced, as the dynamic reader
+/// does).
+fn full_fidelity<'de, V: Visitor<'de>>(prim: Prim<'_>, conv: Conv, visitor: V) -> Res<V::Value> {
+    let none = Scalar::I64(0);
+    match (prim, conv) {
+        (Prim::I32(x), Conv::Date) => visitor.visit_enum(Tagged::new(
+            tags::DATE,
+            [Scalar::I64(x as i64), none, none],
+            1,
+        )),
+        (Prim::I32(x), Conv::Time(u)) => visitor.visit_enum(Tagged::new(
+            tags::TIME,
+            [Scalar::I64(x as i64), Scalar::I64(unit_id(u)), none],
+            2,
+        )),
+        (Prim::I64(x), Conv::Time(u)) => visitor.visit_enum(Tagged::new(
+            tags::TIME,
+            [Scalar::I64(x), Scalar::I64(unit_id(u)), none],
+            2,
+        )),
+        (Prim::I64(x), Conv::Timestamp(u, utc)) => visitor.visit_enum(Tagged::new(
+            tags::TIMESTAMP,
+            [Scalar::I64(x), Scalar::I64(unit_id(u)), Scalar::Bool(utc)],
+            3,
+        )),
+        (Prim::I32(x), Conv::Decimal(s)) => {
+            let be = x.to_be_bytes();
+            visitor.visit_enum(Tagged::new(
+                tags::DECIMAL,
+                [Scalar::Bytes(&be), Scalar::I64(s as i64), none],
+                2,
+            ))
+        }
+        (Prim::I64(x), Conv::Decimal(s)) => {
+            let be = x.to_be_bytes();
+            visitor.visit_enum(Tagged::new(
+                tags::DECIMAL,
+                [Scalar::Bytes(&be), Scalar::I64(s as i64), none],
+                2,
+            ))
+        }
+        (Prim::Bytes(b), Conv::Decimal(s)) => visitor.visit_enum(Tagged::new(
+            tags::DECIMAL,
+            [Scalar::Bytes(b), Scalar::I64(s as i64), none],
+            2,
+        )),
+        (Prim::Bytes(b), Conv::Uuid) if b.len() == 16 => {
+            visitor.visit_enum(Tagged::new(tags::UUID, [Scalar::Bytes(b), none, none], 1))
+        }
+        (Prim::Bytes(&[lo, hi]), Conv::Float16) => visitor.visit_enum(Tagged::new(
+            tags::FLOAT16,
+            [Scalar::F32(text::f16_to_f32([lo, hi])), none, none],
+            1,
+        )),
+        (Prim::I96(v), _) => visitor.visit_enum(Tagged::new(
+            tags::INT96,
+            [
+                Scalar::I64(v.0[0] as i64),
+                Scalar::I64(v.0[1] as i64),
+                Scalar::I64(v.0[2] as i64),
+            ],
+            3,
+        )),
+        (Prim::Bytes(b), Conv::String) => match std::str::from_utf8(b) {
+            Ok(s) => visitor.visit_str(s),
+            Err(_) => visitor.visit_string(String::from_utf8_lossy(b).into_owned()),
+        },
+        (Prim::I32(x), Conv::Unsigned) => visitor.visit_u64(x as u32 as u64),
+        _ => natural(prim, conv, false, visitor),
+    }
+}
+
+/// A scalar inside a tagged variant.
+#[derive(Clone, Copy)]
+enum Scalar<'a> {
+    I64(i64),
+    Bool(bool),
+    F32(f32),
+    Bytes(&'a [u8]),
+}
+
+impl<'de> Deserializer<'de> for Scalar<'_> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
+        match self {
+            Scalar::I64(x) => visitor.visit_i64(x),
+            Scalar::Bool(b) => visitor.visit_bool(b),
+            Scalar::F32(x) => visitor.visit_f32(x),
+            Scalar::Bytes(b) => visitor.visit_bytes(b),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// A tagged variant: `tag(scalars[..len])`.
+struct Tagged<'a> {
+    tag: &'static str,
+    scalars: [Scalar<'a>; 3],
+    len: usize,
+}
+
+impl<'a> Tagged<'a> {
+    fn new(tag: &'static str, scalars: [Scalar<'a>; 3], len: usize) -> Self {
+        Tagged { tag, scalars, len }
+    }
+}
+
+impl<'de, 'a> EnumAccess<'de> for Tagged<'a> {
+    type Error = DeError;
+    type Variant = Tagged<'a>;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Res<(V::Value, Self::Variant)> {
+        Ok((seed.deserialize(KeyDe(self.tag))?, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Tagged<'_> {
+    type Error = DeError;
+
+    fn unit_variant(self) -> Res<()> {
+        Err(de::Error::custom("a logical value is not a unit variant"))
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Res<T::Value> {
+        seed.deserialize(self.scalars[0])
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Res<V::Value> {
+        visitor.visit_seq(ScalarSeq {
+            scalars: &self.scalars[..self.len.min(3)],
+            next: 0,
+        })
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Res<V::Value> {
+        visitor.visit_seq(ScalarSeq {
+            scalars: &self.scalars[..self.len.min(3)],
+            next: 0,
+        })
+    }
+}
+
+struct ScalarSeq<'s, 'a> {
+    scalars: &'s [Scalar<'a>],
+    next: usize,
+}
+
+impl<'de> SeqAccess<'de> for ScalarSeq<'_, '_> {
+    type Error = DeError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Res<Option<T::Value>> {
+        let Some(&s) = self.scalars.get(self.next) else {
+            return Ok(None);
+        };
+        self.next += 1;
+        seed.deserialize(s).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.scalars.len() - self.next.min(self.scalars.len()))
+    }
+}
+
+/// The bytes of a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value as a sequence of `u8` (for
+/// `Vec<u8>` and `[u8; N]` without `serde_bytes`).
+struct BytesSeq<'a> {
+    bytes: &'a [u8],
+    next: usize,
+}
+
+impl<'de> SeqAccess<'de> for BytesSeq<'_> {
+    type Error = DeError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Res<Option<T::Value>> {
+        let Some(&b) = self.bytes.get(self.next) else {
+            return Ok(None);
+        };
+        self.next += 1;
+        seed.deserialize(U8Deserializer::<DeError>::new(b))
+            .map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.bytes.len() - self.next.min(self.bytes.len()))
+    }
+}
+
+/// A two-field struct of integers (`SystemTime`'s shape).
+struct Pairs {
+    keys: [&'static str; 2],
+    values: [i64; 2],
+    next: usize,
+}
+
+impl<'de> MapAccess<'de> for Pairs {
+    type Error = DeError;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Res<Option<K::Value>> {
+        let Some(&k) = self.keys.get(self.next) else {
+            return Ok(None);
+        };
+        seed.deserialize(KeyDe(k)).map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Res<S::Value> {
+        let v = self.values.get(self.next).copied().unwrap_or(0);
+        self.next += 1;
+        seed.deserialize(I64Deserializer::<DeError>::new(v))
+    }
+}

@@ -1,0 +1,184 @@
+//! Typed reading: Parquet rows into any `T: serde::Deserialize`.
+//!
+//! ```no_run
+//! use std::collections::BTreeMap;
+//!
+//! #[derive(serde::Deserialize)]
+//! struct LogRecord {
+//!     ts: i64,
+//!     level: Level,
+//!     message: String,
+//!     user_id: Option<u64>,
+//!     tags: Vec<String>,
+//!     attrs: BTreeMap<String, String>,
+//! }
+//!
+//! #[derive(serde::Deserialize)]
+//! #[serde(rename_all = "lowercase")]
+//! enum Level { Debug, Info, Warn, Error }
+//!
+//! // All rows at once:
+//! let rows: Vec<LogRecord> = parquet_serde::from_path("logs.parquet")?;
+//! // Or a row group at a time:
+//! for row in parquet_serde::Reader::<_, LogRecord>::from_path("logs.parquet")? {
+//!     let row = row?;
+//! }
+//! # Ok::<(), parquet_serde::Error>(())
+//! ```
+//!
+//! # How it works
+//!
+//! Each projected leaf column of a row group is decoded once into values and levels (a
+//! cursor). Rows are then assembled by answering serde's calls from the cursors: the
+//! deserializer of a schema node consumes exactly one instance of the node from every
+//! cursor below it, reading presence from definition levels and list lengths from
+//! repetition levels. Nothing goes through a dynamic row; strings are handed to the visitor
+//! from the column's buffer (`visit_str`), so a `String` field costs its own allocation only.
+//!
+//! # Matching the Rust type to the file
+//!
+//! The Rust type decides what is read; the file's schema decides how:
+//!
+//! - Struct fields are matched to the group's fields by name (serde's names, after
+//!   `rename`; an `alias` matches too). Fields the file lacks are `None` for an `Option`, or
+//!   serde's `default`, else opening fails with an error naming the field. Columns the type
+//!   does not name are ignored and never decoded (projection).
+//! - A row type that is not a struct (an integer, a `Vec`, a map, an `Option`) reads the
+//!   file's single top-level field (the `value` of
+//!   [`ParquetSchema::parquet_root`](crate::ParquetSchema::parquet_root)).
+//! - `Option<T>` reads an `optional` node (null is `None`); on a `required` node it is
+//!   always `Some`. A non-`Option` field reads an `optional` node too, and fails only on a
+//!   row where the value is actually null, naming the field and the row.
+//! - Sequences (`Vec`, sets, arrays, tuples of a LIST) read LISTs in every form of the
+//!   LogicalTypes.md backward-compatibility rules (3-level, 2-level, `array` / `_tuple`
+//!   elements) and bare `repeated` fields; a struct whose only field is repeated reads as
+//!   that list. A MAP reads as a sequence of `(key, value)` tuples too.
+//! - Maps read MAP (and MAP_KEY_VALUE) groups; a map without a value column gives `None` /
+//!   `()` values. A map type on a plain group reads its fields by name
+//!   (`BTreeMap<String, Value>`, `#[serde(flatten)]`).
+//! - Unit-only enums read BYTE_ARRAY (ENUM or STRING) values by variant name. Enums with
+//!   data read the group with one optional field per variant (exactly one set per row).
+//! - Integers are handed over at the column's width and checked against the target's
+//!   range by serde (an INT32 read into a `u8` fails on 300; INT32 widens into `i64`, FLOAT
+//!   into `f64`). Unsigned columns (`INTEGER(_, false)`, `UINT_*`) go to unsigned targets.
+//!   `i128` / `u128` read 16-byte (or shorter) big-endian decimals and UUIDs. Floats read
+//!   decimals scaled; integer targets read the unscaled value.
+//! - Text targets (`String`, `&str` visitors, chrono's types) read STRING and plain
+//!   BYTE_ARRAY values (checked to be UTF-8), and logical values in their text forms: DATE as
+//!   `YYYY-MM-DD`, TIME as `HH:MM:SS.ffffff`, TIMESTAMP as `YYYY-MM-DDTHH:MM:SS.ffffff`
+//!   with `Z` when adjusted to UTC, INT96 as a UTC timestamp with nanoseconds, DECIMAL as a
+//!   decimal number, UUID hyphenated.
+//! - Byte targets (`serde_bytes`, `Vec<u8>` as a sequence, `[u8; N]`) read BYTE_ARRAY and
+//!   FIXED_LEN_BYTE_ARRAY values.
+//! - `SystemTime` reads TIMESTAMP (any unit) and INT96 columns; integer targets read a
+//!   TIMESTAMP's raw count of its unit.
+//! - `deserialize_any` (self-describing targets such as `serde_json::Value`) sees groups as
+//!   maps, lists as sequences, MAPs as maps, nulls as `None`, and leaves as their physical
+//!   value, with DECIMAL and UUID as text and INT96 as nanoseconds: the same mapping as
+//!   [`Value`](crate::record::Value)'s `Serialize`.
+//! - The deserializer is not human-readable (`is_human_readable` is `false`).
+//!
+//! # Errors
+//!
+//! Errors carry the dotted column path of the node that failed, the row group and the row
+//! number (counted from the start of the file).
+
+mod access;
+mod cursor;
+mod error;
+mod leaf;
+mod node;
+mod probe;
+mod reader;
+mod source;
+mod state;
+mod text;
+mod tree;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+use crate::error::Result;
+use crate::file::ChunkReader;
+
+pub(crate) use access::MAP_TAG;
+pub(crate) use leaf::tags;
+#[cfg(test)]
+pub(crate) use leaf::unit_id;
+pub(crate) use node::VALUE_TOKEN;
+pub use reader::Reader;
+pub use source::{IntoChunkReader, ReadAll};
+
+/// The decimal text of a big-endian two's complement unscaled value.
+pub(crate) fn text_decimal(unscaled: &[u8], scale: i32) -> String {
+    let mut s = text::StackStr::new();
+    match text::be_i128(unscaled) {
+        Some(x) if text::decimal(x, scale, &mut s).is_ok() => s.as_str().to_owned(),
+        _ => text::decimal_long(unscaled, scale),
+    }
+}
+
+/// Writes the hyphenated form of a UUID.
+pub(crate) fn text_uuid(bytes: &[u8], out: &mut impl std::fmt::Write) -> std::fmt::Result {
+    text::uuid(bytes, out)
+}
+
+/// Collects a reader's rows, stopping at the first error.
+fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<Vec<T>> {
+    // The footer's row count is a hint only: capped by the file's size (hostile footers) and
+    // by 1 GiB of rows.
+    let len = reader.get_ref().len_bytes().max(1 << 16);
+    let budget = ((1u64 << 30) / std::mem::size_of::<T>().max(1) as u64).max(1);
+    let mut rows = Vec::with_capacity(reader.num_rows().min(len).min(budget) as usize);
+    for row in reader {
+        rows.push(row?);
+    }
+    Ok(rows)
+}
+
+/// Reads every row of the Parquet file in `bytes`.
+///
+/// ```
+/// # fn main() -> parquet_serde::Result<()> {
+/// # let bytes = {
+/// #     use parquet_serde::{column::ColumnBatch, file::{FileWriter, WriterOptions}, values::ColumnValues};
+/// #     let schema = "message m { required int32 x; optional binary name (STRING); }".parse()?;
+/// #     let mut w = FileWriter::new(Vec::new(), schema, WriterOptions::default())?;
+/// #     let mut x = w.column_writer(0)?;
+/// #     x.write(&ColumnBatch { values: ColumnValues::Int32(vec![7, 8]), def_levels: vec![], rep_levels: vec![] })?;
+/// #     let mut names = parquet_serde::values::ByteArrays::new();
+/// #     names.push(b"seven");
+/// #     let mut n = w.column_writer(1)?;
+/// #     n.write(&ColumnBatch { values: ColumnValues::ByteArray(names), def_levels: vec![1, 0], rep_levels: vec![] })?;
+/// #     w.write_row_group(vec![x.close()?, n.close()?])?;
+/// #     w.close()?.0
+/// # };
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Row {
+///     x: i64,
+///     name: Option<String>,
+/// }
+/// let rows: Vec<Row> = parquet_serde::from_slice(&bytes)?;
+/// assert_eq!(rows, vec![Row { x: 7, name: Some("seven".into()) }, Row { x: 8, name: None }]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<Vec<T>> {
+    collect(Reader::<_, T>::new(bytes)?)
+}
+
+/// Reads every row from a [`ChunkReader`](crate::file::ChunkReader) (a `File` is read by
+/// positioned reads of the columns needed) or from a stream (`Stdin`, `BufReader`, or any
+/// `Read` wrapped in [`ReadAll`]), which is read into memory first.
+pub fn from_reader<T: DeserializeOwned, S: IntoChunkReader>(source: S) -> Result<Vec<T>> {
+    collect(Reader::<_, T>::new(source.into_chunk_reader()?)?)
+}
+
+/// Reads every row of the file at `path` (positioned reads of the columns needed).
+pub fn from_path<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<Vec<T>> {
+    collect(Reader::<_, T>::from_path(path)?)
+}

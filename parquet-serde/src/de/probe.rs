@@ -1,0 +1,47 @@
+//! The schema probe: runs the row type's `Deserialize` once against the file schema with
+//! stand-in values, recording which leaf columns it reads. Only those are decoded.
+//!
+//! serde hands over everything the projection needs: `deserialize_struct` names the fields,
+//! options and sequences reveal their inner type when given one value. The probe answers
+//! every optional as present and every list with one element; enums with data decode all
+//! their variants' columns (the variant a row takes depends on the data).
+
+use serde::de::DeserializeOwned;
+
+use crate::error::{ErrorKind, Result};
+
+use super::node::NodeDe;
+use super::state::State;
+use super::tree::Tree;
+
+/// Sets the projection of `tree` to the leaf columns rows of `T` read; returns them.
+///
+/// A schema mismatch (a field the file lacks without a default, a type that cannot be read
+/// from its column) is an error now. When the type rejects a stand-in value instead, the
+/// probe cannot tell what it reads, and every column is decoded.
+pub(crate) fn project<T: DeserializeOwned>(tree: &mut Tree) -> Result<Vec<bool>> {
+    let mut st = State::for_probe(tree);
+    let result = T::deserialize(NodeDe::root(tree, &mut st));
+    let Some(probe) = st.probe.take() else {
+        return Err(crate::Error::schema("probe state lost"));
+    };
+    let all = vec![true; tree.num_leaves];
+    match result {
+        Ok(_) => {}
+        Err(e) if e.error().kind() == ErrorKind::Schema => return Err(e.into()),
+        Err(_) => {
+            tree.set_projection(&all, &probe.structs);
+            return Ok(all);
+        }
+    }
+    let mut leaves = probe.leaves;
+    // A node whose presence or length is read needs one decoded leaf below it.
+    for (id, &asked) in probe.decide.iter().enumerate() {
+        let range = tree.nodes[id].leaves.clone();
+        if asked && !range.is_empty() && !leaves[range.clone()].iter().any(|&l| l) {
+            leaves[range.start] = true;
+        }
+    }
+    tree.set_projection(&leaves, &probe.structs);
+    Ok(leaves)
+}

@@ -1,0 +1,264 @@
+//! [`Reader`]: typed rows from a file, one row group in memory at a time.
+
+use std::fmt;
+use std::fs::File;
+use std::marker::PhantomData;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+use crate::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions};
+use crate::schema::Schema;
+
+use super::cursor::Cursor;
+use super::node::NodeDe;
+use super::probe;
+use super::state::State;
+use super::tree::Tree;
+
+/// An iterator of the rows of a Parquet file as values of `T`.
+///
+/// Opening reads the footer and matches `T` against the file schema (see the
+/// [module docs](super) for the rules); only the columns `T` reads are fetched and decoded,
+/// one row group at a time, so memory is bounded by a row group. Each item is one row;
+/// after an error in a row the reader moves on to the next row.
+///
+/// ```
+/// # fn main() -> parquet_serde::Result<()> {
+/// use parquet_serde::column::ColumnBatch;
+/// use parquet_serde::de::Reader;
+/// use parquet_serde::file::{FileWriter, WriterOptions};
+/// use parquet_serde::values::ColumnValues;
+///
+/// // A file with columns `id` and `score`.
+/// let schema = "message m { required int64 id; required double score; }".parse()?;
+/// let mut writer = FileWriter::new(Vec::new(), schema, WriterOptions::default())?;
+/// let mut id = writer.column_writer(0)?;
+/// id.write(&ColumnBatch { values: ColumnValues::Int64(vec![1, 2]), def_levels: vec![], rep_levels: vec![] })?;
+/// let mut score = writer.column_writer(1)?;
+/// score.write(&ColumnBatch { values: ColumnValues::Double(vec![0.5, 1.5]), def_levels: vec![], rep_levels: vec![] })?;
+/// writer.write_row_group(vec![id.close()?, score.close()?])?;
+/// let (bytes, _) = writer.close()?;
+///
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Id {
+///     id: i64,
+/// }
+/// let reader = Reader::<_, Id>::new(&bytes[..])?;
+/// assert_eq!(reader.num_rows(), 2);
+/// assert_eq!(reader.projected_columns(), &[0]); // `score` is never decoded
+/// let rows = reader.collect::<Result<Vec<_>, _>>()?;
+/// assert_eq!(rows, vec![Id { id: 1 }, Id { id: 2 }]);
+/// # Ok(())
+/// # }
+/// ```
+pub struct Reader<R, T> {
+    file: FileReader<R>,
+    tree: Tree,
+    st: State,
+    projected: Vec<usize>,
+    next_row_group: usize,
+    row_group: usize,
+    rows_in_group: usize,
+    rows_left: usize,
+    row: u64,
+    _rows: PhantomData<fn() -> T>,
+}
+
+impl<R, T> fmt::Debug for Reader<R, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reader")
+            .field("projected", &self.projected)
+            .field("row_group", &self.row_group)
+            .field("row", &self.row)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
+    /// Opens a file with default options (page checksums verified).
+    pub fn new(reader: R) -> Result<Self> {
+        Self::with_options(reader, ReadOptions::default())
+    }
+
+    /// Opens a file with `options`.
+    pub fn with_options(reader: R, options: ReadOptions) -> Result<Self> {
+        Self::from_file_reader(FileReader::with_options(reader, options)?)
+    }
+
+    /// Reads rows of `T` from an opened [`FileReader`].
+    pub fn from_file_reader(file: FileReader<R>) -> Result<Self> {
+        let mut tree = Tree::new(file.schema())?;
+        let mask = probe::project::<T>(&mut tree)?;
+        let projected: Vec<usize> = (0..mask.len()).filter(|&c| mask[c]).collect();
+        let st = State::for_reading(&tree);
+        Ok(Reader {
+            file,
+            tree,
+            st,
+            projected,
+            next_row_group: 0,
+            row_group: 0,
+            rows_in_group: 0,
+            rows_left: 0,
+            row: 0,
+            _rows: PhantomData,
+        })
+    }
+}
+
+impl<T: DeserializeOwned> Reader<File, T> {
+    /// Opens the file at `path` (read by positioned reads).
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let file = File::open(path).map_err(|e| Error::from(e).context(path.display()))?;
+        Self::new(file)
+    }
+}
+
+impl<R: ChunkReader, T> Reader<R, T> {
+    /// The file's schema.
+    pub fn schema(&self) -> &Schema {
+        self.file.schema()
+    }
+
+    /// The file's metadata.
+    pub fn metadata(&self) -> &ParquetMetaData {
+        self.file.metadata()
+    }
+
+    /// Rows in the file (from the footer).
+    pub fn num_rows(&self) -> u64 {
+        self.file.metadata().num_rows().max(0) as u64
+    }
+
+    /// Number of row groups.
+    pub fn num_row_groups(&self) -> usize {
+        self.file.num_row_groups()
+    }
+
+    /// Ordinals of the leaf columns that are decoded: those `T` reads.
+    pub fn projected_columns(&self) -> &[usize] {
+        &self.projected
+    }
+
+    /// The underlying reader.
+    pub fn get_ref(&self) -> &R {
+        self.file.get_ref()
+    }
+
+    /// Decodes the projected columns of row group `rg`; its row count.
+    fn load(&mut self, rg: usize) -> Result<usize> {
+        for c in &mut self.st.cursors {
+            *c = None;
+        }
+        let rows = self
+            .file
+            .metadata()
+            .file
+            .row_groups
+            .get(rg)
+            .map_or(0, |g| g.num_rows.max(0) as u64);
+        let rows = usize::try_from(rows).map_err(|_| Error::corrupt("row count exceeds memory"))?;
+        for &col in &self.projected {
+            let batch = self.file.read_column(rg, col)?;
+            let descr = &self.file.schema().columns()[col];
+            let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
+            let cursor =
+                Cursor::new(batch, descr.max_def_level, descr.max_rep_level).map_err(at)?;
+            let n = cursor.rows();
+            if n != rows {
+                return Err(at(Error::corrupt(format!(
+                    "column chunk holds {n} rows, its row group {rows}"
+                ))));
+            }
+            self.st.cursors[col] = Some(cursor);
+        }
+        Ok(rows)
+    }
+
+    /// Checks that the finished row group left no level entries unread.
+    fn check_finished(&self) -> Result<()> {
+        for &col in &self.projected {
+            if let Some(c) = &self.st.cursors[col] {
+                if !c.at_end() {
+                    return Err(Error::corrupt("column has level entries past the last row")
+                        .with_row_group(self.row_group)
+                        .with_column(self.file.schema().columns()[col].path.to_string()));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: ChunkReader, T> Reader<R, T> {
+    /// Moves to the next row group with rows: `None` when there is none left, `Some(Err)`
+    /// when one cannot be decoded (its rows are skipped).
+    #[cold]
+    fn next_group(&mut self) -> Option<Result<()>> {
+        while self.rows_left == 0 {
+            if self.next_row_group > 0 && self.st.cursors.iter().any(Option::is_some) {
+                let finished = self.check_finished();
+                for c in &mut self.st.cursors {
+                    *c = None;
+                }
+                if let Err(e) = finished {
+                    return Some(Err(e));
+                }
+            }
+            let rg = self.next_row_group;
+            if rg >= self.file.num_row_groups() {
+                return None;
+            }
+            self.next_row_group += 1;
+            self.row_group = rg;
+            match self.load(rg) {
+                Ok(rows) => {
+                    self.rows_left = rows;
+                    self.rows_in_group = rows;
+                }
+                Err(e) => {
+                    let rows = self.file.metadata().file.row_groups[rg].num_rows.max(0) as u64;
+                    self.row += rows;
+                    for c in &mut self.st.cursors {
+                        *c = None;
+                    }
+                    return Some(Err(e));
+                }
+            }
+        }
+        Some(Ok(()))
+    }
+
+    /// Locates a row's error and moves every cursor to the start of the next row.
+    #[cold]
+    fn failed_row(&mut self, e: super::error::DeError, row: u64) -> Error {
+        let next = self.rows_in_group - self.rows_left;
+        for &col in &self.projected {
+            if let Some(c) = &mut self.st.cursors[col] {
+                c.seek_row(next);
+            }
+        }
+        Error::from(e).with_row_group(self.row_group).with_row(row)
+    }
+}
+
+impl<R: ChunkReader, T: DeserializeOwned> Iterator for Reader<R, T> {
+    type Item = Result<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.rows_left == 0 {
+            if let Err(e) = self.next_group()? {
+                return Some(Err(e));
+            }
+        }
+        let result = T::deserialize(NodeDe::root(&self.tree, &mut self.st));
+        let row = self.row;
+        self.row += 1;
+        self.rows_left -= 1;
+        Some(result.map_err(|e| self.failed_row(e, row)))
+    }
+}

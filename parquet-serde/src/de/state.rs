@@ -1,0 +1,196 @@
+//! [`State`]: the assembler's mutable side. The leaf cursors of the current row group, the
+//! struct plans (serde's field list matched against a group's children, computed once per
+//! struct type and group), and, while the schema probe runs, the record of what it touched.
+//!
+//! Every operation consumes level entries so that deserializing one instance of a node
+//! consumes exactly that instance's entries from every projected leaf below it: that is
+//! what keeps the independent leaf cursors aligned.
+
+use crate::error::{Error, Result};
+use crate::values::Int96;
+
+use super::cursor::{Cursor, Prim};
+use super::tree::{Kind, NodeId, Tree};
+
+/// What the schema probe records.
+#[derive(Debug)]
+pub(crate) struct Probe {
+    /// Leaf columns whose values are read.
+    pub leaves: Vec<bool>,
+    /// Nodes whose presence or list length is asked.
+    pub decide: Vec<bool>,
+    /// Groups read as structs, with serde's field lists.
+    pub structs: Vec<(NodeId, &'static [&'static str])>,
+    /// Zeros handed out as byte values.
+    zeros: Vec<u8>,
+}
+
+/// The mutable state of the assembler.
+#[derive(Debug)]
+pub(crate) struct State {
+    /// One cursor per leaf column, `None` for columns not projected.
+    pub cursors: Vec<Option<Cursor>>,
+    /// Set while the schema probe runs.
+    pub probe: Option<Box<Probe>>,
+}
+
+fn not_projected(tree: &Tree, node: NodeId) -> Error {
+    Error::schema(format!(
+        "no column below `{}` was decoded: the Rust type asked for data the schema probe did not see",
+        tree.nodes[node].path
+    ))
+}
+
+impl State {
+    /// A state for the probe over `tree`.
+    pub fn for_probe(tree: &Tree) -> State {
+        State {
+            cursors: (0..tree.num_leaves).map(|_| None).collect(),
+            probe: Some(Box::new(Probe {
+                leaves: vec![false; tree.num_leaves],
+                decide: vec![false; tree.nodes.len()],
+                structs: Vec::new(),
+                zeros: Vec::new(),
+            })),
+        }
+    }
+
+    /// A state for reading over `tree` (cursors are installed per row group).
+    pub fn for_reading(tree: &Tree) -> State {
+        State {
+            cursors: (0..tree.num_leaves).map(|_| None).collect(),
+            probe: None,
+        }
+    }
+
+    /// Whether the probe is running.
+    #[inline]
+    pub fn probing(&self) -> bool {
+        self.probe.is_some()
+    }
+
+    fn decider(&mut self, tree: &Tree, node: NodeId) -> Result<&mut Cursor> {
+        let col = tree.nodes[node]
+            .decide
+            .ok_or_else(|| not_projected(tree, node))?;
+        match self.cursors.get_mut(col) {
+            Some(Some(c)) => Ok(c),
+            _ => Err(not_projected(tree, node)),
+        }
+    }
+
+    /// Whether the (optional) node is present at the current position. Nothing is consumed.
+    #[inline]
+    pub fn present(&mut self, tree: &Tree, node: NodeId) -> Result<bool> {
+        if let Some(p) = &mut self.probe {
+            p.decide[node] = true;
+            return Ok(true);
+        }
+        let def = tree.nodes[node].def;
+        Ok(self.decider(tree, node)?.def()? >= def)
+    }
+
+    /// Consumes one instance of `node` from every projected leaf below it: one list
+    /// element when `element`, else the node's whole value in its parent (for a repeated
+    /// node, the whole list).
+    pub fn skip(&mut self, tree: &Tree, node: NodeId, element: bool) -> Result<()> {
+        if self.probing() {
+            return Ok(());
+        }
+        let n = &tree.nodes[node];
+        let rep = if n.is_repeated() && !element {
+            n.rep - 1
+        } else {
+            n.rep
+        };
+        for col in n.leaves.clone() {
+            if let Some(Some(c)) = self.cursors.get_mut(col) {
+                c.skip(rep)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Opens the list made by repeated node `repeated` at the current position: its
+    /// element count. An empty list (or one below a null) is consumed here.
+    pub fn open_list(&mut self, tree: &Tree, repeated: NodeId) -> Result<usize> {
+        if let Some(p) = &mut self.probe {
+            p.decide[repeated] = true;
+            return Ok(1);
+        }
+        let n = &tree.nodes[repeated];
+        let (def, rep) = (n.def, n.rep);
+        if self.decider(tree, repeated)?.def()? < def {
+            self.skip(tree, repeated, false)?;
+            Ok(0)
+        } else {
+            Ok(self.decider(tree, repeated)?.count(rep))
+        }
+    }
+
+    /// Consumes the next entry of leaf `node` (column `col`): its value, or `None` for a
+    /// null.
+    #[inline(always)]
+    pub fn take(&mut self, tree: &Tree, node: NodeId, col: usize) -> Result<Option<Prim<'_>>> {
+        if self.probe.is_some() {
+            return self.probe_take(tree, node, col);
+        }
+        match self.cursors.get_mut(col) {
+            Some(Some(c)) => match c.take()? {
+                Some(v) => c.value(v).map(Some),
+                None => Ok(None),
+            },
+            _ => Err(not_projected(tree, node)),
+        }
+    }
+
+    #[cold]
+    fn probe_take(&mut self, tree: &Tree, node: NodeId, col: usize) -> Result<Option<Prim<'_>>> {
+        let Kind::Leaf { physical, .. } = tree.nodes[node].kind else {
+            return Err(Error::schema("not a leaf"));
+        };
+        let Some(p) = &mut self.probe else {
+            return Ok(None);
+        };
+        if let Some(l) = p.leaves.get_mut(col) {
+            *l = true;
+        }
+        Ok(Some(dummy(physical, tree, node, &mut p.zeros)))
+    }
+
+    /// Marks every leaf below `node` as read (the probe's answer for values whose shape
+    /// depends on the data, such as the variants of an enum).
+    pub fn probe_all(&mut self, tree: &Tree, node: NodeId) {
+        if let Some(p) = &mut self.probe {
+            for col in tree.nodes[node].leaves.clone() {
+                p.leaves[col] = true;
+            }
+        }
+    }
+}
+
+/// The probe's stand-in value of a leaf: plausible for every target (1 for numbers, `"0"`
+/// for text, zeros of the width for fixed bytes).
+fn dummy<'a>(
+    physical: crate::format::Type,
+    tree: &Tree,
+    node: NodeId,
+    zeros: &'a mut Vec<u8>,
+) -> Prim<'a> {
+    use crate::format::Type;
+    match physical {
+        Type::Boolean => Prim::Bool(true),
+        Type::Int32 => Prim::I32(1),
+        Type::Int64 => Prim::I64(1),
+        Type::Int96 => Prim::I96(Int96([0, 0, Int96::JULIAN_DAY_OF_EPOCH as u32])),
+        Type::Float => Prim::F32(0.0),
+        Type::Double => Prim::F64(0.0),
+        Type::FixedLenByteArray => {
+            let width = tree.type_length(node).clamp(0, 1 << 16) as usize;
+            zeros.clear();
+            zeros.resize(width, 0);
+            Prim::Bytes(zeros)
+        }
+        Type::ByteArray | Type::Unknown(_) => Prim::Bytes(b"0"),
+    }
+}

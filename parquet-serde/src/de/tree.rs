@@ -1,0 +1,575 @@
+//! The file schema compiled for the assembler: one arena node per schema node, with its
+//! Dremel levels, the range of leaf columns below it, its list or map shape and, for leaves,
+//! how physical values convert.
+
+use std::ops::Range;
+
+use crate::error::{Error, Result};
+use crate::format::{ConvertedType, LogicalType, TimeUnit, Type};
+use crate::schema::{NodeKind, Repetition, Schema, SchemaNode};
+
+/// Index of a node in [`Tree::nodes`]; the root is [`ROOT`].
+pub(crate) type NodeId = usize;
+
+/// The root node (the message).
+pub(crate) const ROOT: NodeId = 0;
+
+/// How a leaf's physical values read as Rust values, from its logical (or converted) type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Conv {
+    /// No annotation that changes the reading.
+    Plain,
+    /// Unsigned integer (INTEGER(_, false), UINT_*): INT32/INT64 bits reinterpreted.
+    Unsigned,
+    /// UTF-8 text (STRING, ENUM, JSON).
+    String,
+    /// Days since 1970-01-01.
+    Date,
+    /// Time of day.
+    Time(TimeUnit),
+    /// Units since the epoch; `true` when adjusted to UTC.
+    Timestamp(TimeUnit, bool),
+    /// Unscaled decimal with this scale.
+    Decimal(i32),
+    /// 16-byte UUID.
+    Uuid,
+    /// 2-byte IEEE half float.
+    Float16,
+}
+
+/// A group's shape, from its annotation and children (LogicalTypes.md, including the
+/// backward-compatibility rules). The group's own repetition does not matter here: a
+/// repeated LIST group is a list of lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A struct: named fields.
+    Plain,
+    /// A LIST: `repeated` is the repeated child; `element` the element node. When the
+    /// repeated node is itself the element (2-level lists), `element == repeated`.
+    List { repeated: NodeId, element: NodeId },
+    /// A MAP: `kv` is the repeated key/value group, `key` its first child, `value` its second.
+    Map {
+        kv: NodeId,
+        key: NodeId,
+        value: Option<NodeId>,
+    },
+}
+
+/// What a node is.
+#[derive(Debug, Clone)]
+pub(crate) enum Kind {
+    /// A leaf column.
+    Leaf {
+        /// Leaf ordinal (column index in the schema).
+        col: usize,
+        /// Physical type.
+        physical: Type,
+        /// Value conversion.
+        conv: Conv,
+        /// Byte length of FIXED_LEN_BYTE_ARRAY values.
+        width: i32,
+    },
+    /// A group.
+    Group {
+        /// Child nodes in schema order.
+        children: Vec<NodeId>,
+        /// List / map / struct.
+        shape: Shape,
+    },
+}
+
+/// One schema node.
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    /// Field name.
+    pub name: String,
+    /// Dotted path from the top-level field (empty for the root), for error messages.
+    pub path: String,
+    /// Repetition (the root is required).
+    pub repetition: Repetition,
+    /// Definition level when this node is present.
+    pub def: i16,
+    /// Repetition level of this node (repeated ancestors, itself included).
+    pub rep: i16,
+    /// Leaf, or group with its shape.
+    pub kind: Kind,
+    /// Leaf columns below this node (contiguous in depth-first order).
+    pub leaves: Range<usize>,
+    /// First projected leaf column below this node: the one presence and list lengths are
+    /// read from. `None` when no leaf below is projected.
+    pub decide: Option<usize>,
+}
+
+impl Node {
+    /// Whether this node is `repeated`.
+    #[inline]
+    pub fn is_repeated(&self) -> bool {
+        self.repetition == Repetition::Repeated
+    }
+
+    /// Whether this node is `optional`.
+    #[inline]
+    pub fn is_optional(&self) -> bool {
+        self.repetition == Repetition::Optional
+    }
+
+    /// Children of a group (empty for a leaf).
+    pub fn children(&self) -> &[NodeId] {
+        match &self.kind {
+            Kind::Group { children, .. } => children,
+            Kind::Leaf { .. } => &[],
+        }
+    }
+
+    /// Short description of the node's type, for messages.
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            Kind::Leaf { physical, conv, .. } => match conv {
+                Conv::Plain => format!("{physical:?} column"),
+                other => format!("{physical:?} {other:?} column"),
+            },
+            Kind::Group {
+                shape: Shape::List { .. },
+                ..
+            } => "LIST group".into(),
+            Kind::Group {
+                shape: Shape::Map { .. },
+                ..
+            } => "MAP group".into(),
+            Kind::Group { .. } => "group".into(),
+        }
+    }
+}
+
+/// serde's field list of a struct, matched against a group's children.
+#[derive(Debug, Clone)]
+pub(crate) struct StructPlan {
+    /// `(serde's field name, child node)` of the fields the file has.
+    pub entries: Vec<(&'static str, NodeId)>,
+    /// Children not asked for that hold projected leaves (each consumed after the struct).
+    pub extra: Vec<NodeId>,
+}
+
+/// The compiled schema.
+#[derive(Debug, Clone)]
+pub(crate) struct Tree {
+    /// The nodes; children come after their parent.
+    pub nodes: Vec<Node>,
+    /// Number of leaf columns.
+    pub num_leaves: usize,
+    /// The node of each leaf column.
+    pub leaf_nodes: Vec<NodeId>,
+    /// Struct plans, built once the projection is known.
+    plans: Vec<StructPlan>,
+    /// Per node: `(field list address, field list length, index in plans)`.
+    plan_index: Vec<Vec<(usize, usize, usize)>>,
+}
+
+fn has_annotation(node: &SchemaNode, lt: &LogicalType, ct: ConvertedType) -> bool {
+    node.logical_type.as_ref() == Some(lt) || node.converted_type == Some(ct)
+}
+
+/// The conversion of a leaf from its stored annotations.
+fn conv_of(node: &SchemaNode, physical: Type, type_length: i32, scale: i32) -> Conv {
+    use ConvertedType as C;
+    match (&node.logical_type, node.converted_type) {
+        (Some(LogicalType::String | LogicalType::Enum | LogicalType::Json), _) => Conv::String,
+        (None | Some(LogicalType::Unknown(_)), Some(C::Utf8 | C::Enum | C::Json)) => Conv::String,
+        (
+            Some(LogicalType::Integer {
+                is_signed: false, ..
+            }),
+            _,
+        ) => Conv::Unsigned,
+        (
+            None | Some(LogicalType::Unknown(_)),
+            Some(C::Uint8 | C::Uint16 | C::Uint32 | C::Uint64),
+        ) => Conv::Unsigned,
+        (Some(LogicalType::Date), _) | (None, Some(C::Date)) => Conv::Date,
+        (Some(LogicalType::Time { unit, .. }), _) => Conv::Time(*unit),
+        (None, Some(C::TimeMillis)) => Conv::Time(TimeUnit::Millis),
+        (None, Some(C::TimeMicros)) => Conv::Time(TimeUnit::Micros),
+        (
+            Some(LogicalType::Timestamp {
+                unit,
+                is_adjusted_to_utc,
+            }),
+            _,
+        ) => Conv::Timestamp(*unit, *is_adjusted_to_utc),
+        (None, Some(C::TimestampMillis)) => Conv::Timestamp(TimeUnit::Millis, true),
+        (None, Some(C::TimestampMicros)) => Conv::Timestamp(TimeUnit::Micros, true),
+        (Some(LogicalType::Decimal { scale, .. }), _) => Conv::Decimal(*scale),
+        (None, Some(C::Decimal)) => Conv::Decimal(scale),
+        (Some(LogicalType::Uuid), _)
+            if physical == Type::FixedLenByteArray && type_length == 16 =>
+        {
+            Conv::Uuid
+        }
+        (Some(LogicalType::Float16), _)
+            if physical == Type::FixedLenByteArray && type_length == 2 =>
+        {
+            Conv::Float16
+        }
+        _ => Conv::Plain,
+    }
+}
+
+impl Tree {
+    /// Compiles a file schema.
+    pub fn new(schema: &Schema) -> Result<Tree> {
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            num_leaves: 0,
+            leaf_nodes: Vec::new(),
+            plans: Vec::new(),
+            plan_index: Vec::new(),
+        };
+        tree.add(schema.root(), "", 0, 0, true);
+        if tree.num_leaves != schema.num_columns() {
+            return Err(Error::schema(format!(
+                "schema tree has {} leaves but {} column descriptors",
+                tree.num_leaves,
+                schema.num_columns()
+            )));
+        }
+        for (i, c) in schema.columns().iter().enumerate() {
+            if let Some(n) = tree.leaf_nodes.get(i).map(|&id| &tree.nodes[id]) {
+                if n.def != c.max_def_level || n.rep != c.max_rep_level {
+                    return Err(Error::schema("column levels disagree with the schema tree")
+                        .with_column(c.path.to_string()));
+                }
+            }
+        }
+        Ok(tree)
+    }
+
+    fn add(
+        &mut self,
+        node: &SchemaNode,
+        parent_path: &str,
+        def: i16,
+        rep: i16,
+        is_root: bool,
+    ) -> NodeId {
+        let repetition = if is_root {
+            Repetition::Required
+        } else {
+            node.repetition
+        };
+        let def = def + (repetition != Repetition::Required) as i16;
+        let rep = rep + (repetition == Repetition::Repeated) as i16;
+        let path = match (is_root, parent_path.is_empty()) {
+            (true, _) => String::new(),
+            (false, true) => node.name.clone(),
+            (false, false) => format!("{parent_path}.{}", node.name),
+        };
+        let id = self.nodes.len();
+        let first_leaf = self.num_leaves;
+        let kind = match &node.kind {
+            NodeKind::Primitive {
+                physical_type,
+                type_length,
+                scale,
+                ..
+            } => {
+                self.num_leaves += 1;
+                self.leaf_nodes.push(id);
+                Kind::Leaf {
+                    col: first_leaf,
+                    physical: *physical_type,
+                    conv: conv_of(node, *physical_type, *type_length, *scale),
+                    width: *type_length,
+                }
+            }
+            NodeKind::Group { .. } => Kind::Group {
+                children: Vec::new(),
+                shape: Shape::Plain,
+            },
+        };
+        self.nodes.push(Node {
+            name: node.name.clone(),
+            path: path.clone(),
+            repetition,
+            def,
+            rep,
+            kind,
+            leaves: first_leaf..first_leaf,
+            decide: None,
+        });
+        if let NodeKind::Group { fields } = &node.kind {
+            let children: Vec<NodeId> = fields
+                .iter()
+                .map(|f| self.add(f, &path, def, rep, false))
+                .collect();
+            let shape = self.shape(node, &children);
+            self.nodes[id].kind = Kind::Group { children, shape };
+        }
+        self.nodes[id].leaves = first_leaf..self.num_leaves;
+        id
+    }
+
+    /// The shape of group `node` whose compiled children are `children`.
+    fn shape(&self, node: &SchemaNode, children: &[NodeId]) -> Shape {
+        let is_list = has_annotation(node, &LogicalType::List, ConvertedType::List);
+        let is_map = has_annotation(node, &LogicalType::Map, ConvertedType::Map)
+            || node.converted_type == Some(ConvertedType::MapKeyValue);
+        let NodeKind::Group { fields } = &node.kind else {
+            return Shape::Plain;
+        };
+        if !(is_list || is_map)
+            || children.len() != 1
+            || fields[0].repetition != Repetition::Repeated
+        {
+            return Shape::Plain;
+        }
+        let repeated = children[0];
+        let r = &self.nodes[repeated];
+        if is_map {
+            if let Kind::Group { children: kv, .. } = &r.kind {
+                if (1..=2).contains(&kv.len()) {
+                    return Shape::Map {
+                        kv: repeated,
+                        key: kv[0],
+                        value: kv.get(1).copied(),
+                    };
+                }
+            }
+        }
+        Shape::List {
+            repeated,
+            element: self.list_element(node, &fields[0], repeated),
+        }
+    }
+
+    /// The element of a LIST by the backward-compatibility rules of LogicalTypes.md: the
+    /// repeated node itself, unless it is a group of one field that is not repeated and is
+    /// not named `array` or `<list>_tuple`, in which case the element is that field.
+    fn list_element(
+        &self,
+        list: &SchemaNode,
+        repeated: &SchemaNode,
+        repeated_id: NodeId,
+    ) -> NodeId {
+        match &repeated.kind {
+            NodeKind::Primitive { .. } => repeated_id,
+            NodeKind::Group { fields } => {
+                if fields.len() != 1
+                    || repeated.name == "array"
+                    || repeated.name == format!("{}_tuple", list.name)
+                    || fields[0].repetition == Repetition::Repeated
+                {
+                    repeated_id
+                } else {
+                    self.nodes[repeated_id].children()[0]
+                }
+            }
+        }
+    }
+
+    /// Sets each node's deciding leaf from the projected leaf columns, and builds the plans
+    /// of the struct field lists the probe saw.
+    pub fn set_projection(
+        &mut self,
+        projected: &[bool],
+        structs: &[(NodeId, &'static [&'static str])],
+    ) {
+        for n in &mut self.nodes {
+            n.decide = n
+                .leaves
+                .clone()
+                .find(|&c| projected.get(c).copied().unwrap_or(false));
+        }
+        self.plans.clear();
+        self.plan_index = vec![Vec::new(); self.nodes.len()];
+        for &(node, fields) in structs {
+            if node < self.nodes.len() && self.plan(node, fields).is_none() {
+                let plan = self.make_plan(node, fields);
+                self.plans.push(plan);
+                self.plan_index[node].push((
+                    fields.as_ptr() as usize,
+                    fields.len(),
+                    self.plans.len() - 1,
+                ));
+            }
+        }
+    }
+
+    /// The plan of serde's `fields` for group `node`, if the probe saw it.
+    #[inline]
+    pub fn plan(&self, node: NodeId, fields: &'static [&'static str]) -> Option<&StructPlan> {
+        let key = (fields.as_ptr() as usize, fields.len());
+        let entries = self.plan_index.get(node)?;
+        entries
+            .iter()
+            .find(|e| (e.0, e.1) == key)
+            .map(|e| &self.plans[e.2])
+    }
+
+    /// Matches serde's `fields` against the children of group `node` (aliases included:
+    /// the first field name the file has wins).
+    pub fn make_plan(&self, node: NodeId, fields: &'static [&'static str]) -> StructPlan {
+        let mut entries: Vec<(&'static str, NodeId)> = Vec::new();
+        for &name in fields {
+            if let Some(child) = self.child_named(node, name) {
+                if !entries.iter().any(|&(_, c)| c == child) {
+                    entries.push((name, child));
+                }
+            }
+        }
+        let extra = self.nodes[node]
+            .children()
+            .iter()
+            .copied()
+            .filter(|c| !entries.iter().any(|e| e.1 == *c) && self.nodes[*c].decide.is_some())
+            .collect();
+        StructPlan { entries, extra }
+    }
+
+    /// The FIXED_LEN_BYTE_ARRAY length of leaf `id` (0 for others).
+    pub fn type_length(&self, id: NodeId) -> i32 {
+        match self.nodes[id].kind {
+            Kind::Leaf { width, .. } => width,
+            Kind::Group { .. } => 0,
+        }
+    }
+
+    /// The child of group `id` named `name`.
+    pub fn child_named(&self, id: NodeId, name: &str) -> Option<NodeId> {
+        self.nodes[id]
+            .children()
+            .iter()
+            .copied()
+            .find(|&c| self.nodes[c].name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(text: &str) -> Tree {
+        Tree::new(&text.parse::<Schema>().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn levels_leaves_and_shapes() {
+        let t = tree(
+            "message m {
+               required int64 id;
+               optional group tags (LIST) { repeated group list { optional binary element (STRING); } }
+               required group attrs (MAP) { repeated group key_value { required binary key (STRING); optional int32 value; } }
+               repeated int32 bare;
+             }",
+        );
+        let root = &t.nodes[ROOT];
+        assert_eq!(root.leaves, 0..5);
+        let tags = t.child_named(ROOT, "tags").unwrap();
+        let Kind::Group {
+            shape: Shape::List { repeated, element },
+            ..
+        } = t.nodes[tags].kind
+        else {
+            panic!("tags is a list")
+        };
+        assert_eq!(t.nodes[repeated].name, "list");
+        assert_eq!(t.nodes[element].name, "element");
+        assert_eq!((t.nodes[element].def, t.nodes[element].rep), (3, 1));
+        assert_eq!(t.nodes[element].path, "tags.list.element");
+        let attrs = t.child_named(ROOT, "attrs").unwrap();
+        assert!(matches!(
+            t.nodes[attrs].kind,
+            Kind::Group {
+                shape: Shape::Map { value: Some(_), .. },
+                ..
+            }
+        ));
+        assert_eq!(t.nodes[attrs].leaves, 2..4);
+        let bare = t.child_named(ROOT, "bare").unwrap();
+        assert_eq!((t.nodes[bare].def, t.nodes[bare].rep), (1, 1));
+        assert!(matches!(
+            t.nodes[bare].kind,
+            Kind::Leaf {
+                col: 4,
+                conv: Conv::Plain,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn legacy_lists() {
+        // 2-level list whose repeated group is named `array`: the group is the element, and
+        // being a LIST itself it is a list of lists.
+        let t = tree("message m { required group a (LIST) { repeated group array (LIST) { repeated int32 array; } } }");
+        let a = t.child_named(ROOT, "a").unwrap();
+        let Kind::Group {
+            shape: Shape::List { repeated, element },
+            ..
+        } = t.nodes[a].kind
+        else {
+            panic!()
+        };
+        assert_eq!(repeated, element);
+        assert!(matches!(
+            t.nodes[element].kind,
+            Kind::Group {
+                shape: Shape::List { .. },
+                ..
+            }
+        ));
+        // `<name>_tuple`.
+        let t = tree("message m { optional group x (LIST) { repeated group x_tuple { required int32 v; } } }");
+        let x = t.child_named(ROOT, "x").unwrap();
+        let Kind::Group {
+            shape: Shape::List { repeated, element },
+            ..
+        } = t.nodes[x].kind
+        else {
+            panic!()
+        };
+        assert_eq!(repeated, element);
+        // Map with key only.
+        let t = tree("message m { required group m (MAP) { repeated group key_value { required int32 key; } } }");
+        let m = t.child_named(ROOT, "m").unwrap();
+        assert!(matches!(
+            t.nodes[m].kind,
+            Kind::Group {
+                shape: Shape::Map { value: None, .. },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn conversions() {
+        let t = tree(
+            "message m {
+               required int64 ts (TIMESTAMP(MILLIS,false));
+               required int32 u (INTEGER(16,false));
+               required fixed_len_byte_array(16) id (UUID);
+               required int32 d (DECIMAL(9,2));
+               required binary e (ENUM);
+             }",
+        );
+        let conv = |i: usize| match t.nodes[i].kind {
+            Kind::Leaf { conv, .. } => conv,
+            _ => panic!(),
+        };
+        assert_eq!(conv(1), Conv::Timestamp(TimeUnit::Millis, false));
+        assert_eq!(conv(2), Conv::Unsigned);
+        assert_eq!(conv(3), Conv::Uuid);
+        assert_eq!(conv(4), Conv::Decimal(2));
+        assert_eq!(conv(5), Conv::String);
+    }
+
+    #[test]
+    fn projection_sets_deciding_leaves() {
+        let mut t = tree("message m { optional group g { required int32 a; required int32 b; } required int32 c; }");
+        t.set_projection(&[false, true, false], &[]);
+        let g = t.child_named(ROOT, "g").unwrap();
+        assert_eq!(t.nodes[g].decide, Some(1));
+        assert_eq!(t.nodes[ROOT].decide, Some(1));
+        let c = t.child_named(ROOT, "c").unwrap();
+        assert_eq!(t.nodes[c].decide, None);
+    }
+}
