@@ -264,6 +264,11 @@ impl<'a> NodeDe<'a> {
             } => {
                 let (kv, key, value) = (*kv, *key, *value);
                 match want {
+                    // A map without a value column is, as Arrow reads it, the list of its
+                    // keys; it still reads into a map type (with unit or None values).
+                    Want::Any | Want::Value | Want::Seq | Want::Tuple(_) if value.is_none() => {
+                        self.list(kv, key, want, visitor)
+                    }
                     Want::Map | Want::Any => self.map(kv, key, value, visitor),
                     Want::Value => visitor.visit_enum(MapMagic { de: self }),
                     Want::Seq | Want::Tuple(_) => self.list(kv, kv, want, visitor),
