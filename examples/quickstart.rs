@@ -1,75 +1,66 @@
-//! Writes a small Parquet file with the core API, reads it back, and prints its schema and
-//! its rows as JSON lines.
+//! The typed API: derive a schema, write a `Vec<T>`, read it back, print what other tools see.
+//!
+//! `cargo run --example quickstart`
 
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
-use parquet_serde::record::{read_rows, write_json};
-use parquet_serde::schema::Schema;
-use parquet_serde::values::{ByteArrays, ColumnValues};
-use parquet_serde::Compression;
+use std::collections::BTreeMap;
+
+use parquet_serde::{Compression, ParquetSchema, WriterOptions};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
+enum Level {
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
+struct Http {
+    method: String,
+    status: u16,
+    latency_ms: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
+struct LogRecord {
+    #[parquet(timestamp = "micros")]
+    ts: i64,
+    level: Level,
+    target: String,
+    message: String,
+    user_id: Option<u64>,
+    tags: Vec<String>,
+    attrs: BTreeMap<String, String>,
+    http: Option<Http>,
+}
 
 fn main() -> Result<(), parquet_serde::Error> {
-    let schema: Schema = "message event {
-        required int64 ts (TIMESTAMP(MICROS,true));
-        required binary level (STRING);
-        optional int32 status;
-        optional group tags (LIST) { repeated group list { required binary element (STRING); } }
-    }"
-    .parse()?;
+    let records: Vec<LogRecord> = (0..5)
+        .map(|i| LogRecord {
+            ts: 1_700_000_000_000_000 + i * 250_000,
+            level: if i % 3 == 0 { Level::Warn } else { Level::Info },
+            target: "api::orders".into(),
+            message: format!("request {i} served"),
+            user_id: (i % 2 == 0).then_some(1000 + i as u64),
+            tags: (0..i % 3).map(|t| format!("tag{t}")).collect(),
+            attrs: BTreeMap::from([("region".to_string(), "eu-west".to_string())]),
+            http: (i != 4).then(|| Http { method: "GET".into(), status: 200, latency_ms: 1.5 * i as f64 }),
+        })
+        .collect();
 
     let path = std::env::temp_dir().join("parquet-serde-quickstart.parquet");
     let options = WriterOptions::default().compression(Compression::Zstd(3));
-    let mut writer = FileWriter::new(std::fs::File::create(&path)?, schema, options)?;
+    parquet_serde::to_path_with(&path, &records, &options)?;
 
-    let mut levels = ByteArrays::new();
-    for l in ["INFO", "WARN", "INFO"] {
-        levels.push(l.as_bytes());
-    }
-    let mut tags = ByteArrays::new();
-    for t in ["db", "slow", "auth"] {
-        tags.push(t.as_bytes());
-    }
-    let batches = [
-        ColumnBatch {
-            values: ColumnValues::Int64(vec![
-                1_700_000_000_000_000,
-                1_700_000_000_250_000,
-                1_700_000_001_000_000,
-            ]),
-            def_levels: vec![],
-            rep_levels: vec![],
-        },
-        ColumnBatch {
-            values: ColumnValues::ByteArray(levels),
-            def_levels: vec![],
-            rep_levels: vec![],
-        },
-        ColumnBatch {
-            values: ColumnValues::Int32(vec![200, 503]),
-            def_levels: vec![1, 1, 0],
-            rep_levels: vec![],
-        },
-        // row 0: ["db", "slow"], row 1: null, row 2: ["auth"]
-        ColumnBatch {
-            values: ColumnValues::ByteArray(tags),
-            def_levels: vec![2, 2, 0, 2],
-            rep_levels: vec![0, 1, 0, 0],
-        },
-    ];
-    let mut chunks = Vec::new();
-    for (i, batch) in batches.iter().enumerate() {
-        let mut column = writer.column_writer(i)?;
-        column.write(batch)?;
-        chunks.push(column.close()?);
-    }
-    writer.write_row_group(chunks)?;
-    writer.close()?;
+    let back: Vec<LogRecord> = parquet_serde::from_path(&path)?;
+    assert_eq!(back, records);
 
-    let reader = FileReader::new(std::fs::File::open(&path)?)?;
+    let reader = parquet_serde::file::FileReader::new(std::fs::File::open(&path)?)?;
     println!("{}", reader.schema());
-    for row in read_rows(&reader, &[], None)? {
+    for row in parquet_serde::record::read_rows(&reader, &[], None)? {
         let mut line = String::new();
-        write_json(&row, &mut line);
+        parquet_serde::record::write_json(&row, &mut line);
         println!("{line}");
     }
     std::fs::remove_file(&path)?;
