@@ -2,6 +2,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bloom;
 pub mod column;
 pub mod compression;
 pub mod encoding;
