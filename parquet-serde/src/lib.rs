@@ -8,6 +8,7 @@ pub mod compression;
 pub mod encoding;
 mod error;
 pub mod file;
+pub mod filter;
 pub mod format;
 pub mod page;
 pub mod record;
