@@ -18,7 +18,7 @@ use crate::values::ColumnValues;
 
 use super::footer::ParquetMetaData;
 use super::reader::chunk_range;
-use super::selection::{take_rows, RowSelection};
+use super::selection::{local_ranges, take_rows, RowSelection};
 use super::{ChunkReader, FileReader};
 
 /// One data page as the page index describes it.
@@ -302,23 +302,68 @@ impl<R: ChunkReader> FileReader<R> {
         column: usize,
         selection: &RowSelection,
     ) -> Result<ColumnBatch> {
-        let descr = self.descr(column)?;
-        let num_rows = self
+        let num_rows = self.row_group_rows(row_group)?;
+        let index = if selection
+            .intersect(&RowSelection::all(num_rows))
+            .row_count()
+            == num_rows
+        {
+            None
+        } else {
+            self.offset_pages(row_group, column)?
+        };
+        self.read_rows_in_pages(row_group, column, selection, index.as_ref())
+    }
+
+    fn row_group_rows(&self, row_group: usize) -> Result<u64> {
+        Ok(self
             .metadata()
             .file
             .row_groups
             .get(row_group)
             .ok_or_else(|| Error::invalid_argument(format!("no row group {row_group}")))?
             .num_rows
-            .max(0) as u64;
+            .max(0) as u64)
+    }
+
+    /// The page index of a chunk from its OffsetIndex alone (page locations, no bounds).
+    pub(crate) fn offset_pages(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<Option<PageIndex>> {
+        let Some(oi) = self.offset_index(row_group, column)? else {
+            return Ok(None);
+        };
+        let descr = self.descr(column)?;
+        let num_rows = self.row_group_rows(row_group)?;
+        build_page_index(
+            &oi,
+            None,
+            descr,
+            None,
+            num_rows,
+            self.metadata().footer_offset,
+        )
+        .map(Some)
+        .map_err(|e| self.located(e.context("offset index"), row_group, column))
+    }
+
+    /// [`read_column_rows`](Self::read_column_rows) with the chunk's page locations known
+    /// (`None`: read the whole chunk).
+    pub(crate) fn read_rows_in_pages(
+        &self,
+        row_group: usize,
+        column: usize,
+        selection: &RowSelection,
+        pages: Option<&PageIndex>,
+    ) -> Result<ColumnBatch> {
+        let descr = self.descr(column)?;
+        let num_rows = self.row_group_rows(row_group)?;
         let selection = selection.intersect(&RowSelection::all(num_rows));
         let (max_def, max_rep) = (descr.max_def_level, descr.max_rep_level);
-        let index = if selection.row_count() == num_rows {
-            None
-        } else {
-            self.offset_index(row_group, column)?
-        };
-        let Some(oi) = index.filter(|oi| !oi.page_locations.is_empty()) else {
+        let Some(pi) = pages.filter(|p| !p.pages.is_empty() && selection.row_count() < num_rows)
+        else {
             let batch = self.read_column(row_group, column)?;
             if selection.row_count() == num_rows {
                 return Ok(batch);
@@ -331,15 +376,6 @@ impl<R: ChunkReader> FileReader<R> {
             return Ok(take_rows(&batch, max_def, max_rep, &ranges));
         };
         let at = |e: Error| self.located(e, row_group, column);
-        let pi = build_page_index(
-            &oi,
-            None,
-            descr,
-            None,
-            num_rows,
-            self.metadata().footer_offset,
-        )
-        .map_err(|e| at(e.context("offset index")))?;
         let md = self.plain_metadata(row_group, column)?;
         let selected = pi.pages_for(&selection);
         // Dictionary page (whatever precedes the first data page), then the selected pages,
@@ -347,7 +383,7 @@ impl<R: ChunkReader> FileReader<R> {
         let (chunk_start, _) = chunk_range(md);
         let first = pi.pages[0].offset;
         let mut buf = Vec::new();
-        if chunk_start < first {
+        if chunk_start < first && !selected.is_empty() {
             buf.extend_from_slice(
                 &self
                     .get_ref()
@@ -395,18 +431,7 @@ impl<R: ChunkReader> FileReader<R> {
         )
         .read_all()
         .map_err(at)?;
-        // Map the selection onto the rows of the decoded pages.
-        let mut local = Vec::new();
-        let mut base = 0u64;
-        for rows in &covered {
-            let page = RowSelection::from_ranges([rows.clone()]);
-            for r in page.intersect(&selection).ranges() {
-                local.push(
-                    (base + r.start - rows.start) as usize..(base + r.end - rows.start) as usize,
-                );
-            }
-            base += rows.end - rows.start;
-        }
+        let local = local_ranges(&covered, &selection);
         Ok(take_rows(&batch, max_def, max_rep, &local))
     }
 }
@@ -471,8 +496,9 @@ pub(crate) fn build_page_index(
         )));
     }
     let order = SortOrder::for_column(descr);
+    // Without column_orders the bounds of a ColumnIndex mean nothing (parquet.thrift).
     let usable = match column_order {
-        None | Some(ColumnOrder::TypeDefinedOrder) => true,
+        Some(ColumnOrder::TypeDefinedOrder) => true,
         Some(ColumnOrder::Ieee754TotalOrder) => {
             matches!(
                 descr.physical_type,

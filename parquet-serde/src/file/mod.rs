@@ -19,4 +19,5 @@ pub use indexes::{PageIndex, PageInfo};
 pub use options::{ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions};
 pub use reader::{ColumnChunkData, FileReader};
 pub use selection::RowSelection;
+pub(crate) use selection::{local_ranges, take_rows};
 pub use writer::FileWriter;

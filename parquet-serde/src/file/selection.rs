@@ -201,6 +201,22 @@ impl<'a> RowCursor<'a> {
     }
 }
 
+/// Positions, within rows decoded from the consecutive row ranges `covered`, of the rows
+/// of `selection` (those outside `covered` are left out).
+pub(crate) fn local_ranges(covered: &[Range<u64>], selection: &RowSelection) -> Vec<Range<usize>> {
+    let mut local = Vec::new();
+    let mut base = 0u64;
+    for rows in covered {
+        let part = RowSelection::from_ranges([rows.clone()]);
+        for r in part.intersect(selection).ranges() {
+            local
+                .push((base + r.start - rows.start) as usize..(base + r.end - rows.start) as usize);
+        }
+        base += rows.end - rows.start;
+    }
+    local
+}
+
 /// The rows `ranges` (sorted, disjoint, batch-relative) of a decoded batch.
 pub(crate) fn take_rows(
     batch: &ColumnBatch,

@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 
 use crate::bloom::Sbbf;
+use crate::column::ColumnBatch;
 use crate::error::{Error, Result};
-use crate::file::{ChunkReader, FileReader, PageIndex, RowSelection};
+use crate::file::{local_ranges, take_rows, ChunkReader, FileReader, PageIndex, RowSelection};
 use crate::format::{ColumnMetaData, Encoding, PageType};
 use crate::record::{RowAssembler, Value};
 use crate::values::ColumnValues;
@@ -300,6 +301,14 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
     /// The candidate rows of each row group after pruning by statistics, Bloom filters,
     /// dictionaries and the page index: a superset of the rows the predicate selects.
     pub fn prune(&self) -> Result<Selection> {
+        let (candidates, report) = self.prune_inner()?;
+        Ok(Selection {
+            row_groups: candidates.into_iter().map(|c| (c.rg, c.rows)).collect(),
+            report,
+        })
+    }
+
+    fn prune_inner(&self) -> Result<(Vec<Candidate>, FilterReport)> {
         let md = self.reader.metadata();
         let mut report = FilterReport {
             row_groups: md.num_row_groups(),
@@ -348,28 +357,48 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
             };
             if !rows.is_empty() {
                 report.rows_candidate += rows.row_count();
-                out.push((rg, rows));
+                out.push(Candidate { rg, rows, cache });
             }
         }
-        Ok(Selection {
-            row_groups: out,
-            report,
-        })
+        Ok((out, report))
     }
 
-    /// The rows the predicate selects, by row group: pruning first, then the predicate's
-    /// columns are decoded for the candidate rows (only their pages, with an OffsetIndex)
-    /// and tested row by row.
-    pub fn select(&self) -> Result<Selection> {
-        let mut sel = self.prune()?;
+    /// Page locations of a chunk for reading selected rows: from the cache, else the
+    /// OffsetIndex (none when the page index is off or unusable: whole chunks are read).
+    fn locations<'c>(
+        &self,
+        rg: usize,
+        column: usize,
+        cache: &'c mut Cache,
+    ) -> Option<&'c PageIndex> {
+        if !self.options.page_index {
+            return None;
+        }
+        cache
+            .pages
+            .entry(column)
+            .or_insert_with(|| self.reader.offset_pages(rg, column).ok().flatten())
+            .as_ref()
+    }
+
+    fn select_inner(&self) -> Result<(Vec<Matched>, FilterReport)> {
+        let (candidates, mut report) = self.prune_inner()?;
         let columns = self.bound.columns();
         let schema = self.reader.schema();
-        let mut out = Vec::with_capacity(sel.row_groups.len());
-        for (rg, candidates) in std::mem::take(&mut sel.row_groups) {
+        let mut out = Vec::with_capacity(candidates.len());
+        for Candidate {
+            rg,
+            rows: candidates,
+            mut cache,
+        } in candidates
+        {
             let rows = candidates.row_count() as usize;
             let mut batches = HashMap::new();
             for &c in &columns {
-                let batch = self.reader.read_column_rows(rg, c, &candidates)?;
+                let pages = self.locations(rg, c, &mut cache).cloned();
+                let batch = self
+                    .reader
+                    .read_rows_in_pages(rg, c, &candidates, pages.as_ref())?;
                 batches.insert(c, batch);
             }
             let truth = combine(&self.bound, &mut |leaf| {
@@ -391,16 +420,33 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
             }
             let selected = RowSelection::from_ranges(ranges);
             if !selected.is_empty() {
-                sel.report.rows_selected += selected.row_count();
-                out.push((rg, selected));
+                report.rows_selected += selected.row_count();
+                out.push(Matched {
+                    rg,
+                    candidates,
+                    selected,
+                    batches,
+                    cache,
+                });
             }
         }
-        sel.row_groups = out;
-        Ok(sel)
+        Ok((out, report))
+    }
+
+    /// The rows the predicate selects, by row group: pruning first, then the predicate's
+    /// columns are decoded for the candidate rows (only their pages, with an OffsetIndex)
+    /// and tested row by row.
+    pub fn select(&self) -> Result<Selection> {
+        let (matched, report) = self.select_inner()?;
+        Ok(Selection {
+            row_groups: matched.into_iter().map(|m| (m.rg, m.selected)).collect(),
+            report,
+        })
     }
 
     /// The selected rows as [`Value`] groups, keeping the leaves whose dotted paths start
-    /// with one of `columns` (every leaf when empty).
+    /// with one of `columns` (every leaf when empty). Columns the predicate read are not
+    /// read again.
     pub fn read_rows(&self, columns: &[&str]) -> Result<Vec<Value>> {
         let schema = self.reader.schema();
         let selected: Vec<usize> = (0..schema.num_columns())
@@ -419,11 +465,25 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
             )));
         }
         let mut rows = Vec::new();
-        for (rg, sel) in self.select()?.row_groups {
-            let batches = selected
-                .iter()
-                .map(|&c| self.reader.read_column_rows(rg, c, &sel))
-                .collect::<Result<Vec<_>>>()?;
+        let (matched, _) = self.select_inner()?;
+        for mut m in matched {
+            let mut batches = Vec::with_capacity(selected.len());
+            for &c in &selected {
+                let d = &schema.columns()[c];
+                let batch = match m.batches.get(&c) {
+                    Some(b) => {
+                        let local = local_ranges(m.candidates.ranges(), &m.selected);
+                        take_rows(b, d.max_def_level, d.max_rep_level, &local)
+                    }
+                    None => {
+                        let pages = self.locations(m.rg, c, &mut m.cache).cloned();
+                        self.reader
+                            .read_rows_in_pages(m.rg, c, &m.selected, pages.as_ref())?
+                    }
+                };
+                batches.push(batch);
+            }
+            let rg = m.rg;
             let mut asm = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)
                 .map_err(|e| e.with_row_group(rg))?;
             while let Some(r) = asm.next_row().map_err(|e| e.with_row_group(rg))? {
@@ -432,6 +492,22 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
         }
         Ok(rows)
     }
+}
+
+/// A row group left after pruning.
+struct Candidate {
+    rg: usize,
+    rows: RowSelection,
+    cache: Cache,
+}
+
+/// A row group with selected rows, and the predicate columns decoded for its candidates.
+struct Matched {
+    rg: usize,
+    candidates: RowSelection,
+    selected: RowSelection,
+    batches: HashMap<usize, ColumnBatch>,
+    cache: Cache,
 }
 
 fn mask(truth: &[u8]) -> Vec<bool> {

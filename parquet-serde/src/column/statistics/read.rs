@@ -9,7 +9,8 @@ use crate::format::{ColumnOrder, Statistics, Type};
 ///
 /// Built with [`ColumnStatistics::from_thrift`], which applies the reading rules of
 /// `parquet.thrift`:
-/// - `min_value`/`max_value` are used when present; the deprecated `min`/`max` only for
+/// - `min_value`/`max_value` are used when present and the footer has `column_orders`
+///   (without it their meaning is undefined); the deprecated `min`/`max` only for
 ///   BOOLEAN, INT32, INT64, FLOAT and DOUBLE columns whose order is signed (old writers
 ///   compared signed), or when min equals max (then the order does not matter);
 /// - a NaN bound of a floating point column (FLOAT, DOUBLE, FLOAT16) is ignored;
@@ -37,7 +38,8 @@ pub struct ColumnStatistics {
 
 impl ColumnStatistics {
     /// The typed statistics of a column of `physical_type` compared in `order`, given the
-    /// column's `ColumnOrder` from the footer (`None` when the footer has none).
+    /// column's `ColumnOrder` from the footer (`None` when the footer has none: then only
+    /// the deprecated `min`/`max` can be used).
     pub fn from_thrift(
         stats: &Statistics,
         physical_type: Type,
@@ -67,7 +69,7 @@ impl ColumnStatistics {
                 .and_then(|b| Scalar::decode(b, physical_type, order))
                 .filter(|s| !s.is_nan())
         };
-        if stats.min_value.is_some() || stats.max_value.is_some() {
+        if column_order.is_some() && (stats.min_value.is_some() || stats.max_value.is_some()) {
             out.min = decode(&stats.min_value);
             out.max = decode(&stats.max_value);
             out.min_exact = out.min.is_some() && stats.is_min_value_exact.unwrap_or(false);
@@ -96,6 +98,8 @@ impl ColumnStatistics {
 mod tests {
     use super::*;
 
+    const TYPE: Option<&ColumnOrder> = Some(&ColumnOrder::TypeDefinedOrder);
+
     fn st() -> Statistics {
         Statistics::default()
     }
@@ -111,11 +115,14 @@ mod tests {
             null_count: Some(3),
             ..st()
         };
-        let c = ColumnStatistics::from_thrift(&s, Type::Int32, SortOrder::Signed, None);
+        let c = ColumnStatistics::from_thrift(&s, Type::Int32, SortOrder::Signed, TYPE);
         assert_eq!(c.min, Some(Scalar::Int(1)));
         assert_eq!(c.max, Some(Scalar::Int(9)));
         assert!(c.min_exact && !c.max_exact);
         assert_eq!(c.null_count, Some(3));
+        // Without column_orders, min_value/max_value mean nothing; the legacy fields remain.
+        let c = ColumnStatistics::from_thrift(&s, Type::Int32, SortOrder::Signed, None);
+        assert_eq!((c.min, c.max), (Some(Scalar::Int(0)), Some(Scalar::Int(0))));
     }
 
     #[test]
@@ -156,7 +163,7 @@ mod tests {
             max_value: Some(f64::NAN.to_le_bytes().to_vec()),
             ..st()
         };
-        let c = ColumnStatistics::from_thrift(&s, Type::Double, SortOrder::Signed, None);
+        let c = ColumnStatistics::from_thrift(&s, Type::Double, SortOrder::Signed, TYPE);
         assert_eq!(c.min, Some(Scalar::Float(1.0)));
         assert_eq!(c.max, None);
         let c = ColumnStatistics::from_thrift(
@@ -181,7 +188,7 @@ mod tests {
             assert_eq!(c.min, None);
             assert_eq!(c.null_count, None, "negative counts are dropped");
         }
-        let c = ColumnStatistics::from_thrift(&s, Type::Int96, SortOrder::Undefined, None);
+        let c = ColumnStatistics::from_thrift(&s, Type::Int96, SortOrder::Undefined, TYPE);
         assert_eq!(c.min, None);
     }
 
@@ -192,7 +199,7 @@ mod tests {
             max_value: Some(2i64.to_le_bytes().to_vec()),
             ..st()
         };
-        let c = ColumnStatistics::from_thrift(&s, Type::Int64, SortOrder::Signed, None);
+        let c = ColumnStatistics::from_thrift(&s, Type::Int64, SortOrder::Signed, TYPE);
         assert_eq!((c.min, c.max), (None, Some(Scalar::Int(2))));
     }
 }
