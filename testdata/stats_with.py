@@ -5,7 +5,8 @@
   stats_with.py duckdb FILE...             one object per column chunk: DuckDB's parquet_metadata
   stats_with.py pages FILE COLUMN RANGES   min/max/null count of the rows pyarrow reads in each
                                            [start, end) of RANGES (JSON list of pairs)
-  stats_with.py rewrite IN OUT ROWS        pyarrow writes the rows of IN to OUT (ROWS per row group)
+  stats_with.py rewrite IN OUT ROWS        pyarrow writes the rows of IN to OUT (ROWS per row group;
+                                           INT96 timestamps become INT64)
   stats_with.py bloom FILE COLUMN VALUE... DuckDB parquet_bloom_probe for each VALUE (JSON literals)
 
 Values are normalized the way tests/stats_interop.rs prints its own: integers (unsigned and
@@ -143,7 +144,6 @@ def cmd_rewrite(src, dst, rows):
         t,
         dst,
         row_group_size=int(rows),
-        use_deprecated_int96_timestamps=True,
         write_page_index=True,
         compression="snappy",
     )
