@@ -40,16 +40,60 @@ impl BloomFilterOptions {
 /// Hashes buffered before the builder sizes its filter from what it has (32 MiB).
 const MAX_BUFFERED: usize = 1 << 22;
 
+/// HyperLogLog registers: distinct hashes estimated within about 1.6%.
+const HLL_BITS: u32 = 12;
+
+/// A HyperLogLog sketch of the distinct hashes seen (the hashes are XXH64, uniform).
+#[derive(Debug, Clone)]
+struct DistinctEstimate {
+    registers: Vec<u8>,
+}
+
+impl DistinctEstimate {
+    fn new() -> Self {
+        DistinctEstimate {
+            registers: vec![0; 1 << HLL_BITS],
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, hash: u64) {
+        let i = (hash >> (64 - HLL_BITS)) as usize;
+        // A guard bit bounds the rank at 64 - HLL_BITS + 1.
+        let rank = ((hash << HLL_BITS) | (1 << (HLL_BITS - 1))).leading_zeros() as u8 + 1;
+        // i < 2^HLL_BITS = registers.len().
+        let r = &mut self.registers[i];
+        if rank > *r {
+            *r = rank;
+        }
+    }
+
+    fn estimate(&self) -> u64 {
+        let m = self.registers.len() as f64;
+        let sum: f64 = self.registers.iter().map(|&r| 2f64.powi(-(r as i32))).sum();
+        let raw = 0.7213 / (1.0 + 1.079 / m) * m * m / sum;
+        let zeros = self.registers.iter().filter(|&&r| r == 0).count();
+        let e = if raw <= 2.5 * m && zeros > 0 {
+            m * (m / zeros as f64).ln()
+        } else {
+            raw
+        };
+        e.ceil() as u64
+    }
+}
+
 /// Builds the Bloom filter of one column chunk.
 ///
 /// With an expected distinct count the filter exists from the start and hashes go straight
-/// in. Without one, hashes are buffered and deduplicated, and the filter is sized from the
-/// distinct count when the chunk closes (or once more than 4 Mi distinct hashes are
-/// buffered, for twice that many).
+/// in. Without one, hashes are buffered while a HyperLogLog sketch estimates how many are
+/// distinct; when the chunk closes the filter is sized for that estimate (plus 5%, the
+/// sketch's error) and the buffered hashes inserted. Past 4 Mi buffered hashes the filter
+/// is built for twice the estimate so far and later hashes go straight in.
 #[derive(Debug, Clone)]
 pub struct BloomFilterBuilder {
     fpp: f64,
     hashes: Vec<u64>,
+    distinct: DistinctEstimate,
     filter: Option<Sbbf>,
     scratch: Vec<u64>,
 }
@@ -60,6 +104,7 @@ impl BloomFilterBuilder {
         BloomFilterBuilder {
             fpp: options.fpp,
             hashes: Vec::new(),
+            distinct: DistinctEstimate::new(),
             filter: options.ndv.map(|n| Sbbf::with_ndv_fpp(n, options.fpp)),
             scratch: Vec::new(),
         }
@@ -83,38 +128,33 @@ impl BloomFilterBuilder {
             Some(f) => f.insert_hash(hash),
             None => {
                 self.hashes.push(hash);
+                self.distinct.insert(hash);
                 if self.hashes.len() >= MAX_BUFFERED {
-                    self.compact();
+                    self.filter = Some(self.build(2));
+                    self.hashes = Vec::new();
                 }
             }
         }
     }
 
-    fn compact(&mut self) {
-        self.hashes.sort_unstable();
-        self.hashes.dedup();
-        if self.hashes.len() >= MAX_BUFFERED / 2 {
-            let mut f = Sbbf::with_ndv_fpp(2 * self.hashes.len() as u64, self.fpp);
-            for &h in &self.hashes {
-                f.insert_hash(h);
-            }
-            self.hashes = Vec::new();
-            self.filter = Some(f);
-        }
-    }
-
-    /// The finished filter.
-    pub fn finish(mut self) -> Sbbf {
-        if let Some(f) = self.filter.take() {
-            return f;
-        }
-        self.hashes.sort_unstable();
-        self.hashes.dedup();
-        let mut f = Sbbf::with_ndv_fpp(self.hashes.len() as u64, self.fpp);
+    /// A filter for `factor` times the distinct hashes estimated, holding the buffered ones.
+    fn build(&self, factor: u64) -> Sbbf {
+        let n = self.hashes.len() as u64;
+        // Never more than the hashes seen; 5% over the estimate covers its error.
+        let ndv = (self.distinct.estimate() * 105 / 100).min(n) * factor;
+        let mut f = Sbbf::with_ndv_fpp(ndv, self.fpp);
         for &h in &self.hashes {
             f.insert_hash(h);
         }
         f
+    }
+
+    /// The finished filter.
+    pub fn finish(mut self) -> Sbbf {
+        match self.filter.take() {
+            Some(f) => f,
+            None => self.build(1),
+        }
     }
 }
 
@@ -141,6 +181,21 @@ mod tests {
         let f = b.finish();
         assert_eq!(f.num_bytes(), Sbbf::with_ndv_fpp(100_000, 0.05).num_bytes());
         assert!(f.check_hash(hash_i64(2)));
+    }
+
+    #[test]
+    fn distinct_estimates() {
+        for n in [0u64, 1, 10, 1000, 50_000, 1_000_000] {
+            let mut d = DistinctEstimate::new();
+            for i in 0..n {
+                // Each value three times: duplicates do not count.
+                for _ in 0..3 {
+                    d.insert(hash_i64(i as i64));
+                }
+            }
+            let e = d.estimate() as f64;
+            assert!((e - n as f64).abs() <= 0.05 * n as f64 + 1.0, "{n}: {e}");
+        }
     }
 
     #[test]

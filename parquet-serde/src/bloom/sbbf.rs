@@ -76,7 +76,7 @@ impl Sbbf {
     /// A filter over a bitset read from a file: a non-empty multiple of 32 bytes, at most
     /// [`MAX_BYTES`].
     pub fn from_bitset(bitset: &[u8]) -> Result<Self> {
-        if bitset.is_empty() || bitset.len() % 32 != 0 || bitset.len() > MAX_BYTES {
+        if bitset.is_empty() || !bitset.len().is_multiple_of(32) || bitset.len() > MAX_BYTES {
             return Err(Error::corrupt(format!(
                 "Bloom filter bitset of {} bytes (must be a non-empty multiple of 32 up to 128 MiB)",
                 bitset.len()

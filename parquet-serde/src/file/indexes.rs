@@ -410,9 +410,7 @@ impl<R: ChunkReader> FileReader<R> {
                     .read_range(a.offset, len as usize)
                     .map_err(at)?,
             );
-            for k in i..=j {
-                covered.push(pi.pages[selected[k]].rows.clone());
-            }
+            covered.extend(selected[i..=j].iter().map(|&k| pi.pages[k].rows.clone()));
             i = j + 1;
         }
         let pages = PageReader::new(

@@ -24,7 +24,7 @@ pub struct RowSelection {
 impl RowSelection {
     /// Rows `0..num_rows`.
     pub fn all(num_rows: u64) -> Self {
-        Self::from_ranges([0..num_rows])
+        Self::from_ranges(std::iter::once(0..num_rows))
     }
 
     /// No rows.
@@ -264,7 +264,7 @@ mod tests {
         );
         let t = RowSelection::from_ranges([2..6, 8..20]);
         assert_eq!(s.intersect(&t).ranges(), &[2..3, 5..6, 8..9]);
-        assert_eq!(s.union(&t).ranges(), &[0..20]);
+        assert_eq!(s.union(&t).ranges(), std::slice::from_ref(&(0..20)));
         assert_eq!(RowSelection::none().intersect(&t), RowSelection::none());
     }
 
@@ -309,9 +309,12 @@ mod tests {
             want.push(s.as_bytes());
         }
         assert_eq!(t.values, ColumnValues::ByteArray(want));
-        let t = take_rows(&b, 2, 1, &[1..2]);
+        let t = take_rows(&b, 2, 1, std::slice::from_ref(&(1..2)));
         assert_eq!((t.def_levels, t.rep_levels), (vec![1], vec![0]));
         // Past the end: nothing more.
-        assert_eq!(take_rows(&b, 2, 1, &[4..9]).def_levels, Vec::<i16>::new());
+        assert_eq!(
+            take_rows(&b, 2, 1, std::slice::from_ref(&(4..9))).def_levels,
+            Vec::<i16>::new()
+        );
     }
 }

@@ -22,19 +22,19 @@ const SCHEMA: &str = "message m {
 }";
 
 fn grp(i: usize) -> Option<i32> {
-    (i % 11 != 0).then_some((i % 17) as i32)
+    (!i.is_multiple_of(11)).then_some((i % 17) as i32)
 }
 
 fn name(i: usize) -> Option<String> {
-    (i % 13 != 0).then(|| format!("n{:03}", (i * 7) % 300))
+    (!i.is_multiple_of(13)).then(|| format!("n{:03}", (i * 7) % 300))
 }
 
 fn x(i: usize) -> Option<f64> {
-    if i % 29 == 0 {
+    if i.is_multiple_of(29) {
         None
-    } else if i % 37 == 0 {
+    } else if i.is_multiple_of(37) {
         Some(f64::NAN)
-    } else if i % 41 == 0 {
+    } else if i.is_multiple_of(41) {
         Some(-0.0)
     } else {
         Some((i % 50) as f64 / 4.0 - 3.0)
@@ -42,9 +42,9 @@ fn x(i: usize) -> Option<f64> {
 }
 
 fn tags(i: usize) -> Option<Vec<Option<i32>>> {
-    (i % 23 != 0).then(|| {
+    (!i.is_multiple_of(23)).then(|| {
         (0..i % 4)
-            .map(|j| ((i + j) % 9 != 0).then_some(((i + j) % 10) as i32))
+            .map(|j| (!(i + j).is_multiple_of(9)).then_some(((i + j) % 10) as i32))
             .collect()
     })
 }

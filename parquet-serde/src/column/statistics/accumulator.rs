@@ -198,8 +198,13 @@ impl StatisticsAccumulator {
                 }
             }
             ColumnValues::ByteArray(v) => {
-                if self.order.is_defined() {
-                    self.add_bytes(range.map(|i| v.get(i)));
+                let it = v.offsets[range.start..=range.end]
+                    .windows(2)
+                    .map(|w| &v.data[w[0]..w[1]]);
+                match self.order {
+                    SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
+                    SortOrder::Unsigned => self.add_bytes(it, <[u8]>::cmp),
+                    _ => {}
                 }
             }
             ColumnValues::FixedLenByteArray(v) => {
@@ -214,8 +219,14 @@ impl StatisticsAccumulator {
                             self.merge_f16(lo, hi, v.width);
                         }
                     }
-                } else if self.order.is_defined() {
-                    self.add_bytes(range.map(|i| v.get(i)));
+                } else {
+                    let w = v.width.max(1);
+                    let it = v.data[range.start * w..range.end * w].chunks_exact(w);
+                    match self.order {
+                        SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
+                        SortOrder::Unsigned => self.add_bytes(it, <[u8]>::cmp),
+                        _ => {}
+                    }
                 }
             }
             ColumnValues::Int96(_) => {}
@@ -229,8 +240,11 @@ impl StatisticsAccumulator {
         }
     }
 
-    fn add_bytes<'a>(&mut self, mut it: impl Iterator<Item = &'a [u8]>) {
-        let cmp = self.byte_cmp();
+    fn add_bytes<'a>(
+        &mut self,
+        mut it: impl Iterator<Item = &'a [u8]>,
+        cmp: impl Fn(&[u8], &[u8]) -> Ordering,
+    ) {
         let Some(first) = it.next() else { return };
         let (mut lo, mut hi) = (first, first);
         for v in it {
