@@ -2,12 +2,14 @@
 
 #![warn(missing_docs)]
 
+pub mod bloom;
 pub mod column;
 pub mod compression;
 pub mod de;
 pub mod encoding;
 mod error;
 pub mod file;
+pub mod filter;
 pub mod format;
 pub mod page;
 pub mod record;

@@ -92,6 +92,41 @@ fn meta_and_pages() {
 }
 
 #[test]
+fn meta_shows_statistics_page_index_and_bloom_filters() {
+    let f = corpus("data_index_bloom_encoding_stats.parquet");
+    let (code, out, _) = run(&["meta", f.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(r#"statistics: nulls=0 min="Hello" max="today""#),
+        "{out}"
+    );
+    assert!(out.contains("page index: 1 pages, column index ("), "{out}");
+    assert!(
+        out.contains("bloom filter: offset=192 length=- bitset="),
+        "{out}"
+    );
+    let (code, out, _) = run(&["meta", corpus("sort_columns.parquet").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("sorted by: a desc nulls_first, b"), "{out}");
+    let (code, out, _) = run(&["meta", corpus("nan_in_stats.parquet").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("min=1.0 max=-"), "{out}");
+    let (code, out, _) = run(&[
+        "meta",
+        corpus("binary_truncated_min_max.parquet").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(r#"min="Al" max="Kf" min_inexact max_inexact"#),
+        "{out}"
+    );
+    assert!(
+        out.contains("size statistics: unencoded_bytes=149"),
+        "{out}"
+    );
+}
+
+#[test]
 fn check_passes_and_fails_where_the_crc_is_wrong() {
     let (code, out, _) = run(&[
         "check",

@@ -2,20 +2,27 @@
 //! written into pages.
 //!
 //! - [`ColumnChunkReader`] decodes a column chunk into [`ColumnBatch`]es.
-//! - [`ColumnChunkWriter`] encodes values and levels into pages and column metadata.
+//! - [`ColumnChunkWriter`] encodes values and levels into pages and column metadata:
+//!   statistics per chunk and per page, size statistics, the page index and Bloom filters.
+//! - [`statistics`]: sort orders, typed values ([`Scalar`]) and statistics, written and read.
 
 mod batch;
 mod decode;
 mod dict_encoder;
 mod dictionary;
+mod page_meta;
 mod reader;
-mod statistics;
+pub mod statistics;
 mod writer;
 
 #[cfg(test)]
 mod tests;
 
 pub use batch::ColumnBatch;
+pub(crate) use batch::{empty_values, extend_values};
+pub(crate) use decode::decode_plain;
 pub use reader::ColumnChunkReader;
-pub use statistics::{SortOrder, StatisticsAccumulator};
+pub use statistics::{
+    ColumnStatistics, Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat,
+};
 pub use writer::{ColumnChunkWriter, ColumnWriterOptions, DataPageVersion, WrittenColumnChunk};

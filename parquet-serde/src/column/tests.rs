@@ -19,6 +19,7 @@ fn options(version: DataPageVersion, dictionary: bool, page_size: usize) -> Colu
         data_page_version: version,
         statistics: true,
         checksums: true,
+        ..Default::default()
     }
 }
 

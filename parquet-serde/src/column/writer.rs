@@ -1,15 +1,21 @@
 //! [`ColumnChunkWriter`]: values and levels of one leaf in, pages and metadata out.
 
+use crate::bloom::{BloomFilterBuilder, BloomFilterOptions, Sbbf};
 use crate::compression::Compression;
 use crate::encoding::{bit_width, levels, plain, rle::RleEncoder};
 use crate::error::{Error, Result};
-use crate::format::{ColumnMetaData, Encoding, PageEncodingStats, PageType, Type};
+use crate::format::{
+    ColumnIndex, ColumnMetaData, Encoding, LogicalType, OffsetIndex, PageEncodingStats, PageType,
+    Type,
+};
 use crate::page::{PageWriter, WrittenPage};
+use crate::schema::ColumnDescriptor;
 use crate::values::ColumnValues;
 
 use super::batch::{clear_values, empty_values, extend_values, matches_type, ColumnBatch};
 use super::dict_encoder::{value_bytes, DictEncoder};
-use super::statistics::{SortOrder, StatisticsAccumulator};
+use super::page_meta::{PageMetaCollector, PageMetaOptions};
+use super::statistics::{SortOrder, StatisticsFormat};
 
 /// Data page format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,6 +45,20 @@ pub struct ColumnWriterOptions {
     pub data_page_version: DataPageVersion,
     /// Write min/max/null_count statistics for the chunk.
     pub statistics: bool,
+    /// Write statistics in every data page header, and (with `page_index`) the
+    /// ColumnIndex.
+    pub page_statistics: bool,
+    /// Write the page index: the OffsetIndex, and the ColumnIndex when
+    /// `page_statistics` is on.
+    pub page_index: bool,
+    /// Write SizeStatistics (byte-array sizes and level histograms) for the chunk and the
+    /// page index.
+    pub size_statistics: bool,
+    /// Longest min/max written for byte strings, in bytes; longer bounds are shortened and
+    /// marked inexact (`None`: never).
+    pub statistics_truncate_length: Option<usize>,
+    /// Build a Bloom filter of the chunk's values.
+    pub bloom_filter: Option<BloomFilterOptions>,
     /// Write a CRC32 on every page.
     pub checksums: bool,
 }
@@ -53,6 +73,11 @@ impl Default for ColumnWriterOptions {
             data_page_row_limit: 20_000,
             data_page_version: DataPageVersion::V1,
             statistics: true,
+            page_statistics: true,
+            page_index: true,
+            size_statistics: true,
+            statistics_truncate_length: Some(64),
+            bloom_filter: None,
             checksums: true,
         }
     }
@@ -68,6 +93,12 @@ pub struct WrittenColumnChunk {
     pub metadata: ColumnMetaData,
     /// Rows in the chunk.
     pub num_rows: u64,
+    /// The chunk's ColumnIndex (written after the row groups).
+    pub column_index: Option<ColumnIndex>,
+    /// The chunk's OffsetIndex, page offsets relative to the chunk's first byte.
+    pub offset_index: Option<OffsetIndex>,
+    /// The chunk's Bloom filter.
+    pub bloom_filter: Option<Sbbf>,
 }
 
 /// Encodes the values and levels of one leaf column into pages.
@@ -93,7 +124,9 @@ pub struct ColumnChunkWriter {
     dict_fallback: bool,
     fallback_pending: bool,
     data: Vec<u8>,
-    stats: StatisticsAccumulator,
+    meta: PageMetaCollector,
+    bloom: Option<BloomFilterBuilder>,
+    flush_pending: bool,
     encoding_stats: Vec<PageEncodingStats>,
     num_levels: u64,
     num_rows: u64,
@@ -102,6 +135,56 @@ pub struct ColumnChunkWriter {
 }
 
 impl ColumnChunkWriter {
+    /// A writer for the leaf `descr`: its path, types, levels and [`SortOrder`]; bounds of
+    /// STRING, ENUM and JSON columns are shortened on character boundaries.
+    pub fn for_column(descr: &ColumnDescriptor, options: ColumnWriterOptions) -> Result<Self> {
+        let mut w = Self::new(
+            descr.path.parts().to_vec(),
+            descr.physical_type,
+            descr.type_length,
+            descr.max_def_level,
+            descr.max_rep_level,
+            SortOrder::for_column(descr),
+            options,
+        )?;
+        let utf8 = matches!(
+            descr.logical_type,
+            Some(LogicalType::String | LogicalType::Enum | LogicalType::Json)
+        ) || descr.logical_type.is_none()
+            && matches!(
+                descr.converted_type,
+                Some(
+                    crate::format::ConvertedType::Utf8
+                        | crate::format::ConvertedType::Enum
+                        | crate::format::ConvertedType::Json
+                )
+            );
+        if utf8 {
+            w.meta = w.new_meta(SortOrder::for_column(descr), true);
+        }
+        Ok(w)
+    }
+
+    fn new_meta(&self, sort_order: SortOrder, utf8: bool) -> PageMetaCollector {
+        let o = &self.options;
+        PageMetaCollector::new(
+            PageMetaOptions {
+                chunk_statistics: o.statistics,
+                page_statistics: o.page_statistics,
+                page_index: o.page_index,
+                size_statistics: o.size_statistics,
+            },
+            self.physical_type,
+            self.max_def,
+            self.max_rep,
+            sort_order,
+            StatisticsFormat {
+                truncate_length: o.statistics_truncate_length,
+                utf8,
+            },
+        )
+    }
+
     /// A writer for the leaf at `path` of `physical_type` (`type_length` for
     /// FIXED_LEN_BYTE_ARRAY) with the given maximum levels, comparing values for statistics
     /// with `sort_order`.
@@ -129,14 +212,29 @@ impl ColumnChunkWriter {
         // Booleans gain nothing from a dictionary.
         let dict = (options.dictionary && physical_type != Type::Boolean)
             .then(|| DictEncoder::new(empty_values(physical_type, type_length)));
-        Ok(ColumnChunkWriter {
+        let bloom = options
+            .bloom_filter
+            .filter(|_| physical_type != Type::Boolean)
+            .map(BloomFilterBuilder::new);
+        let mut w = ColumnChunkWriter {
             pages: PageWriter::new(options.compression, options.checksums),
             page_values: empty_values(physical_type, type_length),
-            stats: StatisticsAccumulator::new(if options.statistics {
-                sort_order
-            } else {
-                SortOrder::Undefined
-            }),
+            // Replaced below once the options are in place.
+            meta: PageMetaCollector::new(
+                PageMetaOptions {
+                    chunk_statistics: false,
+                    page_statistics: false,
+                    page_index: false,
+                    size_statistics: false,
+                },
+                physical_type,
+                max_def,
+                max_rep,
+                SortOrder::Undefined,
+                StatisticsFormat::default(),
+            ),
+            bloom,
+            flush_pending: false,
             path,
             physical_type,
             type_length,
@@ -156,7 +254,9 @@ impl ColumnChunkWriter {
             num_rows: 0,
             total_uncompressed: 0,
             scratch: Vec::new(),
-        })
+        };
+        w.meta = w.new_meta(sort_order, false);
+        Ok(w)
     }
 
     fn err(&self, e: Error) -> Error {
@@ -275,11 +375,14 @@ impl ColumnChunkWriter {
     /// Appends a batch of values and levels.
     pub fn write(&mut self, batch: &ColumnBatch) -> Result<()> {
         let n = self.check(batch).map_err(|e| self.err(e))?;
-        self.stats.add_values(&batch.values);
-        self.stats.add_nulls((n - batch.values.len()) as u64);
         let bytes_per_level = (value_bytes(&batch.values) / n.max(1)).max(1);
         let (mut level, mut value) = (0usize, 0usize);
         while level < n {
+            if self.flush_pending && (self.max_rep == 0 || batch.rep_levels[level] == 0) {
+                // The full page ended at a batch end; this batch starts a new row.
+                self.flush_pending = false;
+                self.flush_page().map_err(|e| self.err(e))?;
+            }
             let room_bytes = self
                 .options
                 .data_page_size
@@ -310,7 +413,12 @@ impl ColumnChunkWriter {
                 || self.pending_value_bytes() >= self.options.data_page_size
                 || self.page_rows >= self.options.data_page_row_limit
             {
-                self.flush_page().map_err(|e| self.err(e))?;
+                if self.max_rep > 0 && end == n {
+                    // The next batch may continue this row: pages end on row boundaries.
+                    self.flush_pending = true;
+                } else {
+                    self.flush_page().map_err(|e| self.err(e))?;
+                }
             }
         }
         Ok(())
@@ -330,6 +438,7 @@ impl ColumnChunkWriter {
         } else {
             levels.len()
         };
+        self.meta.add(batch, levels.clone(), values.clone());
         self.page_rows += rows;
         self.num_rows += rows as u64;
         self.num_levels += levels.len() as u64;
@@ -342,7 +451,12 @@ impl ColumnChunkWriter {
         }
         if self.using_dict() {
             if let Some(dict) = self.dict.as_mut() {
+                let known = dict.len();
                 dict.intern(&batch.values, values, &mut self.page_indices);
+                if let Some(bloom) = self.bloom.as_mut() {
+                    // Only values new to the dictionary need hashing.
+                    bloom.insert_values(dict.values(), known..dict.len());
+                }
                 if dict.plain_bytes() > self.options.dictionary_page_size_limit {
                     // Pages so far keep their indices; later values are written PLAIN.
                     self.dict_fallback = true;
@@ -350,6 +464,9 @@ impl ColumnChunkWriter {
                 }
             }
         } else {
+            if let Some(bloom) = self.bloom.as_mut() {
+                bloom.insert_values(&batch.values, values.clone());
+            }
             extend_values(&mut self.page_values, &batch.values, values);
         }
     }
@@ -387,6 +504,8 @@ impl ColumnChunkWriter {
             encode_plain(&self.page_values, &mut values);
         }
         let non_null = self.page_indices.len().max(self.page_values.len());
+        let statistics = self.meta.page_header_statistics();
+        let page_offset = self.data.len() as i64;
         let written = match self.options.data_page_version {
             DataPageVersion::V1 => {
                 let mut body = Vec::with_capacity(values.len() + num_values / 4 + 16);
@@ -398,7 +517,7 @@ impl ColumnChunkWriter {
                 }
                 body.extend_from_slice(&values);
                 self.pages
-                    .write_data_v1(&body, num_values, encoding, None, &mut self.data)?
+                    .write_data_v1(&body, num_values, encoding, statistics, &mut self.data)?
             }
             DataPageVersion::V2 => {
                 let mut rep = Vec::new();
@@ -416,12 +535,16 @@ impl ColumnChunkWriter {
                     &values,
                     counts,
                     encoding,
-                    None,
+                    statistics,
                     &mut self.data,
                 )?
             }
         };
         self.scratch = values;
+        let size = i32::try_from(written.total_compressed())
+            .map_err(|_| Error::invalid_argument("page larger than 2 GiB"))?;
+        let first_row = (self.num_rows - self.page_rows as u64) as i64;
+        self.meta.finish_page(page_offset, size, first_row);
         self.note_page(&written);
         self.page_def.clear();
         self.page_rep.clear();
@@ -449,6 +572,7 @@ impl ColumnChunkWriter {
 
     /// Flushes the last page, writes the dictionary page in front, and returns the chunk.
     pub fn close(mut self) -> Result<WrittenColumnChunk> {
+        self.flush_pending = false;
         self.flush_page().map_err(|e| self.err(e))?;
         let mut data = Vec::new();
         let mut dictionary_page_offset = None;
@@ -477,6 +601,7 @@ impl ColumnChunkWriter {
         // Dictionary page first in the stats, as readers list them.
         self.encoding_stats
             .sort_by_key(|s| s.page_type != PageType::DictionaryPage);
+        let meta = self.meta.finish(data_page_offset);
         let metadata = ColumnMetaData {
             r#type: self.physical_type,
             encodings,
@@ -489,17 +614,20 @@ impl ColumnChunkWriter {
             data_page_offset,
             index_page_offset: None,
             dictionary_page_offset,
-            statistics: self.options.statistics.then(|| self.stats.to_thrift()),
+            statistics: meta.statistics,
             encoding_stats: Some(self.encoding_stats),
             bloom_filter_offset: None,
             bloom_filter_length: None,
-            size_statistics: None,
+            size_statistics: meta.size_statistics,
             geospatial_statistics: None,
         };
         Ok(WrittenColumnChunk {
             data,
             metadata,
             num_rows: self.num_rows,
+            column_index: meta.column_index,
+            offset_index: meta.offset_index,
+            bloom_filter: self.bloom.take().map(BloomFilterBuilder::finish),
         })
     }
 }

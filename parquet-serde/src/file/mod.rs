@@ -3,13 +3,21 @@
 
 mod chunk_reader;
 mod footer;
+mod indexes;
 mod options;
 mod reader;
+mod selection;
 mod writer;
+
+#[cfg(test)]
+mod index_tests;
 
 pub use crate::column::DataPageVersion;
 pub use chunk_reader::{ChunkReader, CountingReader};
 pub use footer::{parse_footer, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED};
-pub use options::{ColumnOverrides, ReadOptions, StatisticsLevel, WriterOptions};
+pub use indexes::{PageIndex, PageInfo};
+pub use options::{ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions};
 pub use reader::{ColumnChunkData, FileReader};
+pub use selection::RowSelection;
+pub(crate) use selection::{local_ranges, take_rows};
 pub use writer::FileWriter;

@@ -1,5 +1,6 @@
 //! Reader and writer options.
 
+use crate::bloom::BloomFilterOptions;
 use crate::column::{ColumnWriterOptions, DataPageVersion};
 use crate::compression::Compression;
 use crate::format::Encoding;
@@ -51,9 +52,40 @@ impl ReadOptions {
 pub enum StatisticsLevel {
     /// No statistics.
     None,
-    /// min/max/null_count per column chunk (the default).
-    #[default]
+    /// min/max/null_count per column chunk.
     Chunk,
+    /// Per column chunk and per page: in every data page header, and in the ColumnIndex
+    /// when the page index is on (the default).
+    #[default]
+    Page,
+}
+
+impl std::str::FromStr for StatisticsLevel {
+    type Err = crate::Error;
+
+    /// `none`, `chunk` or `page`.
+    fn from_str(s: &str) -> crate::Result<Self> {
+        match s {
+            "none" => Ok(StatisticsLevel::None),
+            "chunk" => Ok(StatisticsLevel::Chunk),
+            "page" => Ok(StatisticsLevel::Page),
+            _ => Err(crate::Error::invalid_argument(format!(
+                "statistics level {s:?}: expected none, chunk or page"
+            ))),
+        }
+    }
+}
+
+/// A declared sort key of the rows written, stored as `sorting_columns` of every row
+/// group. The writer records it; it does not sort or check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SortKey {
+    /// Dotted path of the leaf column.
+    pub column: String,
+    /// Sorted descending rather than ascending.
+    pub descending: bool,
+    /// Nulls come before the values.
+    pub nulls_first: bool,
 }
 
 /// Per-column settings that override the file-wide ones (set with
@@ -71,6 +103,8 @@ pub struct ColumnOverrides {
     /// other encoding with [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) when
     /// they are created.
     pub encoding: Option<Encoding>,
+    /// Bloom filter for this column.
+    pub bloom_filter: Option<BloomFilterOptions>,
 }
 
 /// Options of a writer: codec, page and row group sizes, page format, dictionary,
@@ -101,8 +135,17 @@ pub struct WriterOptions {
     pub page_row_limit: usize,
     /// Data page format (v1).
     pub data_page_version: DataPageVersion,
-    /// Statistics (per chunk).
+    /// Statistics (per chunk and per page).
     pub statistics: StatisticsLevel,
+    /// Page index: OffsetIndex, and ColumnIndex with page statistics (on).
+    pub page_index: bool,
+    /// SizeStatistics and level histograms (on).
+    pub size_statistics: bool,
+    /// Longest byte-string min/max in statistics, in bytes (64); longer bounds are
+    /// shortened and marked inexact. `None` never shortens.
+    pub statistics_truncate_length: Option<usize>,
+    /// The declared sort order of the rows (none).
+    pub sorting_columns: Vec<SortKey>,
     /// CRC32 on every page (on).
     pub checksums: bool,
     /// Target row group size in bytes, as buffered before compression (128 MiB).
@@ -124,7 +167,11 @@ impl Default for WriterOptions {
             page_size: 1 << 20,
             page_row_limit: 20_000,
             data_page_version: DataPageVersion::V1,
-            statistics: StatisticsLevel::Chunk,
+            statistics: StatisticsLevel::Page,
+            page_index: true,
+            size_statistics: true,
+            statistics_truncate_length: Some(64),
+            sorting_columns: Vec::new(),
             checksums: true,
             row_group_size: 128 << 20,
             row_group_rows: 1 << 20,
@@ -174,6 +221,60 @@ impl WriterOptions {
     /// Sets which statistics are written.
     pub fn statistics(mut self, level: StatisticsLevel) -> Self {
         self.statistics = level;
+        self
+    }
+
+    /// Turns the page index on or off.
+    pub fn page_index(mut self, on: bool) -> Self {
+        self.page_index = on;
+        self
+    }
+
+    /// Turns size statistics (byte-array sizes, level histograms) on or off.
+    pub fn size_statistics(mut self, on: bool) -> Self {
+        self.size_statistics = on;
+        self
+    }
+
+    /// Sets the longest byte-string min/max written (`None`: never shortened).
+    pub fn statistics_truncate_length(mut self, bytes: Option<usize>) -> Self {
+        self.statistics_truncate_length = bytes.map(|b| b.max(1));
+        self
+    }
+
+    /// Declares that rows are sorted by the column at the dotted `path` (after the keys
+    /// declared before): recorded as `sorting_columns` of every row group.
+    pub fn sorting_column(
+        mut self,
+        path: impl Into<String>,
+        descending: bool,
+        nulls_first: bool,
+    ) -> Self {
+        self.sorting_columns.push(SortKey {
+            column: path.into(),
+            descending,
+            nulls_first,
+        });
+        self
+    }
+
+    /// Sets the statistics of one column.
+    pub fn column_statistics(mut self, path: impl Into<String>, level: StatisticsLevel) -> Self {
+        self.column_entry(path).statistics = Some(level);
+        self
+    }
+
+    /// Writes a Bloom filter for the column at the dotted `path`.
+    ///
+    /// ```
+    /// use parquet_serde::bloom::BloomFilterOptions;
+    /// use parquet_serde::WriterOptions;
+    /// let o = WriterOptions::default().bloom_filter("request_id", BloomFilterOptions::new(100_000, 0.01));
+    /// assert_eq!(o.column_options("request_id").bloom_filter.unwrap().ndv, Some(100_000));
+    /// assert!(o.column_options("ts").bloom_filter.is_none());
+    /// ```
+    pub fn bloom_filter(mut self, path: impl Into<String>, options: BloomFilterOptions) -> Self {
+        self.column_entry(path).bloom_filter = Some(options);
         self
     }
 
@@ -234,12 +335,6 @@ impl WriterOptions {
         self
     }
 
-    /// Turns statistics on or off for one column.
-    pub fn column_statistics(mut self, path: impl Into<String>, level: StatisticsLevel) -> Self {
-        self.column_entry(path).statistics = Some(level);
-        self
-    }
-
     /// Sets the value encoding of one column: the encoding of its values when it is not
     /// dictionary encoded, and after its dictionary falls back (dictionary encoding itself
     /// is chosen with [`column_dictionary`](Self::column_dictionary)). Only `PLAIN` is
@@ -266,6 +361,11 @@ impl WriterOptions {
             data_page_row_limit: self.page_row_limit,
             data_page_version: self.data_page_version,
             statistics: statistics != StatisticsLevel::None,
+            page_statistics: statistics == StatisticsLevel::Page,
+            page_index: self.page_index,
+            size_statistics: self.size_statistics && statistics != StatisticsLevel::None,
+            statistics_truncate_length: self.statistics_truncate_length,
+            bloom_filter: o.and_then(|o| o.bloom_filter),
             checksums: self.checksums,
         }
     }

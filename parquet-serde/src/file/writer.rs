@@ -2,13 +2,13 @@
 
 use std::io::Write;
 
-use crate::column::{ColumnChunkWriter, SortOrder, WrittenColumnChunk};
+use crate::column::{ColumnChunkWriter, WrittenColumnChunk};
 use crate::error::{Error, Result};
 use crate::format::{
-    self, ColumnChunk, ColumnOrder, ConvertedType, FileMetaData, KeyValue, LogicalType, RowGroup,
-    Type,
+    self, ColumnChunk, ColumnIndex, ColumnOrder, FileMetaData, KeyValue, OffsetIndex, RowGroup,
+    SortingColumn,
 };
-use crate::schema::{ColumnDescriptor, Schema};
+use crate::schema::Schema;
 
 use super::footer::MAGIC;
 use super::options::WriterOptions;
@@ -48,12 +48,34 @@ pub struct FileWriter<W: Write> {
     schema: Schema,
     options: WriterOptions,
     row_groups: Vec<RowGroup>,
+    /// Page indexes of every chunk written, by row group then column: written at close.
+    page_indexes: Vec<Vec<(Option<ColumnIndex>, Option<OffsetIndex>)>>,
+    sorting_columns: Option<Vec<SortingColumn>>,
     num_rows: i64,
 }
 
 impl<W: Write> FileWriter<W> {
-    /// Starts a file: writes the leading magic.
+    /// Starts a file: writes the leading magic. Fails when a declared sort key names no
+    /// leaf column.
     pub fn new(mut sink: W, schema: Schema, options: WriterOptions) -> Result<Self> {
+        let sorting_columns = if options.sorting_columns.is_empty() {
+            None
+        } else {
+            let mut keys = Vec::with_capacity(options.sorting_columns.len());
+            for k in &options.sorting_columns {
+                let i = schema.column_index(k.column.as_str()).ok_or_else(|| {
+                    Error::invalid_argument(format!("sort key {:?} is not a leaf column", k.column))
+                })?;
+                keys.push(SortingColumn {
+                    // Leaf ordinals are far below i32::MAX (checked when the schema was built).
+                    column_idx: i32::try_from(i)
+                        .map_err(|_| Error::invalid_argument("too many columns"))?,
+                    descending: k.descending,
+                    nulls_first: k.nulls_first,
+                });
+            }
+            Some(keys)
+        };
         sink.write_all(MAGIC)?;
         Ok(FileWriter {
             sink,
@@ -61,6 +83,8 @@ impl<W: Write> FileWriter<W> {
             schema,
             options,
             row_groups: Vec::new(),
+            page_indexes: Vec::new(),
+            sorting_columns,
             num_rows: 0,
         })
     }
@@ -93,15 +117,7 @@ impl<W: Write> FileWriter<W> {
             .get(column)
             .ok_or_else(|| Error::invalid_argument(format!("no column {column}")))?;
         let path = descr.path.to_string();
-        ColumnChunkWriter::new(
-            descr.path.parts().to_vec(),
-            descr.physical_type,
-            descr.type_length,
-            descr.max_def_level,
-            descr.max_rep_level,
-            sort_order(descr),
-            self.options.column_options(&path),
-        )
+        ColumnChunkWriter::for_column(descr, self.options.column_options(&path))
     }
 
     /// Writes a row group made of one finished chunk per leaf column, in schema order.
@@ -129,8 +145,10 @@ impl<W: Write> FileWriter<W> {
             .map_err(|_| Error::invalid_argument("more than 32767 row groups"))?;
         let file_offset = self.position as i64;
         let mut columns = Vec::with_capacity(chunks.len());
+        let mut indexes = Vec::with_capacity(chunks.len());
+        let mut blooms = Vec::new();
         let (mut total_uncompressed, mut total_compressed) = (0i64, 0i64);
-        for chunk in chunks {
+        for (c, chunk) in chunks.into_iter().enumerate() {
             let start = self.position as i64;
             self.sink.write_all(&chunk.data)?;
             self.position += chunk.data.len() as u64;
@@ -139,6 +157,16 @@ impl<W: Write> FileWriter<W> {
             md.dictionary_page_offset = md.dictionary_page_offset.map(|o| o + start);
             total_uncompressed += md.total_uncompressed_size;
             total_compressed += md.total_compressed_size;
+            let mut offset_index = chunk.offset_index;
+            if let Some(oi) = offset_index.as_mut() {
+                for l in &mut oi.page_locations {
+                    l.offset += start;
+                }
+            }
+            indexes.push((chunk.column_index, offset_index));
+            if let Some(b) = chunk.bloom_filter {
+                blooms.push((c, b));
+            }
             columns.push(ColumnChunk {
                 file_path: None,
                 file_offset: start,
@@ -151,12 +179,29 @@ impl<W: Write> FileWriter<W> {
                 encrypted_column_metadata: None,
             });
         }
+        // Bloom filters follow the row group's data.
+        let mut buf = Vec::new();
+        for (c, bloom) in blooms {
+            buf.clear();
+            bloom.write(&mut buf);
+            let md = columns[c].meta_data.as_mut();
+            if let Some(md) = md {
+                md.bloom_filter_offset = Some(self.position as i64);
+                md.bloom_filter_length = Some(
+                    i32::try_from(buf.len())
+                        .map_err(|_| Error::invalid_argument("Bloom filter larger than 2 GiB"))?,
+                );
+            }
+            self.sink.write_all(&buf)?;
+            self.position += buf.len() as u64;
+        }
+        self.page_indexes.push(indexes);
         self.num_rows += num_rows as i64;
         self.row_groups.push(RowGroup {
             columns,
             total_byte_size: total_uncompressed,
             num_rows: num_rows as i64,
-            sorting_columns: None,
+            sorting_columns: self.sorting_columns.clone(),
             file_offset: Some(file_offset),
             total_compressed_size: Some(total_compressed),
             ordinal: Some(ordinal),
@@ -164,8 +209,46 @@ impl<W: Write> FileWriter<W> {
         Ok(())
     }
 
-    /// Writes the footer and returns the sink and the file metadata.
+    /// Writes the page indexes of every chunk: all ColumnIndexes, then all OffsetIndexes,
+    /// and records where they are in the column chunks.
+    fn write_page_indexes(&mut self) -> Result<()> {
+        let mut buf = Vec::new();
+        let indexes = std::mem::take(&mut self.page_indexes);
+        let len = |n: usize| {
+            i32::try_from(n).map_err(|_| Error::invalid_argument("page index larger than 2 GiB"))
+        };
+        for (rg, chunks) in indexes.iter().enumerate() {
+            for (c, (ci, _)) in chunks.iter().enumerate() {
+                if let Some(ci) = ci {
+                    buf.clear();
+                    format::encode(ci, &mut buf);
+                    let chunk = &mut self.row_groups[rg].columns[c];
+                    chunk.column_index_offset = Some(self.position as i64);
+                    chunk.column_index_length = Some(len(buf.len())?);
+                    self.sink.write_all(&buf)?;
+                    self.position += buf.len() as u64;
+                }
+            }
+        }
+        for (rg, chunks) in indexes.iter().enumerate() {
+            for (c, (_, oi)) in chunks.iter().enumerate() {
+                if let Some(oi) = oi {
+                    buf.clear();
+                    format::encode(oi, &mut buf);
+                    let chunk = &mut self.row_groups[rg].columns[c];
+                    chunk.offset_index_offset = Some(self.position as i64);
+                    chunk.offset_index_length = Some(len(buf.len())?);
+                    self.sink.write_all(&buf)?;
+                    self.position += buf.len() as u64;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the page indexes and the footer, and returns the sink and the file metadata.
     pub fn close(mut self) -> Result<(W, FileMetaData)> {
+        self.write_page_indexes()?;
         let metadata = FileMetaData {
             version: 1,
             schema: self.schema.to_elements(),
@@ -198,51 +281,5 @@ impl<W: Write> FileWriter<W> {
         self.sink.write_all(&footer)?;
         self.sink.flush()?;
         Ok((self.sink, metadata))
-    }
-}
-
-/// How the values of a column compare for statistics: unsigned for unsigned integers and
-/// byte strings, signed for other numbers, undefined where this writer does not implement
-/// the type's order (INT96, INTERVAL, decimals and FLOAT16 stored as bytes).
-pub fn sort_order(descr: &ColumnDescriptor) -> SortOrder {
-    match (&descr.logical_type, descr.converted_type) {
-        (
-            Some(LogicalType::Integer {
-                is_signed: false, ..
-            }),
-            _,
-        ) => return SortOrder::Unsigned,
-        (
-            None,
-            Some(
-                ConvertedType::Uint8
-                | ConvertedType::Uint16
-                | ConvertedType::Uint32
-                | ConvertedType::Uint64,
-            ),
-        ) => return SortOrder::Unsigned,
-        (_, Some(ConvertedType::Interval)) => return SortOrder::Undefined,
-        (Some(LogicalType::Decimal { .. } | LogicalType::Float16 | LogicalType::Unknown(_)), _) => {
-            if matches!(
-                descr.physical_type,
-                Type::ByteArray | Type::FixedLenByteArray
-            ) {
-                return SortOrder::Undefined;
-            }
-        }
-        (None, Some(ConvertedType::Decimal)) => {
-            if matches!(
-                descr.physical_type,
-                Type::ByteArray | Type::FixedLenByteArray
-            ) {
-                return SortOrder::Undefined;
-            }
-        }
-        _ => {}
-    }
-    match descr.physical_type {
-        Type::Int96 | Type::Unknown(_) => SortOrder::Undefined,
-        Type::ByteArray | Type::FixedLenByteArray => SortOrder::Unsigned,
-        _ => SortOrder::Signed,
     }
 }

@@ -19,6 +19,7 @@ mod cat;
 mod check;
 mod meta;
 mod pages;
+mod stats_flags;
 
 const USAGE: &str = "usage: parquet-serde <cat|schema|meta|pages|check> FILE [options]
   cat FILE [--columns a,b.c] [--limit N]   print rows as JSON lines

@@ -2,8 +2,9 @@
 
 use std::io::Write;
 
+use parquet_serde::column::{Scalar, SortOrder};
 use parquet_serde::file::FileReader;
-use parquet_serde::format::{LogicalType, Statistics, Type};
+use parquet_serde::format::Statistics;
 use parquet_serde::schema::ColumnDescriptor;
 use parquet_serde::Error;
 
@@ -63,14 +64,98 @@ pub fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<
                 m.dictionary_page_offset.map_or(String::new(), |d| format!(" dictionary_page_offset={d}")),
             )?;
             if let Some(s) = &m.statistics {
-                writeln!(out, "    statistics: {}", stats_text(s, descr))?;
+                writeln!(
+                    out,
+                    "    statistics: {}",
+                    stats_text(reader, i, c, s, descr)
+                )?;
             }
+            if let Some(ss) = &m.size_statistics {
+                let mut parts = Vec::new();
+                if let Some(b) = ss.unencoded_byte_array_data_bytes {
+                    parts.push(format!("unencoded_bytes={b}"));
+                }
+                if let Some(h) = &ss.definition_level_histogram {
+                    parts.push(format!("def_levels={h:?}"));
+                }
+                if let Some(h) = &ss.repetition_level_histogram {
+                    parts.push(format!("rep_levels={h:?}"));
+                }
+                writeln!(out, "    size statistics: {}", parts.join(" "))?;
+            }
+            writeln!(out, "    page index: {}", page_index_text(reader, i, c))?;
+            if let Some(offset) = m.bloom_filter_offset {
+                let check = match reader.bloom_filter(i, c) {
+                    Ok(Some(f)) => format!("{} bytes", f.num_bytes()),
+                    Ok(None) => "-".to_string(),
+                    Err(e) => format!("unreadable: {e}"),
+                };
+                writeln!(
+                    out,
+                    "    bloom filter: offset={offset} length={} bitset={check}",
+                    m.bloom_filter_length
+                        .map_or("-".to_string(), |l| l.to_string())
+                )?;
+            }
+        }
+        if let Some(keys) = &rg.sorting_columns {
+            let keys: Vec<String> = keys
+                .iter()
+                .map(|k| {
+                    let name = usize::try_from(k.column_idx)
+                        .ok()
+                        .and_then(|i| md.schema.columns().get(i))
+                        .map_or(format!("#{}", k.column_idx), |d| d.path.to_string());
+                    format!(
+                        "{name}{}{}",
+                        if k.descending { " desc" } else { "" },
+                        if k.nulls_first { " nulls_first" } else { "" }
+                    )
+                })
+                .collect();
+            writeln!(out, "  sorted by: {}", keys.join(", "))?;
         }
     }
     Ok(())
 }
 
-fn stats_text(s: &Statistics, d: &ColumnDescriptor) -> String {
+fn page_index_text(reader: &FileReader<std::fs::File>, rg: usize, c: usize) -> String {
+    match reader.page_index(rg, c) {
+        Ok(None) => "none".to_string(),
+        Ok(Some(pi)) => {
+            let mut text = format!("{} pages", pi.pages.len());
+            match pi.boundary_order {
+                Some(o) => {
+                    let nulls = pi
+                        .pages
+                        .iter()
+                        .filter(|p| p.null_page == Some(true))
+                        .count();
+                    text.push_str(&format!(", column index ({o:?}"));
+                    if nulls > 0 {
+                        text.push_str(&format!(", {nulls} null pages"));
+                    }
+                    text.push(')');
+                }
+                None => text.push_str(", offset index only"),
+            }
+            text
+        }
+        Err(e) => format!("unreadable: {e}"),
+    }
+}
+
+fn stats_text(
+    reader: &FileReader<std::fs::File>,
+    rg: usize,
+    c: usize,
+    s: &Statistics,
+    d: &ColumnDescriptor,
+) -> String {
+    let typed = reader
+        .metadata()
+        .column_statistics(rg, c)
+        .unwrap_or_default();
     let mut parts = Vec::new();
     if let Some(n) = s.null_count {
         parts.push(format!("nulls={n}"));
@@ -78,16 +163,31 @@ fn stats_text(s: &Statistics, d: &ColumnDescriptor) -> String {
     if let Some(n) = s.distinct_count {
         parts.push(format!("distinct={n}"));
     }
-    let (min, max) = match (&s.min_value, &s.max_value) {
-        (Some(a), Some(b)) => (Some(a), Some(b)),
-        _ => (s.min.as_ref(), s.max.as_ref()),
-    };
-    if let (Some(lo), Some(hi)) = (min, max) {
-        parts.push(format!(
-            "min={} max={}",
-            stat_value(lo, d),
-            stat_value(hi, d)
-        ));
+    match (&typed.min, &typed.max) {
+        (None, None) => {
+            let (min, max) = match (&s.min_value, &s.max_value) {
+                (Some(a), Some(b)) => (Some(a), Some(b)),
+                _ => (s.min.as_ref(), s.max.as_ref()),
+            };
+            if let (Some(lo), Some(hi)) = (min, max) {
+                parts.push(format!(
+                    "raw_min={} raw_max={} (not usable: {})",
+                    hex(lo),
+                    hex(hi),
+                    unusable_reason(s, d)
+                ));
+            }
+        }
+        (lo, hi) => {
+            let show = |v: &Option<Scalar>| v.as_ref().map_or("-".to_string(), |v| v.to_string());
+            parts.push(format!("min={} max={}", show(lo), show(hi)));
+            if lo.is_some() && s.is_min_value_exact == Some(false) {
+                parts.push("min_inexact".to_string());
+            }
+            if hi.is_some() && s.is_max_value_exact == Some(false) {
+                parts.push("max_inexact".to_string());
+            }
+        }
     }
     if let Some(n) = s.nan_count {
         parts.push(format!("nans={n}"));
@@ -95,44 +195,16 @@ fn stats_text(s: &Statistics, d: &ColumnDescriptor) -> String {
     parts.join(" ")
 }
 
-fn stat_value(b: &[u8], d: &ColumnDescriptor) -> String {
-    let unsigned = matches!(
-        d.logical_type,
-        Some(LogicalType::Integer {
-            is_signed: false,
-            ..
-        })
-    );
-    match (d.physical_type, b.len()) {
-        (Type::Boolean, 1) => (b[0] != 0).to_string(),
-        (Type::Int32, 4) => {
-            let v = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            if unsigned {
-                (v as u32).to_string()
-            } else {
-                v.to_string()
-            }
-        }
-        (Type::Int64, 8) => {
-            let v = i64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
-            if unsigned {
-                (v as u64).to_string()
-            } else {
-                v.to_string()
-            }
-        }
-        (Type::Float, 4) => f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string(),
-        (Type::Double, 8) => f64::from_le_bytes(b.try_into().unwrap_or([0; 8])).to_string(),
-        _ => match std::str::from_utf8(b) {
-            Ok(s)
-                if matches!(
-                    d.logical_type,
-                    Some(LogicalType::String | LogicalType::Enum | LogicalType::Json)
-                ) || d.converted_type.is_some() && s.chars().all(|c| !c.is_control()) =>
-            {
-                format!("{s:?}")
-            }
-            _ => b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
-        },
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn unusable_reason(s: &Statistics, d: &ColumnDescriptor) -> &'static str {
+    if !SortOrder::for_column(d).is_defined() {
+        "no defined order"
+    } else if s.min_value.is_none() {
+        "legacy min/max in signed order"
+    } else {
+        "NaN bounds, or no or unknown column order in the footer"
     }
 }

@@ -1,0 +1,14 @@
+//! Statistics: sort orders, typed values, accumulation while writing, and the rules for
+//! reading the statistics of any writer.
+
+mod accumulator;
+mod order;
+mod read;
+mod scalar;
+mod truncate;
+
+pub use accumulator::{StatisticsAccumulator, StatisticsFormat};
+pub use order::{compare_decimal_bytes, compare_f64, f16_to_f64, SortOrder};
+pub use read::ColumnStatistics;
+pub use scalar::Scalar;
+pub use truncate::{truncate_max, truncate_min};

@@ -1,0 +1,335 @@
+//! Binding a [`Predicate`] to a schema: columns resolved to leaves, literals coerced to the
+//! column's domain, negations pushed down to the leaves.
+
+use crate::column::{Scalar, SortOrder};
+use crate::error::{Error, Result};
+use crate::format::Type;
+use crate::schema::{ColumnDescriptor, Schema};
+
+use super::predicate::{CmpOp, Predicate};
+
+/// How a leaf's values compare, from its physical type and sort order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Bool,
+    /// INT32/INT64, signed or unsigned (DECIMAL on integers too).
+    Int {
+        unsigned: bool,
+    },
+    /// DECIMAL stored as BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY.
+    DecimalBytes,
+    Float,
+    Float16,
+    /// Byte strings in unsigned order.
+    Bytes,
+    /// No order (INT96, INTERVAL, ...): only null tests.
+    Unordered,
+}
+
+impl Kind {
+    pub fn of(descr: &ColumnDescriptor) -> Kind {
+        let order = SortOrder::for_column(descr);
+        match (descr.physical_type, order) {
+            (_, SortOrder::Undefined) => Kind::Unordered,
+            (Type::Boolean, _) => Kind::Bool,
+            (Type::Int32 | Type::Int64, o) => Kind::Int {
+                unsigned: o == SortOrder::Unsigned,
+            },
+            (Type::Float | Type::Double, _) => Kind::Float,
+            (Type::ByteArray | Type::FixedLenByteArray, SortOrder::Float16) => Kind::Float16,
+            (Type::ByteArray | Type::FixedLenByteArray, SortOrder::Signed) => Kind::DecimalBytes,
+            (Type::ByteArray | Type::FixedLenByteArray, _) => Kind::Bytes,
+            _ => Kind::Unordered,
+        }
+    }
+
+    /// Whether NaN values can occur.
+    pub fn floating(self) -> bool {
+        matches!(self, Kind::Float | Kind::Float16)
+    }
+}
+
+/// A test of one leaf's values.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Test {
+    Cmp(CmpOp, Scalar),
+    Between(Scalar, Scalar),
+    In(Vec<Scalar>),
+    NotIn(Vec<Scalar>),
+    IsNull,
+    IsNotNull,
+}
+
+/// A test of one leaf column. `negated` is set only for leaves under a repeated field,
+/// whose negation does not distribute into the test.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Leaf {
+    pub column: usize,
+    pub kind: Kind,
+    pub test: Test,
+    pub negated: bool,
+}
+
+/// A predicate in negation normal form over resolved leaves.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Bound {
+    Leaf(Leaf),
+    And(Vec<Bound>),
+    Or(Vec<Bound>),
+}
+
+impl Bound {
+    /// The leaf columns read, in first-use order.
+    pub fn columns(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.leaves(&mut |l| {
+            if !out.contains(&l.column) {
+                out.push(l.column);
+            }
+        });
+        out
+    }
+
+    pub fn leaves<'a>(&'a self, f: &mut impl FnMut(&'a Leaf)) {
+        match self {
+            Bound::Leaf(l) => f(l),
+            Bound::And(v) | Bound::Or(v) => v.iter().for_each(|b| b.leaves(f)),
+        }
+    }
+}
+
+/// Resolves `predicate` against `schema`.
+pub(crate) fn bind(predicate: &Predicate, schema: &Schema) -> Result<Bound> {
+    bind_inner(predicate, schema, false)
+}
+
+fn resolve<'s>(schema: &'s Schema, path: &str) -> Result<(usize, &'s ColumnDescriptor)> {
+    let i = schema.column_index(path).ok_or_else(|| {
+        let leaves: Vec<String> = schema
+            .columns()
+            .iter()
+            .map(|c| c.path.to_string())
+            .filter(|p| p.starts_with(path))
+            .take(5)
+            .collect();
+        let hint = if leaves.is_empty() {
+            String::new()
+        } else {
+            format!(" (leaves under it: {})", leaves.join(", "))
+        };
+        Error::invalid_argument(format!("no leaf column {path:?} in the schema{hint}"))
+    })?;
+    Ok((i, &schema.columns()[i]))
+}
+
+/// The literal in the column's domain.
+fn coerce(value: &Scalar, kind: Kind, path: &str) -> Result<Scalar> {
+    let bad = |what: &str| {
+        Err(Error::invalid_argument(format!(
+            "column {path:?} holds {what}; the literal {value} does not compare with it"
+        )))
+    };
+    match (kind, value) {
+        (Kind::Bool, Scalar::Bool(_)) => Ok(value.clone()),
+        (Kind::Bool, _) => bad("booleans"),
+        (Kind::Int { .. } | Kind::DecimalBytes, Scalar::Int(_)) => Ok(value.clone()),
+        (Kind::Int { .. }, _) => bad("integers"),
+        (Kind::DecimalBytes, _) => bad("decimals (compare with the unscaled integer)"),
+        (Kind::Float | Kind::Float16, Scalar::Float(_)) => Ok(value.clone()),
+        (Kind::Float | Kind::Float16, Scalar::Int(i)) => Ok(Scalar::Float(*i as f64)),
+        (Kind::Float | Kind::Float16, _) => bad("floating point numbers"),
+        (Kind::Bytes, Scalar::Bytes(_)) => Ok(value.clone()),
+        (Kind::Bytes, _) => bad("strings or bytes"),
+        (Kind::Unordered, _) => bad("values without an order (only is_null/is_not_null apply)"),
+    }
+}
+
+fn negate_op(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
+    let leaf = |path: &str, test: Test| -> Result<Bound> {
+        let (column, d) = resolve(schema, path)?;
+        let kind = Kind::of(d);
+        let test = match test {
+            Test::Cmp(op, v) => Test::Cmp(op, coerce(&v, kind, path)?),
+            Test::Between(a, b) => Test::Between(coerce(&a, kind, path)?, coerce(&b, kind, path)?),
+            Test::In(v) => Test::In(
+                v.iter()
+                    .map(|x| coerce(x, kind, path))
+                    .collect::<Result<_>>()?,
+            ),
+            other => other,
+        };
+        if !negate {
+            return Ok(Bound::Leaf(Leaf {
+                column,
+                kind,
+                test,
+                negated: false,
+            }));
+        }
+        if d.max_rep_level > 0 {
+            // "not any value matches" is no test of single values.
+            return Ok(Bound::Leaf(Leaf {
+                column,
+                kind,
+                test,
+                negated: true,
+            }));
+        }
+        let mk = |test| {
+            Bound::Leaf(Leaf {
+                column,
+                kind,
+                test,
+                negated: false,
+            })
+        };
+        Ok(match test {
+            Test::Cmp(op, v) => mk(Test::Cmp(negate_op(op), v)),
+            Test::Between(a, b) => Bound::Or(vec![
+                mk(Test::Cmp(CmpOp::Lt, a)),
+                mk(Test::Cmp(CmpOp::Gt, b)),
+            ]),
+            Test::In(v) => mk(Test::NotIn(v)),
+            Test::NotIn(v) => mk(Test::In(v)),
+            Test::IsNull => mk(Test::IsNotNull),
+            Test::IsNotNull => mk(Test::IsNull),
+        })
+    };
+    match p {
+        Predicate::Compare { column, op, value } => leaf(column, Test::Cmp(*op, value.clone())),
+        Predicate::Between { column, low, high } => {
+            leaf(column, Test::Between(low.clone(), high.clone()))
+        }
+        Predicate::InList { column, values } => leaf(column, Test::In(values.clone())),
+        Predicate::IsNull { column } => leaf(column, Test::IsNull),
+        Predicate::IsNotNull { column } => leaf(column, Test::IsNotNull),
+        Predicate::And(a, b) | Predicate::Or(a, b) => {
+            let parts = vec![
+                bind_inner(a, schema, negate)?,
+                bind_inner(b, schema, negate)?,
+            ];
+            // De Morgan: a negated AND is an OR of negations, and the other way round.
+            let is_and = matches!(p, Predicate::And(..)) != negate;
+            let mut flat = Vec::new();
+            for part in parts {
+                match part {
+                    Bound::And(v) if is_and => flat.extend(v),
+                    Bound::Or(v) if !is_and => flat.extend(v),
+                    other => flat.push(other),
+                }
+            }
+            Ok(if is_and {
+                Bound::And(flat)
+            } else {
+                Bound::Or(flat)
+            })
+        }
+        Predicate::Not(inner) => bind_inner(inner, schema, !negate),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::filter::{col, not};
+
+    fn schema() -> Schema {
+        "message m {
+          required int64 ts; optional binary level (STRING); optional double x;
+          required int32 u (INTEGER(32,false)); optional fixed_len_byte_array(4) d (DECIMAL(9,2));
+          optional int96 old;
+          optional group tags (LIST) { repeated group list { optional binary element (STRING); } }
+        }"
+        .parse()
+        .unwrap()
+    }
+
+    fn leaf(column: usize, kind: Kind, test: Test, negated: bool) -> Bound {
+        Bound::Leaf(Leaf {
+            column,
+            kind,
+            test,
+            negated,
+        })
+    }
+
+    #[test]
+    fn binds_and_pushes_negations() {
+        let s = schema();
+        let b = bind(&not(col("ts").lt(5).and(col("level").eq("A"))), &s).unwrap();
+        let int = Kind::Int { unsigned: false };
+        assert_eq!(
+            b,
+            Bound::Or(vec![
+                leaf(0, int, Test::Cmp(CmpOp::Ge, Scalar::Int(5)), false),
+                leaf(
+                    1,
+                    Kind::Bytes,
+                    Test::Cmp(CmpOp::Ne, Scalar::from("A")),
+                    false
+                ),
+            ])
+        );
+        let b = bind(&not(col("x").between(1, 2.5)), &s).unwrap();
+        assert_eq!(
+            b,
+            Bound::Or(vec![
+                leaf(
+                    2,
+                    Kind::Float,
+                    Test::Cmp(CmpOp::Lt, Scalar::Float(1.0)),
+                    false
+                ),
+                leaf(
+                    2,
+                    Kind::Float,
+                    Test::Cmp(CmpOp::Gt, Scalar::Float(2.5)),
+                    false
+                ),
+            ])
+        );
+        let b = bind(&not(not(col("u").is_null())), &s).unwrap();
+        assert_eq!(
+            b,
+            leaf(3, Kind::Int { unsigned: true }, Test::IsNull, false)
+        );
+        let b = bind(&!col("tags.list.element").eq("x"), &s).unwrap();
+        assert_eq!(
+            b,
+            leaf(
+                6,
+                Kind::Bytes,
+                Test::Cmp(CmpOp::Eq, Scalar::from("x")),
+                true
+            )
+        );
+        let b = bind(&(col("ts").eq(1) & col("ts").eq(2) & col("ts").eq(3)), &s).unwrap();
+        assert!(matches!(b, Bound::And(v) if v.len() == 3));
+        assert_eq!(bind(&col("d").eq(-5), &s).unwrap().columns(), vec![4]);
+    }
+
+    #[test]
+    fn rejects_bad_columns_and_literals() {
+        let s = schema();
+        let e = bind(&col("tags").eq(1), &s).unwrap_err();
+        assert!(e.message().contains("tags.list.element"), "{e}");
+        assert!(bind(&col("nope").is_null(), &s).is_err());
+        assert!(bind(&col("ts").eq("x"), &s).is_err());
+        assert!(bind(&col("ts").eq(1.5), &s).is_err());
+        assert!(bind(&col("level").eq(1), &s).is_err());
+        assert!(bind(&col("old").eq(1), &s).is_err());
+        assert!(bind(&col("old").is_null(), &s).is_ok());
+        assert!(bind(&col("x").in_list([1, 2]), &s).is_ok());
+    }
+}

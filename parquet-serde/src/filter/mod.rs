@@ -1,0 +1,31 @@
+//! Reading only what a query needs: a typed [`Predicate`] over leaf columns, used to skip
+//! row groups (statistics, Bloom filters, dictionaries) and pages (page index), then
+//! applied exactly, so the rows selected are those a full scan filtered row by row would
+//! give.
+//!
+//! ```no_run
+//! use parquet_serde::file::FileReader;
+//! use parquet_serde::filter::col;
+//! let reader = FileReader::new(std::fs::File::open("logs.parquet")?)?;
+//! let filter = reader.filter(col("level").eq("ERROR").and(col("ts").between(1_000, 2_000)))?;
+//! let selection = filter.select()?;          // row groups and rows
+//! println!("{:?}", selection.report);        // what was skipped
+//! let rows = filter.read_rows(&[])?;         // the rows, every column
+//! # Ok::<(), parquet_serde::Error>(())
+//! ```
+//!
+//! [`Filter::select`] gives per row group a [`RowSelection`](crate::file::RowSelection);
+//! [`FileReader::read_column_rows`](crate::file::FileReader::read_column_rows) reads those
+//! rows of any column, fetching only the pages that hold them.
+
+mod bind;
+mod eval;
+mod predicate;
+mod prune;
+mod scan;
+
+#[cfg(test)]
+mod tests;
+
+pub use predicate::{col, not, CmpOp, Column, Predicate};
+pub use scan::{Filter, FilterOptions, FilterReport, Selection};
