@@ -4,10 +4,12 @@
 //! - [`ColumnChunkReader`] decodes a column chunk into [`ColumnBatch`]es.
 //! - [`ColumnChunkWriter`] encodes values and levels into pages and column metadata.
 
+mod auto;
 mod batch;
 mod decode;
 mod dict_encoder;
 mod dictionary;
+mod encode;
 mod reader;
 mod statistics;
 mod writer;
@@ -16,6 +18,7 @@ mod writer;
 mod tests;
 
 pub use batch::ColumnBatch;
+pub use encode::check_encoding;
 pub use reader::ColumnChunkReader;
 pub use statistics::{SortOrder, StatisticsAccumulator};
 pub use writer::{ColumnChunkWriter, ColumnWriterOptions, DataPageVersion, WrittenColumnChunk};

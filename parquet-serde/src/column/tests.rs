@@ -19,6 +19,8 @@ fn options(version: DataPageVersion, dictionary: bool, page_size: usize) -> Colu
         data_page_version: version,
         statistics: true,
         checksums: true,
+        encoding: None,
+        auto_encoding: false,
     }
 }
 

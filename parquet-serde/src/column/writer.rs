@@ -1,14 +1,16 @@
 //! [`ColumnChunkWriter`]: values and levels of one leaf in, pages and metadata out.
 
 use crate::compression::Compression;
-use crate::encoding::{bit_width, levels, plain, rle::RleEncoder};
+use crate::encoding::{bit_width, levels, rle::RleEncoder};
 use crate::error::{Error, Result};
 use crate::format::{ColumnMetaData, Encoding, PageEncodingStats, PageType, Type};
 use crate::page::{PageWriter, WrittenPage};
 use crate::values::ColumnValues;
 
+use super::auto;
 use super::batch::{clear_values, empty_values, extend_values, matches_type, ColumnBatch};
 use super::dict_encoder::{value_bytes, DictEncoder};
+use super::encode::{check_encoding, encode_plain, encode_values, gather};
 use super::statistics::{SortOrder, StatisticsAccumulator};
 
 /// Data page format.
@@ -41,6 +43,17 @@ pub struct ColumnWriterOptions {
     pub statistics: bool,
     /// Write a CRC32 on every page.
     pub checksums: bool,
+    /// Value encoding of the data pages that are not dictionary-encoded (all of them
+    /// without a dictionary; those after the fallback with one). `None`: PLAIN, or the
+    /// writer's choice when `auto_encoding` is on. `RLE_DICTIONARY` (or `PLAIN_DICTIONARY`)
+    /// turns the dictionary on with a PLAIN fallback. The writer fails to start when the
+    /// encoding does not fit the physical type.
+    pub encoding: Option<Encoding>,
+    /// Choose from the data (when `encoding` is `None`): keep the dictionary while it pays
+    /// (dictionary and indices under 3/4 of PLAIN), then DELTA_BINARY_PACKED for sorted or
+    /// narrow integers, BYTE_STREAM_SPLIT for floats when compressing, DELTA_BYTE_ARRAY or
+    /// DELTA_LENGTH_BYTE_ARRAY for byte arrays, RLE for booleans.
+    pub auto_encoding: bool,
 }
 
 impl Default for ColumnWriterOptions {
@@ -54,6 +67,8 @@ impl Default for ColumnWriterOptions {
             data_page_version: DataPageVersion::V1,
             statistics: true,
             checksums: true,
+            encoding: None,
+            auto_encoding: false,
         }
     }
 }
@@ -99,7 +114,17 @@ pub struct ColumnChunkWriter {
     num_rows: u64,
     total_uncompressed: u64,
     scratch: Vec<u8>,
+    /// Encoding of the pages without dictionary (`None` until `Auto` has chosen).
+    value_encoding: Option<Encoding>,
+    /// Dictionary-encoded data pages written so far.
+    dict_data_pages: usize,
+    /// Indices handed out and PLAIN size of the values they stand for (`Auto` bookkeeping).
+    dict_indices: usize,
+    dict_values_plain: usize,
 }
+
+/// Values after which `Auto` decides whether the dictionary of the first page pays.
+const AUTO_DICTIONARY_SAMPLE: usize = 8192;
 
 impl ColumnChunkWriter {
     /// A writer for the leaf at `path` of `physical_type` (`type_length` for
@@ -126,8 +151,22 @@ impl ColumnChunkWriter {
                 path.join(".")
             )));
         }
+        let mut dictionary = options.dictionary;
+        let value_encoding = match options.encoding {
+            Some(e) => {
+                check_encoding(e, physical_type).map_err(|err| err.with_column(path.join(".")))?;
+                if matches!(e, Encoding::RleDictionary | Encoding::PlainDictionary) {
+                    dictionary = true;
+                    Some(Encoding::Plain)
+                } else {
+                    Some(e)
+                }
+            }
+            None if options.auto_encoding => None,
+            None => Some(Encoding::Plain),
+        };
         // Booleans gain nothing from a dictionary.
-        let dict = (options.dictionary && physical_type != Type::Boolean)
+        let dict = (dictionary && physical_type != Type::Boolean)
             .then(|| DictEncoder::new(empty_values(physical_type, type_length)));
         Ok(ColumnChunkWriter {
             pages: PageWriter::new(options.compression, options.checksums),
@@ -156,6 +195,10 @@ impl ColumnChunkWriter {
             num_rows: 0,
             total_uncompressed: 0,
             scratch: Vec::new(),
+            value_encoding,
+            dict_data_pages: 0,
+            dict_indices: 0,
+            dict_values_plain: 0,
         })
     }
 
@@ -342,11 +385,22 @@ impl ColumnChunkWriter {
         }
         if self.using_dict() {
             if let Some(dict) = self.dict.as_mut() {
+                let count = values.len();
+                self.dict_indices += count;
+                self.dict_values_plain += range_bytes(&batch.values, values.clone());
                 dict.intern(&batch.values, values, &mut self.page_indices);
                 if dict.plain_bytes() > self.options.dictionary_page_size_limit {
-                    // Pages so far keep their indices; later values are written PLAIN.
+                    // Pages so far keep their indices; later values are written in the
+                    // fallback encoding.
                     self.dict_fallback = true;
                     self.fallback_pending = true;
+                } else if self.options.auto_encoding
+                    && self.dict_data_pages == 0
+                    && self.page_indices.len() >= AUTO_DICTIONARY_SAMPLE
+                    && self.page_indices.len() - count < AUTO_DICTIONARY_SAMPLE
+                    && !self.dictionary_pays()
+                {
+                    self.drop_dictionary();
                 }
             }
         } else {
@@ -356,9 +410,49 @@ impl ColumnChunkWriter {
 }
 
 impl ColumnChunkWriter {
+    /// Whether dictionary encoding stays under 3/4 of the PLAIN size of the values so far.
+    fn dictionary_pays(&self) -> bool {
+        let Some(dict) = &self.dict else {
+            return false;
+        };
+        let width = bit_width(dict.len().saturating_sub(1) as u64).max(1) as usize;
+        let cost = dict.plain_bytes() + self.dict_indices * width / 8;
+        cost * auto::PAYS_DEN <= self.dict_values_plain * auto::PAYS_NUM
+    }
+
+    /// Gives up the dictionary before any dictionary-encoded page is written: the buffered
+    /// indices become values again.
+    fn drop_dictionary(&mut self) {
+        if let Some(dict) = self.dict.take() {
+            gather(dict.values(), &self.page_indices, &mut self.page_values);
+            self.page_indices.clear();
+        }
+    }
+
+    /// The encoding of pages without dictionary, chosen from the buffered values by `Auto`.
+    fn value_encoding(&mut self, scratch: &mut Vec<u8>) -> Encoding {
+        match self.value_encoding {
+            Some(e) => e,
+            None => {
+                let compressed = self.options.compression != Compression::Uncompressed;
+                let e = auto::choose(&self.page_values, compressed, scratch);
+                self.value_encoding = Some(e);
+                e
+            }
+        }
+    }
+
     /// Encodes the buffered page and appends it to the chunk.
     fn flush_page(&mut self) -> Result<()> {
         self.fallback_pending = false;
+        if self.options.auto_encoding && !self.page_indices.is_empty() && !self.dictionary_pays() {
+            if self.dict_data_pages == 0 {
+                self.drop_dictionary();
+            } else {
+                // This page keeps its indices; later ones use the fallback encoding.
+                self.dict_fallback = true;
+            }
+        }
         let num_values = self
             .page_def
             .len()
@@ -368,13 +462,14 @@ impl ColumnChunkWriter {
             return Ok(());
         }
         let dict_page = !self.page_indices.is_empty();
-        let encoding = if dict_page {
-            Encoding::RleDictionary
-        } else {
-            Encoding::Plain
-        };
         // Values section.
         let mut values = std::mem::take(&mut self.scratch);
+        let encoding = if dict_page {
+            self.dict_data_pages += 1;
+            Encoding::RleDictionary
+        } else {
+            self.value_encoding(&mut values)
+        };
         values.clear();
         if dict_page {
             let len = self.dict.as_ref().map_or(0, |d| d.len()) as u64;
@@ -384,7 +479,7 @@ impl ColumnChunkWriter {
             enc.put_u32(&self.page_indices);
             values.extend_from_slice(&enc.finish());
         } else {
-            encode_plain(&self.page_values, &mut values);
+            encode_values(encoding, &self.page_values, &mut values)?;
         }
         let non_null = self.page_indices.len().max(self.page_values.len());
         let written = match self.options.data_page_version {
@@ -504,16 +599,16 @@ impl ColumnChunkWriter {
     }
 }
 
-/// PLAIN-encodes values of any physical type.
-pub(crate) fn encode_plain(values: &ColumnValues, out: &mut Vec<u8>) {
+/// PLAIN size of `values[range]` (booleans a byte each, as `value_bytes` counts them).
+fn range_bytes(values: &ColumnValues, range: std::ops::Range<usize>) -> usize {
     match values {
-        ColumnValues::Boolean(v) => plain::encode_boolean(v, out),
-        ColumnValues::Int32(v) => plain::encode_fixed(v, out),
-        ColumnValues::Int64(v) => plain::encode_fixed(v, out),
-        ColumnValues::Int96(v) => plain::encode_fixed(v, out),
-        ColumnValues::Float(v) => plain::encode_fixed(v, out),
-        ColumnValues::Double(v) => plain::encode_fixed(v, out),
-        ColumnValues::ByteArray(v) => plain::encode_byte_array(v.iter(), out),
-        ColumnValues::FixedLenByteArray(v) => out.extend_from_slice(&v.data),
+        ColumnValues::ByteArray(v) => {
+            v.offsets[range.end] - v.offsets[range.start] + 4 * range.len()
+        }
+        ColumnValues::FixedLenByteArray(v) => v.width * range.len(),
+        ColumnValues::Boolean(_) => range.len(),
+        ColumnValues::Int32(_) | ColumnValues::Float(_) => 4 * range.len(),
+        ColumnValues::Int64(_) | ColumnValues::Double(_) => 8 * range.len(),
+        ColumnValues::Int96(_) => 12 * range.len(),
     }
 }

@@ -2,7 +2,10 @@
 
 use crate::column::{ColumnWriterOptions, DataPageVersion};
 use crate::compression::Compression;
+use crate::error::{Error, Result};
+use crate::format::Encoding;
 use crate::page::PageReaderOptions;
+use crate::schema::Schema;
 
 /// Options of a reader.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +68,11 @@ pub struct ColumnOverrides {
     pub dictionary: Option<bool>,
     /// Statistics for this column.
     pub statistics: Option<StatisticsLevel>,
+    /// Value encoding for this column. Unless `dictionary` is also set, a value encoding
+    /// turns the dictionary off for the column, and `RLE_DICTIONARY` turns it on.
+    pub encoding: Option<Encoding>,
+    /// Let the writer choose the encoding of this column from its data.
+    pub auto_encoding: Option<bool>,
 }
 
 /// Options of a writer: codec, page and row group sizes, page format, dictionary,
@@ -107,6 +115,9 @@ pub struct WriterOptions {
     pub key_value_metadata: Vec<(String, Option<String>)>,
     /// Per-column overrides, by dotted column path.
     pub columns: Vec<(String, ColumnOverrides)>,
+    /// Let the writer choose each column's encoding from its data (off): see
+    /// [`auto_encoding`](Self::auto_encoding).
+    pub auto_encoding: bool,
 }
 
 impl Default for WriterOptions {
@@ -124,6 +135,7 @@ impl Default for WriterOptions {
             row_group_rows: 1 << 20,
             key_value_metadata: Vec::new(),
             columns: Vec::new(),
+            auto_encoding: false,
         }
     }
 }
@@ -228,13 +240,89 @@ impl WriterOptions {
         self
     }
 
+    /// Lets the writer choose every column's encoding from its data (columns with an
+    /// encoding of their own keep it): the dictionary while it pays (dictionary and indices
+    /// under 3/4 of PLAIN), then DELTA_BINARY_PACKED for sorted or narrow integers such as
+    /// timestamps, BYTE_STREAM_SPLIT for floats when compressing, DELTA_BYTE_ARRAY or
+    /// DELTA_LENGTH_BYTE_ARRAY for byte arrays, RLE for booleans.
+    pub fn auto_encoding(mut self, on: bool) -> Self {
+        self.auto_encoding = on;
+        self
+    }
+
+    /// Sets the value encoding of one column (see [`Encoding`]; ALP is
+    /// [`encoding::alp::ALP`](crate::encoding::alp::ALP)). The dictionary is off for the
+    /// column unless [`column_dictionary`](Self::column_dictionary) turns it on (then
+    /// `encoding` is the fallback once the dictionary is full); `RLE_DICTIONARY` means the
+    /// dictionary with a PLAIN fallback. Writing fails when the encoding does not fit the
+    /// column's physical type ([`validate`](Self::validate) checks that up front).
+    ///
+    /// ```
+    /// use parquet_serde::format::Encoding;
+    /// use parquet_serde::WriterOptions;
+    /// let options = WriterOptions::default()
+    ///     .column_encoding("ts", Encoding::DeltaBinaryPacked)
+    ///     .column_encoding("latency", Encoding::ByteStreamSplit);
+    /// let ts = options.column_options("ts");
+    /// assert_eq!(ts.encoding, Some(Encoding::DeltaBinaryPacked));
+    /// assert!(!ts.dictionary);
+    /// assert!(options.column_options("host").dictionary);
+    /// ```
+    pub fn column_encoding(mut self, path: impl Into<String>, encoding: Encoding) -> Self {
+        self.column_entry(path).encoding = Some(encoding);
+        self
+    }
+
+    /// Turns the writer's choice of encoding on or off for one column.
+    pub fn column_auto_encoding(mut self, path: impl Into<String>, on: bool) -> Self {
+        self.column_entry(path).auto_encoding = Some(on);
+        self
+    }
+
+    /// Checks the per-column overrides against `schema`: every path names a leaf column
+    /// (or a group above leaves), and every encoding fits the physical type of the
+    /// columns it applies to.
+    pub fn validate(&self, schema: &Schema) -> Result<()> {
+        for (path, o) in &self.columns {
+            let mut matched = false;
+            for c in schema.columns() {
+                let p = c.path.to_string();
+                if p == *path || p.starts_with(&format!("{path}.")) {
+                    matched = true;
+                    if p == *path {
+                        if let Some(e) = o.encoding {
+                            crate::column::check_encoding(e, c.physical_type)
+                                .map_err(|err| err.with_column(p.clone()))?;
+                        }
+                    }
+                }
+            }
+            if !matched {
+                return Err(Error::invalid_argument(format!(
+                    "options name column {path}, which the schema does not have"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// The settings of the column at the dotted `path`, overrides applied.
     pub fn column_options(&self, path: &str) -> ColumnWriterOptions {
         let o = self.columns.iter().find(|(p, _)| p == path).map(|(_, o)| o);
         let statistics = o.and_then(|o| o.statistics).unwrap_or(self.statistics);
+        let encoding = o.and_then(|o| o.encoding);
+        let dictionary = match (o.and_then(|o| o.dictionary), encoding) {
+            (Some(on), _) => on,
+            (None, Some(e)) => matches!(e, Encoding::RleDictionary | Encoding::PlainDictionary),
+            (None, None) => self.dictionary,
+        };
         ColumnWriterOptions {
             compression: o.and_then(|o| o.compression).unwrap_or(self.compression),
-            dictionary: o.and_then(|o| o.dictionary).unwrap_or(self.dictionary),
+            dictionary,
+            encoding,
+            auto_encoding: o
+                .and_then(|o| o.auto_encoding)
+                .unwrap_or(self.auto_encoding),
             dictionary_page_size_limit: self.dictionary_page_size_limit,
             data_page_size: self.page_size,
             data_page_row_limit: self.page_row_limit,
