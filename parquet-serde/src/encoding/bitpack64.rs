@@ -125,6 +125,44 @@ pub(crate) fn unpack_tail(
     Some(nbytes)
 }
 
+/// Appends 32 values of `W` bits (0 to 64), LSB first: exactly `4 * W` bytes. Bits above
+/// the width are dropped.
+#[inline(always)]
+fn pack32<const W: usize>(values: &[u64], out: &mut Vec<u8>) {
+    let values = &values[..32];
+    let mask = mask(W);
+    let mut buf = [0u8; 256];
+    let mut acc = 0u64;
+    unroll32!(I => {
+        let bit = I * W;
+        let off = bit % 64;
+        let v = values[I] & mask;
+        acc |= v << off;
+        if off + W >= 64 {
+            let word = bit / 64;
+            buf[word * 8..word * 8 + 8].copy_from_slice(&acc.to_le_bytes());
+            // The bits of `v` that did not fit (none when it ended the word exactly).
+            acc = if off + W > 64 { v >> (64 - off) } else { 0 };
+        }
+    });
+    if W % 2 == 1 {
+        // 32 * W bits end half-way through a word: its low 4 bytes are still in `acc`.
+        let at = 4 * W - 4;
+        buf[at..at + 4].copy_from_slice(&acc.to_le_bytes()[..4]);
+    }
+    out.extend_from_slice(&buf[..4 * W]);
+}
+
+#[inline(never)]
+fn pack_blocks<const W: usize>(values: &[u64], out: &mut Vec<u8>) {
+    if W == 0 {
+        return;
+    }
+    for block in values.chunks_exact(32) {
+        pack32::<W>(block, out);
+    }
+}
+
 /// Appends `values` (a multiple of 8 of them) packed in `bit_width` bits each (0 to 64), LSB
 /// first: exactly `values.len() / 8 * bit_width` bytes. Bits above the width are dropped.
 pub(crate) fn pack(values: &[u64], bit_width: u8, out: &mut Vec<u8>) {
@@ -133,11 +171,17 @@ pub(crate) fn pack(values: &[u64], bit_width: u8, out: &mut Vec<u8>) {
     if w == 0 {
         return;
     }
+    let whole = values.len() / 32 * 32;
+    with_width!(bit_width, W => pack_blocks::<W>(&values[..whole], out), _ => debug_assert!(false));
+    let rest = &values[whole..];
+    if rest.is_empty() {
+        return;
+    }
     let mask = mask(w as usize);
-    out.reserve(values.len() / 8 * w as usize);
+    out.reserve(rest.len() / 8 * w as usize);
     let mut acc = 0u128;
     let mut bits = 0u32;
-    for &v in values {
+    for &v in rest {
         acc |= u128::from(v & mask) << bits;
         bits += w;
         if bits >= 64 {
@@ -208,6 +252,9 @@ mod tests {
             let mut mine = Vec::new();
             pack(&v, w, &mut mine);
             assert_eq!(mine, packed, "pack width {w}");
+            let mut mine = Vec::new();
+            pack(&v[..72], w, &mut mine);
+            assert_eq!(mine, pack_ref(&v[..72], w as usize), "pack 72 width {w}");
             let mut out = vec![0u64; 96];
             unpack(w, &packed, &mut out);
             assert_eq!(out, v, "unpack width {w}");

@@ -25,16 +25,31 @@ use crate::error::{Error, Result};
 /// Appends the byte streams of `plain`: values of `width` bytes back to back (their PLAIN
 /// form). A trailing partial value is ignored.
 pub fn encode(plain: &[u8], width: usize, out: &mut Vec<u8>) {
+    if width == 0 {
+        return;
+    }
+    let n = plain.len() / width;
+    let plain = &plain[..n * width];
+    let start = out.len();
+    out.resize(start + n * width, 0);
+    let dst = &mut out[start..];
     match width {
-        0 => {}
-        2 => encode_k::<2>(plain, out),
-        4 => encode_k::<4>(plain, out),
-        8 => encode_k::<8>(plain, out),
+        2 => {
+            let (d0, d1) = dst.split_at_mut(n);
+            for ((v, a), b) in plain.chunks_exact(2).zip(d0).zip(d1) {
+                *a = v[0];
+                *b = v[1];
+            }
+        }
+        4 => scatter4(plain.chunks_exact(4).map(|v| [v[0], v[1], v[2], v[3]]), n, dst),
+        8 => scatter8(
+            plain.chunks_exact(8).map(|v| {
+                u64::from_le_bytes([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]])
+            }),
+            n,
+            dst,
+        ),
         _ => {
-            let n = plain.len() / width;
-            let start = out.len();
-            out.resize(start + n * width, 0);
-            let dst = &mut out[start..];
             for (s, stream) in dst.chunks_exact_mut(n.max(1)).enumerate().take(width) {
                 for (d, v) in stream.iter_mut().zip(plain.chunks_exact(width)) {
                     *d = v[s];
@@ -44,28 +59,88 @@ pub fn encode(plain: &[u8], width: usize, out: &mut Vec<u8>) {
     }
 }
 
-fn encode_k<const K: usize>(plain: &[u8], out: &mut Vec<u8>) {
-    let n = plain.len() / K;
+/// Appends the byte streams of fixed-width values (FLOAT, DOUBLE, INT32, INT64).
+pub fn encode_values<T: FixedWidth>(values: &[T], out: &mut Vec<u8>) {
+    let n = values.len();
     let start = out.len();
-    out.resize(start + n * K, 0);
-    let mut rest = &mut out[start..];
-    let mut streams: [&mut [u8]; K] = std::array::from_fn(|_| {
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(n);
-        rest = tail;
-        head
-    });
-    for (i, v) in plain.chunks_exact(K).enumerate() {
-        for (s, stream) in streams.iter_mut().enumerate() {
-            stream[i] = v[s];
+    match T::WIDTH {
+        4 => {
+            out.resize(start + 4 * n, 0);
+            scatter4(values.iter().map(|&v| le::<T, 4>(v)), n, &mut out[start..]);
+        }
+        8 => {
+            out.resize(start + 8 * n, 0);
+            let words = values.iter().map(|&v| u64::from_le_bytes(le::<T, 8>(v)));
+            scatter8(words, n, &mut out[start..]);
+        }
+        _ => {
+            let mut plain = Vec::with_capacity(n * T::WIDTH);
+            super::plain::encode_fixed(values, &mut plain);
+            encode(&plain, T::WIDTH, out);
         }
     }
 }
 
-/// Appends the byte streams of fixed-width values (FLOAT, DOUBLE, INT32, INT64).
-pub fn encode_values<T: FixedWidth>(values: &[T], out: &mut Vec<u8>) {
-    let mut plain = Vec::with_capacity(values.len() * T::WIDTH);
-    super::plain::encode_fixed(values, &mut plain);
-    encode(&plain, T::WIDTH, out);
+/// The little-endian bytes of a value of `K` bytes.
+#[inline(always)]
+fn le<T: FixedWidth, const K: usize>(v: T) -> [u8; K] {
+    let mut b = [0u8; K];
+    v.write_le(&mut b);
+    b
+}
+
+/// Writes `n` values of 4 bytes into the 4 streams of `dst` (`4 * n` bytes).
+#[inline(always)]
+fn scatter4(values: impl Iterator<Item = [u8; 4]>, n: usize, dst: &mut [u8]) {
+    let (d0, rest) = dst.split_at_mut(n);
+    let (d1, rest) = rest.split_at_mut(n);
+    let (d2, d3) = rest.split_at_mut(n);
+    for ((((v, a), b), c), d) in values.zip(d0).zip(d1).zip(d2).zip(d3) {
+        *a = v[0];
+        *b = v[1];
+        *c = v[2];
+        *d = v[3];
+    }
+}
+
+/// Transposes an 8 x 8 byte matrix held in eight little-endian words: byte `c` of word `r`
+/// moves to byte `r` of word `c` (three rounds of block swaps).
+#[inline(always)]
+fn transpose8(mut a: [u64; 8]) -> [u64; 8] {
+    for i in 0..4 {
+        let t = ((a[i] >> 32) ^ a[i + 4]) & 0xFFFF_FFFF;
+        a[i] ^= t << 32;
+        a[i + 4] ^= t;
+    }
+    for i in [0, 1, 4, 5] {
+        let t = ((a[i] >> 16) ^ a[i + 2]) & 0x0000_FFFF_0000_FFFF;
+        a[i] ^= t << 16;
+        a[i + 2] ^= t;
+    }
+    for i in [0, 2, 4, 6] {
+        let t = ((a[i] >> 8) ^ a[i + 1]) & 0x00FF_00FF_00FF_00FF;
+        a[i] ^= t << 8;
+        a[i + 1] ^= t;
+    }
+    a
+}
+
+/// Writes `n` values of 8 bytes (as little-endian words) into the 8 streams of `dst`
+/// (`8 * n` bytes), eight values at a time.
+#[inline(always)]
+fn scatter8(mut values: impl Iterator<Item = u64>, n: usize, dst: &mut [u8]) {
+    let full = n / 8;
+    for b in 0..full {
+        let x: [u64; 8] = std::array::from_fn(|_| values.next().unwrap_or(0));
+        for (k, word) in transpose8(x).iter().enumerate() {
+            dst[k * n + 8 * b..k * n + 8 * b + 8].copy_from_slice(&word.to_le_bytes());
+        }
+    }
+    for (i, v) in values.enumerate().take(n - 8 * full) {
+        for (k, byte) in v.to_le_bytes().iter().enumerate() {
+            dst[k * n + 8 * full + i] = *byte;
+        }
+    }
 }
 
 /// Checks the size of a values section for `n` values of `width` bytes; returns the stream
@@ -89,6 +164,11 @@ fn stride(input: &[u8], n: usize, width: usize) -> Result<usize> {
     Ok(stride)
 }
 
+/// The first `n` bytes of each of the `K` streams of `stride` bytes.
+fn streams<const K: usize>(input: &[u8], stride: usize, n: usize) -> [&[u8]; K] {
+    std::array::from_fn(|s| &input[s * stride..s * stride + n])
+}
+
 /// Decodes the first `n` values of `width` bytes from the streams in `input` (the whole
 /// values section), appending their PLAIN form to `out`; returns the bytes consumed (all of
 /// `input`).
@@ -98,15 +178,30 @@ pub fn decode(input: &[u8], n: usize, width: usize, out: &mut Vec<u8>) -> Result
     out.resize(start + n * width, 0);
     let dst = &mut out[start..];
     match width {
-        2 => gather::<2>(input, stride, n, |i, b| {
-            dst[i * 2..i * 2 + 2].copy_from_slice(&b)
-        }),
-        4 => gather::<4>(input, stride, n, |i, b| {
-            dst[i * 4..i * 4 + 4].copy_from_slice(&b)
-        }),
-        8 => gather::<8>(input, stride, n, |i, b| {
-            dst[i * 8..i * 8 + 8].copy_from_slice(&b)
-        }),
+        2 => {
+            let [s0, s1] = streams::<2>(input, stride, n);
+            for ((d, &a), &b) in dst.chunks_exact_mut(2).zip(s0).zip(s1) {
+                d[0] = a;
+                d[1] = b;
+            }
+        }
+        4 => {
+            let mut chunks = dst.chunks_exact_mut(4);
+            gather4(streams(input, stride, n), |v| {
+                if let Some(d) = chunks.next() {
+                    d.copy_from_slice(&v);
+                }
+            });
+        }
+        8 => {
+            let mut chunks = dst.chunks_exact_mut(8);
+            gather8(streams(input, stride, n), |w| {
+                // `w` first: the zip stops before taking a chunk it cannot fill.
+                for (v, d) in w.iter().zip(chunks.by_ref()) {
+                    d.copy_from_slice(&v.to_le_bytes());
+                }
+            });
+        }
         _ => {
             for s in 0..width {
                 let stream = &input[s * stride..s * stride + n];
@@ -125,8 +220,19 @@ pub fn decode_values<T: FixedWidth>(input: &[u8], n: usize, out: &mut Vec<T>) ->
     let stride = stride(input, n, T::WIDTH)?;
     out.reserve(n);
     match T::WIDTH {
-        4 => gather::<4>(input, stride, n, |_, b| out.push(T::read_le(&b))),
-        8 => gather::<8>(input, stride, n, |_, b| out.push(T::read_le(&b))),
+        4 => {
+            let [s0, s1, s2, s3] = streams::<4>(input, stride, n);
+            out.extend(
+                s0.iter()
+                    .zip(s1)
+                    .zip(s2)
+                    .zip(s3)
+                    .map(|(((&a, &b), &c), &d)| T::read_le(&[a, b, c, d])),
+            );
+        }
+        8 => gather8(streams(input, stride, n), |w| {
+            out.extend(w.iter().map(|v| T::read_le(&v.to_le_bytes())))
+        }),
         w => {
             let mut buf = vec![0u8; w];
             for i in 0..n {
@@ -140,19 +246,33 @@ pub fn decode_values<T: FixedWidth>(input: &[u8], n: usize, out: &mut Vec<T>) ->
     Ok(input.len())
 }
 
-/// Calls `put(i, bytes of value i)` for the first `n` values of `K` streams of `stride`
-/// bytes (`K * stride <= input.len()`, `n <= stride`).
+/// Calls `put` with the bytes of each value of the 4 streams, in order.
 #[inline(always)]
-fn gather<const K: usize>(
-    input: &[u8],
-    stride: usize,
-    n: usize,
-    mut put: impl FnMut(usize, [u8; K]),
-) {
-    let streams: [&[u8]; K] = std::array::from_fn(|s| &input[s * stride..s * stride + n]);
-    for i in 0..n {
-        put(i, std::array::from_fn(|s| streams[s][i]));
+fn gather4(s: [&[u8]; 4], mut put: impl FnMut([u8; 4])) {
+    let [s0, s1, s2, s3] = s;
+    for (((&a, &b), &c), &d) in s0.iter().zip(s1).zip(s2).zip(s3) {
+        put([a, b, c, d]);
     }
+}
+
+/// Calls `put` with the values of the 8 streams as little-endian words, eight at a time
+/// (fewer at the end).
+#[inline(always)]
+fn gather8(s: [&[u8]; 8], mut put: impl FnMut(&[u64])) {
+    let n = s[0].len();
+    let full = n / 8;
+    for b in 0..full {
+        let x: [u64; 8] = std::array::from_fn(|k| {
+            let w = &s[k][8 * b..8 * b + 8];
+            u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
+        });
+        put(&transpose8(x));
+    }
+    let mut tail = [0u64; 8];
+    for (i, t) in tail.iter_mut().enumerate().take(n - 8 * full) {
+        *t = u64::from_le_bytes(std::array::from_fn(|k| s[k][8 * full + i]));
+    }
+    put(&tail[..n - 8 * full]);
 }
 
 #[cfg(test)]
