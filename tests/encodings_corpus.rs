@@ -114,8 +114,8 @@ fn delta_files_equal_their_expect_csv() {
         let data = corpus().join("data");
         let csv = std::fs::read_to_string(data.join(format!("{name}_expect.csv"))).unwrap();
         let expected = parse_csv(&csv);
-        let reader = FileReader::new(std::fs::read(data.join(format!("{name}.parquet"))).unwrap())
-            .unwrap();
+        let reader =
+            FileReader::new(std::fs::read(data.join(format!("{name}.parquet"))).unwrap()).unwrap();
         let schema = reader.schema();
         assert_eq!(expected[0].len(), schema.num_columns(), "{name}: columns");
         let mut ours: Vec<Vec<Option<String>>> = Vec::new();
@@ -132,7 +132,8 @@ fn delta_files_equal_their_expect_csv() {
             assert_eq!(col.len(), rows.len(), "{name} column {c}: rows");
             for (r, (got, row)) in col.iter().zip(rows).enumerate() {
                 assert_eq!(
-                    got, &row[c],
+                    got,
+                    &row[c],
                     "{name} row {r} column {}",
                     schema.columns()[c].path
                 );
@@ -154,7 +155,11 @@ struct Layout {
     codec: CompressionCodec,
 }
 
-fn layout<R: parquet_serde::file::ChunkReader>(reader: &FileReader<R>, rg: usize, c: usize) -> Layout {
+fn layout<R: parquet_serde::file::ChunkReader>(
+    reader: &FileReader<R>,
+    rg: usize,
+    c: usize,
+) -> Layout {
     let chunk = reader.column_chunk(rg, c).unwrap();
     let mut pages = chunk.pages(reader.options().page_options());
     let mut l = Layout {
@@ -242,7 +247,11 @@ fn pyarrow_rows(files: &[PathBuf]) -> Vec<(String, Result<Vec<serde_json::Value>
         .args(files)
         .output()
         .expect("run python");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut result: Vec<(String, Result<Vec<serde_json::Value>, String>)> = Vec::new();
     for line in String::from_utf8(out.stdout).unwrap().lines() {
         if let Some(rest) = line.strip_prefix("== ") {
@@ -267,7 +276,11 @@ fn corpus_files_round_trip_keeping_their_encodings() {
         let source = FileReader::new(bytes.clone()).unwrap();
         let out = rewrite_keeping_encodings(&source);
         let copy = FileReader::new(out.clone()).unwrap();
-        assert_eq!(copy.schema().to_string(), source.schema().to_string(), "{name}");
+        assert_eq!(
+            copy.schema().to_string(),
+            source.schema().to_string(),
+            "{name}"
+        );
         for rg in 0..source.num_row_groups() {
             for c in 0..source.schema().num_columns() {
                 let path = source.schema().columns()[c].path.to_string();
@@ -297,7 +310,10 @@ fn corpus_files_round_trip_keeping_their_encodings() {
         assert_eq!(rows.len(), expected.len(), "{file}");
         for (i, (got, want)) in rows.iter().zip(expected).enumerate() {
             let want: serde_json::Value = serde_json::from_str(want).unwrap();
-            assert!(json_eq(got, &want), "{file} row {i}:\n  pyarrow {got}\n  ours    {want}");
+            assert!(
+                json_eq(got, &want),
+                "{file} row {i}:\n  pyarrow {got}\n  ours    {want}"
+            );
         }
     }
 }
@@ -308,8 +324,18 @@ fn csv_parser() {
     assert_eq!(
         rows,
         vec![
-            vec![Some("a".into()), Some("b,c".into()), None, Some(String::new())],
-            vec![Some("x\"y".into()), Some("1".into()), Some("2".into()), None],
+            vec![
+                Some("a".into()),
+                Some("b,c".into()),
+                None,
+                Some(String::new())
+            ],
+            vec![
+                Some("x\"y".into()),
+                Some("1".into()),
+                Some("2".into()),
+                None
+            ],
         ]
     );
 }

@@ -52,13 +52,16 @@ fn bench_delta_binary_packed(c: &mut Criterion) {
     delta_binary_packed::encode(page_values, &mut page);
     let mut out: Vec<i64> = Vec::with_capacity(PAGE);
     g.throughput(Throughput::Elements(PAGE as u64));
-    g.bench_function(BenchmarkId::new("decode_page", "sorted_timestamps_i64"), |b| {
-        b.iter(|| {
-            out.clear();
-            delta_binary_packed::decode(black_box(&page), PAGE, &mut out).unwrap();
-            black_box(out.len())
-        })
-    });
+    g.bench_function(
+        BenchmarkId::new("decode_page", "sorted_timestamps_i64"),
+        |b| {
+            b.iter(|| {
+                out.clear();
+                delta_binary_packed::decode(black_box(&page), PAGE, &mut out).unwrap();
+                black_box(out.len())
+            })
+        },
+    );
     g.throughput(Throughput::Elements(N as u64));
     for (name, values) in [
         ("sorted_timestamps_i64", &ts),
@@ -163,8 +166,12 @@ fn bench_byte_arrays(c: &mut Criterion) {
 fn bench_byte_stream_split(c: &mut Criterion) {
     let mut rng = Rng(7);
     let mut g = c.benchmark_group("byte_stream_split");
-    let f32s: Vec<f32> = (0..N).map(|_| (rng.next() % 100_000) as f32 / 7.0).collect();
-    let f64s: Vec<f64> = (0..N).map(|_| (rng.next() % 100_000) as f64 / 7.0).collect();
+    let f32s: Vec<f32> = (0..N)
+        .map(|_| (rng.next() % 100_000) as f32 / 7.0)
+        .collect();
+    let f64s: Vec<f64> = (0..N)
+        .map(|_| (rng.next() % 100_000) as f64 / 7.0)
+        .collect();
     g.throughput(Throughput::Bytes((N * 4) as u64));
     let mut page = Vec::new();
     byte_stream_split::encode_values(&f32s, &mut page);
@@ -272,7 +279,9 @@ fn bench_alp(c: &mut Criterion) {
     let mut g = c.benchmark_group("alp");
     g.throughput(Throughput::Elements(N as u64));
     // Prices with two decimals.
-    let prices: Vec<f64> = (0..N).map(|_| (rng.next() % 1_000_000) as f64 / 100.0).collect();
+    let prices: Vec<f64> = (0..N)
+        .map(|_| (rng.next() % 1_000_000) as f64 / 100.0)
+        .collect();
     let mut page = Vec::new();
     alp::encode(&prices, &mut page);
     let mut out: Vec<f64> = Vec::with_capacity(N);

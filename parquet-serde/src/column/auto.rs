@@ -7,7 +7,7 @@
 //! | INT32, INT64 | DELTA_BINARY_PACKED when it is at most 7/8 of PLAIN (sorted or near-sorted values such as timestamps, ids, small ranges), else PLAIN |
 //! | FLOAT, DOUBLE | BYTE_STREAM_SPLIT when the pages are compressed, else PLAIN |
 //! | BYTE_ARRAY | DELTA_BYTE_ARRAY when values share prefixes (a quarter of the bytes or more), else DELTA_LENGTH_BYTE_ARRAY |
-//! | FIXED_LEN_BYTE_ARRAY | DELTA_BYTE_ARRAY when values share prefixes, else BYTE_STREAM_SPLIT when compressed, else PLAIN |
+//! | FIXED_LEN_BYTE_ARRAY | DELTA_BYTE_ARRAY when values share prefixes, else PLAIN (BYTE_STREAM_SPLIT only when asked: DuckDB 2.0 cannot read it on this type) |
 //! | INT96 | PLAIN |
 //!
 //! Whether the dictionary pays is decided by the writer (see `writer.rs`): dictionary
@@ -48,8 +48,6 @@ pub(crate) fn choose(values: &ColumnValues, compressed: bool, scratch: &mut Vec<
         ColumnValues::FixedLenByteArray(v) => {
             if v.width > 0 && shares_prefixes(v.iter(), v.data.len()) {
                 Encoding::DeltaByteArray
-            } else if compressed {
-                Encoding::ByteStreamSplit
             } else {
                 Encoding::Plain
             }
@@ -140,7 +138,7 @@ mod tests {
         }
         assert_eq!(
             choose(&ColumnValues::FixedLenByteArray(f), true, &mut s),
-            Encoding::ByteStreamSplit
+            Encoding::Plain
         );
     }
 }

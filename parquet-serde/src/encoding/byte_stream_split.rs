@@ -41,11 +41,15 @@ pub fn encode(plain: &[u8], width: usize, out: &mut Vec<u8>) {
                 *b = v[1];
             }
         }
-        4 => scatter4(plain.chunks_exact(4).map(|v| [v[0], v[1], v[2], v[3]]), n, dst),
+        4 => scatter4(
+            plain.chunks_exact(4).map(|v| [v[0], v[1], v[2], v[3]]),
+            n,
+            dst,
+        ),
         8 => scatter8(
-            plain.chunks_exact(8).map(|v| {
-                u64::from_le_bytes([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]])
-            }),
+            plain
+                .chunks_exact(8)
+                .map(|v| u64::from_le_bytes([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]])),
             n,
             dst,
         ),

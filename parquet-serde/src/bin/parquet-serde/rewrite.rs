@@ -101,7 +101,8 @@ pub fn parse_compression(s: &str) -> Result<Compression, String> {
     };
     let level_i = |default: i64| -> Result<i64, String> {
         level.map_or(Ok(default), |l| {
-            l.parse().map_err(|_| format!("compression level {l:?} is not a number"))
+            l.parse()
+                .map_err(|_| format!("compression level {l:?} is not a number"))
         })
     };
     let c = match name.to_ascii_lowercase().as_str() {
@@ -113,7 +114,12 @@ pub fn parse_compression(s: &str) -> Result<Compression, String> {
         "lz4" | "lz4_raw" | "lz4raw" => Compression::Lz4Raw,
         other => return Err(format!("unknown codec {other}")),
     };
-    if level.is_some() && matches!(c, Compression::Uncompressed | Compression::Snappy | Compression::Lz4Raw) {
+    if level.is_some()
+        && matches!(
+            c,
+            Compression::Uncompressed | Compression::Snappy | Compression::Lz4Raw
+        )
+    {
         return Err(format!("{name} has no levels"));
     }
     c.validate().map_err(|e| e.to_string())?;
@@ -271,13 +277,13 @@ fn options(
         let path = descr.path.to_string();
         let codec = match compression {
             Some(c) => c,
-            None if reader.num_row_groups() > 0 => {
-                compression_of(reader.column_chunk(0, c)?.codec)
-            }
+            None if reader.num_row_groups() > 0 => compression_of(reader.column_chunk(0, c)?.codec),
             None => options.compression,
         };
         let l = layouts[c];
-        let keep_encoding = l.encoding.filter(|&e| check_encoding(e, descr.physical_type).is_ok());
+        let keep_encoding = l
+            .encoding
+            .filter(|&e| check_encoding(e, descr.physical_type).is_ok());
         let o = match choices[c] {
             Choice::Keep => ColumnOverrides {
                 compression: Some(codec),
@@ -428,7 +434,13 @@ impl Rows {
     fn slice(&self, batch: &ColumnBatch, rows: std::ops::Range<usize>) -> ColumnBatch {
         let (l0, v0) = self.starts[rows.start];
         let (l1, v1) = self.starts[rows.end];
-        let levels = |l: &Vec<i16>| if l.is_empty() { Vec::new() } else { l[l0..l1].to_vec() };
+        let levels = |l: &Vec<i16>| {
+            if l.is_empty() {
+                Vec::new()
+            } else {
+                l[l0..l1].to_vec()
+            }
+        };
         ColumnBatch {
             values: slice_values(&batch.values, v0..v1),
             def_levels: levels(&batch.def_levels),
