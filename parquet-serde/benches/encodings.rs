@@ -5,11 +5,15 @@
 //! `cargo bench -p parquet-serde --bench encodings -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use parquet_serde::column::ColumnBatch;
 use parquet_serde::encoding::{
     alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
     rle_boolean,
 };
-use parquet_serde::values::ByteArrays;
+use parquet_serde::file::{FileWriter, WriterOptions};
+use parquet_serde::format::Encoding;
+use parquet_serde::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use parquet_serde::Compression;
 
 const N: usize = 1 << 20;
 const PAGE: usize = 1 << 16;
@@ -303,12 +307,200 @@ fn bench_alp(c: &mut Criterion) {
     g.finish();
 }
 
+const LOG_SCHEMA: &str = "message log {
+  required int64 ts (TIMESTAMP(MICROS,true));
+  required binary level (STRING);
+  required binary service (STRING);
+  required binary host (STRING);
+  required binary path (STRING);
+  required int32 status;
+  required int64 bytes;
+  required double latency_ms;
+  optional binary user_id (STRING);
+  required fixed_len_byte_array(16) trace_id;
+  required binary message (STRING);
+}";
+
+const LOG_ROWS: usize = 200_000;
+
+/// Web-service log records: sorted timestamps, a few levels and services, hosts, URL paths
+/// with ids, status codes, sizes, latencies with three decimals, optional user ids, random
+/// trace ids, and messages made from templates.
+fn log_batches() -> Vec<ColumnBatch> {
+    let mut rng = Rng(2024);
+    let n = LOG_ROWS;
+    let flat = |values| ColumnBatch {
+        values,
+        def_levels: vec![],
+        rep_levels: vec![],
+    };
+    let strings = |f: &mut dyn FnMut(usize) -> String| {
+        let mut b = ByteArrays::new();
+        for i in 0..n {
+            b.push(f(i).as_bytes());
+        }
+        ColumnValues::ByteArray(b)
+    };
+    let mut t = 1_700_000_000_000_000i64;
+    let ts: Vec<i64> = (0..n)
+        .map(|_| {
+            t += (rng.next() % 2000) as i64;
+            t
+        })
+        .collect();
+    let mut r = Rng(7);
+    let level = strings(&mut |_| {
+        [
+            "INFO", "INFO", "INFO", "INFO", "DEBUG", "DEBUG", "WARN", "ERROR",
+        ][(r.next() % 8) as usize]
+            .to_string()
+    });
+    let mut r = Rng(8);
+    let service = strings(&mut |_| format!("svc-{}", r.next() % 30));
+    let mut r = Rng(9);
+    let host = strings(&mut |_| {
+        let h = r.next() % 200;
+        format!("ip-10-0-{}-{}.ec2.internal", h / 16, h % 16)
+    });
+    let mut r = Rng(10);
+    let path = strings(&mut |_| {
+        let id = r.next() % 100_000;
+        ["/api/v2/users/", "/api/v2/orders/", "/static/img/"][(id % 3) as usize].to_string()
+            + &id.to_string()
+    });
+    let mut r = Rng(11);
+    let status: Vec<i32> = (0..n)
+        .map(|_| [200, 200, 200, 200, 200, 201, 204, 304, 404, 500][(r.next() % 10) as usize])
+        .collect();
+    let bytes: Vec<i64> = (0..n).map(|_| (r.next() % 1_000_000) as i64).collect();
+    let latency: Vec<f64> = (0..n)
+        .map(|_| ((r.next() % 1000) * (r.next() % 1000) / 100) as f64 / 1000.0)
+        .collect();
+    let mut users = ByteArrays::new();
+    let user_def: Vec<i16> = (0..n)
+        .map(|_| {
+            let u = r.next() % 14_000;
+            if u < 4000 {
+                0
+            } else {
+                users.push(format!("user-{u}").as_bytes());
+                1
+            }
+        })
+        .collect();
+    let mut trace = FixedLenByteArrays::new(16);
+    for _ in 0..n {
+        let (a, b) = (r.next(), r.next());
+        let mut v = [0u8; 16];
+        v[..8].copy_from_slice(&a.to_le_bytes());
+        v[8..].copy_from_slice(&b.to_le_bytes());
+        trace.push(&v);
+    }
+    let mut r = Rng(12);
+    let message = strings(&mut |i| match r.next() % 4 {
+        0 => format!("request {i} served in {} ms", r.next() % 500),
+        1 => format!("cache miss for key user:{}:profile", r.next() % 10_000),
+        2 => "health check ok".to_string(),
+        _ => format!(
+            "retrying upstream call to svc-{} (attempt {})",
+            r.next() % 30,
+            r.next() % 3
+        ),
+    });
+    vec![
+        flat(ColumnValues::Int64(ts)),
+        flat(level),
+        flat(service),
+        flat(host),
+        flat(path),
+        flat(ColumnValues::Int32(status)),
+        flat(ColumnValues::Int64(bytes)),
+        flat(ColumnValues::Double(latency)),
+        ColumnBatch {
+            values: ColumnValues::ByteArray(users),
+            def_levels: user_def,
+            rep_levels: vec![],
+        },
+        flat(ColumnValues::FixedLenByteArray(trace)),
+        flat(message),
+    ]
+}
+
+fn write_log(batches: &[ColumnBatch], options: WriterOptions) -> Vec<u8> {
+    let schema = LOG_SCHEMA.parse().unwrap();
+    let mut writer = FileWriter::new(Vec::new(), schema, options).unwrap();
+    let mut chunks = Vec::new();
+    for (c, b) in batches.iter().enumerate() {
+        let mut w = writer.column_writer(c).unwrap();
+        w.write(b).unwrap();
+        chunks.push(w.close().unwrap());
+    }
+    writer.write_row_group(chunks).unwrap();
+    writer.close().unwrap().0
+}
+
+/// The fixed encodings compared with `Auto`: (name, options for a codec).
+fn log_choices(codec: Compression) -> Vec<(&'static str, WriterOptions)> {
+    let base = WriterOptions::default().compression(codec);
+    let delta = |o: WriterOptions| {
+        o.column_encoding("ts", Encoding::DeltaBinaryPacked)
+            .column_encoding("status", Encoding::DeltaBinaryPacked)
+            .column_encoding("bytes", Encoding::DeltaBinaryPacked)
+            .column_encoding("latency_ms", Encoding::ByteStreamSplit)
+            .column_encoding("trace_id", Encoding::Plain)
+            .column_encoding("level", Encoding::DeltaLengthByteArray)
+            .column_encoding("service", Encoding::DeltaLengthByteArray)
+            .column_encoding("host", Encoding::DeltaByteArray)
+            .column_encoding("path", Encoding::DeltaByteArray)
+            .column_encoding("user_id", Encoding::DeltaByteArray)
+            .column_encoding("message", Encoding::DeltaLengthByteArray)
+    };
+    vec![
+        ("dictionary+plain (default)", base.clone()),
+        ("plain", base.clone().dictionary(false)),
+        ("delta/bss, no dictionary", delta(base.clone())),
+        ("auto", base.auto_encoding(true)),
+    ]
+}
+
+/// File size and write time of the log workload with each choice: `Auto` against fixed
+/// encodings, uncompressed, Snappy and Zstd. Sizes are printed once.
+fn bench_log_workload(c: &mut Criterion) {
+    let batches = log_batches();
+    let mut g = c.benchmark_group("log_workload");
+    g.throughput(Throughput::Elements(LOG_ROWS as u64));
+    g.sample_size(10);
+    for (codec_name, codec) in [
+        ("uncompressed", Compression::Uncompressed),
+        ("snappy", Compression::Snappy),
+        ("zstd3", Compression::Zstd(3)),
+    ] {
+        for (name, options) in log_choices(codec) {
+            let bytes = write_log(&batches, options.clone());
+            let size = bytes.len();
+            if let Some(dir) = std::env::var_os("LOG_WORKLOAD_DIR") {
+                let file = format!(
+                    "{codec_name}-{}.parquet",
+                    name.replace(['/', ' ', ',', '(', ')', '+'], "_")
+                );
+                std::fs::write(std::path::Path::new(&dir).join(file), &bytes).unwrap();
+            }
+            eprintln!("log_workload {codec_name:12} {name:28} {size:>10} bytes");
+            g.bench_function(BenchmarkId::new(codec_name, name), |b| {
+                b.iter(|| black_box(write_log(&batches, options.clone()).len()))
+            });
+        }
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     bench_delta_binary_packed,
     bench_byte_arrays,
     bench_byte_stream_split,
     bench_rle_boolean,
-    bench_alp
+    bench_alp,
+    bench_log_workload
 );
 criterion_main!(benches);

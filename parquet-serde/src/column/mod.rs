@@ -15,6 +15,8 @@ mod statistics;
 mod writer;
 
 #[cfg(test)]
+mod encoding_tests;
+#[cfg(test)]
 mod tests;
 
 pub use batch::ColumnBatch;

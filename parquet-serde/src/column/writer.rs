@@ -118,9 +118,28 @@ pub struct ColumnChunkWriter {
     value_encoding: Option<Encoding>,
     /// Dictionary-encoded data pages written so far.
     dict_data_pages: usize,
-    /// Indices handed out and PLAIN size of the values they stand for (`Auto` bookkeeping).
-    dict_indices: usize,
-    dict_values_plain: usize,
+    /// `Auto` bookkeeping: the dictionary's cost so far, and where it stood at the last check.
+    dict_cost: DictCost,
+    dict_checked: DictCost,
+}
+
+/// What the dictionary has cost: its PLAIN size, the indices handed out, and the PLAIN size
+/// of the values they stand for.
+#[derive(Debug, Clone, Copy, Default)]
+struct DictCost {
+    dictionary: usize,
+    indices: usize,
+    plain: usize,
+}
+
+impl DictCost {
+    /// Whether the dictionary paid between `since` and `self`: new entries plus indices
+    /// (at `width` bits) under 3/4 of the PLAIN size of the values.
+    fn pays_since(&self, since: &DictCost, width: usize) -> bool {
+        let dictionary = self.dictionary - since.dictionary;
+        let indices = (self.indices - since.indices) * width / 8;
+        (dictionary + indices) * auto::PAYS_DEN <= (self.plain - since.plain) * auto::PAYS_NUM
+    }
 }
 
 /// Values after which `Auto` decides whether the dictionary of the first page pays.
@@ -197,8 +216,8 @@ impl ColumnChunkWriter {
             scratch: Vec::new(),
             value_encoding,
             dict_data_pages: 0,
-            dict_indices: 0,
-            dict_values_plain: 0,
+            dict_cost: DictCost::default(),
+            dict_checked: DictCost::default(),
         })
     }
 
@@ -332,6 +351,14 @@ impl ColumnChunkWriter {
                 .data_page_row_limit
                 .saturating_sub(self.page_rows)
                 .max(1);
+            // `Auto` looks at the dictionary every AUTO_DICTIONARY_SAMPLE values once the first
+            // page is out.
+            let room_rows =
+                if self.options.auto_encoding && self.using_dict() && self.dict_data_pages > 0 {
+                    room_rows.min(AUTO_DICTIONARY_SAMPLE)
+                } else {
+                    room_rows
+                };
             let mut end = n.min(level + (room_bytes / bytes_per_level).clamp(1, room_rows));
             if self.max_rep > 0 {
                 while end < n && batch.rep_levels[end] != 0 {
@@ -385,22 +412,26 @@ impl ColumnChunkWriter {
         }
         if self.using_dict() {
             if let Some(dict) = self.dict.as_mut() {
-                let count = values.len();
-                self.dict_indices += count;
-                self.dict_values_plain += range_bytes(&batch.values, values.clone());
+                self.dict_cost.indices += values.len();
+                self.dict_cost.plain += range_bytes(&batch.values, values.clone());
                 dict.intern(&batch.values, values, &mut self.page_indices);
+                self.dict_cost.dictionary = dict.plain_bytes();
                 if dict.plain_bytes() > self.options.dictionary_page_size_limit {
                     // Pages so far keep their indices; later values are written in the
                     // fallback encoding.
                     self.dict_fallback = true;
                     self.fallback_pending = true;
                 } else if self.options.auto_encoding
-                    && self.dict_data_pages == 0
-                    && self.page_indices.len() >= AUTO_DICTIONARY_SAMPLE
-                    && self.page_indices.len() - count < AUTO_DICTIONARY_SAMPLE
-                    && !self.dictionary_pays()
+                    && self.dict_data_pages > 0
+                    && self.dict_cost.indices - self.dict_checked.indices >= AUTO_DICTIONARY_SAMPLE
                 {
-                    self.drop_dictionary();
+                    let since = self.dict_checked;
+                    self.dict_checked = self.dict_cost;
+                    if !self.dictionary_pays(&since) {
+                        // This page ends with the dictionary; later ones use the fallback.
+                        self.dict_fallback = true;
+                        self.fallback_pending = true;
+                    }
                 }
             }
         } else {
@@ -410,14 +441,13 @@ impl ColumnChunkWriter {
 }
 
 impl ColumnChunkWriter {
-    /// Whether dictionary encoding stays under 3/4 of the PLAIN size of the values so far.
-    fn dictionary_pays(&self) -> bool {
+    /// Whether dictionary encoding paid since `since` (see [`DictCost::pays_since`]).
+    fn dictionary_pays(&self, since: &DictCost) -> bool {
         let Some(dict) = &self.dict else {
             return false;
         };
         let width = bit_width(dict.len().saturating_sub(1) as u64).max(1) as usize;
-        let cost = dict.plain_bytes() + self.dict_indices * width / 8;
-        cost * auto::PAYS_DEN <= self.dict_values_plain * auto::PAYS_NUM
+        self.dict_cost.pays_since(since, width)
     }
 
     /// Gives up the dictionary before any dictionary-encoded page is written: the buffered
@@ -434,8 +464,7 @@ impl ColumnChunkWriter {
         match self.value_encoding {
             Some(e) => e,
             None => {
-                let compressed = self.options.compression != Compression::Uncompressed;
-                let e = auto::choose(&self.page_values, compressed, scratch);
+                let e = auto::choose(&self.page_values, self.options.compression, scratch);
                 self.value_encoding = Some(e);
                 e
             }
@@ -445,13 +474,14 @@ impl ColumnChunkWriter {
     /// Encodes the buffered page and appends it to the chunk.
     fn flush_page(&mut self) -> Result<()> {
         self.fallback_pending = false;
-        if self.options.auto_encoding && !self.page_indices.is_empty() && !self.dictionary_pays() {
-            if self.dict_data_pages == 0 {
-                self.drop_dictionary();
-            } else {
-                // This page keeps its indices; later ones use the fallback encoding.
-                self.dict_fallback = true;
-            }
+        // `Auto`: the first dictionary-encoded page is written only if the dictionary pays
+        // for everything so far (later pages are checked as values arrive).
+        if self.options.auto_encoding
+            && self.dict_data_pages == 0
+            && !self.page_indices.is_empty()
+            && !self.dictionary_pays(&DictCost::default())
+        {
+            self.drop_dictionary();
         }
         let num_values = self
             .page_def
@@ -465,6 +495,10 @@ impl ColumnChunkWriter {
         // Values section.
         let mut values = std::mem::take(&mut self.scratch);
         let encoding = if dict_page {
+            if self.dict_data_pages == 0 {
+                // Later checks of `Auto` look at what comes after the first page.
+                self.dict_checked = self.dict_cost;
+            }
             self.dict_data_pages += 1;
             Encoding::RleDictionary
         } else {
