@@ -54,7 +54,7 @@ fn all_null(r: usize) -> bool {
 }
 
 fn is_null(r: usize, k: usize) -> bool {
-    all_null(r) || (r * 7 + k * 3) % 11 == 0
+    all_null(r) || (r * 7 + k * 3).is_multiple_of(11)
 }
 
 fn i32_value(r: usize) -> i32 {

@@ -248,11 +248,11 @@ fn bench_rle_boolean(c: &mut Criterion) {
     let mut rng = Rng(3);
     let mut g = c.benchmark_group("rle_boolean");
     g.throughput(Throughput::Elements(N as u64));
-    let random: Vec<bool> = (0..N).map(|_| rng.next() % 2 == 0).collect();
+    let random: Vec<bool> = (0..N).map(|_| rng.next().is_multiple_of(2)).collect();
     let mut runs = Vec::with_capacity(N);
     while runs.len() < N {
         let len = 1 + (rng.next() % 200) as usize;
-        let v = rng.next() % 2 == 0;
+        let v = rng.next().is_multiple_of(2);
         runs.resize((runs.len() + len).min(N), v);
     }
     for (name, values) in [("random", &random), ("runs", &runs)] {

@@ -92,7 +92,7 @@ impl AlpFloat for f64 {
     fn encode(self, e: u8, f: u8) -> Option<i64> {
         let x = (self * F10_64[e as usize] * IF10_64[f as usize]).round_ties_even();
         // Inside the i64 range (NaN fails both tests).
-        if !(x >= -9.223_372_036_854_776e18 && x < 9.223_372_036_854_776e18) {
+        if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
             return None;
         }
         let int = x as i64;
@@ -125,7 +125,7 @@ impl AlpFloat for f32 {
     #[inline]
     fn encode(self, e: u8, f: u8) -> Option<i64> {
         let x = (self * F10_32[e as usize] * IF10_32[f as usize]).round_ties_even();
-        if !(x >= -2_147_483_648.0 && x < 2_147_483_648.0) {
+        if !(-2_147_483_648.0..2_147_483_648.0).contains(&x) {
             return None;
         }
         let int = x as i32 as i64;

@@ -103,7 +103,7 @@ fn unpack_blocks<const W: usize>(input: &[u8], out: &mut [u64]) {
 /// of 32; `input` must hold `out.len() / 32 * 4 * bit_width` bytes. A short input or a
 /// width above 64 leaves (part of) `out` untouched: callers check first.
 pub(crate) fn unpack(bit_width: u8, input: &[u8], out: &mut [u64]) {
-    debug_assert!(out.len() % 32 == 0);
+    debug_assert!(out.len().is_multiple_of(32));
     debug_assert!(input.len() >= out.len() / 32 * 4 * bit_width as usize);
     with_width!(bit_width, W => unpack_blocks::<W>(input, out), _ => debug_assert!(false))
 }
@@ -166,7 +166,7 @@ fn pack_blocks<const W: usize>(values: &[u64], out: &mut Vec<u8>) {
 /// Appends `values` (a multiple of 8 of them) packed in `bit_width` bits each (0 to 64), LSB
 /// first: exactly `values.len() / 8 * bit_width` bytes. Bits above the width are dropped.
 pub(crate) fn pack(values: &[u64], bit_width: u8, out: &mut Vec<u8>) {
-    debug_assert!(values.len() % 8 == 0 && bit_width <= 64);
+    debug_assert!(values.len().is_multiple_of(8) && bit_width <= 64);
     let w = bit_width as u32;
     if w == 0 {
         return;

@@ -153,7 +153,7 @@ fn stride(input: &[u8], n: usize, width: usize) -> Result<usize> {
     if width == 0 {
         return Err(Error::corrupt("BYTE_STREAM_SPLIT of 0-byte values"));
     }
-    if input.len() % width != 0 {
+    if !input.len().is_multiple_of(width) {
         return Err(Error::corrupt(format!(
             "BYTE_STREAM_SPLIT section of {} bytes is not a multiple of the {width}-byte values",
             input.len()

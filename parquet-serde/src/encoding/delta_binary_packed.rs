@@ -143,12 +143,15 @@ pub fn encode_with<T: DeltaInt>(
 }
 
 fn check_layout(block_size: u64, miniblocks: u64) -> Result<usize> {
-    if block_size == 0 || block_size % 128 != 0 || block_size > MAX_BLOCK_SIZE {
+    if block_size == 0 || !block_size.is_multiple_of(128) || block_size > MAX_BLOCK_SIZE {
         return Err(Error::corrupt(format!(
             "block size {block_size} is not a multiple of 128 from 128 to {MAX_BLOCK_SIZE}"
         )));
     }
-    if miniblocks == 0 || block_size % miniblocks != 0 || (block_size / miniblocks) % 32 != 0 {
+    if miniblocks == 0
+        || !block_size.is_multiple_of(miniblocks)
+        || !(block_size / miniblocks).is_multiple_of(32)
+    {
         return Err(Error::corrupt(format!(
             "{miniblocks} miniblocks do not split a block of {block_size} values into multiples of 32"
         )));

@@ -201,14 +201,16 @@ fn options(
     let bad = |m: String| Error::invalid_argument(m);
     let schema = reader.schema();
     let md = reader.metadata();
-    let mut options = WriterOptions::default();
-    options.key_value_metadata = md
-        .file
-        .key_value_metadata
-        .iter()
-        .flatten()
-        .map(|kv| (kv.key.clone(), kv.value.clone()))
-        .collect();
+    let mut options = WriterOptions {
+        key_value_metadata: md
+            .file
+            .key_value_metadata
+            .iter()
+            .flatten()
+            .map(|kv| (kv.key.clone(), kv.value.clone()))
+            .collect(),
+        ..Default::default()
+    };
     let mut choices = vec![Choice::Keep; schema.num_columns()];
     let mut layouts = Vec::with_capacity(schema.num_columns());
     for c in 0..schema.num_columns() {
