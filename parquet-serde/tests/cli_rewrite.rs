@@ -174,7 +174,10 @@ fn rewrite_with_other_options() {
             .unwrap()
     };
     assert_eq!(s.encodings[col("id")], vec![Encoding::DeltaBinaryPacked]);
-    assert_eq!(s.encodings[col("double_col")], vec![Encoding::ByteStreamSplit]);
+    assert_eq!(
+        s.encodings[col("double_col")],
+        vec![Encoding::ByteStreamSplit]
+    );
 
     // Nested columns across row group cuts.
     let input = corpus("nested_lists.snappy.parquet");
@@ -214,7 +217,13 @@ fn rewrite_errors() {
     let input = corpus("alltypes_plain.parquet");
     let output = dir.path().join("out.parquet");
     let (i, o) = (input.to_str().unwrap(), output.to_str().unwrap());
-    let (code, _, err) = run(&["rewrite", i, o, "--encoding", "double_col=delta_binary_packed"]);
+    let (code, _, err) = run(&[
+        "rewrite",
+        i,
+        o,
+        "--encoding",
+        "double_col=delta_binary_packed",
+    ]);
     assert_eq!(code, 2);
     assert!(
         err.contains("encoding DELTA_BINARY_PACKED does not fit physical type DOUBLE"),

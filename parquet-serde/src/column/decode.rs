@@ -65,7 +65,8 @@ pub(crate) fn decode_values(
         // A page of nulls (or an empty page) carries no values in any encoding.
         return Ok(());
     }
-    let used = match encoding {
+    // Bytes after the values (padding some writers leave) are ignored.
+    let _consumed = match encoding {
         Encoding::Plain => decode_plain(data, n, out)?,
         Encoding::PlainDictionary | Encoding::RleDictionary => {
             let dict = dictionary.ok_or_else(|| {
@@ -111,6 +112,73 @@ pub(crate) fn decode_values(
         },
         other => return Err(Error::unsupported(format!("value encoding {other:?}"))),
     };
-    let _ = used;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::column::batch::empty_values;
+    use crate::encoding::alp;
+    use crate::format::Type;
+    use proptest::prelude::*;
+
+    const ENCODINGS: [Encoding; 9] = [
+        Encoding::Plain,
+        Encoding::Rle,
+        Encoding::BitPacked,
+        Encoding::DeltaBinaryPacked,
+        Encoding::DeltaLengthByteArray,
+        Encoding::DeltaByteArray,
+        Encoding::ByteStreamSplit,
+        Encoding::RleDictionary,
+        alp::ALP,
+    ];
+
+    const TYPES: [Type; 8] = [
+        Type::Boolean,
+        Type::Int32,
+        Type::Int64,
+        Type::Int96,
+        Type::Float,
+        Type::Double,
+        Type::ByteArray,
+        Type::FixedLenByteArray,
+    ];
+
+    #[test]
+    fn wrong_types_are_named() {
+        let mut out = empty_values(Type::Double, 0);
+        let e = decode_values(
+            Encoding::DeltaBinaryPacked,
+            &[0; 8],
+            1,
+            None,
+            &mut vec![],
+            &mut out,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "corrupt file: DELTA_BINARY_PACKED values in a DOUBLE column (the encoding does not \
+             apply to that type)"
+        );
+        let e = decode_values(Encoding::BitPacked, &[0; 8], 1, None, &mut vec![], &mut out)
+            .unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
+    }
+
+    proptest! {
+        /// Any bytes, in any encoding, for any type: an error or values, never a panic.
+        #[test]
+        fn random_pages_never_panic(
+            bytes in proptest::collection::vec(any::<u8>(), 0..300),
+            e in 0usize..9,
+            t in 0usize..8,
+            n in 0usize..2000,
+        ) {
+            let mut out = empty_values(TYPES[t], 3);
+            let _ = decode_values(ENCODINGS[e], &bytes, n, None, &mut vec![], &mut out);
+        }
+    }
 }

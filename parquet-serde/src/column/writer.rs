@@ -49,10 +49,12 @@ pub struct ColumnWriterOptions {
     /// turns the dictionary on with a PLAIN fallback. The writer fails to start when the
     /// encoding does not fit the physical type.
     pub encoding: Option<Encoding>,
-    /// Choose from the data (when `encoding` is `None`): keep the dictionary while it pays
-    /// (dictionary and indices under 3/4 of PLAIN), then DELTA_BINARY_PACKED for sorted or
-    /// narrow integers, BYTE_STREAM_SPLIT for floats when compressing, DELTA_BYTE_ARRAY or
-    /// DELTA_LENGTH_BYTE_ARRAY for byte arrays, RLE for booleans.
+    /// Choose from the data (when `encoding` is `None`): the dictionary while it pays (the
+    /// first page only if dictionary and indices come under 3/4 of PLAIN, later values while
+    /// new entries and indices do), then, from the first page without dictionary, the
+    /// smallest after compression of PLAIN and the candidates for the type:
+    /// DELTA_BINARY_PACKED for integers, BYTE_STREAM_SPLIT for floats when compressing,
+    /// DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY for byte arrays; RLE for booleans.
     pub auto_encoding: bool,
 }
 
@@ -142,7 +144,7 @@ impl DictCost {
     }
 }
 
-/// Values after which `Auto` decides whether the dictionary of the first page pays.
+/// Values between two checks by `Auto` that the dictionary still pays.
 const AUTO_DICTIONARY_SAMPLE: usize = 8192;
 
 impl ColumnChunkWriter {

@@ -119,7 +119,7 @@ impl DeltaInt for i64 {
 /// encode(&[1i64, 2, 3, 4, 5], &mut page);
 /// // Header 128, 4, 5 values, first 1; one block: min delta 1, widths 0 0 0 0, no data.
 /// assert_eq!(page, [0x80, 0x01, 4, 5, 2, 2, 0, 0, 0, 0]);
-/// let mut out = Vec::new();
+/// let mut out: Vec<i64> = Vec::new();
 /// assert_eq!(decode(&page, 5, &mut out).unwrap(), page.len());
 /// assert_eq!(out, [1, 2, 3, 4, 5]);
 /// ```

@@ -6,8 +6,8 @@
 //! use parquet_serde::encoding::rle_boolean::{decode, encode};
 //! let mut page = Vec::new();
 //! encode(&[true; 100], &mut page);
-//! // Length 2, then one RLE run: header 100 << 1, value 1.
-//! assert_eq!(page, [2, 0, 0, 0, 200, 1, 1]);
+//! // Length 3, then one RLE run: header 100 << 1 (ULEB128, two bytes), value 1.
+//! assert_eq!(page, [3, 0, 0, 0, 0xC8, 0x01, 1]);
 //! let mut out = Vec::new();
 //! assert_eq!(decode(&page, 100, &mut out).unwrap(), page.len());
 //! assert_eq!(out, vec![true; 100]);

@@ -242,9 +242,11 @@ impl WriterOptions {
 
     /// Lets the writer choose every column's encoding from its data (columns with an
     /// encoding of their own keep it): the dictionary while it pays (dictionary and indices
-    /// under 3/4 of PLAIN), then DELTA_BINARY_PACKED for sorted or narrow integers such as
-    /// timestamps, BYTE_STREAM_SPLIT for floats when compressing, DELTA_BYTE_ARRAY or
-    /// DELTA_LENGTH_BYTE_ARRAY for byte arrays, RLE for booleans.
+    /// under 3/4 of PLAIN), then the smallest after compression of PLAIN and the candidates
+    /// for the type: DELTA_BINARY_PACKED for integers (sorted or narrow ones such as
+    /// timestamps), BYTE_STREAM_SPLIT for floats when compressing, DELTA_LENGTH_BYTE_ARRAY
+    /// and DELTA_BYTE_ARRAY for byte arrays; RLE for booleans. Every choice is read by
+    /// pyarrow and DuckDB.
     pub fn auto_encoding(mut self, on: bool) -> Self {
         self.auto_encoding = on;
         self
