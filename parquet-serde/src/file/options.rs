@@ -281,28 +281,37 @@ impl WriterOptions {
         self
     }
 
-    /// Checks the per-column overrides against `schema`: every path names a leaf column
-    /// (or a group above leaves), and every encoding fits the physical type of the
-    /// columns it applies to.
+    /// Checks the per-column overrides against `schema`: every path names a leaf column,
+    /// and every encoding fits that column's physical type.
+    ///
+    /// ```
+    /// use parquet_serde::format::Encoding;
+    /// use parquet_serde::schema::Schema;
+    /// use parquet_serde::WriterOptions;
+    /// let schema: Schema = "message m { required double x; }".parse()?;
+    /// let bad = WriterOptions::default().column_encoding("x", Encoding::DeltaBinaryPacked);
+    /// assert_eq!(
+    ///     bad.validate(&schema).unwrap_err().to_string(),
+    ///     "invalid argument: encoding DELTA_BINARY_PACKED does not fit physical type DOUBLE \
+    ///      (it encodes INT32, INT64) (column x)"
+    /// );
+    /// assert!(WriterOptions::default().column_encoding("y", Encoding::Plain).validate(&schema).is_err());
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
     pub fn validate(&self, schema: &Schema) -> Result<()> {
         for (path, o) in &self.columns {
-            let mut matched = false;
-            for c in schema.columns() {
-                let p = c.path.to_string();
-                if p == *path || p.starts_with(&format!("{path}.")) {
-                    matched = true;
-                    if p == *path {
-                        if let Some(e) = o.encoding {
-                            crate::column::check_encoding(e, c.physical_type)
-                                .map_err(|err| err.with_column(p.clone()))?;
-                        }
-                    }
-                }
-            }
-            if !matched {
+            let Some(c) = schema
+                .columns()
+                .iter()
+                .find(|c| c.path.to_string() == *path)
+            else {
                 return Err(Error::invalid_argument(format!(
-                    "options name column {path}, which the schema does not have"
+                    "options name column {path}, which is not a leaf column of the schema"
                 )));
+            };
+            if let Some(e) = o.encoding {
+                crate::column::check_encoding(e, c.physical_type)
+                    .map_err(|err| err.with_column(path.clone()))?;
             }
         }
         Ok(())

@@ -105,12 +105,22 @@ pub fn parse_compression(s: &str) -> Result<Compression, String> {
                 .map_err(|_| format!("compression level {l:?} is not a number"))
         })
     };
+    let out_of_range = |l: i64| format!("{name} level {l} is out of range");
     let c = match name.to_ascii_lowercase().as_str() {
         "none" | "uncompressed" => Compression::Uncompressed,
         "snappy" => Compression::Snappy,
-        "gzip" => Compression::Gzip(level_i(6)?.clamp(0, 9) as u32),
-        "brotli" => Compression::Brotli(level_i(1)?.clamp(0, 11) as u32),
-        "zstd" => Compression::Zstd(level_i(3)?.clamp(-131_072, 22) as i32),
+        "gzip" => {
+            let l = level_i(6)?;
+            Compression::Gzip(u32::try_from(l).map_err(|_| out_of_range(l))?)
+        }
+        "brotli" => {
+            let l = level_i(1)?;
+            Compression::Brotli(u32::try_from(l).map_err(|_| out_of_range(l))?)
+        }
+        "zstd" => {
+            let l = level_i(3)?;
+            Compression::Zstd(i32::try_from(l).map_err(|_| out_of_range(l))?)
+        }
         "lz4" | "lz4_raw" | "lz4raw" => Compression::Lz4Raw,
         other => return Err(format!("unknown codec {other}")),
     };
@@ -122,7 +132,7 @@ pub fn parse_compression(s: &str) -> Result<Compression, String> {
     {
         return Err(format!("{name} has no levels"));
     }
-    c.validate().map_err(|e| e.to_string())?;
+    c.validate().map_err(|e| e.message().to_string())?;
     Ok(c)
 }
 
