@@ -10,40 +10,7 @@ use parquet_serde::{ErrorKind, ReadOptions};
 
 /// Files that need a feature of a later issue, with that issue; each must fail with an
 /// `Unsupported` error until then (and this test fails once one passes, so the list shrinks).
-const LATER: &[(&str, &str)] = &[
-    (
-        "byte_stream_split.zstd.parquet",
-        "encodings issue: BYTE_STREAM_SPLIT",
-    ),
-    (
-        "byte_stream_split_extended.gzip.parquet",
-        "encodings issue: BYTE_STREAM_SPLIT",
-    ),
-    (
-        "delta_binary_packed.parquet",
-        "encodings issue: DELTA_BINARY_PACKED",
-    ),
-    (
-        "delta_byte_array.parquet",
-        "encodings issue: DELTA_BYTE_ARRAY",
-    ),
-    (
-        "delta_encoding_optional_column.parquet",
-        "encodings issue: DELTA_*",
-    ),
-    (
-        "delta_encoding_required_column.parquet",
-        "encodings issue: DELTA_*",
-    ),
-    (
-        "delta_length_byte_array.parquet",
-        "encodings issue: DELTA_LENGTH_BYTE_ARRAY",
-    ),
-    (
-        "datapage_v2.snappy.parquet",
-        "encodings issue: column b is DELTA_BINARY_PACKED",
-    ),
-];
+const LATER: &[(&str, &str)] = &[];
 
 /// Files with a special expected outcome.
 const SPECIAL: &[(&str, &str)] = &[

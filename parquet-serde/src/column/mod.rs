@@ -6,21 +6,26 @@
 //!   statistics per chunk and per page, size statistics, the page index and Bloom filters.
 //! - [`statistics`]: sort orders, typed values ([`Scalar`]) and statistics, written and read.
 
+mod auto;
 mod batch;
 mod decode;
 mod dict_encoder;
 mod dictionary;
+mod encode;
 mod page_meta;
 mod reader;
 pub mod statistics;
 mod writer;
 
 #[cfg(test)]
+mod encoding_tests;
+#[cfg(test)]
 mod tests;
 
 pub use batch::ColumnBatch;
 pub(crate) use batch::{empty_values, extend_values};
 pub(crate) use decode::decode_plain;
+pub use encode::check_encoding;
 pub use reader::ColumnChunkReader;
 pub use statistics::{
     ColumnStatistics, Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat,

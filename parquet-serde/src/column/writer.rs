@@ -2,7 +2,7 @@
 
 use crate::bloom::{BloomFilterBuilder, BloomFilterOptions, Sbbf};
 use crate::compression::Compression;
-use crate::encoding::{bit_width, levels, plain, rle::RleEncoder};
+use crate::encoding::{bit_width, levels, rle::RleEncoder};
 use crate::error::{Error, Result};
 use crate::format::{
     ColumnIndex, ColumnMetaData, Encoding, LogicalType, OffsetIndex, PageEncodingStats, PageType,
@@ -12,8 +12,10 @@ use crate::page::{PageWriter, WrittenPage};
 use crate::schema::ColumnDescriptor;
 use crate::values::ColumnValues;
 
+use super::auto;
 use super::batch::{clear_values, empty_values, extend_values, matches_type, ColumnBatch};
 use super::dict_encoder::{value_bytes, DictEncoder};
+use super::encode::{check_encoding, encode_plain, encode_values, gather};
 use super::page_meta::{PageMetaCollector, PageMetaOptions};
 use super::statistics::{SortOrder, StatisticsFormat};
 
@@ -61,6 +63,19 @@ pub struct ColumnWriterOptions {
     pub bloom_filter: Option<BloomFilterOptions>,
     /// Write a CRC32 on every page.
     pub checksums: bool,
+    /// Value encoding of the data pages that are not dictionary-encoded (all of them
+    /// without a dictionary; those after the fallback with one). `None`: PLAIN, or the
+    /// writer's choice when `auto_encoding` is on. `RLE_DICTIONARY` (or `PLAIN_DICTIONARY`)
+    /// turns the dictionary on with a PLAIN fallback. The writer fails to start when the
+    /// encoding does not fit the physical type.
+    pub encoding: Option<Encoding>,
+    /// Choose from the data (when `encoding` is `None`): the dictionary while it pays (the
+    /// first page only if dictionary and indices come under 3/4 of PLAIN, later values while
+    /// new entries and indices do), then, from the first page without dictionary, the
+    /// smallest after compression of PLAIN and the candidates for the type:
+    /// DELTA_BINARY_PACKED for integers, BYTE_STREAM_SPLIT for floats when compressing,
+    /// DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY for byte arrays; RLE for booleans.
+    pub auto_encoding: bool,
 }
 
 impl Default for ColumnWriterOptions {
@@ -79,6 +94,8 @@ impl Default for ColumnWriterOptions {
             statistics_truncate_length: Some(64),
             bloom_filter: None,
             checksums: true,
+            encoding: None,
+            auto_encoding: false,
         }
     }
 }
@@ -132,7 +149,36 @@ pub struct ColumnChunkWriter {
     num_rows: u64,
     total_uncompressed: u64,
     scratch: Vec<u8>,
+    /// Encoding of the pages without dictionary (`None` until `Auto` has chosen).
+    value_encoding: Option<Encoding>,
+    /// Dictionary-encoded data pages written so far.
+    dict_data_pages: usize,
+    /// `Auto` bookkeeping: the dictionary's cost so far, and where it stood at the last check.
+    dict_cost: DictCost,
+    dict_checked: DictCost,
 }
+
+/// What the dictionary has cost: its PLAIN size, the indices handed out, and the PLAIN size
+/// of the values they stand for.
+#[derive(Debug, Clone, Copy, Default)]
+struct DictCost {
+    dictionary: usize,
+    indices: usize,
+    plain: usize,
+}
+
+impl DictCost {
+    /// Whether the dictionary paid between `since` and `self`: new entries plus indices
+    /// (at `width` bits) under 3/4 of the PLAIN size of the values.
+    fn pays_since(&self, since: &DictCost, width: usize) -> bool {
+        let dictionary = self.dictionary - since.dictionary;
+        let indices = (self.indices - since.indices) * width / 8;
+        (dictionary + indices) * auto::PAYS_DEN <= (self.plain - since.plain) * auto::PAYS_NUM
+    }
+}
+
+/// Values between two checks by `Auto` that the dictionary still pays.
+const AUTO_DICTIONARY_SAMPLE: usize = 8192;
 
 impl ColumnChunkWriter {
     /// A writer for the leaf `descr`: its path, types, levels and [`SortOrder`]; bounds of
@@ -209,8 +255,22 @@ impl ColumnChunkWriter {
                 path.join(".")
             )));
         }
+        let mut dictionary = options.dictionary;
+        let value_encoding = match options.encoding {
+            Some(e) => {
+                check_encoding(e, physical_type).map_err(|err| err.with_column(path.join(".")))?;
+                if matches!(e, Encoding::RleDictionary | Encoding::PlainDictionary) {
+                    dictionary = true;
+                    Some(Encoding::Plain)
+                } else {
+                    Some(e)
+                }
+            }
+            None if options.auto_encoding => None,
+            None => Some(Encoding::Plain),
+        };
         // Booleans gain nothing from a dictionary.
-        let dict = (options.dictionary && physical_type != Type::Boolean)
+        let dict = (dictionary && physical_type != Type::Boolean)
             .then(|| DictEncoder::new(empty_values(physical_type, type_length)));
         let bloom = options
             .bloom_filter
@@ -254,6 +314,10 @@ impl ColumnChunkWriter {
             num_rows: 0,
             total_uncompressed: 0,
             scratch: Vec::new(),
+            value_encoding,
+            dict_data_pages: 0,
+            dict_cost: DictCost::default(),
+            dict_checked: DictCost::default(),
         };
         w.meta = w.new_meta(sort_order, false);
         Ok(w)
@@ -392,6 +456,14 @@ impl ColumnChunkWriter {
                 .data_page_row_limit
                 .saturating_sub(self.page_rows)
                 .max(1);
+            // `Auto` looks at the dictionary every AUTO_DICTIONARY_SAMPLE values once the first
+            // page is out.
+            let room_rows =
+                if self.options.auto_encoding && self.using_dict() && self.dict_data_pages > 0 {
+                    room_rows.min(AUTO_DICTIONARY_SAMPLE)
+                } else {
+                    room_rows
+                };
             let mut end = n.min(level + (room_bytes / bytes_per_level).clamp(1, room_rows));
             if self.max_rep > 0 {
                 while end < n && batch.rep_levels[end] != 0 {
@@ -451,16 +523,31 @@ impl ColumnChunkWriter {
         }
         if self.using_dict() {
             if let Some(dict) = self.dict.as_mut() {
+                self.dict_cost.indices += values.len();
+                self.dict_cost.plain += range_bytes(&batch.values, values.clone());
                 let known = dict.len();
                 dict.intern(&batch.values, values, &mut self.page_indices);
+                self.dict_cost.dictionary = dict.plain_bytes();
                 if let Some(bloom) = self.bloom.as_mut() {
                     // Only values new to the dictionary need hashing.
                     bloom.insert_values(dict.values(), known..dict.len());
                 }
                 if dict.plain_bytes() > self.options.dictionary_page_size_limit {
-                    // Pages so far keep their indices; later values are written PLAIN.
+                    // Pages so far keep their indices; later values are written in the
+                    // fallback encoding.
                     self.dict_fallback = true;
                     self.fallback_pending = true;
+                } else if self.options.auto_encoding
+                    && self.dict_data_pages > 0
+                    && self.dict_cost.indices - self.dict_checked.indices >= AUTO_DICTIONARY_SAMPLE
+                {
+                    let since = self.dict_checked;
+                    self.dict_checked = self.dict_cost;
+                    if !self.dictionary_pays(&since) {
+                        // This page ends with the dictionary; later ones use the fallback.
+                        self.dict_fallback = true;
+                        self.fallback_pending = true;
+                    }
                 }
             }
         } else {
@@ -473,9 +560,48 @@ impl ColumnChunkWriter {
 }
 
 impl ColumnChunkWriter {
+    /// Whether dictionary encoding paid since `since` (see [`DictCost::pays_since`]).
+    fn dictionary_pays(&self, since: &DictCost) -> bool {
+        let Some(dict) = &self.dict else {
+            return false;
+        };
+        let width = bit_width(dict.len().saturating_sub(1) as u64).max(1) as usize;
+        self.dict_cost.pays_since(since, width)
+    }
+
+    /// Gives up the dictionary before any dictionary-encoded page is written: the buffered
+    /// indices become values again.
+    fn drop_dictionary(&mut self) {
+        if let Some(dict) = self.dict.take() {
+            gather(dict.values(), &self.page_indices, &mut self.page_values);
+            self.page_indices.clear();
+        }
+    }
+
+    /// The encoding of pages without dictionary, chosen from the buffered values by `Auto`.
+    fn value_encoding(&mut self, scratch: &mut Vec<u8>) -> Encoding {
+        match self.value_encoding {
+            Some(e) => e,
+            None => {
+                let e = auto::choose(&self.page_values, self.options.compression, scratch);
+                self.value_encoding = Some(e);
+                e
+            }
+        }
+    }
+
     /// Encodes the buffered page and appends it to the chunk.
     fn flush_page(&mut self) -> Result<()> {
         self.fallback_pending = false;
+        // `Auto`: the first dictionary-encoded page is written only if the dictionary pays
+        // for everything so far (later pages are checked as values arrive).
+        if self.options.auto_encoding
+            && self.dict_data_pages == 0
+            && !self.page_indices.is_empty()
+            && !self.dictionary_pays(&DictCost::default())
+        {
+            self.drop_dictionary();
+        }
         let num_values = self
             .page_def
             .len()
@@ -485,13 +611,18 @@ impl ColumnChunkWriter {
             return Ok(());
         }
         let dict_page = !self.page_indices.is_empty();
-        let encoding = if dict_page {
-            Encoding::RleDictionary
-        } else {
-            Encoding::Plain
-        };
         // Values section.
         let mut values = std::mem::take(&mut self.scratch);
+        let encoding = if dict_page {
+            if self.dict_data_pages == 0 {
+                // Later checks of `Auto` look at what comes after the first page.
+                self.dict_checked = self.dict_cost;
+            }
+            self.dict_data_pages += 1;
+            Encoding::RleDictionary
+        } else {
+            self.value_encoding(&mut values)
+        };
         values.clear();
         if dict_page {
             let len = self.dict.as_ref().map_or(0, |d| d.len()) as u64;
@@ -501,7 +632,7 @@ impl ColumnChunkWriter {
             enc.put_u32(&self.page_indices);
             values.extend_from_slice(&enc.finish());
         } else {
-            encode_plain(&self.page_values, &mut values);
+            encode_values(encoding, &self.page_values, &mut values)?;
         }
         let non_null = self.page_indices.len().max(self.page_values.len());
         let statistics = self.meta.page_header_statistics();
@@ -632,16 +763,16 @@ impl ColumnChunkWriter {
     }
 }
 
-/// PLAIN-encodes values of any physical type.
-pub(crate) fn encode_plain(values: &ColumnValues, out: &mut Vec<u8>) {
+/// PLAIN size of `values[range]` (booleans a byte each, as `value_bytes` counts them).
+fn range_bytes(values: &ColumnValues, range: std::ops::Range<usize>) -> usize {
     match values {
-        ColumnValues::Boolean(v) => plain::encode_boolean(v, out),
-        ColumnValues::Int32(v) => plain::encode_fixed(v, out),
-        ColumnValues::Int64(v) => plain::encode_fixed(v, out),
-        ColumnValues::Int96(v) => plain::encode_fixed(v, out),
-        ColumnValues::Float(v) => plain::encode_fixed(v, out),
-        ColumnValues::Double(v) => plain::encode_fixed(v, out),
-        ColumnValues::ByteArray(v) => plain::encode_byte_array(v.iter(), out),
-        ColumnValues::FixedLenByteArray(v) => out.extend_from_slice(&v.data),
+        ColumnValues::ByteArray(v) => {
+            v.offsets[range.end] - v.offsets[range.start] + 4 * range.len()
+        }
+        ColumnValues::FixedLenByteArray(v) => v.width * range.len(),
+        ColumnValues::Boolean(_) => range.len(),
+        ColumnValues::Int32(_) | ColumnValues::Float(_) => 4 * range.len(),
+        ColumnValues::Int64(_) | ColumnValues::Double(_) => 8 * range.len(),
+        ColumnValues::Int96(_) => 12 * range.len(),
     }
 }

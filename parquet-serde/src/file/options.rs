@@ -3,8 +3,10 @@
 use crate::bloom::BloomFilterOptions;
 use crate::column::{ColumnWriterOptions, DataPageVersion};
 use crate::compression::Compression;
+use crate::error::{Error, Result};
 use crate::format::Encoding;
 use crate::page::PageReaderOptions;
+use crate::schema::Schema;
 
 /// Options of a reader.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,11 +100,11 @@ pub struct ColumnOverrides {
     pub dictionary: Option<bool>,
     /// Statistics for this column.
     pub statistics: Option<StatisticsLevel>,
-    /// Value encoding used when the column is not dictionary encoded (and after a
-    /// dictionary falls back). This writer implements `PLAIN`; typed writers refuse any
-    /// other encoding with [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) when
-    /// they are created.
+    /// Value encoding for this column. Unless `dictionary` is also set, a value encoding
+    /// turns the dictionary off for the column, and `RLE_DICTIONARY` turns it on.
     pub encoding: Option<Encoding>,
+    /// Let the writer choose the encoding of this column from its data.
+    pub auto_encoding: Option<bool>,
     /// Bloom filter for this column.
     pub bloom_filter: Option<BloomFilterOptions>,
 }
@@ -156,6 +158,9 @@ pub struct WriterOptions {
     pub key_value_metadata: Vec<(String, Option<String>)>,
     /// Per-column overrides, by dotted column path.
     pub columns: Vec<(String, ColumnOverrides)>,
+    /// Let the writer choose each column's encoding from its data (off): see
+    /// [`auto_encoding`](Self::auto_encoding).
+    pub auto_encoding: bool,
 }
 
 impl Default for WriterOptions {
@@ -177,6 +182,7 @@ impl Default for WriterOptions {
             row_group_rows: 1 << 20,
             key_value_metadata: Vec::new(),
             columns: Vec::new(),
+            auto_encoding: false,
         }
     }
 }
@@ -335,10 +341,36 @@ impl WriterOptions {
         self
     }
 
-    /// Sets the value encoding of one column: the encoding of its values when it is not
-    /// dictionary encoded, and after its dictionary falls back (dictionary encoding itself
-    /// is chosen with [`column_dictionary`](Self::column_dictionary)). Only `PLAIN` is
-    /// implemented so far; a typed writer refuses other encodings when it is created.
+    /// Lets the writer choose every column's encoding from its data (columns with an
+    /// encoding of their own keep it): the dictionary while it pays (dictionary and indices
+    /// under 3/4 of PLAIN), then the smallest after compression of PLAIN and the candidates
+    /// for the type: DELTA_BINARY_PACKED for integers (sorted or narrow ones such as
+    /// timestamps), BYTE_STREAM_SPLIT for floats when compressing, DELTA_LENGTH_BYTE_ARRAY
+    /// and DELTA_BYTE_ARRAY for byte arrays; RLE for booleans. Every choice is read by
+    /// pyarrow and DuckDB.
+    pub fn auto_encoding(mut self, on: bool) -> Self {
+        self.auto_encoding = on;
+        self
+    }
+
+    /// Sets the value encoding of one column (see [`Encoding`]; ALP is
+    /// [`encoding::alp::ALP`](crate::encoding::alp::ALP)). The dictionary is off for the
+    /// column unless [`column_dictionary`](Self::column_dictionary) turns it on (then
+    /// `encoding` is the fallback once the dictionary is full); `RLE_DICTIONARY` means the
+    /// dictionary with a PLAIN fallback. Writing fails when the encoding does not fit the
+    /// column's physical type ([`validate`](Self::validate) checks that up front).
+    ///
+    /// ```
+    /// use parquet_serde::format::Encoding;
+    /// use parquet_serde::WriterOptions;
+    /// let options = WriterOptions::default()
+    ///     .column_encoding("ts", Encoding::DeltaBinaryPacked)
+    ///     .column_encoding("latency", Encoding::ByteStreamSplit);
+    /// let ts = options.column_options("ts");
+    /// assert_eq!(ts.encoding, Some(Encoding::DeltaBinaryPacked));
+    /// assert!(!ts.dictionary);
+    /// assert!(options.column_options("host").dictionary);
+    /// ```
     pub fn column_encoding(mut self, path: impl Into<String>, encoding: Encoding) -> Self {
         self.column_entry(path).encoding = Some(encoding);
         self
@@ -349,13 +381,65 @@ impl WriterOptions {
         self.columns.iter().find(|(p, _)| p == path).map(|(_, o)| o)
     }
 
+    /// Turns the writer's choice of encoding on or off for one column.
+    pub fn column_auto_encoding(mut self, path: impl Into<String>, on: bool) -> Self {
+        self.column_entry(path).auto_encoding = Some(on);
+        self
+    }
+
+    /// Checks the per-column overrides against `schema`: every path names a leaf column,
+    /// and every encoding fits that column's physical type.
+    ///
+    /// ```
+    /// use parquet_serde::format::Encoding;
+    /// use parquet_serde::schema::Schema;
+    /// use parquet_serde::WriterOptions;
+    /// let schema: Schema = "message m { required double x; }".parse()?;
+    /// let bad = WriterOptions::default().column_encoding("x", Encoding::DeltaBinaryPacked);
+    /// assert_eq!(
+    ///     bad.validate(&schema).unwrap_err().to_string(),
+    ///     "invalid argument: encoding DELTA_BINARY_PACKED does not fit physical type DOUBLE \
+    ///      (it encodes INT32, INT64) (column x)"
+    /// );
+    /// assert!(WriterOptions::default().column_encoding("y", Encoding::Plain).validate(&schema).is_err());
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn validate(&self, schema: &Schema) -> Result<()> {
+        for (path, o) in &self.columns {
+            let Some(c) = schema
+                .columns()
+                .iter()
+                .find(|c| c.path.to_string() == *path)
+            else {
+                return Err(Error::invalid_argument(format!(
+                    "options name column {path}, which is not a leaf column of the schema"
+                )));
+            };
+            if let Some(e) = o.encoding {
+                crate::column::check_encoding(e, c.physical_type)
+                    .map_err(|err| err.with_column(path.clone()))?;
+            }
+        }
+        Ok(())
+    }
+
     /// The settings of the column at the dotted `path`, overrides applied.
     pub fn column_options(&self, path: &str) -> ColumnWriterOptions {
         let o = self.columns.iter().find(|(p, _)| p == path).map(|(_, o)| o);
         let statistics = o.and_then(|o| o.statistics).unwrap_or(self.statistics);
+        let encoding = o.and_then(|o| o.encoding);
+        let dictionary = match (o.and_then(|o| o.dictionary), encoding) {
+            (Some(on), _) => on,
+            (None, Some(e)) => matches!(e, Encoding::RleDictionary | Encoding::PlainDictionary),
+            (None, None) => self.dictionary,
+        };
         ColumnWriterOptions {
             compression: o.and_then(|o| o.compression).unwrap_or(self.compression),
-            dictionary: o.and_then(|o| o.dictionary).unwrap_or(self.dictionary),
+            dictionary,
+            encoding,
+            auto_encoding: o
+                .and_then(|o| o.auto_encoding)
+                .unwrap_or(self.auto_encoding),
             dictionary_page_size_limit: self.dictionary_page_size_limit,
             data_page_size: self.page_size,
             data_page_row_limit: self.page_row_limit,

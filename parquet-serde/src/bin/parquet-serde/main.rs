@@ -6,6 +6,7 @@
 //! parquet-serde meta FILE                                row groups, columns, encodings, sizes, statistics
 //! parquet-serde pages FILE                               the page layout of every column chunk
 //! parquet-serde check FILE                               decode everything, verify every CRC
+//! parquet-serde rewrite IN OUT [options]                 same values and schema, other options
 //! ```
 //! `--no-verify` (any command) turns CRC verification off.
 
@@ -19,15 +20,27 @@ mod cat;
 mod check;
 mod meta;
 mod pages;
+mod rewrite;
+mod rewrite_flags;
 mod stats_flags;
 
 const USAGE: &str = "usage: parquet-serde <cat|schema|meta|pages|check> FILE [options]
+       parquet-serde rewrite IN OUT [options]
   cat FILE [--columns a,b.c] [--limit N]   print rows as JSON lines
   schema FILE                              print the schema (message-type text)
   meta FILE                                print row groups, columns, encodings, sizes, statistics
   pages FILE                               print the pages of every column chunk
   check FILE                               decode every page and verify every checksum
 options: --no-verify  do not verify page checksums";
+
+fn usage() -> String {
+    let mut u = format!("{USAGE}\n{}", rewrite::USAGE);
+    for f in rewrite_flags::FLAGS {
+        let value = if f.takes_value { " VALUE" } else { "" };
+        u.push_str(&format!("\n          [--{}{value}]  {}", f.name, f.help));
+    }
+    u
+}
 
 pub(crate) struct Args {
     pub(crate) command: String,
@@ -82,13 +95,28 @@ fn parse_args() -> Result<Args, String> {
 }
 
 fn main() -> ExitCode {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    if raw.first().map(String::as_str) == Some("rewrite") {
+        return match rewrite::run(&raw[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("parquet-serde rewrite: {e}");
+                if e.kind() == parquet_serde::ErrorKind::InvalidArgument {
+                    eprintln!("{}", usage());
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+        };
+    }
     let args = match parse_args() {
         Ok(a) => a,
         Err(msg) => {
             if !msg.is_empty() {
                 eprintln!("parquet-serde: {msg}");
             }
-            eprintln!("{USAGE}");
+            eprintln!("{}", usage());
             return ExitCode::from(2);
         }
     };

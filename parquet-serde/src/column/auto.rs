@@ -1,0 +1,186 @@
+//! The `Auto` choice of a value encoding, made once per column chunk from the values of its
+//! first page that is not dictionary-encoded.
+//!
+//! The candidates for the physical type are encoded (and compressed with the column's
+//! codec, when it has one); the smallest wins, and an encoding other than PLAIN must beat
+//! PLAIN by 2% at least (PLAIN is read everywhere and fastest to decode).
+//!
+//! | physical type | candidates |
+//! |---|---|
+//! | BOOLEAN | RLE (runs shrink; random bits cost under 1% more than PLAIN) |
+//! | INT32, INT64 | DELTA_BINARY_PACKED, PLAIN |
+//! | FLOAT, DOUBLE | BYTE_STREAM_SPLIT (when compressed), PLAIN |
+//! | BYTE_ARRAY | DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY (when values share prefixes), PLAIN |
+//! | FIXED_LEN_BYTE_ARRAY | DELTA_BYTE_ARRAY (when values share prefixes), PLAIN (BYTE_STREAM_SPLIT only when asked: DuckDB 2.0 cannot read it on this type) |
+//! | INT96 | PLAIN |
+//!
+//! Whether the dictionary pays is decided by the writer (see `writer.rs`): the first page
+//! is dictionary-encoded only if the dictionary and its indices come under 3/4 of the PLAIN
+//! size, and later values keep it only while new entries and indices do.
+
+use crate::compression::Compression;
+use crate::encoding::delta_byte_array::common_prefix;
+use crate::format::Encoding;
+use crate::values::ColumnValues;
+
+use super::encode::encode_values;
+
+/// Dictionary encoding pays while `dictionary + indices <= PLAIN * PAYS_NUM / PAYS_DEN`.
+pub(crate) const PAYS_NUM: usize = 3;
+/// See [`PAYS_NUM`].
+pub(crate) const PAYS_DEN: usize = 4;
+
+/// The candidates for `values`, PLAIN first.
+fn candidates(values: &ColumnValues, compressed: bool) -> Vec<Encoding> {
+    match values {
+        ColumnValues::Boolean(_) => vec![Encoding::Rle],
+        ColumnValues::Int32(_) | ColumnValues::Int64(_) => {
+            vec![Encoding::Plain, Encoding::DeltaBinaryPacked]
+        }
+        ColumnValues::Int96(_) => vec![Encoding::Plain],
+        ColumnValues::Float(_) | ColumnValues::Double(_) if compressed => {
+            vec![Encoding::Plain, Encoding::ByteStreamSplit]
+        }
+        ColumnValues::Float(_) | ColumnValues::Double(_) => vec![Encoding::Plain],
+        ColumnValues::ByteArray(v) => {
+            let mut c = vec![Encoding::Plain, Encoding::DeltaLengthByteArray];
+            if shares_prefixes(v.iter(), v.data.len()) {
+                c.push(Encoding::DeltaByteArray);
+            }
+            c
+        }
+        ColumnValues::FixedLenByteArray(v) => {
+            let mut c = vec![Encoding::Plain];
+            if v.width > 0 && shares_prefixes(v.iter(), v.data.len()) {
+                c.push(Encoding::DeltaByteArray);
+            }
+            c
+        }
+    }
+}
+
+/// The encoding for `values` (a page's worth) compressed with `compression`. `scratch` is
+/// working space.
+pub(crate) fn choose(
+    values: &ColumnValues,
+    compression: Compression,
+    scratch: &mut Vec<u8>,
+) -> Encoding {
+    let compressed = compression != Compression::Uncompressed;
+    let candidates = candidates(values, compressed);
+    if candidates.len() == 1 {
+        return candidates[0];
+    }
+    let mut packed = Vec::new();
+    let mut best: Option<(Encoding, usize)> = None;
+    for encoding in candidates {
+        scratch.clear();
+        if encode_values(encoding, values, scratch).is_err() {
+            continue;
+        }
+        let size = if compressed {
+            packed.clear();
+            match compression.compress(scratch, &mut packed) {
+                Ok(()) => packed.len(),
+                Err(_) => continue,
+            }
+        } else {
+            scratch.len()
+        };
+        best = match best {
+            None => Some((encoding, size)),
+            // PLAIN (the first candidate) is beaten by 2% at least.
+            Some((Encoding::Plain, s)) if size * 50 < s * 49 => Some((encoding, size)),
+            Some((e, s)) if e != Encoding::Plain && size < s => Some((encoding, size)),
+            keep => keep,
+        };
+    }
+    best.map_or(Encoding::Plain, |(e, _)| e)
+}
+
+/// Whether consecutive values share at least a quarter of all the bytes.
+fn shares_prefixes<'a>(values: impl Iterator<Item = &'a [u8]>, total: usize) -> bool {
+    let mut prev: &[u8] = &[];
+    let mut shared = 0usize;
+    for v in values {
+        shared += common_prefix(prev, v);
+        prev = v;
+    }
+    total > 0 && shared * 4 >= total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::{ByteArrays, FixedLenByteArrays};
+
+    #[test]
+    fn choices() {
+        let mut s = Vec::new();
+        let none = Compression::Uncompressed;
+        let ts: Vec<i64> = (0..1000)
+            .map(|i| 1_700_000_000_000_000 + i * 1_000_003)
+            .collect();
+        for c in [none, Compression::Snappy, Compression::Zstd(3)] {
+            assert_eq!(
+                choose(&ColumnValues::Int64(ts.clone()), c, &mut s),
+                Encoding::DeltaBinaryPacked,
+                "{c:?}"
+            );
+        }
+        let random: Vec<i64> = (0..1000u64)
+            .map(|i| {
+                let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) as i64
+            })
+            .collect();
+        assert_eq!(
+            choose(&ColumnValues::Int64(random), Compression::Snappy, &mut s),
+            Encoding::Plain
+        );
+        let smooth: Vec<f64> = (0..5000).map(|i| (i as f64 * 0.001).sin() * 1e3).collect();
+        assert_eq!(
+            choose(
+                &ColumnValues::Double(smooth.clone()),
+                Compression::Zstd(3),
+                &mut s
+            ),
+            Encoding::ByteStreamSplit
+        );
+        assert_eq!(
+            choose(&ColumnValues::Double(smooth), none, &mut s),
+            Encoding::Plain
+        );
+        assert_eq!(
+            choose(&ColumnValues::Boolean(vec![true]), none, &mut s),
+            Encoding::Rle
+        );
+
+        let mut urls = ByteArrays::new();
+        let mut words = ByteArrays::new();
+        for i in 0..1000u64 {
+            urls.push(format!("https://example.com/api/v1/items/{i}").as_bytes());
+            words.push(format!("{:x}", i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).as_bytes());
+        }
+        assert_eq!(
+            choose(&ColumnValues::ByteArray(urls), none, &mut s),
+            Encoding::DeltaByteArray
+        );
+        assert_eq!(
+            choose(&ColumnValues::ByteArray(words), none, &mut s),
+            Encoding::DeltaLengthByteArray
+        );
+        let mut f = FixedLenByteArrays::new(2);
+        for i in 0..100u16 {
+            f.push(&i.wrapping_mul(40503).to_le_bytes());
+        }
+        assert_eq!(
+            choose(
+                &ColumnValues::FixedLenByteArray(f),
+                Compression::Zstd(3),
+                &mut s
+            ),
+            Encoding::Plain
+        );
+    }
+}

@@ -1,0 +1,250 @@
+//! `parquet-serde rewrite IN OUT`: every value and the schema kept, with the options asked
+//! for (codec, encodings, page version, row group size) and IN's layout otherwise.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use parquet_serde::file::FileReader;
+use parquet_serde::format::{CompressionCodec, Encoding, PageType};
+
+fn corpus(name: &str) -> PathBuf {
+    let base = std::env::var_os("PARQUET_TESTING")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/parquet-testing")
+        });
+    let base = if base.is_dir() {
+        base
+    } else {
+        PathBuf::from("/work/shared/parquet-testing")
+    };
+    base.join("data").join(name)
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn cat(path: &Path) -> String {
+    let (code, out, err) = run(&["cat", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+fn schema(path: &Path) -> String {
+    run(&["schema", path.to_str().unwrap()]).1
+}
+
+/// (row groups, rows per group, codecs, data page encodings, any v2 page) of a file.
+struct Shape {
+    row_groups: Vec<i64>,
+    codecs: Vec<CompressionCodec>,
+    encodings: Vec<Vec<Encoding>>,
+    v2: bool,
+    dictionary: Vec<bool>,
+}
+
+fn shape(path: &Path) -> Shape {
+    let reader = FileReader::new(std::fs::read(path).unwrap()).unwrap();
+    let n = reader.schema().num_columns();
+    let mut s = Shape {
+        row_groups: reader
+            .metadata()
+            .file
+            .row_groups
+            .iter()
+            .map(|r| r.num_rows)
+            .collect(),
+        codecs: Vec::new(),
+        encodings: vec![Vec::new(); n],
+        v2: false,
+        dictionary: vec![false; n],
+    };
+    for rg in 0..reader.num_row_groups() {
+        for c in 0..n {
+            let chunk = reader.column_chunk(rg, c).unwrap();
+            if !s.codecs.contains(&chunk.codec) {
+                s.codecs.push(chunk.codec);
+            }
+            let mut pages = chunk.pages(reader.options().page_options());
+            while let Some(p) = pages.next_raw().unwrap() {
+                let e = match p.header.r#type {
+                    PageType::DictionaryPage => {
+                        s.dictionary[c] = true;
+                        continue;
+                    }
+                    PageType::DataPageV2 => {
+                        s.v2 = true;
+                        p.header.data_page_header_v2.as_ref().unwrap().encoding
+                    }
+                    _ => p.header.data_page_header.as_ref().unwrap().encoding,
+                };
+                let e = if e == Encoding::PlainDictionary {
+                    Encoding::RleDictionary
+                } else {
+                    e
+                };
+                if !s.encodings[c].contains(&e) {
+                    s.encodings[c].push(e);
+                }
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn rewrite_keeps_values_schema_and_encodings() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "delta_binary_packed.parquet",
+        "delta_byte_array.parquet",
+        "delta_length_byte_array.parquet",
+        "delta_encoding_optional_column.parquet",
+        "byte_stream_split_extended.gzip.parquet",
+        "rle_boolean_encoding.parquet",
+        "datapage_v2.snappy.parquet",
+        "nested_lists.snappy.parquet",
+        "alltypes_dictionary.parquet",
+    ] {
+        let input = corpus(name);
+        let output = dir.path().join(name);
+        let (code, _, err) = run(&["rewrite", input.to_str().unwrap(), output.to_str().unwrap()]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_eq!(cat(&output), cat(&input), "{name}");
+        assert_eq!(schema(&output), schema(&input), "{name}");
+        let (a, b) = (shape(&input), shape(&output));
+        assert_eq!(b.row_groups, a.row_groups, "{name}");
+        assert_eq!(b.codecs, a.codecs, "{name}");
+        assert_eq!(b.v2, a.v2, "{name}");
+        for c in 0..a.encodings.len() {
+            let mut x = a.encodings[c].clone();
+            let mut y = b.encodings[c].clone();
+            x.sort_by_key(|e| e.to_i32());
+            y.sort_by_key(|e| e.to_i32());
+            assert_eq!(y, x, "{name} column {c}");
+            assert_eq!(b.dictionary[c], a.dictionary[c], "{name} column {c}");
+        }
+    }
+}
+
+#[test]
+fn rewrite_with_other_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = corpus("alltypes_plain.parquet");
+    let output = dir.path().join("out.parquet");
+    let (code, _, err) = run(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+        "--compression",
+        "zstd:5",
+        "--encoding=auto",
+        "--encoding",
+        "id=delta_binary_packed",
+        "--encoding",
+        "double_col=byte_stream_split",
+        "--page-version",
+        "2",
+        "--row-group-rows",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(cat(&output), cat(&input));
+    assert_eq!(schema(&output), schema(&input));
+    let s = shape(&output);
+    assert_eq!(s.row_groups, vec![3, 3, 2]);
+    assert_eq!(s.codecs, vec![CompressionCodec::Zstd]);
+    assert!(s.v2);
+    let reader = FileReader::new(std::fs::read(&output).unwrap()).unwrap();
+    let col = |name: &str| {
+        reader
+            .schema()
+            .columns()
+            .iter()
+            .position(|c| c.path.to_string() == name)
+            .unwrap()
+    };
+    assert_eq!(s.encodings[col("id")], vec![Encoding::DeltaBinaryPacked]);
+    assert_eq!(
+        s.encodings[col("double_col")],
+        vec![Encoding::ByteStreamSplit]
+    );
+
+    // Nested columns across row group cuts.
+    let input = corpus("nested_lists.snappy.parquet");
+    let output = dir.path().join("nested.parquet");
+    let (code, _, err) = run(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+        "--row-group-rows",
+        "1",
+        "--encoding",
+        "delta_byte_array",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(cat(&output), cat(&input));
+    assert_eq!(shape(&output).row_groups.len(), 3);
+
+    // ALP on the floats of a file, read back by us.
+    let input = corpus("byte_stream_split.zstd.parquet");
+    let output = dir.path().join("alp.parquet");
+    let (code, _, err) = run(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+        "--encoding",
+        "alp",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(cat(&output), cat(&input));
+    let s = shape(&output);
+    assert!(s.encodings.iter().all(|e| e == &[Encoding::from_i32(10)]));
+}
+
+#[test]
+fn rewrite_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = corpus("alltypes_plain.parquet");
+    let output = dir.path().join("out.parquet");
+    let (i, o) = (input.to_str().unwrap(), output.to_str().unwrap());
+    let (code, _, err) = run(&[
+        "rewrite",
+        i,
+        o,
+        "--encoding",
+        "double_col=delta_binary_packed",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("encoding DELTA_BINARY_PACKED does not fit physical type DOUBLE"),
+        "{err}"
+    );
+    assert!(err.contains("double_col"), "{err}");
+    let (code, _, err) = run(&["rewrite", i, o, "--encoding", "nope=plain"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no column nope"), "{err}");
+    let (code, _, err) = run(&["rewrite", i, o, "--encoding", "zip"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown encoding zip"), "{err}");
+    let (code, _, err) = run(&["rewrite", i, o, "--bloom"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown option --bloom"), "{err}");
+    let (code, _, err) = run(&["rewrite", i, o, "--compression", "snappy:3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("snappy has no levels"), "{err}");
+    let (code, _, err) = run(&["rewrite", i]);
+    assert_eq!(code, 2);
+    assert!(err.contains("needs IN and OUT"), "{err}");
+    let (code, _, _) = run(&["rewrite", "/nonexistent.parquet", o]);
+    assert_eq!(code, 1);
+}
