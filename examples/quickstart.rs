@@ -45,7 +45,11 @@ fn main() -> Result<(), parquet_serde::Error> {
             user_id: (i % 2 == 0).then_some(1000 + i as u64),
             tags: (0..i % 3).map(|t| format!("tag{t}")).collect(),
             attrs: BTreeMap::from([("region".to_string(), "eu-west".to_string())]),
-            http: (i != 4).then(|| Http { method: "GET".into(), status: 200, latency_ms: 1.5 * i as f64 }),
+            http: (i != 4).then(|| Http {
+                method: "GET".into(),
+                status: 200,
+                latency_ms: 1.5 * i as f64,
+            }),
         })
         .collect();
 

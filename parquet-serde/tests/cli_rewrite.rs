@@ -248,3 +248,67 @@ fn rewrite_errors() {
     let (code, _, _) = run(&["rewrite", "/nonexistent.parquet", o]);
     assert_eq!(code, 1);
 }
+
+/// The statistics flags: no statistics and no page index, or a Bloom filter and a sort key,
+/// and the values stay the same.
+#[test]
+fn rewrite_with_statistics_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = corpus("alltypes_plain.parquet");
+    let plain = dir.path().join("plain.parquet");
+    let (code, _, err) = run(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        plain.to_str().unwrap(),
+        "--statistics",
+        "none",
+        "--page-index",
+        "off",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(cat(&plain), cat(&input));
+    let reader = FileReader::new(std::fs::read(&plain).unwrap()).unwrap();
+    for c in &reader.metadata().file.row_groups[0].columns {
+        assert!(c.meta_data.as_ref().unwrap().statistics.is_none());
+        assert!(c.column_index_offset.is_none() && c.offset_index_offset.is_none());
+    }
+
+    let indexed = dir.path().join("indexed.parquet");
+    let (code, _, err) = run(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        indexed.to_str().unwrap(),
+        "--bloom-filter",
+        "string_col:100:0.01",
+        "--sorting-column",
+        "id:desc",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(cat(&indexed), cat(&input));
+    let reader = FileReader::new(std::fs::read(&indexed).unwrap()).unwrap();
+    let rg = &reader.metadata().file.row_groups[0];
+    let string_col = reader.schema().column_index("string_col").unwrap();
+    assert!(rg.columns[string_col]
+        .meta_data
+        .as_ref()
+        .unwrap()
+        .bloom_filter_offset
+        .is_some());
+    let sorting = rg.sorting_columns.as_ref().expect("sorting columns");
+    assert_eq!(sorting.len(), 1);
+    assert!(sorting[0].descending && !sorting[0].nulls_first);
+    assert_eq!(
+        sorting[0].column_idx,
+        reader.schema().column_index("id").unwrap() as i32
+    );
+
+    let (code, _, err) = run(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        indexed.to_str().unwrap(),
+        "--page-index",
+        "maybe",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--page-index"), "{err}");
+}

@@ -1378,7 +1378,8 @@ fn column_options_from_attributes() {
                 CompressionCodec::Snappy,
                 false
             ),
-            ("c".to_string(), CompressionCodec::Snappy, true),
+            // An explicit encoding turns the dictionary off for its column.
+            ("c".to_string(), CompressionCodec::Snappy, false),
             ("d".to_string(), CompressionCodec::Snappy, true),
         ]
     );
@@ -1401,20 +1402,39 @@ fn column_options_from_attributes() {
 }
 
 #[test]
-fn unimplemented_encodings_are_refused_up_front() {
-    #[derive(Serialize, ParquetSchema)]
+fn encodings_from_attributes_and_misfits() {
+    #[derive(Serialize, serde::Deserialize, ParquetSchema, Debug, PartialEq)]
     struct Delta {
         #[parquet(encoding = "delta_binary_packed")]
         x: i64,
+        #[parquet(encoding = "byte_stream_split")]
+        y: f64,
     }
-    let e = Writer::<_, Delta>::new(Vec::new(), WriterOptions::default()).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Unsupported);
-    assert_eq!(e.location().column.as_deref(), Some("x"));
-    assert!(e.to_string().contains("DeltaBinaryPacked"), "{e}");
+    let rows: Vec<Delta> = (0..1000)
+        .map(|i| Delta {
+            x: i * 3,
+            y: i as f64 / 7.0,
+        })
+        .collect();
+    let bytes = parquet_serde::to_vec(&rows).unwrap();
+    let reader = FileReader::new(bytes.clone()).unwrap();
+    let cols = &reader.metadata().file.row_groups[0].columns;
+    let encodings = |i: usize| cols[i].meta_data.as_ref().unwrap().encodings.clone();
+    assert!(encodings(0).contains(&parquet_serde::format::Encoding::DeltaBinaryPacked));
+    assert!(encodings(1).contains(&parquet_serde::format::Encoding::ByteStreamSplit));
+    assert_eq!(parquet_serde::from_slice::<Delta>(&bytes).unwrap(), rows);
+
+    // An encoding that does not fit the column's type is refused up front, naming it.
     let options = WriterOptions::default()
-        .column_encoding("a", parquet_serde::format::Encoding::ByteStreamSplit);
+        .column_encoding("a", parquet_serde::format::Encoding::DeltaBinaryPacked);
     let e = parquet_serde::to_vec_with::<WithOptions>(&[], &options).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+    assert_eq!(e.location().column.as_deref(), Some("a"));
+    assert!(
+        e.to_string()
+            .contains("does not fit physical type BYTE_ARRAY"),
+        "{e}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,9 +8,9 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::column::ColumnChunkWriter;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::file::{FileWriter, WriterOptions};
-use crate::format::{Encoding, FileMetaData};
+use crate::format::FileMetaData;
 use crate::schema::typed::{ColumnOptions, FieldAttrs};
 use crate::schema::{NodeKind, ParquetSchema, Repetition, Schema, SchemaNode};
 
@@ -101,8 +101,8 @@ impl<T: Serialize + ParquetSchema> Writer<BufWriter<File>, T> {
 
 impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     /// A writer of rows of `T` to `sink`. Fails with [`ErrorKind::Schema`] when `T`'s schema
-    /// is not valid, and with [`ErrorKind::Unsupported`] when a column asks for an encoding
-    /// this library does not write yet.
+    /// is not valid, and with [`ErrorKind::InvalidArgument`] when a column asks for an
+    /// encoding that does not fit its type.
     pub fn new(sink: W, options: WriterOptions) -> Result<Self> {
         let (schema, wrapped) = schema_of::<T>()?;
         let options = apply_column_options(&schema, options, &T::parquet_column_options())?;
@@ -325,27 +325,14 @@ pub(crate) fn apply_column_options(
         overrides.dictionary = overrides.dictionary.or(from_type.dictionary);
         overrides.encoding = overrides.encoding.or(from_type.encoding);
         if let Some(encoding) = overrides.encoding {
-            check_encoding(encoding).map_err(|e| e.with_column(path.clone()))?;
+            crate::column::check_encoding(encoding, column.physical_type)
+                .map_err(|e| e.with_column(path.clone()))?;
         }
         if overrides != before {
             options = options.column(path, overrides);
         }
     }
     Ok(options)
-}
-
-/// Encodings this writer implements for values (dictionary encoding is chosen separately).
-fn check_encoding(encoding: Encoding) -> Result<()> {
-    match encoding {
-        Encoding::Plain => Ok(()),
-        Encoding::PlainDictionary | Encoding::RleDictionary => Err(Error::new(
-            ErrorKind::InvalidArgument,
-            "dictionary encoding is chosen with `dictionary = true`, not as the column's encoding",
-        )),
-        other => Err(Error::unsupported(format!(
-            "value encoding {other:?} is not implemented yet (PLAIN and dictionary encoding are)"
-        ))),
-    }
 }
 
 #[cfg(test)]

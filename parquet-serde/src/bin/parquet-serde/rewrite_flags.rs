@@ -17,11 +17,44 @@ pub struct ExtraFlag {
     pub help: &'static str,
 }
 
-/// The extra options (none yet).
-pub const FLAGS: &[ExtraFlag] = &[];
+/// The extra options: statistics, page index, Bloom filters, sort keys (parsed by
+/// [`stats_flags`](crate::stats_flags)).
+pub const FLAGS: &[ExtraFlag] = &[
+    ExtraFlag {
+        name: "statistics",
+        takes_value: true,
+        help: "none|chunk|page: statistics per chunk, or per chunk and page (default page)",
+    },
+    ExtraFlag {
+        name: "page-index",
+        takes_value: true,
+        help: "on|off: ColumnIndex/OffsetIndex after the row groups (default on)",
+    },
+    ExtraFlag {
+        name: "bloom-filter",
+        takes_value: true,
+        help: "COLUMN[:NDV[:FPP]]: a Bloom filter for COLUMN (repeatable)",
+    },
+    ExtraFlag {
+        name: "truncate-stats",
+        takes_value: true,
+        help: "BYTES|none: longest byte-string min/max (default 64)",
+    },
+    ExtraFlag {
+        name: "sorting-column",
+        takes_value: true,
+        help: "COLUMN[:desc][:nulls_first]: declared sort key (repeatable, in order)",
+    },
+];
 
 /// Applies the extra option `name` (listed in [`FLAGS`]) with its value to `options`.
 pub fn apply(name: &str, value: Option<&str>, options: &mut WriterOptions) -> Result<(), String> {
-    let _ = (value, options);
-    Err(format!("unknown option --{name}"))
+    let mut args = vec![format!("--{name}")];
+    args.extend(value.map(str::to_string));
+    let (applied, rest) = crate::stats_flags::apply(std::mem::take(options), &args)?;
+    *options = applied;
+    match rest.first() {
+        None => Ok(()),
+        Some(_) => Err(format!("unknown option --{name}")),
+    }
 }

@@ -15,14 +15,8 @@
 use parquet_serde::bloom::BloomFilterOptions;
 use parquet_serde::file::{StatisticsLevel, WriterOptions};
 
-/// Usage lines of the flags, for the command's help.
-#[allow(dead_code)] // Shown by `rewrite`, which lands with the encodings work.
-pub(crate) const USAGE: &str = "  --statistics none|chunk|page  --page-index on|off  --truncate-stats BYTES|none
-  --bloom-filter COLUMN[:NDV[:FPP]] (repeatable)  --sorting-column COLUMN[:desc][:nulls_first] (repeatable)";
-
 /// Applies the statistics flags among `args` to `options`; returns the options and the
 /// arguments that are not statistics flags, in order.
-#[allow(dead_code)] // Called by `rewrite`, which lands with the encodings work.
 pub(crate) fn apply(
     mut options: WriterOptions,
     args: &[String],
