@@ -94,8 +94,8 @@
 //! | derived enum of unit variants only | `BYTE_ARRAY` `ENUM` holding the serde variant name | |
 //! | derived enum with data | a group with one `optional` field per variant (12) | |
 //!
-//! 1. Values above `i128::MAX` do not fit the signed 16-byte decimal; the serializer rejects
-//!    them. So do `i128` values of more than 38 digits.
+//! 1. The column is `DECIMAL(38, 0)`: the serializer rejects `i128` and `u128` values of more
+//!    than 38 digits (so every `u128` above 10^38 - 1, which includes all above `i128::MAX`).
 //! 2. A `uuid` string is the hyphenated text form; the column holds its 16 bytes big-endian
 //!    (`u128` likewise holds the big-endian bytes of the number).
 //! 3. A `decimal` string is the number as text with at most `scale` digits after the point;
