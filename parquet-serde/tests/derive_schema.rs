@@ -584,6 +584,7 @@ fn column_options() {
         encoding: enc,
         compression: comp,
         dictionary: dict,
+        bloom_filter: None,
     };
     assert_eq!(
         opts,
@@ -955,6 +956,7 @@ fn flatten_splices_fields() {
             encoding: None,
             compression: None,
             dictionary: Some(true),
+            bloom_filter: None,
         }]
     );
 }

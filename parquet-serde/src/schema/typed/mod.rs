@@ -210,7 +210,7 @@ mod impls_uuid;
 pub mod markers;
 mod nodes;
 
-pub use attrs::{ColumnOptions, DecimalSpec, FieldAttrs};
+pub use attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use markers::FlattenSchema;
 
 use crate::schema::SchemaNode;
