@@ -95,6 +95,11 @@ fn query<T: serde::de::DeserializeOwned>(path: &std::path::Path, p: Predicate) -
     let file = CountingReader::new(File::open(path).unwrap());
     let mut reader = Reader::<_, T>::new(file).unwrap().filter(p).unwrap();
     let rows = reader.by_ref().collect::<Result<Vec<_>, _>>().unwrap();
+    println!(
+        "  {:?}, {} reads",
+        reader.filter_report().unwrap(),
+        reader.get_ref().reads()
+    );
     (rows, reader.get_ref().bytes_read())
 }
 
