@@ -63,7 +63,7 @@ fn line(i: usize, rows: usize) -> LogLine {
         service: format!("svc-{:02}", mix(i as u64 / 4) % 20),
         // Requests of about four consecutive lines.
         request_id: request_id(i),
-        status: (mix(i as u64 ^ 0x5555) % 10 != 0)
+        status: (!mix(i as u64 ^ 0x5555).is_multiple_of(10))
             .then(|| [200, 200, 201, 404, 500][(h % 5) as usize]),
         latency_ms: (mix(i as u64 ^ 0x77) % 2000) as i32,
         message: match h % 3 {

@@ -70,6 +70,9 @@ pub struct Reader<R, T> {
     _rows: PhantomData<fn() -> T>,
 }
 
+/// The selected rows of a row group and its projected columns for those rows.
+type SelectedGroup = (RowSelection, Vec<(usize, crate::column::ColumnBatch)>);
+
 /// The state of a filtered reader: the predicate and the row groups left after pruning.
 struct Filtering {
     /// The predicate, its binding and options (taken out while a row group is matched).
@@ -254,17 +257,16 @@ impl<R: ChunkReader, T> Reader<R, T> {
             let rg = candidate.rg;
             let (predicate, bound, options) = f.parts.take()?;
             let filter = Filter::from_parts(&self.file, predicate, bound, options);
-            let loaded =
-                (|| -> Result<Option<(RowSelection, Vec<(usize, crate::column::ColumnBatch)>)>> {
-                    let Some(mut m) = filter.match_candidate(candidate)? else {
-                        return Ok(None);
-                    };
-                    let mut batches = Vec::with_capacity(self.projected.len());
-                    for &col in &self.projected {
-                        batches.push((col, filter.read_selected(&mut m, col)?));
-                    }
-                    Ok(Some((m.selected, batches)))
-                })();
+            let loaded = (|| -> Result<Option<SelectedGroup>> {
+                let Some(mut m) = filter.match_candidate(candidate)? else {
+                    return Ok(None);
+                };
+                let mut batches = Vec::with_capacity(self.projected.len());
+                for &col in &self.projected {
+                    batches.push((col, filter.read_selected(&mut m, col)?));
+                }
+                Ok(Some((m.selected, batches)))
+            })();
             f.parts = Some(filter.into_parts());
             let group_start: u64 = self.file.metadata().file.row_groups[..rg]
                 .iter()

@@ -42,7 +42,7 @@ const CHECK_EVERY: usize = 64;
 /// failed: later calls return an error.
 ///
 /// Column options written on fields (`#[parquet(compression = .., dictionary = ..,
-/// encoding = ..)]`) apply as per-column overrides, unless `options` overrides the same
+/// encoding = .., bloom_filter(..))]`) apply as per-column overrides, unless `options` overrides the same
 /// column path for that setting.
 ///
 /// ```
