@@ -5,6 +5,12 @@
 //!
 //! 1,000,000 rows by default; the 10,000,000-row version is `#[ignore]`d (run it with
 //! `cargo test --release --test typed_filter -- --ignored --nocapture`).
+//!
+//! Measured: 1M rows (24.0 MB, 10 row groups): the minute reads 1.06% of the bytes, the
+//! request id 4.51% (the whole `request_id` chunk of the one row group its Bloom filter keeps:
+//! random ids give the page index nothing). 10M rows, release (231 MB, 100 row groups):
+//! minute 0.14% in 5 ms, request id 2.0% in 10 ms (one Bloom false positive), full typed
+//! scan 3.9 s.
 
 use std::fs::File;
 use std::time::Instant;
