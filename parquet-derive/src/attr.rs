@@ -94,13 +94,16 @@ pub struct FieldParquet {
     pub encoding: Option<&'static str>,
     pub compression: Option<Codec>,
     pub dictionary: Option<bool>,
+    /// `bloom_filter` / `bloom_filter(ndv = N, fpp = F)`: expected distinct values and
+    /// false positive probability.
+    pub bloom_filter: Option<(Option<u64>, f64)>,
     pub as_type: Option<syn::Type>,
     /// Span of the first `#[parquet]` attribute, for errors about the field as a whole.
     pub attr_span: Option<Span>,
 }
 
 const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, bytes, name, \
-                          field_id, as_type, encoding, compression, dictionary";
+                          field_id, as_type, encoding, compression, dictionary, bloom_filter";
 
 /// Parses every `#[parquet(...)]` in `attrs` as field options.
 pub fn field_parquet(attrs: &[Attribute], errors: &mut Errors) -> FieldParquet {
@@ -219,6 +222,10 @@ fn parse_field_key(meta: &ParseNestedMeta, out: &mut FieldParquet) -> syn::Resul
             } else {
                 true
             });
+        }
+        "bloom_filter" => {
+            once!(out.bloom_filter);
+            out.bloom_filter = Some(parse_bloom_filter(meta)?);
         }
         _ => {
             return Err(meta.error(format!(
@@ -394,6 +401,57 @@ fn parse_str(meta: &ParseNestedMeta, key: &str) -> syn::Result<LitStr> {
     parse_lit(meta, key, "a string")
 }
 
+/// `bloom_filter` alone or `bloom_filter(ndv = N, fpp = F)` (either may be left out:
+/// `ndv` then comes from each chunk's values, `fpp` is 0.01).
+fn parse_bloom_filter(meta: &ParseNestedMeta) -> syn::Result<(Option<u64>, f64)> {
+    if meta.input.peek(Token![=]) {
+        return Err(meta.error("expected `bloom_filter` or `bloom_filter(ndv = N, fpp = F)`"));
+    }
+    let mut ndv: Option<u64> = None;
+    let mut fpp: Option<f64> = None;
+    if !meta.input.peek(syn::token::Paren) {
+        return Ok((None, 0.01));
+    }
+    meta.parse_nested_meta(|inner| {
+        let key = path_name(&inner.path);
+        match key.as_str() {
+            "ndv" => {
+                if ndv.is_some() {
+                    return Err(inner.error("duplicate bloom_filter parameter `ndv`"));
+                }
+                let lit: LitInt = parse_lit(&inner, "ndv", "a positive integer")?;
+                let value = lit.base10_parse::<u64>().ok().filter(|&n| n > 0);
+                ndv = Some(value.ok_or_else(|| {
+                    syn::Error::new(lit.span(), "`ndv` must be a positive integer")
+                })?);
+            }
+            "fpp" => {
+                if fpp.is_some() {
+                    return Err(inner.error("duplicate bloom_filter parameter `fpp`"));
+                }
+                let lit: syn::LitFloat = parse_lit(&inner, "fpp", "a number like 0.01")?;
+                let value = lit
+                    .base10_parse::<f64>()
+                    .ok()
+                    .filter(|&p| p > 0.0 && p < 1.0);
+                fpp = Some(value.ok_or_else(|| {
+                    syn::Error::new(
+                        lit.span(),
+                        "`fpp` must be a probability between 0 and 1 (exclusive)",
+                    )
+                })?);
+            }
+            _ => {
+                return Err(inner.error(format!(
+                    "unknown bloom_filter parameter `{key}`; expected `ndv` or `fpp`"
+                )))
+            }
+        }
+        Ok(())
+    })?;
+    Ok((ndv, fpp.unwrap_or(0.01)))
+}
+
 /// `= true | false`.
 fn parse_bool(meta: &ParseNestedMeta, key: &str) -> syn::Result<bool> {
     let lit: syn::LitBool = parse_lit(meta, key, "`true` or `false`")?;
@@ -428,6 +486,15 @@ impl FromLit for LitInt {
     fn from_lit(lit: Lit) -> Option<Self> {
         match lit {
             Lit::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl FromLit for syn::LitFloat {
+    fn from_lit(lit: Lit) -> Option<Self> {
+        match lit {
+            Lit::Float(f) => Some(f),
             _ => None,
         }
     }

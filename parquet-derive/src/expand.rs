@@ -215,6 +215,15 @@ fn attrs_expr(field: &Field) -> TokenStream {
     if let Some(d) = p.dictionary {
         sets.push(quote!(__a.dictionary = __p::Some(#d);));
     }
+    if let Some((ndv, fpp)) = p.bloom_filter {
+        let ndv = match ndv {
+            Some(n) => quote!(__p::Some(#n)),
+            None => quote!(__p::None),
+        };
+        sets.push(
+            quote!(__a.bloom_filter = __p::Some(__p::BloomFilterSpec { ndv: #ndv, fpp: #fpp });),
+        );
+    }
     if sets.is_empty() {
         return quote!(&__p::FieldAttrs::new());
     }

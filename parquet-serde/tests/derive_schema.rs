@@ -584,6 +584,7 @@ fn column_options() {
         encoding: enc,
         compression: comp,
         dictionary: dict,
+        bloom_filter: None,
     };
     assert_eq!(
         opts,
@@ -955,6 +956,7 @@ fn flatten_splices_fields() {
             encoding: None,
             compression: None,
             dictionary: Some(true),
+            bloom_filter: None,
         }]
     );
 }
@@ -1226,4 +1228,69 @@ fn uuid_type() {
          required group others LIST/List { repeated group list { \
          required FLBA(16) element UUID; }; }; }"
     );
+}
+
+#[derive(Serialize, parquet_serde::ParquetSchema)]
+struct Blooms {
+    #[parquet(bloom_filter)]
+    plain: String,
+    #[parquet(bloom_filter(ndv = 1000, fpp = 0.001), dictionary = false)]
+    sized: String,
+    #[parquet(bloom_filter(fpp = 0.05))]
+    only_fpp: Vec<i64>,
+}
+
+#[test]
+fn bloom_filter_options() {
+    use parquet_serde::schema::typed::BloomFilterSpec;
+    let opts = Blooms::parquet_column_options();
+    let bloom: Vec<_> = opts
+        .iter()
+        .map(|o| (o.path.join("."), o.bloom_filter))
+        .collect();
+    assert_eq!(
+        bloom,
+        vec![
+            ("plain".to_string(), Some(BloomFilterSpec::DEFAULT)),
+            (
+                "sized".to_string(),
+                Some(BloomFilterSpec {
+                    ndv: Some(1000),
+                    fpp: 0.001
+                })
+            ),
+            (
+                "only_fpp".to_string(),
+                Some(BloomFilterSpec {
+                    ndv: None,
+                    fpp: 0.05
+                })
+            ),
+        ]
+    );
+    // The typed writer writes them, unless the options set the column.
+    let rows = vec![Blooms {
+        plain: "a".into(),
+        sized: "b".into(),
+        only_fpp: vec![1, 2],
+    }];
+    let bytes = parquet_serde::to_vec(&rows).unwrap();
+    let r = parquet_serde::file::FileReader::new(bytes).unwrap();
+    for c in 0..3 {
+        assert!(r.bloom_filter(0, c).unwrap().is_some(), "column {c}");
+    }
+    let options = parquet_serde::WriterOptions::default().bloom_filter(
+        "sized",
+        parquet_serde::bloom::BloomFilterOptions::new(64, 0.5),
+    );
+    let small = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let s = parquet_serde::file::FileReader::new(small).unwrap();
+    let size = |r: &parquet_serde::file::FileReader<Vec<u8>>| {
+        r.metadata().file.row_groups[0].columns[1]
+            .meta_data
+            .as_ref()
+            .unwrap()
+            .bloom_filter_length
+    };
+    assert!(size(&s) < size(&r), "{:?} {:?}", size(&s), size(&r));
 }

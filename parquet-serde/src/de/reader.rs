@@ -8,7 +8,10 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Result};
-use crate::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions};
+use crate::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions, RowSelection};
+use crate::filter::{
+    bind_predicate, Bound, Candidate, Filter, FilterOptions, FilterReport, Predicate,
+};
 use crate::schema::Schema;
 
 use super::cursor::Cursor;
@@ -63,7 +66,22 @@ pub struct Reader<R, T> {
     rows_in_group: usize,
     rows_left: usize,
     row: u64,
+    filtering: Option<Box<Filtering>>,
     _rows: PhantomData<fn() -> T>,
+}
+
+/// The selected rows of a row group and its projected columns for those rows.
+type SelectedGroup = (RowSelection, Vec<(usize, crate::column::ColumnBatch)>);
+
+/// The state of a filtered reader: the predicate and the row groups left after pruning.
+struct Filtering {
+    /// The predicate, its binding and options (taken out while a row group is matched).
+    parts: Option<(Predicate, Bound, FilterOptions)>,
+    candidates: std::vec::IntoIter<Candidate>,
+    report: FilterReport,
+    /// The selected rows of the row group being read, and the file row of its first row.
+    selected: RowSelection,
+    group_start: u64,
 }
 
 impl<R, T> fmt::Debug for Reader<R, T> {
@@ -103,8 +121,83 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
             rows_in_group: 0,
             rows_left: 0,
             row: 0,
+            filtering: None,
             _rows: PhantomData,
         })
+    }
+
+    /// Reads only the rows where `predicate` holds (see [`filter`](crate::filter)): row
+    /// groups are skipped by statistics, dictionaries and Bloom filters, pages by the page
+    /// index (only the pages holding candidate rows are fetched), and the remaining rows
+    /// are tested exactly, so the rows are those of a full scan filtered row by row. The
+    /// predicate's columns need not be fields of `T`: they are decoded for the test only.
+    /// Calling it again requires both predicates. Fails when rows were already read, a
+    /// column is not a leaf of the schema, or a literal does not fit its column.
+    ///
+    /// ```
+    /// # fn main() -> parquet_serde::Result<()> {
+    /// use parquet_serde::filter::col;
+    /// use parquet_serde::{ParquetSchema, Reader};
+    ///
+    /// #[derive(serde::Serialize, ParquetSchema)]
+    /// struct Log {
+    ///     ts: i64,
+    ///     level: String,
+    ///     message: String,
+    /// }
+    /// let logs: Vec<Log> = (0..1000)
+    ///     .map(|i| Log {
+    ///         ts: i,
+    ///         level: if i % 100 == 7 { "ERROR" } else { "INFO" }.into(),
+    ///         message: format!("event {i}"),
+    ///     })
+    ///     .collect();
+    /// let bytes = parquet_serde::to_vec(&logs)?;
+    ///
+    /// #[derive(serde::Deserialize, Debug, PartialEq)]
+    /// struct Message {
+    ///     message: String, // `level` and `ts` are read for the test only
+    /// }
+    /// let errors = Reader::<_, Message>::new(&bytes[..])?
+    ///     .filter(col("level").eq("ERROR").and(col("ts").between(200, 499)))?
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// let messages: Vec<&str> = errors.iter().map(|m| m.message.as_str()).collect();
+    /// assert_eq!(messages, ["event 207", "event 307", "event 407"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn filter(self, predicate: Predicate) -> Result<Self> {
+        self.filter_with_options(predicate, FilterOptions::default())
+    }
+
+    /// [`filter`](Self::filter), choosing which metadata is used to skip data (the rows
+    /// are the same whatever the options).
+    pub fn filter_with_options(
+        mut self,
+        predicate: Predicate,
+        options: FilterOptions,
+    ) -> Result<Self> {
+        if self.next_row_group > 0 || self.row > 0 {
+            return Err(Error::invalid_argument(
+                "a filter must be set before the first row is read",
+            ));
+        }
+        let predicate = match self.filtering.take().and_then(|f| f.parts) {
+            Some((old, _, _)) => old.and(predicate),
+            None => predicate,
+        };
+        let bound = bind_predicate(&predicate, self.file.schema())?;
+        let filter = Filter::from_parts(&self.file, predicate, bound, options);
+        let (candidates, report) = filter.prune_inner()?;
+        let parts = filter.into_parts();
+        self.filtering = Some(Box::new(Filtering {
+            parts: Some(parts),
+            candidates: candidates.into_iter(),
+            report,
+            selected: RowSelection::none(),
+            group_start: 0,
+        }));
+        Ok(self)
     }
 }
 
@@ -146,6 +239,71 @@ impl<R: ChunkReader, T> Reader<R, T> {
     /// The underlying reader.
     pub fn get_ref(&self) -> &R {
         self.file.get_ref()
+    }
+
+    /// What the [`filter`](Self::filter) skipped: row groups pruned and candidate rows
+    /// (known when the filter is set), and `rows_selected` counted so far as row groups are
+    /// read. `None` without a filter.
+    pub fn filter_report(&self) -> Option<&FilterReport> {
+        self.filtering.as_ref().map(|f| &f.report)
+    }
+
+    /// Matches the next candidate row group of a filter and decodes the projected columns
+    /// for its selected rows only: its row group and selected row count, `None` at the end.
+    fn load_filtered(&mut self) -> Option<Result<(usize, usize)>> {
+        let f = self.filtering.as_mut()?;
+        loop {
+            let candidate = f.candidates.next()?;
+            let rg = candidate.rg;
+            let (predicate, bound, options) = f.parts.take()?;
+            let filter = Filter::from_parts(&self.file, predicate, bound, options);
+            let loaded = (|| -> Result<Option<SelectedGroup>> {
+                let Some(mut m) = filter.match_candidate(candidate)? else {
+                    return Ok(None);
+                };
+                let mut batches = Vec::with_capacity(self.projected.len());
+                for &col in &self.projected {
+                    batches.push((col, filter.read_selected(&mut m, col)?));
+                }
+                Ok(Some((m.selected, batches)))
+            })();
+            f.parts = Some(filter.into_parts());
+            let group_start: u64 = self.file.metadata().file.row_groups[..rg]
+                .iter()
+                .map(|g| g.num_rows.max(0) as u64)
+                .sum();
+            f.group_start = group_start;
+            let (selected, batches) = match loaded {
+                Ok(Some(x)) => x,
+                Ok(None) => continue,
+                Err(e) => return Some(Err(e.with_row_group(rg))),
+            };
+            let rows = selected.row_count();
+            f.report.rows_selected += rows;
+            f.selected = selected;
+            let Ok(rows) = usize::try_from(rows) else {
+                return Some(Err(Error::corrupt("row count exceeds memory")));
+            };
+            for c in &mut self.st.cursors {
+                *c = None;
+            }
+            for (col, batch) in batches {
+                let descr = &self.file.schema().columns()[col];
+                let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
+                let cursor = match Cursor::new(batch, descr.max_def_level, descr.max_rep_level) {
+                    Ok(c) => c,
+                    Err(e) => return Some(Err(at(e))),
+                };
+                let n = cursor.rows();
+                if n != rows {
+                    return Some(Err(at(Error::corrupt(format!(
+                        "column holds {n} selected rows, the filter selected {rows}"
+                    )))));
+                }
+                self.st.cursors[col] = Some(cursor);
+            }
+            return Some(Ok((rg, rows)));
+        }
     }
 
     /// Decodes the projected columns of row group `rg`; its row count.
@@ -208,6 +366,23 @@ impl<R: ChunkReader, T> Reader<R, T> {
                     return Some(Err(e));
                 }
             }
+            if self.filtering.is_some() {
+                self.next_row_group += 1;
+                match self.load_filtered()? {
+                    Ok((rg, rows)) => {
+                        self.row_group = rg;
+                        self.rows_left = rows;
+                        self.rows_in_group = rows;
+                    }
+                    Err(e) => {
+                        for c in &mut self.st.cursors {
+                            *c = None;
+                        }
+                        return Some(Err(e));
+                    }
+                }
+                continue;
+            }
             let rg = self.next_row_group;
             if rg >= self.file.num_row_groups() {
                 return None;
@@ -241,6 +416,23 @@ impl<R: ChunkReader, T> Reader<R, T> {
                 c.seek_row(next);
             }
         }
+        let row = match &self.filtering {
+            // The row's place in the file: the `next - 1`th selected row of the group.
+            Some(f) => {
+                let mut k = next.saturating_sub(1) as u64;
+                let mut at = row;
+                for r in f.selected.ranges() {
+                    let len = r.end - r.start;
+                    if k < len {
+                        at = f.group_start + r.start + k;
+                        break;
+                    }
+                    k -= len;
+                }
+                at
+            }
+            None => row,
+        };
         Error::from(e).with_row_group(self.row_group).with_row(row)
     }
 }

@@ -170,7 +170,7 @@ impl<R: ChunkReader> FileReader<R> {
         })
     }
 
-    fn descriptor(&self, column: usize) -> Result<&ColumnDescriptor> {
+    pub(crate) fn descriptor(&self, column: usize) -> Result<&ColumnDescriptor> {
         self.metadata
             .schema
             .columns()

@@ -27,5 +27,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use bind::{bind as bind_predicate, Bound};
 pub use predicate::{col, not, CmpOp, Column, Predicate};
+pub(crate) use scan::Candidate;
 pub use scan::{Filter, FilterOptions, FilterReport, Selection};

@@ -130,18 +130,40 @@ impl<R: ChunkReader> FileReader<R> {
     /// a leaf of the schema or a literal does not compare with its column.
     pub fn filter(&self, predicate: Predicate) -> Result<Filter<'_, R>> {
         let bound = bind(&predicate, self.schema())?;
-        Ok(Filter {
-            reader: self,
+        Ok(Filter::from_parts(
+            self,
             predicate,
             bound,
-            options: FilterOptions::default(),
-        })
+            FilterOptions::default(),
+        ))
+    }
+}
+
+impl<'r, R> Filter<'r, R> {
+    /// A filter from a predicate already bound to `reader`'s schema.
+    pub(crate) fn from_parts(
+        reader: &'r FileReader<R>,
+        predicate: Predicate,
+        bound: Bound,
+        options: FilterOptions,
+    ) -> Self {
+        Filter {
+            reader,
+            predicate,
+            bound,
+            options,
+        }
+    }
+
+    /// The predicate, its binding and the options, back.
+    pub(crate) fn into_parts(self) -> (Predicate, Bound, FilterOptions) {
+        (self.predicate, self.bound, self.options)
     }
 }
 
 /// Per row group cache of the metadata the leaves need.
 #[derive(Default)]
-struct Cache {
+pub(crate) struct Cache {
     blooms: HashMap<usize, Option<Sbbf>>,
     dictionaries: HashMap<usize, Option<ColumnValues>>,
     pages: HashMap<usize, Option<PageIndex>>,
@@ -308,7 +330,7 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
         })
     }
 
-    fn prune_inner(&self) -> Result<(Vec<Candidate>, FilterReport)> {
+    pub(crate) fn prune_inner(&self) -> Result<(Vec<Candidate>, FilterReport)> {
         let md = self.reader.metadata();
         let mut report = FilterReport {
             row_groups: md.num_row_groups(),
@@ -383,54 +405,83 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
 
     fn select_inner(&self) -> Result<(Vec<Matched>, FilterReport)> {
         let (candidates, mut report) = self.prune_inner()?;
-        let columns = self.bound.columns();
-        let schema = self.reader.schema();
         let mut out = Vec::with_capacity(candidates.len());
-        for Candidate {
-            rg,
-            rows: candidates,
-            mut cache,
-        } in candidates
-        {
-            let rows = candidates.row_count() as usize;
-            let mut batches = HashMap::new();
-            for &c in &columns {
-                let pages = self.locations(rg, c, &mut cache).cloned();
-                let batch = self
-                    .reader
-                    .read_rows_in_pages(rg, c, &candidates, pages.as_ref())?;
-                batches.insert(c, batch);
-            }
-            let truth = combine(&self.bound, &mut |leaf| {
-                let d = &schema.columns()[leaf.column];
-                let batch = batches
-                    .get(&leaf.column)
-                    .ok_or_else(|| Error::invalid_argument("column not read"))?;
-                eval_leaf(leaf, batch, d.max_def_level, d.max_rep_level, rows)
-                    .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()))
-            })?;
-            // Map positions among the candidates back to row numbers.
-            let mut ranges = Vec::new();
-            let mut pos = 0usize;
-            for r in candidates.ranges() {
-                let len = (r.end - r.start) as usize;
-                let part = RowSelection::from_mask(r.start, &mask(&truth[pos..pos + len]));
-                ranges.extend(part.ranges().iter().cloned());
-                pos += len;
-            }
-            let selected = RowSelection::from_ranges(ranges);
-            if !selected.is_empty() {
-                report.rows_selected += selected.row_count();
-                out.push(Matched {
-                    rg,
-                    candidates,
-                    selected,
-                    batches,
-                    cache,
-                });
+        for c in candidates {
+            if let Some(m) = self.match_candidate(c)? {
+                report.rows_selected += m.selected.row_count();
+                out.push(m);
             }
         }
         Ok((out, report))
+    }
+
+    /// Decodes the predicate's columns for a row group's candidate rows (only their pages,
+    /// with an OffsetIndex) and tests them row by row: `None` when no row is selected.
+    pub(crate) fn match_candidate(&self, candidate: Candidate) -> Result<Option<Matched>> {
+        let Candidate {
+            rg,
+            rows: candidates,
+            mut cache,
+        } = candidate;
+        let columns = self.bound.columns();
+        let schema = self.reader.schema();
+        let rows = candidates.row_count() as usize;
+        let mut batches = HashMap::new();
+        for &c in &columns {
+            let pages = self.locations(rg, c, &mut cache).cloned();
+            let batch = self
+                .reader
+                .read_rows_in_pages(rg, c, &candidates, pages.as_ref())?;
+            batches.insert(c, batch);
+        }
+        let truth = combine(&self.bound, &mut |leaf| {
+            let d = &schema.columns()[leaf.column];
+            let batch = batches
+                .get(&leaf.column)
+                .ok_or_else(|| Error::invalid_argument("column not read"))?;
+            eval_leaf(leaf, batch, d.max_def_level, d.max_rep_level, rows)
+                .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()))
+        })?;
+        if truth.len() < rows {
+            return Err(Error::corrupt("predicate evaluated on too few rows").with_row_group(rg));
+        }
+        // Map positions among the candidates back to row numbers.
+        let mut ranges = Vec::new();
+        let mut pos = 0usize;
+        for r in candidates.ranges() {
+            let len = (r.end - r.start) as usize;
+            let part = RowSelection::from_mask(r.start, &mask(&truth[pos..pos + len]));
+            ranges.extend(part.ranges().iter().cloned());
+            pos += len;
+        }
+        let selected = RowSelection::from_ranges(ranges);
+        if selected.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(Matched {
+            rg,
+            candidates,
+            selected,
+            batches,
+            cache,
+        }))
+    }
+
+    /// Column `c` of a matched row group, for its selected rows only: taken from the
+    /// predicate's batches when the predicate read it, else read (only the pages needed).
+    pub(crate) fn read_selected(&self, m: &mut Matched, c: usize) -> Result<ColumnBatch> {
+        let d = self.reader.descriptor(c)?;
+        Ok(match m.batches.get(&c) {
+            Some(b) => {
+                let local = local_ranges(m.candidates.ranges(), &m.selected);
+                take_rows(b, d.max_def_level, d.max_rep_level, &local)
+            }
+            None => {
+                let pages = self.locations(m.rg, c, &mut m.cache).cloned();
+                self.reader
+                    .read_rows_in_pages(m.rg, c, &m.selected, pages.as_ref())?
+            }
+        })
     }
 
     /// The rows the predicate selects, by row group: pruning first, then the predicate's
@@ -469,19 +520,7 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
         for mut m in matched {
             let mut batches = Vec::with_capacity(selected.len());
             for &c in &selected {
-                let d = &schema.columns()[c];
-                let batch = match m.batches.get(&c) {
-                    Some(b) => {
-                        let local = local_ranges(m.candidates.ranges(), &m.selected);
-                        take_rows(b, d.max_def_level, d.max_rep_level, &local)
-                    }
-                    None => {
-                        let pages = self.locations(m.rg, c, &mut m.cache).cloned();
-                        self.reader
-                            .read_rows_in_pages(m.rg, c, &m.selected, pages.as_ref())?
-                    }
-                };
-                batches.push(batch);
+                batches.push(self.read_selected(&mut m, c)?);
             }
             let rg = m.rg;
             let mut asm = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)
@@ -495,17 +534,17 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
 }
 
 /// A row group left after pruning.
-struct Candidate {
-    rg: usize,
-    rows: RowSelection,
+pub(crate) struct Candidate {
+    pub rg: usize,
+    pub rows: RowSelection,
     cache: Cache,
 }
 
 /// A row group with selected rows, and the predicate columns decoded for its candidates.
-struct Matched {
-    rg: usize,
+pub(crate) struct Matched {
+    pub rg: usize,
     candidates: RowSelection,
-    selected: RowSelection,
+    pub selected: RowSelection,
     batches: HashMap<usize, ColumnBatch>,
     cache: Cache,
 }

@@ -42,7 +42,7 @@ const CHECK_EVERY: usize = 64;
 /// failed: later calls return an error.
 ///
 /// Column options written on fields (`#[parquet(compression = .., dictionary = ..,
-/// encoding = ..)]`) apply as per-column overrides, unless `options` overrides the same
+/// encoding = .., bloom_filter(..))]`) apply as per-column overrides, unless `options` overrides the same
 /// column path for that setting.
 ///
 /// ```
@@ -324,6 +324,9 @@ pub(crate) fn apply_column_options(
         overrides.compression = overrides.compression.or(from_type.compression);
         overrides.dictionary = overrides.dictionary.or(from_type.dictionary);
         overrides.encoding = overrides.encoding.or(from_type.encoding);
+        overrides.bloom_filter = overrides
+            .bloom_filter
+            .or(from_type.bloom_filter.map(|b| b.to_options()));
         if let Some(encoding) = overrides.encoding {
             crate::column::check_encoding(encoding, column.physical_type)
                 .map_err(|e| e.with_column(path.clone()))?;

@@ -56,6 +56,9 @@ pub struct FieldAttrs {
     pub compression: Option<Compression>,
     /// `dictionary = bool`: whether the column(s) below this field are dictionary encoded.
     pub dictionary: Option<bool>,
+    /// `bloom_filter` or `bloom_filter(ndv = N, fpp = F)`: write a Bloom filter for the
+    /// column(s) below this field.
+    pub bloom_filter: Option<BloomFilterSpec>,
 }
 
 impl FieldAttrs {
@@ -73,6 +76,7 @@ impl FieldAttrs {
             encoding: None,
             compression: None,
             dictionary: None,
+            bloom_filter: None,
         }
     }
 
@@ -88,9 +92,13 @@ impl FieldAttrs {
             || self.bytes
     }
 
-    /// Whether any column option (`encoding`, `compression`, `dictionary`) is set.
+    /// Whether any column option (`encoding`, `compression`, `dictionary`, `bloom_filter`)
+    /// is set.
     pub const fn has_column_option(&self) -> bool {
-        self.encoding.is_some() || self.compression.is_some() || self.dictionary.is_some()
+        self.encoding.is_some()
+            || self.compression.is_some()
+            || self.dictionary.is_some()
+            || self.bloom_filter.is_some()
     }
 
     /// These options with every unset one taken from `outer` (used when a newtype's inner
@@ -108,6 +116,10 @@ impl FieldAttrs {
             encoding: or_opt(self.encoding, outer.encoding),
             compression: or_opt(self.compression, outer.compression),
             dictionary: or_opt(self.dictionary, outer.dictionary),
+            bloom_filter: match self.bloom_filter {
+                Some(b) => Some(b),
+                None => outer.bloom_filter,
+            },
         }
     }
 }
@@ -165,6 +177,50 @@ impl DecimalSpec {
     }
 }
 
+/// Bloom filter settings from `#[parquet(bloom_filter(ndv = N, fpp = F))]`: the expected
+/// distinct values per column chunk (`None`: sized from the values each chunk holds) and the
+/// false positive probability. The writer turns them into
+/// [`BloomFilterOptions`](crate::bloom::BloomFilterOptions) unless its
+/// [`WriterOptions`](crate::WriterOptions) sets a Bloom filter for the column.
+///
+/// ```
+/// use parquet_serde::schema::typed::BloomFilterSpec;
+/// let spec = BloomFilterSpec::DEFAULT;
+/// assert_eq!((spec.ndv, spec.fpp), (None, 0.01));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct BloomFilterSpec {
+    /// Expected distinct values per column chunk.
+    pub ndv: Option<u64>,
+    /// Target false positive probability, in `(0, 1)`.
+    pub fpp: f64,
+}
+
+impl BloomFilterSpec {
+    /// `bloom_filter` alone: sized from each chunk's values, 1% false positives.
+    pub const DEFAULT: BloomFilterSpec = BloomFilterSpec {
+        ndv: None,
+        fpp: 0.01,
+    };
+
+    /// The writer's options for these settings.
+    pub fn to_options(self) -> crate::bloom::BloomFilterOptions {
+        crate::bloom::BloomFilterOptions {
+            ndv: self.ndv,
+            fpp: self.fpp,
+        }
+    }
+}
+
+/// Equal when `ndv` is and `fpp` is bit for bit.
+impl PartialEq for BloomFilterSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.ndv == other.ndv && self.fpp.to_bits() == other.fpp.to_bits()
+    }
+}
+
+impl Eq for BloomFilterSpec {}
+
 /// Column options attached to a path of the schema, from [`FieldAttrs`]' column options.
 ///
 /// `path` names a node below the root (the root's own name is not part of it), like
@@ -180,6 +236,8 @@ pub struct ColumnOptions {
     pub compression: Option<Compression>,
     /// Dictionary encoding on or off.
     pub dictionary: Option<bool>,
+    /// Bloom filter settings.
+    pub bloom_filter: Option<BloomFilterSpec>,
 }
 
 impl ColumnOptions {
@@ -193,6 +251,7 @@ impl ColumnOptions {
             encoding: attrs.encoding,
             compression: attrs.compression,
             dictionary: attrs.dictionary,
+            bloom_filter: attrs.bloom_filter,
         })
     }
 
@@ -206,12 +265,13 @@ impl ColumnOptions {
     /// length the first in `options` wins (the field's own options come before those of the
     /// newtype it holds).
     pub fn resolve(options: &[ColumnOptions], leaf_path: &[String]) -> ColumnOptions {
-        let mut best: [Option<usize>; 3] = [None; 3];
+        let mut best: [Option<usize>; 4] = [None; 4];
         let mut out = ColumnOptions {
             path: leaf_path.to_vec(),
             encoding: None,
             compression: None,
             dictionary: None,
+            bloom_filter: None,
         };
         for opt in options.iter().filter(|o| o.covers(leaf_path)) {
             let len = opt.path.len();
@@ -230,6 +290,9 @@ impl ColumnOptions {
             }
             if opt.dictionary.is_some() && longer(&mut best[2]) {
                 out.dictionary = opt.dictionary;
+            }
+            if opt.bloom_filter.is_some() && longer(&mut best[3]) {
+                out.bloom_filter = opt.bloom_filter;
             }
         }
         out
@@ -287,18 +350,21 @@ mod tests {
                 encoding: Some(Encoding::Plain),
                 compression: Some(Compression::Zstd(3)),
                 dictionary: Some(false),
+                bloom_filter: None,
             },
             ColumnOptions {
                 path: p(&["a"]),
                 encoding: Some(Encoding::DeltaByteArray),
                 compression: None,
                 dictionary: Some(true),
+                bloom_filter: None,
             },
             ColumnOptions {
                 path: p(&["a", "list", "element", "x"]),
                 encoding: None,
                 compression: Some(Compression::Snappy),
                 dictionary: None,
+                bloom_filter: None,
             },
         ];
         let r = ColumnOptions::resolve(&opts, &p(&["a", "list", "element", "x"]));

@@ -148,6 +148,7 @@
 //! | `encoding = "plain" \| "rle" \| "delta_binary_packed" \| "delta_length_byte_array" \| "delta_byte_array" \| "byte_stream_split"` | value encoding of the column(s) below the field |
 //! | `compression = "uncompressed" \| "snappy" \| "gzip" \| "gzip(L)" \| "brotli" \| "brotli(L)" \| "zstd" \| "zstd(L)" \| "lz4_raw"` | codec of the column(s) below the field (default levels: gzip 6, brotli 1, zstd 3) |
 //! | `dictionary = true \| false` | dictionary encoding of the column(s) below the field |
+//! | `bloom_filter`, `bloom_filter(ndv = N, fpp = F)` | a Bloom filter on the column(s) below the field: `N` expected distinct values per column chunk (default: counted per chunk), false positive probability `0 < F < 1` (default 0.01) |
 //!
 //! The type options (`timestamp` .. `bytes`) are exclusive of each other (`utc` goes with
 //! `timestamp` or `time`), and the field's type must fit them: the derive checks this with the
@@ -210,7 +211,7 @@ mod impls_uuid;
 pub mod markers;
 mod nodes;
 
-pub use attrs::{ColumnOptions, DecimalSpec, FieldAttrs};
+pub use attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use markers::FlattenSchema;
 
 use crate::schema::SchemaNode;

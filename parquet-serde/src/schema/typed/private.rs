@@ -7,7 +7,7 @@ use std::cell::Cell;
 
 use crate::schema::{NodeKind, Repetition};
 
-pub use super::attrs::{ColumnOptions, DecimalSpec, FieldAttrs};
+pub use super::attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use super::markers::{
     FlattenSchema, SupportsBytes, SupportsDate, SupportsDecimal, SupportsJson, SupportsTimeMicros,
     SupportsTimeMillis, SupportsTimestamp, SupportsUuid,
