@@ -12,10 +12,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-use common::{python, rows_json, testdata};
+use common::rows_json;
 use parquet_serde::column::{ColumnBatch, DataPageVersion};
 use parquet_serde::encoding::alp;
 use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
@@ -378,32 +377,6 @@ fn data_page_encodings(path: &Path) -> Vec<Vec<Encoding>> {
     out
 }
 
-fn read_with(engine: &str, files: &[PathBuf]) -> Vec<(String, Result<Vec<J>, String>)> {
-    let out = Command::new(python())
-        .arg(testdata().join("read_with.py"))
-        .arg(engine)
-        .args(files)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "{engine}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut result: Vec<(String, Result<Vec<J>, String>)> = Vec::new();
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
-        if let Some(rest) = line.strip_prefix("== ") {
-            match rest.split_once(" ERROR ") {
-                Some((f, e)) => result.push((f.to_string(), Err(e.to_string()))),
-                None => result.push((rest.to_string(), Ok(vec![]))),
-            }
-        } else if let Some((_, Ok(rows))) = result.last_mut() {
-            rows.push(serde_json::from_str(line).unwrap());
-        }
-    }
-    result
-}
-
 /// JSON equality where numbers compare by value and the sign of zero counts. Fields of
 /// FLOAT and FLOAT16 columns compare as `f32` (engines print them as doubles or shortest
 /// floats).
@@ -508,7 +481,7 @@ fn every_encoding_read_back_by_us_pyarrow_and_duckdb() {
         if engine == "pyarrow" {
             files.extend(pyarrow_only.iter().cloned());
         }
-        let results = read_with(engine, &files);
+        let results = common::read_with(engine, &files);
         assert_eq!(results.len(), files.len(), "{engine} read every file");
         for (file, rows) in results {
             let rows = match rows {

@@ -9,10 +9,8 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Command;
 
-use common::{json_eq, python, rows_json, testdata};
+use common::{json_eq, rows_json};
 use parquet_serde::format::TimeUnit;
 use parquet_serde::record::{write_json, Value};
 use parquet_serde::{Compression, ParquetSchema, ReadOptions, WriterOptions};
@@ -326,33 +324,6 @@ fn to_json(v: &Value) -> J {
     serde_json::from_str(&out).unwrap()
 }
 
-fn read_with(engine: &str, files: &[PathBuf]) -> Vec<(String, Result<Vec<J>, String>)> {
-    let out = Command::new(python())
-        .arg(testdata().join("read_with.py"))
-        .arg(engine)
-        .args(files)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "{engine}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let mut result: Vec<(String, Result<Vec<J>, String>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("== ") {
-            match rest.split_once(" ERROR ") {
-                Some((f, e)) => result.push((f.to_string(), Err(e.to_string()))),
-                None => result.push((rest.to_string(), Ok(vec![]))),
-            }
-        } else if let Some((_, Ok(rows))) = result.last_mut() {
-            rows.push(serde_json::from_str(line).unwrap());
-        }
-    }
-    result
-}
-
 const ROWS: usize = 3_000;
 
 #[test]
@@ -409,7 +380,7 @@ fn pyarrow_and_duckdb_read_typed_files() {
     }
     let mut checked = 0;
     for engine in ["pyarrow", "duckdb"] {
-        let results = read_with(engine, &files);
+        let results = common::read_with(engine, &files);
         assert_eq!(results.len(), files.len(), "{engine} read every file");
         for ((file, rows), want) in results.into_iter().zip(&expected) {
             let rows = rows.unwrap_or_else(|e| panic!("{engine} failed on {file}: {e}"));

@@ -4,10 +4,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-use common::{json_eq, python, rows_json, testdata};
+use common::{json_eq, rows_json};
 use parquet_serde::column::{ColumnBatch, DataPageVersion};
 use parquet_serde::file::{FileWriter, WriterOptions};
 use parquet_serde::schema::Schema;
@@ -364,33 +363,6 @@ fn split_at_row(b: &ColumnBatch, row: usize, max_def: i16) -> (ColumnBatch, Colu
     )
 }
 
-fn read_with(engine: &str, files: &[PathBuf]) -> Vec<(String, Result<Vec<J>, String>)> {
-    let out = Command::new(python())
-        .arg(testdata().join("read_with.py"))
-        .arg(engine)
-        .args(files)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "{engine}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let mut result: Vec<(String, Result<Vec<J>, String>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("== ") {
-            match rest.split_once(" ERROR ") {
-                Some((f, e)) => result.push((f.to_string(), Err(e.to_string()))),
-                None => result.push((rest.to_string(), Ok(vec![]))),
-            }
-        } else if let Some((_, Ok(rows))) = result.last_mut() {
-            rows.push(serde_json::from_str(line).unwrap());
-        }
-    }
-    result
-}
-
 #[test]
 fn pyarrow_and_duckdb_read_what_we_write() {
     let dir = tempfile::tempdir().unwrap();
@@ -435,7 +407,7 @@ fn pyarrow_and_duckdb_read_what_we_write() {
     }
     let mut checked = 0;
     for engine in ["pyarrow", "duckdb"] {
-        let results = read_with(engine, &files);
+        let results = common::read_with(engine, &files);
         assert_eq!(results.len(), files.len(), "{engine} read every file");
         for (file, rows) in results {
             let rows = rows.unwrap_or_else(|e| panic!("{engine} failed on {file}: {e}"));

@@ -82,3 +82,36 @@ pub fn python() -> PathBuf {
     );
     venv
 }
+
+/// Rows of `files` as read by `engine` ("pyarrow" or "duckdb") through
+/// testdata/read_with.py, in the `cat` JSON mapping: one entry per file, with its rows or
+/// the engine's error.
+pub fn read_with(
+    engine: &str,
+    files: &[PathBuf],
+) -> Vec<(String, Result<Vec<serde_json::Value>, String>)> {
+    let out = std::process::Command::new(python())
+        .arg(testdata().join("read_with.py"))
+        .arg(engine)
+        .args(files)
+        .output()
+        .expect("run python");
+    assert!(
+        out.status.success(),
+        "{engine}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut result: Vec<(String, Result<Vec<serde_json::Value>, String>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("== ") {
+            match rest.split_once(" ERROR ") {
+                Some((f, e)) => result.push((f.to_string(), Err(e.to_string()))),
+                None => result.push((rest.to_string(), Ok(vec![]))),
+            }
+        } else if let Some((_, Ok(rows))) = result.last_mut() {
+            rows.push(serde_json::from_str(line).unwrap());
+        }
+    }
+    result
+}
