@@ -92,7 +92,7 @@ mod probe;
 mod reader;
 mod source;
 mod state;
-mod text;
+pub(crate) mod text;
 mod tree;
 
 #[cfg(test)]

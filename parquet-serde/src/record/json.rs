@@ -264,53 +264,7 @@ fn int96(v: Int96, out: &mut String) {
 
 /// Decimal string of a big-endian two's complement integer scaled by 10^-scale.
 fn decimal(unscaled: &[u8], scale: i32, out: &mut String) {
-    let negative = unscaled.first().is_some_and(|b| b & 0x80 != 0);
-    // Magnitude as big-endian bytes.
-    let mut mag: Vec<u8> = if negative {
-        let mut m: Vec<u8> = unscaled.iter().map(|b| !b).collect();
-        for b in m.iter_mut().rev() {
-            let (v, carry) = b.overflowing_add(1);
-            *b = v;
-            if !carry {
-                break;
-            }
-        }
-        m
-    } else {
-        unscaled.to_vec()
-    };
-    // Repeated division by 10 gives the digits, least significant first.
-    let mut digits = Vec::new();
-    while mag.iter().any(|&b| b != 0) {
-        let mut rem = 0u32;
-        for b in mag.iter_mut() {
-            let cur = rem << 8 | *b as u32;
-            *b = (cur / 10) as u8;
-            rem = cur % 10;
-        }
-        digits.push(b'0' + rem as u8);
-    }
-    if digits.is_empty() {
-        digits.push(b'0');
-    }
-    if negative {
-        out.push('-');
-    }
-    if scale <= 0 {
-        digits.iter().rev().for_each(|&d| out.push(d as char));
-        (0..-scale).for_each(|_| out.push('0'));
-        return;
-    }
-    let scale = scale as usize;
-    while digits.len() <= scale {
-        digits.push(b'0');
-    }
-    for (i, &d) in digits.iter().enumerate().rev() {
-        out.push(d as char);
-        if i == scale {
-            out.push('.');
-        }
-    }
+    out.push_str(&crate::de::text::decimal_long(unscaled, scale));
 }
 
 #[cfg(test)]
