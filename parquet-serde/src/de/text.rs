@@ -361,6 +361,9 @@ mod tests {
         assert_eq!(f16_to_f32([0x00, 0x3c]), 1.0);
         assert_eq!(f16_to_f32([0x00, 0xc0]), -2.0);
         assert!(f16_to_f32([0x00, 0x7e]).is_nan());
+        assert_eq!(f16_to_f32([0x01, 0x00]), 2f32.powi(-24));
+        assert_eq!(f16_to_f32([0x00, 0x7c]), f32::INFINITY);
+        assert_eq!(f16_to_f32([0x00, 0x80]).to_bits(), (-0.0f32).to_bits());
     }
 
     #[test]

@@ -186,21 +186,8 @@ fn bytes_value(b: &[u8], c: Convert) -> Value {
             u.copy_from_slice(b);
             Value::Uuid(u)
         }
-        Convert::Float16 => Value::Float16(f16_to_f32(u16::from_le_bytes([b[0], b[1]]))),
+        Convert::Float16 => Value::Float16(crate::de::text::f16_to_f32([b[0], b[1]])),
         _ => Value::Bytes(b.to_vec()),
-    }
-}
-
-/// IEEE 754 half precision to single precision (exact).
-pub(crate) fn f16_to_f32(h: u16) -> f32 {
-    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
-    let exp = (h >> 10) & 0x1f;
-    let frac = (h & 0x3ff) as f32;
-    match exp {
-        0 => sign * frac * 2f32.powi(-24),
-        0x1f if frac == 0.0 => sign * f32::INFINITY,
-        0x1f => f32::NAN,
-        e => sign * (1.0 + frac / 1024.0) * 2f32.powi(e as i32 - 15),
     }
 }
 
@@ -585,19 +572,4 @@ pub fn read_rows<R: ChunkReader>(
         }
     }
     Ok(rows)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn half_floats() {
-        assert_eq!(f16_to_f32(0x3c00), 1.0);
-        assert_eq!(f16_to_f32(0xc000), -2.0);
-        assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24));
-        assert!(f16_to_f32(0x7e00).is_nan());
-        assert_eq!(f16_to_f32(0x7c00), f32::INFINITY);
-        assert_eq!(f16_to_f32(0x8000).to_bits(), (-0.0f32).to_bits());
-    }
 }

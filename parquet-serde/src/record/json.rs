@@ -18,8 +18,7 @@
 
 use std::fmt::Write as _;
 
-use crate::format::TimeUnit;
-use crate::values::Int96;
+use crate::de::text;
 
 use super::Value;
 
@@ -55,57 +54,17 @@ pub fn write_json(value: &Value, out: &mut String) {
             base64(b, out);
             out.push('"');
         }
-        Value::Date(d) => {
-            out.push('"');
-            civil_date(*d as i64, out);
-            out.push('"');
-        }
-        Value::Time { value, unit } => {
-            out.push('"');
-            let (per, digits) = unit_scale(*unit);
-            let secs = value.div_euclid(per);
-            let _ = write!(
-                out,
-                "{:02}:{:02}:{:02}",
-                secs / 3600,
-                secs / 60 % 60,
-                secs % 60
-            );
-            fraction(value.rem_euclid(per), digits, out);
-            out.push('"');
-        }
+        // Writing to a String cannot fail; the text forms are shared with the deserializer.
+        Value::Date(d) => quoted(out, |o| text::date(*d as i64, o)),
+        Value::Time { value, unit } => quoted(out, |o| text::time(*value, *unit, o)),
         Value::Timestamp { value, unit, utc } => {
-            out.push('"');
-            let (per, digits) = unit_scale(*unit);
-            datetime(
-                value.div_euclid(per) as i128,
-                value.rem_euclid(per),
-                digits,
-                *utc,
-                out,
-            );
-            out.push('"');
+            quoted(out, |o| text::timestamp(*value, *unit, *utc, o))
         }
-        Value::Int96(v) => {
-            out.push('"');
-            int96(*v, out);
-            out.push('"');
-        }
+        Value::Int96(v) => quoted(out, |o| text::int96(*v, o)),
         Value::Decimal { unscaled, scale } => {
-            out.push('"');
-            decimal(unscaled, *scale, out);
-            out.push('"');
+            quoted(out, |o| o.write_str(&text::decimal_long(unscaled, *scale)))
         }
-        Value::Uuid(u) => {
-            out.push('"');
-            for (i, b) in u.iter().enumerate() {
-                if matches!(i, 4 | 6 | 8 | 10) {
-                    out.push('-');
-                }
-                let _ = write!(out, "{b:02x}");
-            }
-            out.push('"');
-        }
+        Value::Uuid(u) => quoted(out, |o| text::uuid(u, o)),
         Value::List(items) => {
             out.push('[');
             for (i, v) in items.iter().enumerate() {
@@ -143,6 +102,13 @@ pub fn write_json(value: &Value, out: &mut String) {
             out.push('}');
         }
     }
+}
+
+/// Writes the text of `f` between double quotes.
+fn quoted(out: &mut String, f: impl FnOnce(&mut String) -> std::fmt::Result) {
+    out.push('"');
+    let _ = f(out);
+    out.push('"');
 }
 
 fn write_float(f: f64, shortest: &str, out: &mut String) {
@@ -199,77 +165,11 @@ fn base64(bytes: &[u8], out: &mut String) {
     }
 }
 
-fn unit_scale(unit: TimeUnit) -> (i64, usize) {
-    match unit {
-        TimeUnit::Millis => (1_000, 3),
-        TimeUnit::Nanos => (1_000_000_000, 9),
-        TimeUnit::Micros | TimeUnit::Unknown(_) => (1_000_000, 6),
-    }
-}
-
-fn fraction(value: i64, digits: usize, out: &mut String) {
-    let _ = write!(out, ".{value:0digits$}");
-}
-
-/// Proleptic Gregorian civil date of a day count since 1970-01-01 (any year).
-fn civil_date(days: i64, out: &mut String) {
-    let z = days as i128 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + (m <= 2) as i128;
-    if (0..=9999).contains(&y) {
-        let _ = write!(out, "{y:04}-{m:02}-{d:02}");
-    } else if y > 0 {
-        let _ = write!(out, "+{y:04}-{m:02}-{d:02}");
-    } else {
-        let _ = write!(out, "-{:04}-{m:02}-{d:02}", -y);
-    }
-}
-
-fn datetime(secs: i128, frac: i64, digits: usize, utc: bool, out: &mut String) {
-    let days = secs.div_euclid(86_400);
-    let sod = secs.rem_euclid(86_400);
-    civil_date(days as i64, out);
-    let _ = write!(
-        out,
-        "T{:02}:{:02}:{:02}",
-        sod / 3600,
-        sod / 60 % 60,
-        sod % 60
-    );
-    fraction(frac, digits, out);
-    if utc {
-        out.push('Z');
-    }
-}
-
-fn int96(v: Int96, out: &mut String) {
-    let nanos_of_day = (v.0[0] as u64 | (v.0[1] as u64) << 32) as i128;
-    // Unsigned Julian day, as Arrow C++ and arrow-rs read it.
-    let day = v.0[2] as i128 - Int96::JULIAN_DAY_OF_EPOCH as i128;
-    let total = day * 86_400_000_000_000 + nanos_of_day;
-    datetime(
-        total.div_euclid(1_000_000_000),
-        total.rem_euclid(1_000_000_000) as i64,
-        9,
-        true,
-        out,
-    );
-}
-
-/// Decimal string of a big-endian two's complement integer scaled by 10^-scale.
-fn decimal(unscaled: &[u8], scale: i32, out: &mut String) {
-    out.push_str(&crate::de::text::decimal_long(unscaled, scale));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::TimeUnit;
+    use crate::values::Int96;
 
     fn json(v: Value) -> String {
         let mut s = String::new();
