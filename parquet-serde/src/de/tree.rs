@@ -337,32 +337,11 @@ impl Tree {
         }
         Shape::List {
             repeated,
-            element: self.list_element(node, &fields[0], repeated),
-        }
-    }
-
-    /// The element of a LIST by the backward-compatibility rules of LogicalTypes.md: the
-    /// repeated node itself, unless it is a group of one field that is not repeated and is
-    /// not named `array` or `<list>_tuple`, in which case the element is that field.
-    fn list_element(
-        &self,
-        list: &SchemaNode,
-        repeated: &SchemaNode,
-        repeated_id: NodeId,
-    ) -> NodeId {
-        match &repeated.kind {
-            NodeKind::Primitive { .. } => repeated_id,
-            NodeKind::Group { fields } => {
-                if fields.len() != 1
-                    || repeated.name == "array"
-                    || repeated.name == format!("{}_tuple", list.name)
-                    || fields[0].repetition == Repetition::Repeated
-                {
-                    repeated_id
-                } else {
-                    self.nodes[repeated_id].children()[0]
-                }
-            }
+            element: if node.list_element_is_repeated_node(&fields[0]) {
+                repeated
+            } else {
+                self.nodes[repeated].children()[0]
+            },
         }
     }
 

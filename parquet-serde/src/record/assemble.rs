@@ -243,7 +243,11 @@ impl Builder<'_> {
                             leaves,
                         )
                     } else {
-                        let element = list_element(node, child);
+                        let element = if node.list_element_is_repeated_node(child) {
+                            Element::Itself
+                        } else {
+                            Element::OnlyChild
+                        };
                         (
                             Kind::List {
                                 repeated: Box::new(repeated),
@@ -279,24 +283,6 @@ impl Builder<'_> {
             kind,
             leaves,
         })
-    }
-}
-
-/// The backward-compatibility rules of LogicalTypes.md for the element of a LIST.
-fn list_element(list: &SchemaNode, repeated: &SchemaNode) -> Element {
-    match &repeated.kind {
-        NodeKind::Primitive { .. } => Element::Itself,
-        NodeKind::Group { fields } => {
-            if fields.len() != 1
-                || repeated.name == "array"
-                || repeated.name == format!("{}_tuple", list.name)
-                || fields[0].repetition == Repetition::Repeated
-            {
-                Element::Itself
-            } else {
-                Element::OnlyChild
-            }
-        }
     }
 }
 

@@ -127,6 +127,23 @@ impl SchemaNode {
         SchemaNode::group(name, repetition, vec![key_value]).with_logical_type(LogicalType::Map)
     }
 
+    /// For a LIST group (`self`) whose only child is the repeated node `repeated`: whether
+    /// that repeated node is itself the element (2-level lists: a repeated primitive, a
+    /// repeated group of several fields or of a repeated field, or one named `array` or
+    /// `<list>_tuple`) rather than its only field (the 3-level layout), by the
+    /// backward-compatibility rules of LogicalTypes.md.
+    pub fn list_element_is_repeated_node(&self, repeated: &SchemaNode) -> bool {
+        match &repeated.kind {
+            NodeKind::Primitive { .. } => true,
+            NodeKind::Group { fields } => {
+                fields.len() != 1
+                    || repeated.name == "array"
+                    || repeated.name == format!("{}_tuple", self.name)
+                    || fields[0].repetition == Repetition::Repeated
+            }
+        }
+    }
+
     /// Sets the logical type and the matching legacy converted type (none for types with no
     /// legacy counterpart, see [`converted_type_for`]). A DECIMAL also sets the primitive's
     /// precision and scale, as the spec asks writers to.
