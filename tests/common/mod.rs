@@ -28,15 +28,10 @@ pub fn testdata() -> PathBuf {
 /// Every row of `bytes` as JSON lines (the `cat` mapping), reading all columns.
 pub fn rows_json(bytes: Vec<u8>, options: ReadOptions) -> parquet_serde::Result<Vec<String>> {
     let reader = FileReader::with_options(bytes, options)?;
-    let schema = reader.schema();
-    let selected: Vec<usize> = (0..schema.num_columns()).collect();
+    let selected: Vec<usize> = (0..reader.schema().num_columns()).collect();
     let mut lines = Vec::new();
     for rg in 0..reader.num_row_groups() {
-        let batches = selected
-            .iter()
-            .map(|&c| reader.read_column(rg, c))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut rows = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)?;
+        let mut rows = RowAssembler::for_row_group(&reader, rg, &selected)?;
         while let Some(row) = rows.next_row()? {
             let mut s = String::new();
             write_json(&row, &mut s);

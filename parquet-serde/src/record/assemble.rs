@@ -12,7 +12,7 @@ use crate::column::ColumnBatch;
 use crate::error::{Error, Result};
 use crate::file::{ChunkReader, FileReader};
 use crate::format::{ConvertedType, LogicalType, TimeUnit};
-use crate::schema::{ColumnDescriptor, NodeKind, Repetition, SchemaNode};
+use crate::schema::{ColumnDescriptor, NodeKind, Repetition, Schema, SchemaNode};
 use crate::values::ColumnValues;
 
 use super::Value;
@@ -515,41 +515,66 @@ impl RowAssembler {
     }
 }
 
-/// Reads every row of a file as [`Value`] groups, keeping the leaves whose dotted paths
-/// start with one of `columns` (all leaves when `columns` is empty).
+/// The leaf ordinals whose dotted paths are one of `columns` or lie below one (`a` selects
+/// `a.b` and `a.c.d`, not `ab`); every leaf when `columns` is empty. Naming nothing that
+/// exists is an error.
+pub fn select_columns<S: AsRef<str>>(schema: &Schema, columns: &[S]) -> Result<Vec<usize>> {
+    let selected: Vec<usize> = (0..schema.num_columns())
+        .filter(|&i| {
+            let path = schema.columns()[i].path.to_string();
+            columns.is_empty()
+                || columns.iter().any(|c| {
+                    let c = c.as_ref();
+                    path == c
+                        || path
+                            .strip_prefix(c)
+                            .is_some_and(|rest| rest.starts_with('.'))
+                })
+        })
+        .collect();
+    if selected.is_empty() && !columns.is_empty() {
+        let names: Vec<&str> = columns.iter().map(|c| c.as_ref()).collect();
+        return Err(Error::invalid_argument(format!(
+            "no column matches {}",
+            names.join(",")
+        )));
+    }
+    Ok(selected)
+}
+
+impl RowAssembler {
+    /// An assembler over row group `row_group` of `reader`, decoding the `selected` leaves
+    /// (from [`select_columns`]).
+    pub fn for_row_group<R: ChunkReader>(
+        reader: &FileReader<R>,
+        row_group: usize,
+        selected: &[usize],
+    ) -> Result<Self> {
+        let schema = reader.schema();
+        let batches = selected
+            .iter()
+            .map(|&c| reader.read_column(row_group, c))
+            .collect::<Result<Vec<_>>>()?;
+        RowAssembler::new(schema.root(), schema.columns(), selected, batches)
+            .map_err(|e| e.with_row_group(row_group))
+    }
+}
+
+/// Reads every row of a file as [`Value`] groups, keeping the leaves [`select_columns`]
+/// picks for `columns` (all leaves when `columns` is empty), at most `limit` rows.
 pub fn read_rows<R: ChunkReader>(
     reader: &FileReader<R>,
     columns: &[&str],
     limit: Option<usize>,
 ) -> Result<Vec<Value>> {
-    let schema = reader.schema();
-    let selected: Vec<usize> = (0..schema.num_columns())
-        .filter(|&i| {
-            let path = schema.columns()[i].path.to_string();
-            columns.is_empty()
-                || columns
-                    .iter()
-                    .any(|c| path == *c || path.starts_with(&format!("{c}.")))
-        })
-        .collect();
-    if selected.is_empty() && !columns.is_empty() {
-        return Err(Error::invalid_argument(format!(
-            "no column matches {}",
-            columns.join(",")
-        )));
-    }
+    let selected = select_columns(reader.schema(), columns)?;
     let limit = limit.unwrap_or(usize::MAX);
     let mut rows = Vec::new();
     for rg in 0..reader.num_row_groups() {
         if rows.len() >= limit {
             break;
         }
-        let mut batches = Vec::with_capacity(selected.len());
-        for &c in &selected {
-            batches.push(reader.read_column(rg, c)?);
-        }
-        let mut asm = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)
-            .map_err(|e| e.with_row_group(rg))?;
+        let mut asm = RowAssembler::for_row_group(reader, rg, &selected)?;
         while rows.len() < limit {
             match asm.next_row().map_err(|e| e.with_row_group(rg))? {
                 Some(r) => rows.push(r),

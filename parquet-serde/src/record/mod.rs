@@ -6,6 +6,6 @@ mod json;
 mod value;
 mod value_serde;
 
-pub use assemble::{read_rows, RowAssembler};
+pub use assemble::{read_rows, select_columns, RowAssembler};
 pub use json::write_json;
 pub use value::Value;
