@@ -1,21 +1,10 @@
 //! The `parquet-serde` command-line tool on corpus files.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn corpus(name: &str) -> PathBuf {
-    let base = std::env::var_os("PARQUET_TESTING")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/parquet-testing")
-        });
-    let base = if base.is_dir() {
-        base
-    } else {
-        PathBuf::from("/work/shared/parquet-testing")
-    };
-    base.join("data").join(name)
-}
+use common::corpus_path;
+
+use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
@@ -31,7 +20,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn cat_prints_json_rows() {
-    let f = corpus("alltypes_plain.parquet");
+    let f = corpus_path("alltypes_plain.parquet");
     let (code, out, _) = run(&[
         "cat",
         f.to_str().unwrap(),
@@ -50,7 +39,7 @@ fn cat_prints_json_rows() {
 
 #[test]
 fn cat_nested() {
-    let f = corpus("nested_lists.snappy.parquet");
+    let f = corpus_path("nested_lists.snappy.parquet");
     let (code, out, _) = run(&["cat", f.to_str().unwrap(), "--limit", "1"]);
     assert_eq!(code, 0);
     assert_eq!(
@@ -61,7 +50,7 @@ fn cat_nested() {
 
 #[test]
 fn schema_prints_message_text() {
-    let f = corpus("nested_lists.snappy.parquet");
+    let f = corpus_path("nested_lists.snappy.parquet");
     let (code, out, _) = run(&["schema", f.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(out.starts_with("message "), "{out}");
@@ -71,7 +60,7 @@ fn schema_prints_message_text() {
 
 #[test]
 fn meta_and_pages() {
-    let f = corpus("alltypes_plain.snappy.parquet");
+    let f = corpus_path("alltypes_plain.snappy.parquet");
     let (code, out, _) = run(&["meta", f.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(out.contains("rows: 2"), "{out}");
@@ -82,7 +71,9 @@ fn meta_and_pages() {
     assert!(out.contains("page 1: DataPage"), "{out}");
     let (code, out, _) = run(&[
         "meta",
-        corpus("int32_with_null_pages.parquet").to_str().unwrap(),
+        corpus_path("int32_with_null_pages.parquet")
+            .to_str()
+            .unwrap(),
     ]);
     assert_eq!(code, 0);
     assert!(
@@ -93,7 +84,7 @@ fn meta_and_pages() {
 
 #[test]
 fn meta_shows_statistics_page_index_and_bloom_filters() {
-    let f = corpus("data_index_bloom_encoding_stats.parquet");
+    let f = corpus_path("data_index_bloom_encoding_stats.parquet");
     let (code, out, _) = run(&["meta", f.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(
@@ -105,15 +96,23 @@ fn meta_shows_statistics_page_index_and_bloom_filters() {
         out.contains("bloom filter: offset=192 length=- bitset="),
         "{out}"
     );
-    let (code, out, _) = run(&["meta", corpus("sort_columns.parquet").to_str().unwrap()]);
+    let (code, out, _) = run(&[
+        "meta",
+        corpus_path("sort_columns.parquet").to_str().unwrap(),
+    ]);
     assert_eq!(code, 0);
     assert!(out.contains("sorted by: a desc nulls_first, b"), "{out}");
-    let (code, out, _) = run(&["meta", corpus("nan_in_stats.parquet").to_str().unwrap()]);
+    let (code, out, _) = run(&[
+        "meta",
+        corpus_path("nan_in_stats.parquet").to_str().unwrap(),
+    ]);
     assert_eq!(code, 0);
     assert!(out.contains("min=1.0 max=-"), "{out}");
     let (code, out, _) = run(&[
         "meta",
-        corpus("binary_truncated_min_max.parquet").to_str().unwrap(),
+        corpus_path("binary_truncated_min_max.parquet")
+            .to_str()
+            .unwrap(),
     ]);
     assert_eq!(code, 0);
     assert!(
@@ -130,7 +129,7 @@ fn meta_shows_statistics_page_index_and_bloom_filters() {
 fn check_passes_and_fails_where_the_crc_is_wrong() {
     let (code, out, _) = run(&[
         "check",
-        corpus("datapage_v1-snappy-compressed-checksum.parquet")
+        corpus_path("datapage_v1-snappy-compressed-checksum.parquet")
             .to_str()
             .unwrap(),
     ]);
@@ -139,7 +138,7 @@ fn check_passes_and_fails_where_the_crc_is_wrong() {
         out.starts_with("ok: 1 row groups, 2 columns, 5120 rows"),
         "{out}"
     );
-    let bad = corpus("datapage_v1-corrupt-checksum.parquet");
+    let bad = corpus_path("datapage_v1-corrupt-checksum.parquet");
     let (code, _, err) = run(&["check", bad.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(

@@ -1,25 +1,15 @@
 //! `parquet-serde rewrite IN OUT`: every value and the schema kept, with the options asked
 //! for (codec, encodings, page version, row group size) and IN's layout otherwise.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::corpus_path;
+
+use std::path::Path;
 use std::process::Command;
 
 use parquet_serde::file::FileReader;
 use parquet_serde::format::{CompressionCodec, Encoding, PageType};
-
-fn corpus(name: &str) -> PathBuf {
-    let base = std::env::var_os("PARQUET_TESTING")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/parquet-testing")
-        });
-    let base = if base.is_dir() {
-        base
-    } else {
-        PathBuf::from("/work/shared/parquet-testing")
-    };
-    base.join("data").join(name)
-}
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
@@ -115,7 +105,7 @@ fn rewrite_keeps_values_schema_and_encodings() {
         "nested_lists.snappy.parquet",
         "alltypes_dictionary.parquet",
     ] {
-        let input = corpus(name);
+        let input = corpus_path(name);
         let output = dir.path().join(name);
         let (code, _, err) = run(&["rewrite", input.to_str().unwrap(), output.to_str().unwrap()]);
         assert_eq!(code, 0, "{name}: {err}");
@@ -139,7 +129,7 @@ fn rewrite_keeps_values_schema_and_encodings() {
 #[test]
 fn rewrite_with_other_options() {
     let dir = tempfile::tempdir().unwrap();
-    let input = corpus("alltypes_plain.parquet");
+    let input = corpus_path("alltypes_plain.parquet");
     let output = dir.path().join("out.parquet");
     let (code, _, err) = run(&[
         "rewrite",
@@ -180,7 +170,7 @@ fn rewrite_with_other_options() {
     );
 
     // Nested columns across row group cuts.
-    let input = corpus("nested_lists.snappy.parquet");
+    let input = corpus_path("nested_lists.snappy.parquet");
     let output = dir.path().join("nested.parquet");
     let (code, _, err) = run(&[
         "rewrite",
@@ -196,7 +186,7 @@ fn rewrite_with_other_options() {
     assert_eq!(shape(&output).row_groups.len(), 3);
 
     // ALP on the floats of a file, read back by us.
-    let input = corpus("byte_stream_split.zstd.parquet");
+    let input = corpus_path("byte_stream_split.zstd.parquet");
     let output = dir.path().join("alp.parquet");
     let (code, _, err) = run(&[
         "rewrite",
@@ -214,7 +204,7 @@ fn rewrite_with_other_options() {
 #[test]
 fn rewrite_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let input = corpus("alltypes_plain.parquet");
+    let input = corpus_path("alltypes_plain.parquet");
     let output = dir.path().join("out.parquet");
     let (i, o) = (input.to_str().unwrap(), output.to_str().unwrap());
     let (code, _, err) = run(&[
@@ -254,7 +244,7 @@ fn rewrite_errors() {
 #[test]
 fn rewrite_with_statistics_flags() {
     let dir = tempfile::tempdir().unwrap();
-    let input = corpus("alltypes_plain.parquet");
+    let input = corpus_path("alltypes_plain.parquet");
     let plain = dir.path().join("plain.parquet");
     let (code, _, err) = run(&[
         "rewrite",

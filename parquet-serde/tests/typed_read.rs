@@ -3,9 +3,11 @@
 
 #![allow(clippy::manual_is_multiple_of, clippy::type_complexity)]
 
+mod common;
+
+use common::{corpus_file, python_file};
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 use parquet_serde::column::ColumnBatch;
@@ -19,39 +21,6 @@ use serde::Deserialize;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/// A Python with pyarrow: `$PARQUET_SERDE_PYTHON`, else a `.venv` of the workspace, else the
-/// main checkout's.
-fn python() -> PathBuf {
-    if let Some(p) = std::env::var_os("PARQUET_SERDE_PYTHON") {
-        return PathBuf::from(p);
-    }
-    let candidates = [
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.venv/bin/python")),
-        PathBuf::from("/work/main/.venv/bin/python"),
-    ];
-    candidates.into_iter().find(|p| p.exists()).unwrap_or_else(|| {
-        panic!("these tests need Python with pyarrow: create .venv (bash .ci/run) or set PARQUET_SERDE_PYTHON")
-    })
-}
-
-/// Runs a Python script that writes a Parquet file to `sys.argv[1]`; the file's bytes.
-fn pyarrow_file(script: &str) -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("out.parquet");
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::read(&path).unwrap()
-}
 
 fn batch(values: ColumnValues, def: &[i16], rep: &[i16]) -> ColumnBatch {
     ColumnBatch {
@@ -83,23 +52,6 @@ fn write_file(schema: &str, groups: Vec<Vec<ColumnBatch>>) -> Vec<u8> {
         w.write_row_group(chunks).unwrap();
     }
     w.close().unwrap().0
-}
-
-fn corpus_file(name: &str) -> Vec<u8> {
-    let base = std::env::var_os("PARQUET_TESTING")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let beside = PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../shared/parquet-testing"
-            ));
-            if beside.is_dir() {
-                beside
-            } else {
-                PathBuf::from("/work/shared/parquet-testing")
-            }
-        });
-    std::fs::read(base.join("data").join(name)).unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,7 +168,7 @@ fn expected_log(i: usize) -> LogRecord {
 
 #[test]
 fn log_records_from_pyarrow() {
-    let bytes = pyarrow_file(LOG_SCRIPT);
+    let bytes = python_file(LOG_SCRIPT);
     let reader = Reader::<_, LogRecord>::new(&bytes[..]).unwrap();
     assert_eq!(reader.num_rows(), LOG_ROWS as u64);
     assert_eq!(reader.num_row_groups(), 4);
@@ -252,7 +204,7 @@ fn log_records_from_pyarrow() {
 
 #[test]
 fn log_records_in_other_shapes() {
-    let bytes = pyarrow_file(LOG_SCRIPT);
+    let bytes = python_file(LOG_SCRIPT);
 
     // Timestamps as text and as SystemTime; the level as a plain string; attrs as pairs.
     #[derive(Deserialize)]

@@ -1,24 +1,12 @@
 //! Every readable file of the parquet-testing corpus read as `Value` rows through the typed
 //! deserializer equals the dynamic reader's rows.
 
-use std::path::PathBuf;
+mod common;
+
+use common::corpus;
 
 use parquet_serde::file::{FileReader, ReadOptions};
 use parquet_serde::record::{read_rows, Value};
-
-fn corpus() -> PathBuf {
-    if let Some(p) = std::env::var_os("PARQUET_TESTING") {
-        return PathBuf::from(p);
-    }
-    let beside = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/parquet-testing"
-    ));
-    if beside.is_dir() {
-        return beside;
-    }
-    PathBuf::from("/work/shared/parquet-testing")
-}
 
 #[test]
 fn value_rows_match_the_dynamic_reader() {

@@ -3,9 +3,11 @@
 //! cover), a file DuckDB writes at test time, and a pandas-style pyarrow file whose columns
 //! are all `OPTIONAL`.
 
+mod common;
+
+use common::{corpus_file, python_file};
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 use parquet_serde::de::Reader;
@@ -14,59 +16,6 @@ use serde::Deserialize;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/// The parquet-testing corpus: `$PARQUET_TESTING`, else beside the workspace, else the shared
-/// checkout.
-fn corpus_file(name: &str) -> Vec<u8> {
-    let base = std::env::var_os("PARQUET_TESTING")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let beside = PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../shared/parquet-testing"
-            ));
-            if beside.is_dir() {
-                beside
-            } else {
-                PathBuf::from("/work/shared/parquet-testing")
-            }
-        });
-    let path = base.join("data").join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// A Python with pyarrow and duckdb: `$PARQUET_SERDE_PYTHON`, else a `.venv` of the
-/// workspace, else the main checkout's.
-fn python() -> PathBuf {
-    if let Some(p) = std::env::var_os("PARQUET_SERDE_PYTHON") {
-        return PathBuf::from(p);
-    }
-    let candidates = [
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.venv/bin/python")),
-        PathBuf::from("/work/main/.venv/bin/python"),
-    ];
-    candidates.into_iter().find(|p| p.exists()).unwrap_or_else(|| {
-        panic!("these tests need Python with pyarrow and duckdb: create .venv or set PARQUET_SERDE_PYTHON")
-    })
-}
-
-/// Runs a Python script that writes a Parquet file to `sys.argv[1]`; the file's bytes.
-fn python_file(script: &str) -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("out.parquet");
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::read(&path).unwrap()
-}
 
 // ---------------------------------------------------------------------------------------------
 // Corpus files
