@@ -7,6 +7,7 @@ pub mod column;
 pub mod compression;
 pub mod de;
 pub mod encoding;
+pub mod encryption;
 mod error;
 pub mod file;
 pub mod filter;
