@@ -21,7 +21,9 @@ mod test_support;
 pub mod values;
 
 pub use compression::Compression;
-pub use de::{from_path, from_reader, from_slice, Reader};
+pub use de::{
+    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with, Reader,
+};
 pub use error::{Error, ErrorKind, Location, Result};
 pub use file::{ReadOptions, WriterOptions};
 pub use parquet_derive::ParquetSchema;

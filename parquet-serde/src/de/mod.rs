@@ -102,8 +102,8 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use crate::error::Result;
-use crate::file::ChunkReader;
+use crate::error::{Error, Result};
+use crate::file::{ChunkReader, ReadOptions};
 
 pub(crate) use access::MAP_TAG;
 pub(crate) use leaf::tags;
@@ -181,4 +181,45 @@ pub fn from_reader<T: DeserializeOwned, S: IntoChunkReader>(source: S) -> Result
 /// Reads every row of the file at `path` (positioned reads of the columns needed).
 pub fn from_path<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<Vec<T>> {
     collect(Reader::<_, T>::from_path(path)?)
+}
+
+/// Reads every row of the Parquet file in `bytes` with reader options: decryption keys,
+/// checksum verification, page size limit.
+///
+/// ```
+/// # fn main() -> parquet_serde::Result<()> {
+/// #[derive(serde::Serialize, serde::Deserialize, parquet_serde::ParquetSchema, Debug, PartialEq)]
+/// struct Row {
+///     x: i64,
+/// }
+/// let bytes = parquet_serde::to_vec(&[Row { x: 1 }])?;
+/// let options = parquet_serde::ReadOptions::default().verify_checksums(false);
+/// let rows: Vec<Row> = parquet_serde::from_slice_with(&bytes, &options)?;
+/// assert_eq!(rows, vec![Row { x: 1 }]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: &ReadOptions) -> Result<Vec<T>> {
+    collect(Reader::<_, T>::with_options(bytes, options.clone())?)
+}
+
+/// [`from_reader`] with reader options.
+pub fn from_reader_with<T: DeserializeOwned, S: IntoChunkReader>(
+    source: S,
+    options: &ReadOptions,
+) -> Result<Vec<T>> {
+    collect(Reader::<_, T>::with_options(
+        source.into_chunk_reader()?,
+        options.clone(),
+    )?)
+}
+
+/// [`from_path`] with reader options.
+pub fn from_path_with<T: DeserializeOwned>(
+    path: impl AsRef<Path>,
+    options: &ReadOptions,
+) -> Result<Vec<T>> {
+    let path = path.as_ref();
+    let file = std::fs::File::open(path).map_err(|e| Error::from(e).context(path.display()))?;
+    collect(Reader::<_, T>::with_options(file, options.clone())?)
 }
