@@ -8,6 +8,8 @@ nonce | ciphertext | tag). The venv has no crypto package, so AES-GCM is written
   keytools_pyarrow.py selftest
   keytools_pyarrow.py write OUTDIR      writes files, prints a JSON manifest
   keytools_pyarrow.py read FILE...      prints each file's rows as one JSON line
+  keytools_pyarrow.py unwrap KEYS.json  data keys of key metadata, parsed by pyarrow's
+                                        KeyMaterial / FileSystemKeyMaterialStore
 """
 
 import base64
@@ -285,12 +287,41 @@ def read(paths):
         print(json.dumps(t.to_pylist(), default=str))
 
 
+def unwrap(keys_path):
+    """KEYS.json: [{"path": parquet file, "metadata": key metadata text}]. Prints the hex data
+    keys, unwrapped as Arrow's FileKeyUnwrapper does: the KMS unwraps the KEK (or the DEK in
+    single wrapping), then the DEK is unwrapped locally with AAD = base64-decoded KEK id."""
+    from pyarrow._parquet_encryption import FileSystemKeyMaterialStore, KeyMaterial
+
+    with open(keys_path) as f:
+        entries = json.load(f)
+    kms = AesGcmInMemoryKms(kms_config())
+    out = []
+    for e in entries:
+        meta = json.loads(e["metadata"])
+        if meta["internalStorage"]:
+            material = KeyMaterial.parse(e["metadata"].encode())
+        else:
+            store = FileSystemKeyMaterialStore.for_file(e["path"])
+            material = store.get_key_material(meta["keyReference"])
+        master = material.master_key_id
+        if material.is_double_wrapped:
+            kek = kms.unwrap_key(material.wrapped_kek, master)
+            dek = unwrap_locally(material.wrapped_dek, kek, base64.b64decode(material.kek_id))
+        else:
+            dek = kms.unwrap_key(material.wrapped_dek, master)
+        out.append({"master": master, "footer": material.is_footer_key, "key": dek.hex()})
+    print(json.dumps(out))
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "selftest":
         selftest()
     elif cmd == "write":
         write(sys.argv[2])
+    elif cmd == "unwrap":
+        unwrap(sys.argv[2])
     elif cmd == "read":
         read(sys.argv[2:])
     else:

@@ -356,3 +356,229 @@ fn footer_crypto(bytes: &[u8]) -> (FileCryptoMetaData, usize) {
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// One key our CryptoFactory made: the file it is for, its key metadata, the data key.
+fn our_keys(
+    props: &parquet_serde::encryption::FileEncryptionProperties,
+    path: &Path,
+) -> Vec<(serde_json::Value, String)> {
+    use parquet_serde::encryption::ColumnEncryption;
+    let entry = |metadata: &[u8]| {
+        serde_json::json!({
+            "path": path,
+            "metadata": std::str::from_utf8(metadata).unwrap(),
+        })
+    };
+    let mut keys = vec![(
+        entry(props.footer_key_metadata().unwrap()),
+        hex(props.footer_key()),
+    )];
+    for c in props.columns().values() {
+        if let ColumnEncryption::ColumnKey {
+            key,
+            key_metadata: Some(m),
+        } = c
+        {
+            keys.push((entry(m), hex(key)));
+        }
+    }
+    keys
+}
+
+#[test]
+fn pyarrow_parses_and_unwraps_our_key_material() {
+    use parquet_serde::keytools::EncryptionConfiguration;
+    let dir = tempfile::tempdir().unwrap();
+    let factory = factory(master_keys());
+    let kms = KmsConnectionConfig::default();
+    let base = EncryptionConfiguration::new("kf")
+        .column_keys("kc1", ["a", "d.list.element"])
+        .column_keys("kc2", ["c"]);
+    let configs = [
+        ("internal_double", base.clone()),
+        ("internal_single", base.clone().double_wrapping(false)),
+        ("external_double", base.clone().internal_key_material(false)),
+        (
+            "external_single_256",
+            base.clone()
+                .internal_key_material(false)
+                .double_wrapping(false)
+                .data_key_length_bits(256),
+        ),
+        (
+            "uniform_192",
+            EncryptionConfiguration::new("kf")
+                .uniform_encryption(true)
+                .data_key_length_bits(192),
+        ),
+    ];
+    let mut entries = Vec::new();
+    let mut expected = Vec::new();
+    for (name, config) in &configs {
+        let path = dir.path().join(format!("{name}.parquet"));
+        let props = factory
+            .file_encryption_properties(&kms, config, Some(&path))
+            .unwrap();
+        for (entry, key) in our_keys(&props, &path) {
+            entries.push(entry);
+            expected.push(key);
+        }
+    }
+    assert_eq!(expected.len(), 4 * 4 + 1);
+    let keys_file = dir.path().join("keys.json");
+    std::fs::write(&keys_file, serde_json::to_vec(&entries).unwrap()).unwrap();
+    let out = Command::new(common::python())
+        .arg(python_script())
+        .arg("unwrap")
+        .arg(&keys_file)
+        .output()
+        .expect("run python");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let theirs: Vec<&str> = theirs.iter().map(|v| v["key"].as_str().unwrap()).collect();
+    assert_eq!(theirs, expected);
+}
+
+/// Whole-file round trips through the encrypting writer and decrypting reader. Compiled out
+/// until `WriterOptions::encryption` and `ReadOptions::decryption` are merged: then delete the
+/// `#[cfg(any())]` line and the `#[ignore]`s.
+#[cfg(any())]
+mod with_writer_and_reader {
+    use super::*;
+    use parquet_serde::keytools::EncryptionConfiguration;
+    use parquet_serde::{ParquetSchema, ReadOptions, WriterOptions};
+
+    #[derive(serde::Serialize, ParquetSchema)]
+    struct Row {
+        a: i64,
+        b: String,
+        c: f64,
+        d: Vec<i32>,
+    }
+
+    fn rows() -> Vec<Row> {
+        (0..10)
+            .map(|i| Row {
+                a: i,
+                b: format!("s{i}"),
+                c: i as f64 * 1.5,
+                d: vec![i as i32, i as i32 + 1],
+            })
+            .collect()
+    }
+
+    fn expected_json() -> Vec<serde_json::Value> {
+        (0..10)
+            .map(|i| {
+                serde_json::json!({"a": i, "b": format!("s{i}"), "c": i as f64 * 1.5,
+                    "d": [i, i + 1]})
+            })
+            .collect()
+    }
+
+    #[test]
+    #[ignore = "needs the encrypting writer"]
+    fn pyarrow_reads_files_we_encrypt_with_the_key_tools() {
+        let dir = tempfile::tempdir().unwrap();
+        let factory = factory(master_keys());
+        let kms = KmsConnectionConfig::default();
+        let base = EncryptionConfiguration::new("kf")
+            .column_keys("kc1", ["a", "d.list.element"])
+            .column_keys("kc2", ["c"]);
+        let configs = [
+            (
+                "uniform",
+                EncryptionConfiguration::new("kf").uniform_encryption(true),
+            ),
+            ("columns_double", base.clone()),
+            ("columns_single", base.clone().double_wrapping(false)),
+            (
+                "columns_plaintext_footer",
+                base.clone().plaintext_footer(true),
+            ),
+            (
+                "columns_external",
+                base.clone().internal_key_material(false),
+            ),
+            (
+                "uniform_256_ctr",
+                EncryptionConfiguration::new("kf")
+                    .uniform_encryption(true)
+                    .data_key_length_bits(256)
+                    .encryption_algorithm(parquet_serde::encryption::Algorithm::AesGcmCtrV1),
+            ),
+        ];
+        let mut paths = Vec::new();
+        for (name, config) in &configs {
+            let path = dir.path().join(format!("{name}.parquet.encrypted"));
+            let props = factory
+                .file_encryption_properties(&kms, config, Some(&path))
+                .unwrap();
+            let bytes =
+                parquet_serde::to_vec_with(&rows(), &WriterOptions::default().encryption(props))
+                    .unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+            // Our reader, with the key tools' retriever.
+            let dec = decryption(Some(&path));
+            let ours = common::rows_json(bytes, ReadOptions::default().decryption(dec)).unwrap();
+            let ours: Vec<serde_json::Value> = ours
+                .iter()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            assert!(
+                ours.iter()
+                    .zip(expected_json())
+                    .all(|(a, b)| common::json_eq(a, &b)),
+                "{name}: {ours:?}"
+            );
+            paths.push(path);
+        }
+        let out = Command::new(common::python())
+            .arg(python_script())
+            .arg("read")
+            .args(&paths)
+            .output()
+            .expect("run python");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), paths.len());
+        for (path, line) in paths.iter().zip(lines) {
+            let got: serde_json::Value = serde_json::from_str(line).unwrap();
+            let want = serde_json::Value::Array(expected_json());
+            assert!(common::json_eq(&got, &want), "{}: {got}", path.display());
+        }
+    }
+
+    #[test]
+    #[ignore = "needs the decrypting reader"]
+    fn we_read_pyarrow_crypto_factory_files() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in pyarrow_write(dir.path()) {
+            let bytes = std::fs::read(&f.path).unwrap();
+            let dec = decryption(Some(&f.path));
+            let lines = common::rows_json(bytes, ReadOptions::default().decryption(dec))
+                .unwrap_or_else(|e| panic!("{}: {e}", f.name));
+            let got: Vec<serde_json::Value> = lines
+                .iter()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            assert_eq!(got.len(), 10, "{}", f.name);
+            assert!(
+                got.iter()
+                    .zip(expected_json())
+                    .all(|(a, b)| common::json_eq(a, &b)),
+                "{}: {got:?}",
+                f.name
+            );
+        }
+    }
+}
