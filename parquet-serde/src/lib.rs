@@ -12,6 +12,7 @@ mod error;
 pub mod file;
 pub mod filter;
 pub mod format;
+pub mod keytools;
 pub mod page;
 pub mod record;
 pub mod schema;
