@@ -2,8 +2,7 @@
 """pyarrow side of tests/keytools_interop.rs: encrypted files written and read with pyarrow's
 CryptoFactory and a KMS client that wraps like parquet_serde::keytools::InMemoryKms and
 parquet-java's test InMemoryKMS (AES-GCM with the master key id as AAD, base64 of
-nonce | ciphertext | tag). The venv has no crypto package, so AES-GCM is written out below
-(slow, but it only ever wraps 16-32 byte keys).
+nonce | ciphertext | tag), with AES-GCM from the `cryptography` package.
 
   keytools_pyarrow.py selftest
   keytools_pyarrow.py write OUTDIR      writes files, prints a JSON manifest
@@ -17,6 +16,7 @@ import json
 import os
 import sys
 
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pyarrow.parquet.encryption as pe
@@ -27,135 +27,16 @@ MASTER_KEYS = {
     "kc2": b"1234567890123451",
 }
 
-# ---------------------------------------------------------------- AES (FIPS 197)
-
-
-def _xtime(a):
-    a <<= 1
-    return (a ^ 0x11B) if a & 0x100 else a
-
-
-def _gmul(a, b):
-    r = 0
-    while b:
-        if b & 1:
-            r ^= a
-        a = _xtime(a)
-        b >>= 1
-    return r
-
-
-def _make_sbox():
-    sbox = []
-    for a in range(256):
-        inv = 0
-        if a:
-            inv = 1
-            for _ in range(254):  # a^254 = a^-1 in GF(2^8)
-                inv = _gmul(inv, a)
-        x = inv
-        s = x
-        for _ in range(4):
-            x = ((x << 1) | (x >> 7)) & 0xFF
-            s ^= x
-        sbox.append(s ^ 0x63)
-    return sbox
-
-
-SBOX = _make_sbox()
-
-
-def _expand_key(key):
-    nk = len(key) // 4
-    nr = nk + 6
-    w = [list(key[4 * i:4 * i + 4]) for i in range(nk)]
-    rcon = 1
-    for i in range(nk, 4 * (nr + 1)):
-        t = list(w[i - 1])
-        if i % nk == 0:
-            t = t[1:] + t[:1]
-            t = [SBOX[b] for b in t]
-            t[0] ^= rcon
-            rcon = _xtime(rcon) & 0xFF
-        elif nk > 6 and i % nk == 4:
-            t = [SBOX[b] for b in t]
-        w.append([a ^ b for a, b in zip(w[i - nk], t)])
-    return [sum(w[4 * r:4 * r + 4], []) for r in range(nr + 1)]
-
-
-def _encrypt_block(round_keys, block):
-    s = [a ^ b for a, b in zip(block, round_keys[0])]
-    nr = len(round_keys) - 1
-    for rnd in range(1, nr + 1):
-        s = [SBOX[b] for b in s]
-        s = [s[r + 4 * ((c + r) % 4)] for c in range(4) for r in range(4)]
-        if rnd != nr:
-            m = []
-            for c in range(4):
-                a0, a1, a2, a3 = s[4 * c:4 * c + 4]
-                m += [
-                    _gmul(a0, 2) ^ _gmul(a1, 3) ^ a2 ^ a3,
-                    a0 ^ _gmul(a1, 2) ^ _gmul(a2, 3) ^ a3,
-                    a0 ^ a1 ^ _gmul(a2, 2) ^ _gmul(a3, 3),
-                    _gmul(a0, 3) ^ a1 ^ a2 ^ _gmul(a3, 2),
-                ]
-            s = m
-        s = [a ^ b for a, b in zip(s, round_keys[rnd])]
-    return bytes(s)
-
-
-# ---------------------------------------------------------------- GCM (SP 800-38D)
-
-_R = 0xE1 << 120
-
-
-def _gf_mult(x, y):
-    z, v = 0, y
-    for i in range(127, -1, -1):
-        if (x >> i) & 1:
-            z ^= v
-        v = (v >> 1) ^ _R if v & 1 else v >> 1
-    return z
-
-
-def _ghash(h, aad, ct):
-    def blocks(data):
-        for i in range(0, len(data), 16):
-            yield data[i:i + 16].ljust(16, b"\0")
-
-    y = 0
-    for b in list(blocks(aad)) + list(blocks(ct)):
-        y = _gf_mult(y ^ int.from_bytes(b, "big"), h)
-    lens = (len(aad) * 8).to_bytes(8, "big") + (len(ct) * 8).to_bytes(8, "big")
-    return _gf_mult(y ^ int.from_bytes(lens, "big"), h)
-
-
-def _gcm(key, nonce, data, aad):
-    rk = _expand_key(key)
-    h = int.from_bytes(_encrypt_block(rk, bytes(16)), "big")
-    j0 = nonce + b"\0\0\0\1"
-    out = bytearray()
-    for i in range(0, len(data), 16):
-        ctr = nonce + (2 + i // 16).to_bytes(4, "big")
-        ks = _encrypt_block(rk, ctr)
-        out += bytes(a ^ b for a, b in zip(data[i:i + 16], ks))
-    return bytes(out), rk, h, j0
+# ---------------------------------------------------------------- AES-GCM (cryptography)
 
 
 def gcm_encrypt(key, nonce, plaintext, aad):
-    ct, rk, h, j0 = _gcm(key, nonce, plaintext, aad)
-    s = _ghash(h, aad, ct)
-    tag = (int.from_bytes(_encrypt_block(rk, j0), "big") ^ s).to_bytes(16, "big")
-    return ct, tag
+    out = AESGCM(key).encrypt(nonce, plaintext, aad)
+    return out[:-16], out[-16:]
 
 
 def gcm_decrypt(key, nonce, ciphertext, tag, aad):
-    pt, rk, h, j0 = _gcm(key, nonce, ciphertext, aad)
-    s = _ghash(h, aad, ciphertext)
-    expect = (int.from_bytes(_encrypt_block(rk, j0), "big") ^ s).to_bytes(16, "big")
-    if expect != tag:
-        raise ValueError("AES-GCM tag mismatch")
-    return pt
+    return AESGCM(key).decrypt(nonce, ciphertext + tag, aad)
 
 
 def wrap_locally(key_bytes, wrapping_key, aad):
@@ -242,10 +123,6 @@ def selftest():
     ct, tag = gcm_encrypt(bytes(16), bytes(12), bytes(16), b"")
     assert ct.hex() == "0388dace60b6a392f328c2b971b2fe78", ct.hex()
     assert tag.hex() == "ab6e47d42cec13bdf53a67b21257bddf", tag.hex()
-    # FIPS 197 appendix C.3 (AES-256).
-    rk = _expand_key(bytes(range(32)))
-    out = _encrypt_block(rk, bytes.fromhex("00112233445566778899aabbccddeeff"))
-    assert out.hex() == "8ea2b7ca516745bfeafc49904b496089", out.hex()
     # A KEK wrapped by parquet-java's InMemoryKMS with master key kf.
     kek = unwrap_locally("kWHNReXsULhmTplhvImESLFTXV91t5CyoqaEVYLk7k0jD8oeTDDJCUnIiCs=",
                          MASTER_KEYS["kf"], b"kf")

@@ -268,7 +268,7 @@ fn pyarrow_write(dir: &Path) -> Vec<PyFile> {
 }
 
 #[test]
-fn python_aes_gcm_self_test() {
+fn python_kms_client_unwraps_a_java_wrapped_key() {
     let out = Command::new(common::python())
         .arg(python_script())
         .arg("selftest")
