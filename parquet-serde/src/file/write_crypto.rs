@@ -49,7 +49,11 @@ impl FileEncryptor {
         schema: &Schema,
         aad_file_unique: Vec<u8>,
     ) -> Result<Self> {
-        let paths: Vec<String> = schema.columns().iter().map(|c| c.path.to_string()).collect();
+        let paths: Vec<String> = schema
+            .columns()
+            .iter()
+            .map(|c| c.path.to_string())
+            .collect();
         if let Some(p) = props.columns().keys().find(|p| !paths.contains(p)) {
             return Err(Error::invalid_argument(format!(
                 "encryption properties name column {p}, which is not a leaf column of the schema"

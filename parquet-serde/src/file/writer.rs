@@ -149,7 +149,12 @@ impl<W: Write> FileWriter<W> {
     }
 
     /// Checks that chunk `c` was encrypted (or not) as row group `row_group` needs.
-    fn check_encryption(&self, row_group: usize, c: usize, chunk: &WrittenColumnChunk) -> Result<()> {
+    fn check_encryption(
+        &self,
+        row_group: usize,
+        c: usize,
+        chunk: &WrittenColumnChunk,
+    ) -> Result<()> {
         let wanted = self
             .crypto
             .as_ref()
@@ -250,7 +255,13 @@ impl<W: Write> FileWriter<W> {
                     // Header and bitset are two modules.
                     plain.clear();
                     format::encode(&bloom.header(), &mut plain);
-                    crypto.module(ModuleType::BloomFilterHeader, row_group, c, &plain, &mut buf)?;
+                    crypto.module(
+                        ModuleType::BloomFilterHeader,
+                        row_group,
+                        c,
+                        &plain,
+                        &mut buf,
+                    )?;
                     crypto.module(
                         ModuleType::BloomFilterBitset,
                         row_group,
