@@ -45,7 +45,7 @@ fn rows(n: usize) -> Vec<Rec> {
         .map(|i| Rec {
             id: i as i64 * 3 - 100,
             name: (i % 7 != 0).then(|| format!("name-{}", i % 23)),
-            score: (i % 5 != 1).then(|| i as f64 * 0.5),
+            score: (i % 5 != 1).then_some(i as f64 * 0.5),
             flag: i % 3 == 0,
             small: (i % 10) as i32,
             tags: (0..i % 4).map(|t| (i + t) as i32).collect(),
@@ -756,4 +756,63 @@ fn unencrypted_output_unchanged_by_none() {
     );
     assert_eq!(a, b);
     assert_eq!(&a[..4], b"PAR1");
+}
+
+#[derive(Serialize, ParquetSchema)]
+struct LogLine {
+    ts: i64,
+    level: &'static str,
+    service: String,
+    request_id: String,
+    status: Option<i32>,
+    latency_ms: i32,
+    message: String,
+}
+
+/// Write time of a flat log workload, plaintext and uniformly encrypted (AES_GCM_V1):
+/// `cargo test --release --test encryption_write overhead -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn overhead() {
+    const LEVELS: [&str; 4] = ["DEBUG", "INFO", "WARN", "ERROR"];
+    let rows: Vec<LogLine> = (0..1_000_000u64)
+        .map(|i| {
+            let h = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            LogLine {
+                ts: 1_700_000_000_000 + i as i64 * 7,
+                level: LEVELS[(h >> 60) as usize % 4],
+                service: format!("svc-{}", (h >> 40) % 12),
+                request_id: format!("{:016x}", h),
+                status: (h % 10 != 0).then_some(200 + (h % 5) as i32 * 100),
+                latency_ms: (h % 2000) as i32,
+                message: format!(
+                    "request {} handled in {} ms by worker {}",
+                    i,
+                    h % 2000,
+                    h % 64
+                ),
+            }
+        })
+        .collect();
+    let time = |options: &WriterOptions| {
+        let mut best = f64::MAX;
+        let mut size = 0;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
+            best = best.min(t.elapsed().as_secs_f64());
+            size = bytes.len();
+        }
+        (best, size)
+    };
+    let plain = WriterOptions::default();
+    let enc = plain.clone().encryption(props(K128).build().unwrap());
+    let (tp, sp) = time(&plain);
+    let (te, se) = time(&enc);
+    println!(
+        "plaintext {:.3} s ({sp} bytes), AES_GCM_V1 {:.3} s ({se} bytes): {:+.1}%",
+        tp,
+        te,
+        (te / tp - 1.0) * 100.0
+    );
 }
