@@ -8,7 +8,7 @@ use crate::format::{
     ColumnIndex, ColumnMetaData, Encoding, LogicalType, OffsetIndex, PageEncodingStats, PageType,
     Type,
 };
-use crate::page::{PageWriter, WrittenPage};
+use crate::page::{PageEncryptor, PageWriter, WrittenPage};
 use crate::schema::ColumnDescriptor;
 use crate::values::ColumnValues;
 
@@ -116,6 +116,9 @@ pub struct WrittenColumnChunk {
     pub offset_index: Option<OffsetIndex>,
     /// The chunk's Bloom filter.
     pub bloom_filter: Option<Sbbf>,
+    /// `(row group, column)` ordinals the pages were encrypted for, in encrypted columns
+    /// (their AADs bind them there); `None` for plaintext pages.
+    pub encrypted_for: Option<(usize, usize)>,
 }
 
 /// Encodes the values and levels of one leaf column into pages.
@@ -156,6 +159,8 @@ pub struct ColumnChunkWriter {
     /// `Auto` bookkeeping: the dictionary's cost so far, and where it stood at the last check.
     dict_cost: DictCost,
     dict_checked: DictCost,
+    /// `(row group, column)` the pages are encrypted for, when encrypted.
+    encrypted_for: Option<(usize, usize)>,
 }
 
 /// What the dictionary has cost: its PLAIN size, the indices handed out, and the PLAIN size
@@ -318,9 +323,17 @@ impl ColumnChunkWriter {
             dict_data_pages: 0,
             dict_cost: DictCost::default(),
             dict_checked: DictCost::default(),
+            encrypted_for: None,
         };
         w.meta = w.new_meta(sort_order, false);
         Ok(w)
+    }
+
+    /// Encrypts the chunk's pages with `encryptor`, made for `(row group, column)`. Set
+    /// before any value is written.
+    pub(crate) fn set_encryptor(&mut self, encryptor: PageEncryptor, ordinals: (usize, usize)) {
+        self.pages.set_encryptor(encryptor);
+        self.encrypted_for = Some(ordinals);
     }
 
     fn err(&self, e: Error) -> Error {
@@ -759,6 +772,7 @@ impl ColumnChunkWriter {
             column_index: meta.column_index,
             offset_index: meta.offset_index,
             bloom_filter: self.bloom.take().map(BloomFilterBuilder::finish),
+            encrypted_for: self.encrypted_for,
         })
     }
 }

@@ -7,6 +7,7 @@ mod indexes;
 mod options;
 mod reader;
 mod selection;
+mod write_crypto;
 mod writer;
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use crate::bloom::BloomFilterOptions;
 use crate::column::{ColumnWriterOptions, DataPageVersion};
 use crate::compression::Compression;
+use crate::encryption::FileEncryptionProperties;
 use crate::error::{Error, Result};
 use crate::format::Encoding;
 use crate::page::PageReaderOptions;
@@ -123,7 +124,7 @@ pub struct ColumnOverrides {
 /// assert_eq!(options.column_options("message").compression, Compression::Gzip(6));
 /// assert_eq!(options.column_options("ts").compression, Compression::Zstd(3));
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct WriterOptions {
     /// Default codec (Snappy).
     pub compression: Compression,
@@ -161,6 +162,67 @@ pub struct WriterOptions {
     /// Let the writer choose each column's encoding from its data (off): see
     /// [`auto_encoding`](Self::auto_encoding).
     pub auto_encoding: bool,
+    /// Parquet modular encryption of the file (none): see [`encryption`](Self::encryption).
+    pub encryption: Option<FileEncryptionProperties>,
+}
+
+impl PartialEq for WriterOptions {
+    fn eq(&self, other: &Self) -> bool {
+        // Destructured so that a new field cannot be forgotten here.
+        let WriterOptions {
+            compression,
+            dictionary,
+            dictionary_page_size_limit,
+            page_size,
+            page_row_limit,
+            data_page_version,
+            statistics,
+            page_index,
+            size_statistics,
+            statistics_truncate_length,
+            sorting_columns,
+            checksums,
+            row_group_size,
+            row_group_rows,
+            key_value_metadata,
+            columns,
+            auto_encoding,
+            encryption,
+        } = self;
+        *compression == other.compression
+            && *dictionary == other.dictionary
+            && *dictionary_page_size_limit == other.dictionary_page_size_limit
+            && *page_size == other.page_size
+            && *page_row_limit == other.page_row_limit
+            && *data_page_version == other.data_page_version
+            && *statistics == other.statistics
+            && *page_index == other.page_index
+            && *size_statistics == other.size_statistics
+            && *statistics_truncate_length == other.statistics_truncate_length
+            && *sorting_columns == other.sorting_columns
+            && *checksums == other.checksums
+            && *row_group_size == other.row_group_size
+            && *row_group_rows == other.row_group_rows
+            && *key_value_metadata == other.key_value_metadata
+            && *columns == other.columns
+            && *auto_encoding == other.auto_encoding
+            && match (encryption, &other.encryption) {
+                (None, None) => true,
+                (Some(a), Some(b)) => same_encryption(a, b),
+                _ => false,
+            }
+    }
+}
+
+/// Whether two encryption settings are the same (keys included).
+fn same_encryption(a: &FileEncryptionProperties, b: &FileEncryptionProperties) -> bool {
+    a.algorithm() == b.algorithm()
+        && a.footer_key() == b.footer_key()
+        && a.footer_key_metadata() == b.footer_key_metadata()
+        && a.encrypted_footer() == b.encrypted_footer()
+        && a.columns() == b.columns()
+        && a.aad_prefix() == b.aad_prefix()
+        && a.store_aad_prefix() == b.store_aad_prefix()
 }
 
 impl Default for WriterOptions {
@@ -183,6 +245,7 @@ impl Default for WriterOptions {
             key_value_metadata: Vec::new(),
             columns: Vec::new(),
             auto_encoding: false,
+            encryption: None,
         }
     }
 }
@@ -309,6 +372,28 @@ impl WriterOptions {
         self
     }
 
+    /// Encrypts the file (Parquet modular encryption) as `properties` say: uniformly with the
+    /// footer key, or the listed columns with their own keys (or the footer key) and the
+    /// others in plaintext; with an encrypted footer (`PARE`) or a signed plaintext one
+    /// (`PAR1`, readable by readers without keys for the plaintext columns).
+    ///
+    /// ```
+    /// use parquet_serde::encryption::FileEncryptionProperties;
+    /// use parquet_serde::schema::Schema;
+    /// use parquet_serde::WriterOptions;
+    /// let props = FileEncryptionProperties::builder(b"0123456789012345".to_vec())
+    ///     .column_key("ssn", b"1234567890123450".to_vec(), Some(b"key1".to_vec()))
+    ///     .build()?;
+    /// let options = WriterOptions::default().encryption(props);
+    /// let schema: Schema = "message m { required int64 id; optional binary ssn (STRING); }".parse()?;
+    /// assert!(options.validate(&schema).is_ok());
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn encryption(mut self, properties: FileEncryptionProperties) -> Self {
+        self.encryption = Some(properties);
+        self
+    }
+
     /// Overrides settings for the column at the dotted `path`.
     pub fn column(mut self, path: impl Into<String>, overrides: ColumnOverrides) -> Self {
         let path = path.into();
@@ -388,7 +473,8 @@ impl WriterOptions {
     }
 
     /// Checks the per-column overrides against `schema`: every path names a leaf column,
-    /// and every encoding fits that column's physical type.
+    /// and every encoding fits that column's physical type; so does every column the
+    /// encryption properties list.
     ///
     /// ```
     /// use parquet_serde::format::Encoding;
@@ -418,6 +504,16 @@ impl WriterOptions {
             if let Some(e) = o.encoding {
                 crate::column::check_encoding(e, c.physical_type)
                     .map_err(|err| err.with_column(path.clone()))?;
+            }
+        }
+        if let Some(e) = &self.encryption {
+            for path in e.columns().keys() {
+                if !schema.columns().iter().any(|c| c.path.to_string() == *path) {
+                    return Err(Error::invalid_argument(format!(
+                        "encryption properties name column {path}, which is not a leaf \
+                         column of the schema"
+                    )));
+                }
             }
         }
         Ok(())

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use crate::column::{ColumnChunkWriter, WrittenColumnChunk};
+use crate::encryption::ModuleType;
 use crate::error::{Error, Result};
 use crate::format::{
     self, ColumnChunk, ColumnIndex, ColumnOrder, FileMetaData, KeyValue, OffsetIndex, RowGroup,
@@ -10,14 +11,19 @@ use crate::format::{
 };
 use crate::schema::Schema;
 
-use super::footer::MAGIC;
+use super::footer::{MAGIC, MAGIC_ENCRYPTED};
 use super::options::WriterOptions;
+use super::write_crypto::FileEncryptor;
 
 /// The `created_by` string of files this library writes.
 pub const CREATED_BY: &str = concat!("parquet-serde version ", env!("CARGO_PKG_VERSION"));
 
 /// Writes a Parquet file: one row group at a time, each made of one finished column chunk
 /// per leaf column, then the footer.
+///
+/// With [`WriterOptions::encryption`] the file is encrypted (Parquet modular encryption):
+/// the column writers of [`column_writer`](Self::column_writer) encrypt their pages for the
+/// row group written next, so make them after writing the previous row group.
 ///
 /// ```
 /// use parquet_serde::column::ColumnBatch;
@@ -52,6 +58,7 @@ pub struct FileWriter<W: Write> {
     page_indexes: Vec<Vec<(Option<ColumnIndex>, Option<OffsetIndex>)>>,
     sorting_columns: Option<Vec<SortingColumn>>,
     num_rows: i64,
+    crypto: Option<FileEncryptor>,
 }
 
 impl<W: Write> FileWriter<W> {
@@ -76,7 +83,15 @@ impl<W: Write> FileWriter<W> {
             }
             Some(keys)
         };
-        sink.write_all(MAGIC)?;
+        let crypto = match &options.encryption {
+            Some(props) => Some(FileEncryptor::new(props.clone(), &schema)?),
+            None => None,
+        };
+        let magic = match &crypto {
+            Some(c) if c.encrypted_footer() => MAGIC_ENCRYPTED,
+            _ => MAGIC,
+        };
+        sink.write_all(magic)?;
         Ok(FileWriter {
             sink,
             position: MAGIC.len() as u64,
@@ -86,6 +101,7 @@ impl<W: Write> FileWriter<W> {
             page_indexes: Vec::new(),
             sorting_columns,
             num_rows: 0,
+            crypto,
         })
     }
 
@@ -109,7 +125,9 @@ impl<W: Write> FileWriter<W> {
         self.position
     }
 
-    /// A fresh writer for leaf column `column`, with its options and sort order.
+    /// A fresh writer for leaf column `column`, with its options and sort order. In an
+    /// encrypted file it encrypts its pages for the next row group to be written (the chunk
+    /// cannot go into another one).
     pub fn column_writer(&self, column: usize) -> Result<ColumnChunkWriter> {
         let descr = self
             .schema
@@ -117,7 +135,51 @@ impl<W: Write> FileWriter<W> {
             .get(column)
             .ok_or_else(|| Error::invalid_argument(format!("no column {column}")))?;
         let path = descr.path.to_string();
-        ColumnChunkWriter::for_column(descr, self.options.column_options(&path))
+        let mut writer = ColumnChunkWriter::for_column(descr, self.options.column_options(&path))?;
+        if let Some(crypto) = &self.crypto {
+            let row_group = self.row_groups.len();
+            if let Some(e) = crypto
+                .page_encryptor(row_group, column)
+                .map_err(|e| e.with_column(path.clone()))?
+            {
+                writer.set_encryptor(e, (row_group, column));
+            }
+        }
+        Ok(writer)
+    }
+
+    /// Checks that chunk `c` was encrypted (or not) as row group `row_group` needs.
+    fn check_encryption(
+        &self,
+        row_group: usize,
+        c: usize,
+        chunk: &WrittenColumnChunk,
+    ) -> Result<()> {
+        let wanted = self
+            .crypto
+            .as_ref()
+            .filter(|crypto| crypto.is_encrypted(c))
+            .map(|_| (row_group, c));
+        if chunk.encrypted_for == wanted {
+            return Ok(());
+        }
+        let path = self.schema.columns()[c].path.to_string();
+        Err(match (wanted, chunk.encrypted_for) {
+            (Some(_), None) => Error::invalid_argument(
+                "column chunk is not encrypted but the column is: make column writers with \
+                 FileWriter::column_writer",
+            ),
+            (None, Some(_)) => Error::invalid_argument(
+                "column chunk is encrypted but the column is written in plaintext",
+            ),
+            (_, Some((rg, col))) => Error::invalid_argument(format!(
+                "column chunk was encrypted for row group {rg}, column {col} but is written as \
+                 row group {row_group}, column {c}: make the column writers of a row group \
+                 after writing the previous one"
+            )),
+            (_, None) => Error::invalid_argument("column chunk encryption mismatch"),
+        }
+        .with_column(path))
     }
 
     /// Writes a row group made of one finished chunk per leaf column, in schema order.
@@ -141,8 +203,12 @@ impl<W: Write> FileWriter<W> {
             ))
             .with_column(self.schema.columns()[i].path.to_string()));
         }
-        let ordinal = i16::try_from(self.row_groups.len())
+        let row_group = self.row_groups.len();
+        let ordinal = i16::try_from(row_group)
             .map_err(|_| Error::invalid_argument("more than 32767 row groups"))?;
+        for (c, chunk) in chunks.iter().enumerate() {
+            self.check_encryption(row_group, c, chunk)?;
+        }
         let file_offset = self.position as i64;
         let mut columns = Vec::with_capacity(chunks.len());
         let mut indexes = Vec::with_capacity(chunks.len());
@@ -181,9 +247,31 @@ impl<W: Write> FileWriter<W> {
         }
         // Bloom filters follow the row group's data.
         let mut buf = Vec::new();
+        let mut plain = Vec::new();
         for (c, bloom) in blooms {
             buf.clear();
-            bloom.write(&mut buf);
+            match &self.crypto {
+                Some(crypto) if crypto.is_encrypted(c) => {
+                    // Header and bitset are two modules.
+                    plain.clear();
+                    format::encode(&bloom.header(), &mut plain);
+                    crypto.module(
+                        ModuleType::BloomFilterHeader,
+                        row_group,
+                        c,
+                        &plain,
+                        &mut buf,
+                    )?;
+                    crypto.module(
+                        ModuleType::BloomFilterBitset,
+                        row_group,
+                        c,
+                        &bloom.bitset(),
+                        &mut buf,
+                    )?;
+                }
+                _ => bloom.write(&mut buf),
+            }
             let md = columns[c].meta_data.as_mut();
             if let Some(md) = md {
                 md.bloom_filter_offset = Some(self.position as i64);
@@ -194,6 +282,11 @@ impl<W: Write> FileWriter<W> {
             }
             self.sink.write_all(&buf)?;
             self.position += buf.len() as u64;
+        }
+        if let Some(crypto) = &self.crypto {
+            for (c, chunk) in columns.iter_mut().enumerate() {
+                crypto.seal_column_chunk(row_group, c, chunk)?;
+            }
         }
         self.page_indexes.push(indexes);
         self.num_rows += num_rows as i64;
@@ -213,6 +306,7 @@ impl<W: Write> FileWriter<W> {
     /// and records where they are in the column chunks.
     fn write_page_indexes(&mut self) -> Result<()> {
         let mut buf = Vec::new();
+        let mut plain = Vec::new();
         let indexes = std::mem::take(&mut self.page_indexes);
         let len = |n: usize| {
             i32::try_from(n).map_err(|_| Error::invalid_argument("page index larger than 2 GiB"))
@@ -221,7 +315,14 @@ impl<W: Write> FileWriter<W> {
             for (c, (ci, _)) in chunks.iter().enumerate() {
                 if let Some(ci) = ci {
                     buf.clear();
-                    format::encode(ci, &mut buf);
+                    match &self.crypto {
+                        Some(crypto) => {
+                            plain.clear();
+                            format::encode(ci, &mut plain);
+                            crypto.module(ModuleType::ColumnIndex, rg, c, &plain, &mut buf)?;
+                        }
+                        None => format::encode(ci, &mut buf),
+                    }
                     let chunk = &mut self.row_groups[rg].columns[c];
                     chunk.column_index_offset = Some(self.position as i64);
                     chunk.column_index_length = Some(len(buf.len())?);
@@ -234,7 +335,14 @@ impl<W: Write> FileWriter<W> {
             for (c, (_, oi)) in chunks.iter().enumerate() {
                 if let Some(oi) = oi {
                     buf.clear();
-                    format::encode(oi, &mut buf);
+                    match &self.crypto {
+                        Some(crypto) => {
+                            plain.clear();
+                            format::encode(oi, &mut plain);
+                            crypto.module(ModuleType::OffsetIndex, rg, c, &plain, &mut buf)?;
+                        }
+                        None => format::encode(oi, &mut buf),
+                    }
                     let chunk = &mut self.row_groups[rg].columns[c];
                     chunk.offset_index_offset = Some(self.position as i64);
                     chunk.offset_index_length = Some(len(buf.len())?);
@@ -247,6 +355,11 @@ impl<W: Write> FileWriter<W> {
     }
 
     /// Writes the page indexes and the footer, and returns the sink and the file metadata.
+    ///
+    /// In an encrypted file the metadata returned is the footer's before encryption: every
+    /// column chunk keeps its whole `meta_data` (the file stores it encrypted, or redacted
+    /// under a plaintext footer), with `crypto_metadata` and `encrypted_column_metadata` as
+    /// written.
     pub fn close(mut self) -> Result<(W, FileMetaData)> {
         self.write_page_indexes()?;
         let metadata = FileMetaData {
@@ -273,11 +386,25 @@ impl<W: Write> FileWriter<W> {
             footer_signing_key_metadata: None,
         };
         let mut footer = Vec::new();
-        format::encode(&metadata, &mut footer);
+        let magic = match &self.crypto {
+            Some(crypto) => {
+                let written = crypto.footer_form(&metadata);
+                crypto.write_footer(&written, &mut footer)?;
+                if crypto.encrypted_footer() {
+                    MAGIC_ENCRYPTED
+                } else {
+                    MAGIC
+                }
+            }
+            None => {
+                format::encode(&metadata, &mut footer);
+                MAGIC
+            }
+        };
         let len = u32::try_from(footer.len())
             .map_err(|_| Error::invalid_argument("footer larger than 4 GiB"))?;
         footer.extend_from_slice(&len.to_le_bytes());
-        footer.extend_from_slice(MAGIC);
+        footer.extend_from_slice(magic);
         self.sink.write_all(&footer)?;
         self.sink.flush()?;
         Ok((self.sink, metadata))

@@ -9,4 +9,5 @@ mod writer;
 
 pub use reader::{PageReader, PageReaderOptions};
 pub use types::Page;
+pub(crate) use writer::PageEncryptor;
 pub use writer::{PageWriter, WrittenPage};

@@ -1,6 +1,10 @@
-//! [`PageWriter`]: compresses a page, checksums it and writes header + bytes.
+//! [`PageWriter`]: compresses a page, encrypts it when the column is encrypted, checksums it
+//! and writes header + bytes.
+
+use std::sync::Arc;
 
 use crate::compression::Compression;
+use crate::encryption::{module_aad, set_page_ordinal, ModuleKey, ModuleType};
 use crate::error::{Error, Result};
 use crate::format::{
     self, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding, PageHeader, PageType,
@@ -14,9 +18,9 @@ pub struct WrittenPage {
     pub page_type: PageType,
     /// Encoding of its values.
     pub encoding: Encoding,
-    /// Bytes of the serialized header.
+    /// Bytes of the serialized header (of its encrypted module in encrypted columns).
     pub header_len: usize,
-    /// Stored (compressed) bytes after the header.
+    /// Stored (compressed, and encrypted in encrypted columns) bytes after the header.
     pub compressed_size: usize,
     /// Decompressed bytes after the header.
     pub uncompressed_size: usize,
@@ -36,12 +40,100 @@ impl WrittenPage {
     }
 }
 
-/// Serializes pages: compression, CRC32 and the Thrift header.
+/// Serializes pages: compression, encryption (of encrypted columns), CRC32 and the Thrift
+/// header.
 #[derive(Debug)]
 pub struct PageWriter {
     compression: Compression,
     write_checksums: bool,
     scratch: Vec<u8>,
+    encryptor: Option<Box<PageEncryptor>>,
+}
+
+/// Encrypts the pages of one column chunk (Parquet modular encryption): each page body and
+/// each page header becomes a module of its own, bound by its AAD to the file, the row
+/// group, the column and (for data pages) the page ordinal.
+#[derive(Debug)]
+pub(crate) struct PageEncryptor {
+    key: Arc<ModuleKey>,
+    /// AES-CTR for page bodies (`AES_GCM_CTR_V1`); headers always use AES-GCM.
+    ctr: bool,
+    data_aad: Vec<u8>,
+    data_header_aad: Vec<u8>,
+    dictionary_aad: Vec<u8>,
+    dictionary_header_aad: Vec<u8>,
+    /// Ordinal of the next data page in the chunk.
+    next_page: usize,
+    header: Vec<u8>,
+    body: Vec<u8>,
+}
+
+impl PageEncryptor {
+    /// Pages of column `column` in row group `row_group` of the file whose AAD is `file_aad`,
+    /// encrypted with `key`; page bodies under AES-CTR when `ctr`.
+    pub(crate) fn new(
+        key: Arc<ModuleKey>,
+        ctr: bool,
+        file_aad: &[u8],
+        row_group: usize,
+        column: usize,
+    ) -> Result<Self> {
+        let aad = |m| module_aad(file_aad, m, row_group, column, 0);
+        Ok(PageEncryptor {
+            key,
+            ctr,
+            data_aad: aad(ModuleType::DataPage)?,
+            data_header_aad: aad(ModuleType::DataPageHeader)?,
+            dictionary_aad: aad(ModuleType::DictionaryPage)?,
+            dictionary_header_aad: aad(ModuleType::DictionaryPageHeader)?,
+            next_page: 0,
+            header: Vec::new(),
+            body: Vec::new(),
+        })
+    }
+
+    /// Encrypts `stored` (the compressed page) and `header`, and appends both modules to
+    /// `out`: returns their lengths. The header's `compressed_page_size` is the body
+    /// module's length, its CRC (when `checksum`) is over the body module as written, as
+    /// the specification says and Arrow C++ does.
+    fn write(
+        &mut self,
+        mut header: PageHeader,
+        stored: &[u8],
+        checksum: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(usize, usize)> {
+        let dictionary = header.r#type == PageType::DictionaryPage;
+        if !dictionary {
+            set_page_ordinal(&mut self.data_aad, self.next_page)?;
+            set_page_ordinal(&mut self.data_header_aad, self.next_page)?;
+        }
+        let (body_aad, header_aad) = if dictionary {
+            (&self.dictionary_aad, &self.dictionary_header_aad)
+        } else {
+            (&self.data_aad, &self.data_header_aad)
+        };
+        self.body.clear();
+        if self.ctr {
+            self.key.ctr_encrypt(stored, &mut self.body)?;
+        } else {
+            self.key.gcm_encrypt(stored, body_aad, &mut self.body)?;
+        }
+        header.compressed_page_size = page_size(self.body.len())?;
+        if checksum {
+            header.crc = Some(crc32fast::hash(&self.body) as i32);
+        }
+        self.header.clear();
+        format::encode(&header, &mut self.header);
+        let start = out.len();
+        self.key.gcm_encrypt(&self.header, header_aad, out)?;
+        let header_len = out.len() - start;
+        out.extend_from_slice(&self.body);
+        if !dictionary {
+            self.next_page += 1;
+        }
+        Ok((header_len, self.body.len()))
+    }
 }
 
 fn page_size(n: usize) -> Result<i32> {
@@ -57,7 +149,13 @@ impl PageWriter {
             compression,
             write_checksums,
             scratch: Vec::new(),
+            encryptor: None,
         }
+    }
+
+    /// Encrypts every page written from now on with `encryptor`.
+    pub(crate) fn set_encryptor(&mut self, encryptor: PageEncryptor) {
+        self.encryptor = Some(Box::new(encryptor));
     }
 
     fn finish(
@@ -81,6 +179,9 @@ impl PageWriter {
             self.scratch.extend_from_slice(rest[0]);
         }
         header.uncompressed_page_size = page_size(uncompressed)?;
+        if let Some(encryptor) = self.encryptor.as_mut() {
+            return encryptor.write(header, &self.scratch, self.write_checksums, out);
+        }
         header.compressed_page_size = page_size(self.scratch.len())?;
         if self.write_checksums {
             header.crc = Some(crc32fast::hash(&self.scratch) as i32);

@@ -274,8 +274,7 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         if self.group_rows == 0 {
             return Ok(());
         }
-        let fresh = self.new_columns()?;
-        let columns = std::mem::replace(&mut self.columns, fresh);
+        let columns = std::mem::take(&mut self.columns);
         let chunks = columns
             .into_iter()
             .map(|c| c.close())
@@ -284,6 +283,8 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         self.file
             .write_row_group(chunks)
             .map_err(|e| e.with_row_group(group))?;
+        // After the row group is out: encrypted files bind pages to their row group.
+        self.columns = self.new_columns()?;
         self.group_rows = 0;
         self.flush_at = self.next_flush();
         Ok(())
