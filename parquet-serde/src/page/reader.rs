@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use crate::compression::decompress;
 use crate::error::{Error, Result};
+use crate::file::PageDecryptor;
 use crate::format::{self, CompressionCodec, PageHeader, PageType};
 
 use super::Page;
@@ -34,10 +35,20 @@ pub struct RawPage<'a> {
     pub header: PageHeader,
     /// File offset of the header.
     pub offset: u64,
-    /// Bytes of the serialized header.
+    /// Bytes of the serialized header (of its encrypted module in encrypted chunks).
     pub header_len: usize,
-    /// The stored page bytes (compressed, after the header).
+    /// The stored page bytes (compressed, after the header); in encrypted chunks the
+    /// encrypted module.
     pub data: &'a [u8],
+    /// The decrypted page bytes (still compressed) of an encrypted chunk.
+    pub decrypted: Option<Vec<u8>>,
+}
+
+impl RawPage<'_> {
+    /// The page bytes as the codec sees them: decrypted when the chunk is encrypted.
+    pub fn body(&self) -> &[u8] {
+        self.decrypted.as_deref().unwrap_or(self.data)
+    }
 }
 
 /// Walks the pages of one column chunk held in memory.
@@ -54,6 +65,8 @@ pub struct PageReader<'a> {
     num_values: u64,
     values_seen: u64,
     ordinal: usize,
+    data_pages: usize,
+    decryptor: Option<Box<PageDecryptor>>,
 }
 
 impl<'a> PageReader<'a> {
@@ -75,7 +88,15 @@ impl<'a> PageReader<'a> {
             num_values: num_values.max(0) as u64,
             values_seen: 0,
             ordinal: 0,
+            data_pages: 0,
+            decryptor: None,
         }
+    }
+
+    /// Decrypts every page header and page with `decryptor` (encrypted column chunks).
+    pub(crate) fn with_decryptor(mut self, decryptor: Option<PageDecryptor>) -> Self {
+        self.decryptor = decryptor.map(Box::new);
+        self
     }
 
     /// Ordinal of the next page (dictionary page included).
@@ -95,8 +116,19 @@ impl<'a> PageReader<'a> {
         let offset = self.offset();
         let page = self.ordinal;
         let at = |e: Error| e.with_page(page).with_offset(offset);
-        let (header, header_len) = format::decode::<PageHeader>(&self.data[self.pos..])
-            .map_err(|e| at(e.context("page header")))?;
+        let rest = &self.data[self.pos..];
+        let (header, header_len) = match self.decryptor.as_deref_mut() {
+            None => format::decode::<PageHeader>(rest).map_err(|e| at(e.context("page header")))?,
+            Some(d) => {
+                let len = d.header_len(rest).map_err(at)?;
+                let plain = d
+                    .decrypt_header(&rest[..len], page, self.data_pages)
+                    .map_err(at)?;
+                let (header, _) = format::decode::<PageHeader>(&plain)
+                    .map_err(|e| at(e.context("decrypted page header")))?;
+                (header, len)
+            }
+        };
         let compressed = usize::try_from(header.compressed_page_size).map_err(|_| {
             at(Error::corrupt(format!(
                 "negative compressed_page_size {}",
@@ -120,10 +152,22 @@ impl<'a> PageReader<'a> {
                 )))
             })?;
         let data = &self.data[start..end];
+        let decrypted = match self.decryptor.as_deref_mut() {
+            None => None,
+            Some(d) => d
+                .decrypt_body(data, header.r#type, self.data_pages)
+                .map_err(at)?,
+        };
         if self.options.verify_checksums {
             if let Some(crc) = header.crc {
+                // Writers of encrypted files (parquet-java, Arrow C++) checksum the stored,
+                // encrypted bytes; the decrypted bytes are accepted as well.
                 let actual = crc32fast::hash(data);
-                if actual != crc as u32 {
+                let matches = actual == crc as u32
+                    || decrypted
+                        .as_deref()
+                        .is_some_and(|p| crc32fast::hash(p) == crc as u32);
+                if !matches {
                     return Err(at(Error::new(
                         crate::ErrorKind::Checksum,
                         format!(
@@ -144,6 +188,9 @@ impl<'a> PageReader<'a> {
             return Err(at(Error::corrupt(format!("negative num_values {values}"))));
         }
         self.values_seen += values as u64;
+        if matches!(header.r#type, PageType::DataPage | PageType::DataPageV2) {
+            self.data_pages += 1;
+        }
         self.pos = end;
         self.ordinal += 1;
         Ok(Some(RawPage {
@@ -151,6 +198,7 @@ impl<'a> PageReader<'a> {
             offset,
             header_len,
             data,
+            decrypted,
         }))
     }
 
@@ -183,7 +231,7 @@ impl<'a> PageReader<'a> {
         Ok(size)
     }
 
-    fn inflate(&self, data: &'a [u8], size: usize) -> Result<Cow<'a, [u8]>> {
+    fn inflate(&self, data: Cow<'a, [u8]>, size: usize) -> Result<Cow<'a, [u8]>> {
         if self.codec == CompressionCodec::Uncompressed {
             if data.len() != size {
                 return Err(Error::corrupt(format!(
@@ -191,10 +239,10 @@ impl<'a> PageReader<'a> {
                     data.len()
                 )));
             }
-            return Ok(Cow::Borrowed(data));
+            return Ok(data);
         }
         let mut out = Vec::new();
-        decompress(self.codec, data, size, &mut out)?;
+        decompress(self.codec, &data, size, &mut out)?;
         Ok(Cow::Owned(out))
     }
 
@@ -202,6 +250,10 @@ impl<'a> PageReader<'a> {
     pub fn decode(&self, raw: RawPage<'a>) -> Result<Option<Page<'a>>> {
         let h = raw.header;
         let size = self.check_size(h.uncompressed_page_size)?;
+        let body: Cow<'a, [u8]> = match raw.decrypted {
+            Some(plain) => Cow::Owned(plain),
+            None => Cow::Borrowed(raw.data),
+        };
         match h.r#type {
             PageType::DictionaryPage => {
                 let d = h
@@ -211,7 +263,7 @@ impl<'a> PageReader<'a> {
                     Error::corrupt(format!("negative dictionary size {}", d.num_values))
                 })?;
                 Ok(Some(Page::Dictionary {
-                    buf: self.inflate(raw.data, size)?,
+                    buf: self.inflate(body, size)?,
                     num_values,
                     encoding: d.encoding,
                 }))
@@ -221,7 +273,7 @@ impl<'a> PageReader<'a> {
                     .data_page_header
                     .ok_or_else(|| Error::corrupt("data page without its header"))?;
                 Ok(Some(Page::DataV1 {
-                    buf: self.inflate(raw.data, size)?,
+                    buf: self.inflate(body, size)?,
                     num_values: d.num_values as usize,
                     encoding: d.encoding,
                     def_level_encoding: d.definition_level_encoding,
@@ -237,13 +289,13 @@ impl<'a> PageReader<'a> {
                     usize::try_from(d.repetition_levels_byte_length),
                     usize::try_from(d.definition_levels_byte_length),
                 ) {
-                    (Ok(r), Ok(d)) if r + d <= raw.data.len() && r + d <= size => (r, d),
+                    (Ok(r), Ok(d)) if r + d <= body.len() && r + d <= size => (r, d),
                     _ => {
                         return Err(Error::corrupt(format!(
                             "level sections of {} + {} bytes do not fit a page of {} stored / {size} decompressed bytes",
                             d.repetition_levels_byte_length,
                             d.definition_levels_byte_length,
-                            raw.data.len()
+                            body.len()
                         )))
                     }
                 };
@@ -253,7 +305,22 @@ impl<'a> PageReader<'a> {
                     .ok_or_else(|| {
                         Error::corrupt(format!("num_nulls {} out of range", d.num_nulls))
                     })?;
-                let stored_values = &raw.data[rep_len + def_len..];
+                let levels = rep_len + def_len;
+                let (rep_levels, def_levels, stored_values) = match body {
+                    Cow::Borrowed(b) => (
+                        Cow::Borrowed(&b[..rep_len]),
+                        Cow::Borrowed(&b[rep_len..levels]),
+                        Cow::Borrowed(&b[levels..]),
+                    ),
+                    Cow::Owned(mut v) => {
+                        let head: Vec<u8> = v.drain(..levels).collect();
+                        (
+                            Cow::Owned(head[..rep_len].to_vec()),
+                            Cow::Owned(head[rep_len..].to_vec()),
+                            Cow::Owned(v),
+                        )
+                    }
+                };
                 let values_size = size - rep_len - def_len;
                 let compressed = d.is_compressed.unwrap_or(true);
                 let values = if !compressed || stored_values.is_empty() && values_size == 0 {
@@ -263,13 +330,13 @@ impl<'a> PageReader<'a> {
                             stored_values.len()
                         )));
                     }
-                    Cow::Borrowed(stored_values)
+                    stored_values
                 } else {
                     self.inflate(stored_values, values_size)?
                 };
                 Ok(Some(Page::DataV2 {
-                    rep_levels: Cow::Borrowed(&raw.data[..rep_len]),
-                    def_levels: Cow::Borrowed(&raw.data[rep_len..rep_len + def_len]),
+                    rep_levels,
+                    def_levels,
                     values,
                     num_values: d.num_values as usize,
                     num_nulls,
