@@ -65,7 +65,18 @@ pub(crate) fn resolve_file_aad(
                 ),
             ))
         }
-        (_, Some(given)) => given,
+        (Some(_), Some(given)) => given,
+        (None, Some(given)) if params.supply_aad_prefix => given,
+        (None, Some(given)) => {
+            return Err(Error::new(
+                ErrorKind::Crypto,
+                format!(
+                    "AAD prefix mismatch: the reader supplied {:?}, the file was written without \
+                     an AAD prefix",
+                    String::from_utf8_lossy(given)
+                ),
+            ))
+        }
         (Some(stored), None) => stored,
         (None, None) if params.supply_aad_prefix => {
             return Err(Error::new(
@@ -526,6 +537,10 @@ mod tests {
             resolve_file_aad(&p, Some(&other)).unwrap(),
             b"xy\x09\x08".to_vec()
         );
+        let alg = params(None, false);
+        let p = algorithm_params(&alg).unwrap();
+        let e = resolve_file_aad(&p, Some(&other)).unwrap_err();
+        assert!(e.message().contains("without an AAD prefix"), "{e}");
 
         let ctr = EncryptionAlgorithm::AesGcmCtrV1(AesGcmCtrV1::default());
         let p = algorithm_params(&ctr).unwrap();

@@ -333,13 +333,9 @@ impl<R: ChunkReader> FileReader<R> {
                 .map_err(|e| e.with_offset(at))
         };
         let header = module_at(offset, ModuleType::BloomFilterHeader)?;
-        let (h, used) = Sbbf::read_header(&header)?;
-        if used != header.len() {
-            return Err(Error::corrupt(format!(
-                "Bloom filter header module holds {} bytes after the header",
-                header.len() - used
-            )));
-        }
+        // Some writers (parquet-java) pad the header module with zeros: ignore what
+        // follows the header.
+        let (h, _) = Sbbf::read_header(&header)?;
         let header_len = module_len(&self.get_ref().read_range(offset, LENGTH_LEN)?)?;
         let bitset = module_at(offset + header_len as u64, ModuleType::BloomFilterBitset)?;
         if bitset.len() != h.num_bytes as usize {
