@@ -221,6 +221,15 @@ impl FileDecryptor {
                     .and_then(|k| module_key(&k, &format!("key of column {path}")));
                 match key {
                     Ok(k) => ColumnKey::Key(k),
+                    // The properties' own "no key was given" message names the column
+                    // already; a retriever's error is passed on.
+                    Err(e) if e.message().contains("no key was given") => ColumnKey::Unavailable(
+                        ErrorKind::Crypto,
+                        format!(
+                            "no key for column {path}: it is encrypted with its own key and none \
+                             was given"
+                        ),
+                    ),
                     Err(e) => ColumnKey::Unavailable(
                         ErrorKind::Crypto,
                         format!("no key for column {path}: {}", e.message()),
