@@ -108,7 +108,7 @@ fn check_row(i: usize, line: &str) {
         v.get(k)
             .unwrap_or_else(|| panic!("row {i}: no {k} in {line}"))
     };
-    assert_eq!(at("boolean_field").as_bool(), Some(i % 2 == 0), "row {i}");
+    assert_eq!(at("boolean_field").as_bool(), Some(i.is_multiple_of(2)), "row {i}");
     assert_eq!(
         at("int32_field").as_str(),
         Some(format!("00:00:00.{i:03}").as_str()),
@@ -137,7 +137,7 @@ fn check_row(i: usize, line: &str) {
         i as f64 * 1.1111111,
         "row {i}"
     );
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         assert_eq!(
             at("ba_field").as_str(),
             Some(base64(format!("parquet{i:03}").as_bytes()).as_str()),
@@ -577,4 +577,53 @@ fn altered_bytes_never_give_wrong_rows() {
         }
     }
     assert!(failed > 0);
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct BloomRow {
+    double_field: f64,
+    float_field: f32,
+    int32_field: i32,
+    name: String,
+}
+
+/// The typed reader and its filter (statistics, dictionaries, Bloom filters, page index)
+/// over an encrypted file.
+#[test]
+fn typed_filter_on_encrypted_file() {
+    use parquet_serde::filter::{col, FilterOptions};
+    use parquet_serde::Reader;
+    let query = |p: parquet_serde::filter::Predicate, o: FilterOptions| -> Vec<BloomRow> {
+        Reader::<_, BloomRow>::with_options(read(BLOOM_FILE), options(keys128()))
+            .unwrap()
+            .filter_with_options(p, o)
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap()
+    };
+    for o in [FilterOptions::default(), FilterOptions::none()] {
+        let got = query(col("double_field").eq(1234.5), o);
+        assert_eq!(
+            got,
+            vec![BloomRow {
+                double_field: 1234.5,
+                float_field: 1234.25,
+                int32_field: 1234,
+                name: "name_1234".into()
+            }]
+        );
+        assert!(query(col("double_field").eq(1234.75), o).is_empty());
+        let got = query(col("int32_field").between(100, 102), o);
+        assert_eq!(
+            got.iter().map(|r| r.int32_field).collect::<Vec<_>>(),
+            [100, 101, 102]
+        );
+    }
+    // Without the column keys the typed reader fails on the encrypted columns it needs.
+    let footer_only = FileDecryptionProperties::builder().footer_key(FOOTER_128.to_vec());
+    let r = Reader::<_, BloomRow>::with_options(read(BLOOM_FILE), options(footer_only))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>();
+    let e = r.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Crypto, "{e}");
 }

@@ -372,6 +372,24 @@ impl fmt::Debug for ChunkDecryptor {
 }
 
 impl ChunkDecryptor {
+    /// A chunk decryptor from its parts, for tests of the page reader.
+    #[cfg(test)]
+    pub(crate) fn for_tests(
+        key: &[u8],
+        file_aad: &[u8],
+        row_group: usize,
+        column: usize,
+        ctr: bool,
+    ) -> Self {
+        ChunkDecryptor {
+            key: Arc::new(ModuleKey::new(key).expect("test key")),
+            file_aad: Arc::from(file_aad),
+            row_group,
+            column,
+            ctr,
+        }
+    }
+
     fn aad(&self, module: ModuleType, page: usize) -> Result<Vec<u8>> {
         module_aad(&self.file_aad, module, self.row_group, self.column, page)
     }

@@ -351,3 +351,171 @@ impl<'a> PageReader<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encryption::{module_aad, ModuleKey, ModuleType};
+    use crate::file::ChunkDecryptor;
+    use crate::format::{DataPageHeaderV2, DictionaryPageHeader, Encoding};
+
+    const KEY: &[u8] = b"0123456789012345";
+    const AAD: &[u8] = b"file-aad";
+
+    fn header(r#type: PageType, size: usize, stored: usize) -> PageHeader {
+        PageHeader {
+            r#type,
+            uncompressed_page_size: size as i32,
+            compressed_page_size: stored as i32,
+            crc: None,
+            data_page_header: None,
+            index_page_header: None,
+            dictionary_page_header: None,
+            data_page_header_v2: None,
+        }
+    }
+
+    /// A chunk of (rg 1, column 2): a dictionary page and two v2 data pages, encrypted.
+    fn chunk(ctr: bool, crc_on_stored: bool) -> Vec<u8> {
+        let key = ModuleKey::new(KEY).unwrap();
+        let mut out = Vec::new();
+        let seal = |body: &[u8], module: ModuleType, page: usize, out: &mut Vec<u8>| {
+            let aad = module_aad(AAD, module, 1, 2, page).unwrap();
+            if ctr && matches!(module, ModuleType::DataPage | ModuleType::DictionaryPage) {
+                key.ctr_encrypt(body, out).unwrap();
+            } else {
+                key.gcm_encrypt(body, &aad, out).unwrap();
+            }
+        };
+        // Dictionary page.
+        let dict = [7u8, 0, 0, 0];
+        let mut body = Vec::new();
+        seal(&dict, ModuleType::DictionaryPage, 0, &mut body);
+        let mut h = header(PageType::DictionaryPage, 4, body.len());
+        h.dictionary_page_header = Some(DictionaryPageHeader {
+            num_values: 1,
+            encoding: Encoding::Plain,
+            is_sorted: None,
+        });
+        let mut hb = Vec::new();
+        format::encode(&h, &mut hb);
+        seal(&hb, ModuleType::DictionaryPageHeader, 0, &mut out);
+        out.extend_from_slice(&body);
+        // Two data pages v2: one repetition level byte, two definition level bytes, values.
+        for page in 0..2u8 {
+            let plain = [0xAA, 0xBB, 0xCC, page, 0, 0, 0];
+            let mut body = Vec::new();
+            seal(&plain, ModuleType::DataPage, page as usize, &mut body);
+            let mut h = header(PageType::DataPageV2, plain.len(), body.len());
+            h.crc = Some(if crc_on_stored {
+                crc32fast::hash(&body) as i32
+            } else {
+                crc32fast::hash(&plain) as i32
+            });
+            h.data_page_header_v2 = Some(DataPageHeaderV2 {
+                num_values: 1,
+                num_nulls: 0,
+                num_rows: 1,
+                encoding: Encoding::Plain,
+                definition_levels_byte_length: 2,
+                repetition_levels_byte_length: 1,
+                is_compressed: Some(false),
+                statistics: None,
+            });
+            let mut hb = Vec::new();
+            format::encode(&h, &mut hb);
+            seal(&hb, ModuleType::DataPageHeader, page as usize, &mut out);
+            out.extend_from_slice(&body);
+        }
+        out
+    }
+
+    fn reader(data: &[u8], ctr: bool) -> PageReader<'_> {
+        let d = ChunkDecryptor::for_tests(KEY, AAD, 1, 2, ctr)
+            .pages(true)
+            .unwrap();
+        PageReader::new(
+            data,
+            100,
+            CompressionCodec::Uncompressed,
+            2,
+            PageReaderOptions::default(),
+        )
+        .with_decryptor(Some(d))
+    }
+
+    #[test]
+    fn encrypted_pages_decrypt() {
+        for ctr in [false, true] {
+            for crc_on_stored in [true, false] {
+                let data = chunk(ctr, crc_on_stored);
+                let mut pages = reader(&data, ctr);
+                match pages.next_page().unwrap().unwrap() {
+                    Page::Dictionary {
+                        buf, num_values, ..
+                    } => {
+                        assert_eq!((&buf[..], num_values), (&[7u8, 0, 0, 0][..], 1));
+                    }
+                    p => panic!("{p:?}"),
+                }
+                for page in 0..2u8 {
+                    match pages.next_page().unwrap().unwrap() {
+                        Page::DataV2 {
+                            rep_levels,
+                            def_levels,
+                            values,
+                            ..
+                        } => {
+                            assert_eq!(&rep_levels[..], [0xAA]);
+                            assert_eq!(&def_levels[..], [0xBB, 0xCC]);
+                            assert_eq!(&values[..], [page, 0, 0, 0]);
+                        }
+                        p => panic!("{p:?}"),
+                    }
+                }
+                assert!(pages.next_page().unwrap().is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn wrong_place_or_bytes_fail() {
+        let data = chunk(false, true);
+        // Another column ordinal: every module's AAD differs.
+        let d = ChunkDecryptor::for_tests(KEY, AAD, 1, 3, false)
+            .pages(true)
+            .unwrap();
+        let mut pages = PageReader::new(
+            &data,
+            0,
+            CompressionCodec::Uncompressed,
+            2,
+            PageReaderOptions::default(),
+        )
+        .with_decryptor(Some(d));
+        let e = pages.next_page().unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Crypto);
+        // Every single-byte change and every truncation fails (GCM), never panics.
+        for at in 0..data.len() {
+            let mut bad = data.clone();
+            bad[at] ^= 1;
+            let mut pages = reader(&bad, false);
+            let mut r = Ok(());
+            while let Some(p) = pages.next_page().transpose() {
+                if let Err(e) = p {
+                    r = Err(e);
+                    break;
+                }
+            }
+            assert!(r.is_err(), "byte {at}");
+        }
+        for len in 0..data.len() {
+            let mut pages = reader(&data[..len], false);
+            let mut n = 0;
+            while let Ok(Some(_)) = pages.next_page() {
+                n += 1;
+            }
+            assert!(n < 3, "{len}");
+        }
+    }
+}
