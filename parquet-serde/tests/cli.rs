@@ -158,3 +158,87 @@ fn usage_errors() {
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent.parquet"), "{err}");
 }
+
+/// `--footer-key`, `--column-key` and `--aad-prefix` on the encrypted corpus files.
+#[test]
+fn encrypted_files_with_key_flags() {
+    const FOOTER: &str = "30313233343536373839303132333435"; // "0123456789012345"
+    const DOUBLE: &str = "double_field:31323334353637383930313233343530";
+    const FLOAT: &str = "float_field:31323334353637383930313233343531";
+    let file = corpus_path("encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted");
+    let f = file.to_str().unwrap();
+    let keys = [
+        "--footer-key",
+        FOOTER,
+        "--column-key",
+        DOUBLE,
+        "--column-key",
+        FLOAT,
+    ];
+    let with = |cmd: &'static str, extra: &[&'static str]| -> Vec<&str> {
+        let mut v = vec![cmd, f];
+        v.extend(keys);
+        v.extend(extra);
+        v
+    };
+    // No AAD prefix, then the right one.
+    let (code, _, err) = run(&with("check", &[]));
+    assert_eq!(code, 1);
+    assert!(err.contains("AAD prefix"), "{err}");
+    let (code, out, err) = run(&with("check", &["--aad-prefix", "tester"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("ok: 1 row groups, 8 columns, 50 rows"),
+        "{out}"
+    );
+    let (code, out, err) = run(&with(
+        "cat",
+        &[
+            "--aad-prefix",
+            "tester",
+            "--limit",
+            "1",
+            "--columns",
+            "double_field,int32_field",
+        ],
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "{\"int32_field\":\"00:00:00.000\",\"double_field\":0.0}\n"
+    );
+    let (code, out, err) = run(&with("meta", &["--aad-prefix", "tester"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("encryption: AES_GCM_V1, encrypted footer"),
+        "{out}"
+    );
+    assert!(out.contains("(encrypted, column key)"), "{out}");
+
+    // Without keys: a clear error; a plaintext footer shows what it can.
+    let (code, _, err) = run(&["meta", f]);
+    assert_eq!(code, 1);
+    assert!(err.contains("encrypted footer"), "{err}");
+    let plain = corpus_path("encrypt_columns_plaintext_footer.parquet.encrypted");
+    let p = plain.to_str().unwrap();
+    let (code, out, _) = run(&["meta", p]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("double_field: encrypted, no key given"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["cat", p, "--columns", "int32_field", "--limit", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "{\"int32_field\":\"00:00:00.000\"}\n");
+    let (code, _, err) = run(&["cat", p, "--columns", "double_field"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no key for column double_field"), "{err}");
+
+    // Malformed keys are usage errors.
+    let (code, _, err) = run(&["cat", p, "--footer-key", "0123"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--footer-key"), "{err}");
+    let (code, _, err) = run(&["cat", p, "--column-key", FOOTER]);
+    assert_eq!(code, 2);
+    assert!(err.contains("PATH:HEX"), "{err}");
+}

@@ -1,9 +1,17 @@
 //! The footer: magic bytes, metadata length, FileMetaData and the schema built from it.
 
-use crate::error::{Error, Result};
-use crate::format::{self, FileMetaData};
+use std::sync::Arc;
+
+use crate::encryption::{
+    module_len, Algorithm, FileDecryptionProperties, ModuleKey, SIGNATURE_LEN,
+};
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::{self, EncryptionAlgorithm, FileCryptoMetaData, FileMetaData};
 use crate::schema::Schema;
 
+use super::decryptor::{
+    algorithm_params, decrypt_footer, resolve_file_aad, verify_footer, FileDecryptor,
+};
 use super::ChunkReader;
 
 /// Magic bytes at both ends of a Parquet file.
@@ -22,6 +30,8 @@ pub struct ParquetMetaData {
     pub schema: Schema,
     /// File offset where the serialized FileMetaData starts (column data ends before it).
     pub footer_offset: u64,
+    /// Decryption state of an encrypted file (`None` for plaintext files).
+    pub(crate) decryptor: Option<Arc<FileDecryptor>>,
 }
 
 impl ParquetMetaData {
@@ -62,6 +72,40 @@ impl ParquetMetaData {
         v < (1, 2, 9)
     }
 
+    /// Whether the file uses modular encryption (an encrypted footer, or a signed plaintext
+    /// footer with encrypted columns).
+    pub fn is_encrypted(&self) -> bool {
+        self.decryptor.is_some()
+    }
+
+    /// Whether the footer is encrypted (a `PARE` file).
+    pub fn has_encrypted_footer(&self) -> bool {
+        self.decryptor
+            .as_ref()
+            .is_some_and(|d| d.encrypted_footer())
+    }
+
+    /// The encryption algorithm of an encrypted file.
+    pub fn encryption_algorithm(&self) -> Option<Algorithm> {
+        self.decryptor.as_ref().map(|d| d.algorithm())
+    }
+
+    /// Whether leaf `column` is encrypted.
+    pub fn is_column_encrypted(&self, column: usize) -> bool {
+        self.decryptor
+            .as_ref()
+            .is_some_and(|d| d.is_column_encrypted(column))
+    }
+
+    /// Whether leaf `column` can be read: it is not encrypted, or its key was given (or
+    /// retrieved) and its metadata decrypted.
+    pub fn is_column_readable(&self, column: usize) -> bool {
+        match &self.decryptor {
+            None => true,
+            Some(d) => !d.is_column_encrypted(column) || d.has_column_key(column),
+        }
+    }
+
     /// Key-value metadata value for `key` (`None` when absent or without a value).
     pub fn key_value(&self, key: &str) -> Option<&str> {
         self.file
@@ -75,7 +119,22 @@ impl ParquetMetaData {
 
 /// Reads and checks the footer of a file: magic at both ends, metadata length within the
 /// file, FileMetaData, schema, and one column chunk per leaf in every row group.
+///
+/// Encrypted files need [`parse_footer_with`] and their keys; this reads the plaintext
+/// columns of encrypted files with a plaintext footer.
 pub fn parse_footer<R: ChunkReader + ?Sized>(reader: &R) -> Result<ParquetMetaData> {
+    parse_footer_with(reader, None)
+}
+
+/// [`parse_footer`] for encrypted files too: with `decryption`, an encrypted footer (`PARE`)
+/// is decrypted, a plaintext footer's signature verified (when the footer key is known), and
+/// the metadata of columns encrypted with their own key decrypted where their key is known.
+/// Columns whose key is missing or wrong stay in the metadata; reading them fails with an
+/// [`ErrorKind::Crypto`](crate::ErrorKind::Crypto) error naming the column.
+pub fn parse_footer_with<R: ChunkReader + ?Sized>(
+    reader: &R,
+    decryption: Option<&FileDecryptionProperties>,
+) -> Result<ParquetMetaData> {
     let len = reader.len_bytes();
     if len < (MAGIC.len() + FOOTER_SIZE) as u64 {
         return Err(Error::corrupt(format!(
@@ -83,21 +142,21 @@ pub fn parse_footer<R: ChunkReader + ?Sized>(reader: &R) -> Result<ParquetMetaDa
         )));
     }
     let tail = reader.read_range(len - FOOTER_SIZE as u64, FOOTER_SIZE)?;
-    let magic = &tail[4..8];
-    if magic == MAGIC_ENCRYPTED {
-        return Err(Error::unsupported(
-            "encrypted footer (PARE): this build reads only plaintext footers",
-        ));
-    }
-    if magic != MAGIC {
+    let magic: [u8; 4] = [tail[4], tail[5], tail[6], tail[7]];
+    let encrypted_footer = &magic == MAGIC_ENCRYPTED;
+    if !encrypted_footer && &magic != MAGIC {
         return Err(Error::corrupt(format!(
             "no PAR1 magic at the end of the file (found {magic:02x?})"
         ))
         .with_offset(len - 4));
     }
     let head = reader.read_range(0, MAGIC.len())?;
-    if &head[..] != MAGIC {
-        return Err(Error::corrupt("no PAR1 magic at the start of the file").with_offset(0));
+    if head[..] != magic {
+        return Err(Error::corrupt(format!(
+            "no {} magic at the start of the file",
+            String::from_utf8_lossy(&magic)
+        ))
+        .with_offset(0));
     }
     let metadata_len = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]) as u64;
     let max = len - (MAGIC.len() + FOOTER_SIZE) as u64;
@@ -109,16 +168,130 @@ pub fn parse_footer<R: ChunkReader + ?Sized>(reader: &R) -> Result<ParquetMetaDa
     }
     let start = len - FOOTER_SIZE as u64 - metadata_len;
     let bytes = reader.read_range(start, metadata_len as usize)?;
-    let (file, _) = format::decode::<FileMetaData>(&bytes)
+    if encrypted_footer {
+        return parse_encrypted_footer(&bytes, start, decryption);
+    }
+    let (mut file, used) = format::decode::<FileMetaData>(&bytes)
         .map_err(|e| e.context("file metadata").with_offset(start))?;
     let schema =
         Schema::from_elements(&file.schema).map_err(|e| e.context("schema in the footer"))?;
+    let decryptor = match file.encryption_algorithm.clone() {
+        None => None,
+        Some(alg) => {
+            let d = plaintext_footer_decryptor(&alg, &bytes, used, &mut file, &schema, decryption)
+                .map_err(|e| e.with_offset(start))?;
+            Some(Arc::new(d))
+        }
+    };
     check_row_groups(&file, &schema, start)?;
     Ok(ParquetMetaData {
         file,
         schema,
         footer_offset: start,
+        decryptor,
     })
+}
+
+/// The footer region of a `PARE` file: FileCryptoMetaData, then the FileMetaData module.
+fn parse_encrypted_footer(
+    bytes: &[u8],
+    start: u64,
+    decryption: Option<&FileDecryptionProperties>,
+) -> Result<ParquetMetaData> {
+    let Some(props) = decryption else {
+        return Err(Error::new(
+            ErrorKind::Crypto,
+            "encrypted footer (PARE file); give a footer key (ReadOptions::decryption) to read it",
+        ));
+    };
+    let (crypto, used) = format::decode::<FileCryptoMetaData>(bytes)
+        .map_err(|e| e.context("file crypto metadata").with_offset(start))?;
+    let params = algorithm_params(&crypto.encryption_algorithm)?;
+    let aad = resolve_file_aad(&params, Some(props))?;
+    let key = props.footer_key(crypto.key_metadata.as_deref())?;
+    let key = ModuleKey::new(&key)
+        .map(Arc::new)
+        .map_err(|e| Error::new(ErrorKind::Crypto, format!("footer key: {}", e.message())))?;
+    let module = &bytes[used..];
+    let module_start = start + used as u64;
+    let n = module_len(module).map_err(|e| e.context("footer").with_offset(module_start))?;
+    if n > module.len() {
+        return Err(Error::corrupt(format!(
+            "encrypted footer module of {n} bytes, the footer region holds {}",
+            module.len()
+        ))
+        .with_offset(module_start));
+    }
+    let plain =
+        decrypt_footer(&key, &module[..n], &aad).map_err(|e| e.with_offset(module_start))?;
+    let (mut file, _) = format::decode::<FileMetaData>(&plain).map_err(|e| {
+        e.context("decrypted file metadata")
+            .with_offset(module_start)
+    })?;
+    let schema =
+        Schema::from_elements(&file.schema).map_err(|e| e.context("schema in the footer"))?;
+    let decryptor = FileDecryptor::new(
+        params.algorithm,
+        aad,
+        true,
+        Some(key),
+        Some(props),
+        &mut file,
+        &schema,
+    )?;
+    check_row_groups(&file, &schema, start)?;
+    Ok(ParquetMetaData {
+        file,
+        schema,
+        footer_offset: start,
+        decryptor: Some(Arc::new(decryptor)),
+    })
+}
+
+/// A plaintext footer of an encrypted file: FileMetaData (its first `used` bytes of
+/// `bytes`) followed by its 28-byte signature, checked when the footer key is known.
+fn plaintext_footer_decryptor(
+    alg: &EncryptionAlgorithm,
+    bytes: &[u8],
+    used: usize,
+    file: &mut FileMetaData,
+    schema: &Schema,
+    decryption: Option<&FileDecryptionProperties>,
+) -> Result<FileDecryptor> {
+    let signature = &bytes[used..];
+    if signature.len() != SIGNATURE_LEN {
+        return Err(Error::corrupt(format!(
+            "plaintext footer of an encrypted file is followed by {} bytes, not its \
+             {SIGNATURE_LEN}-byte signature",
+            signature.len()
+        )));
+    }
+    let params = algorithm_params(alg)?;
+    // Without keys the plaintext columns are readable; the file AAD matters only with keys.
+    let aad = match decryption {
+        Some(p) => resolve_file_aad(&params, Some(p))?,
+        None => params.aad_file_unique.to_vec(),
+    };
+    let footer_key = decryption.and_then(|p| {
+        p.footer_key(file.footer_signing_key_metadata.as_deref())
+            .ok()
+            .and_then(|k| ModuleKey::new(&k).ok())
+            .map(Arc::new)
+    });
+    if let (Some(key), Some(p)) = (&footer_key, decryption) {
+        if p.verify_plaintext_footer() {
+            verify_footer(key, &bytes[..used], signature, &aad)?;
+        }
+    }
+    FileDecryptor::new(
+        params.algorithm,
+        aad,
+        false,
+        footer_key,
+        decryption,
+        file,
+        schema,
+    )
 }
 
 fn check_row_groups(file: &FileMetaData, schema: &Schema, footer_start: u64) -> Result<()> {

@@ -7,6 +7,7 @@ use crate::bloom::Sbbf;
 use crate::column::{
     decode_plain, empty_values, ColumnBatch, ColumnChunkReader, ColumnStatistics, Scalar, SortOrder,
 };
+use crate::encryption::{module_len, ModuleType, LENGTH_LEN};
 use crate::error::{Error, Result};
 use crate::format::{
     self, BoundaryOrder, ColumnChunk, ColumnIndex, ColumnMetaData, ColumnOrder, OffsetIndex,
@@ -16,6 +17,7 @@ use crate::page::{Page, PageReader};
 use crate::schema::ColumnDescriptor;
 use crate::values::ColumnValues;
 
+use super::decryptor::ChunkDecryptor;
 use super::footer::ParquetMetaData;
 use super::reader::chunk_range;
 use super::selection::{local_ranges, take_rows, RowSelection};
@@ -138,12 +140,46 @@ fn within(
 }
 
 impl<R: ChunkReader> FileReader<R> {
-    fn plain_metadata(&self, row_group: usize, column: usize) -> Result<&ColumnMetaData> {
-        self.metadata()
+    /// The metadata of a column chunk and its decryption context (`None`: not encrypted);
+    /// an encrypted column without its key is a Crypto error naming the column.
+    fn chunk_metadata(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<(&ColumnMetaData, Option<ChunkDecryptor>)> {
+        let crypto = self.metadata().chunk_decryptor(row_group, column)?;
+        let md = self
+            .metadata()
             .column_chunk(row_group, column)?
             .meta_data
             .as_ref()
-            .ok_or_else(|| Error::unsupported("column chunk without plaintext metadata"))
+            .ok_or_else(|| Error::corrupt("column chunk without metadata"))?;
+        Ok((md, crypto))
+    }
+
+    /// Reads the index at `offset` of `len` bytes and decodes it, decrypting it first when
+    /// the chunk is encrypted.
+    fn read_index<T: for<'b> format::ThriftDecode<'b>>(
+        &self,
+        row_group: usize,
+        column: usize,
+        (offset, len): (u64, usize),
+        module: ModuleType,
+    ) -> Result<T> {
+        let bytes = self.get_ref().read_range(offset, len)?;
+        let crypto = self.metadata().chunk_decryptor(row_group, column)?;
+        let plain;
+        let bytes: &[u8] = match crypto {
+            None => &bytes,
+            Some(c) => {
+                plain = c
+                    .decrypt_module(&bytes, module)
+                    .map_err(|e| e.with_offset(offset))?;
+                &plain
+            }
+        };
+        let (value, _) = format::decode::<T>(bytes).map_err(|e| e.with_offset(offset))?;
+        Ok(value)
     }
 
     fn located(&self, e: Error, row_group: usize, column: usize) -> Error {
@@ -167,10 +203,9 @@ impl<R: ChunkReader> FileReader<R> {
         else {
             return Ok(None);
         };
-        let bytes = self.get_ref().read_range(offset, len).map_err(at)?;
-        let (ci, _) =
-            format::decode::<ColumnIndex>(&bytes).map_err(|e| at(e.with_offset(offset)))?;
-        Ok(Some(ci))
+        self.read_index(row_group, column, (offset, len), ModuleType::ColumnIndex)
+            .map(Some)
+            .map_err(at)
     }
 
     /// The OffsetIndex of a column chunk, if written.
@@ -186,10 +221,9 @@ impl<R: ChunkReader> FileReader<R> {
         else {
             return Ok(None);
         };
-        let bytes = self.get_ref().read_range(offset, len).map_err(at)?;
-        let (oi, _) =
-            format::decode::<OffsetIndex>(&bytes).map_err(|e| at(e.with_offset(offset)))?;
-        Ok(Some(oi))
+        self.read_index(row_group, column, (offset, len), ModuleType::OffsetIndex)
+            .map(Some)
+            .map_err(at)
     }
 
     /// The page index of a column chunk with typed bounds: `None` without an OffsetIndex;
@@ -224,8 +258,8 @@ impl<R: ChunkReader> FileReader<R> {
     /// The Bloom filter of a column chunk, if written. Reads `bloom_filter_length` bytes
     /// when the writer recorded it, else the header first and then the bitset.
     pub fn bloom_filter(&self, row_group: usize, column: usize) -> Result<Option<Sbbf>> {
-        let md = self.plain_metadata(row_group, column)?;
         let at = |e: Error| self.located(e.context("Bloom filter"), row_group, column);
+        let (md, crypto) = self.chunk_metadata(row_group, column).map_err(at)?;
         let Some(offset) = md.bloom_filter_offset else {
             return Ok(None);
         };
@@ -238,6 +272,12 @@ impl<R: ChunkReader> FileReader<R> {
                     "Bloom filter offset {offset} outside the data"
                 )))
             })?;
+        if let Some(c) = crypto {
+            return self
+                .encrypted_bloom_filter(&c, offset, md.bloom_filter_length)
+                .map(Some)
+                .map_err(at);
+        }
         if let Some(len) = md.bloom_filter_length {
             let (o, l) = within(end, Some(offset as i64), Some(len))
                 .map_err(at)?
@@ -260,11 +300,59 @@ impl<R: ChunkReader> FileReader<R> {
         Sbbf::from_bitset(&bitset).map(Some).map_err(at)
     }
 
+    /// An encrypted Bloom filter at `offset`: the header module, then the bitset module.
+    fn encrypted_bloom_filter(
+        &self,
+        crypto: &ChunkDecryptor,
+        offset: u64,
+        length: Option<i32>,
+    ) -> Result<Sbbf> {
+        let end = self.metadata().footer_offset;
+        // When the writer recorded the length, both modules must lie within it.
+        let limit = match length {
+            Some(l) => {
+                let (o, l) = within(end, Some(offset as i64), Some(l))?.unwrap_or((offset, 0));
+                o + l as u64
+            }
+            None => end,
+        };
+        let module_at = |at: u64, what: ModuleType| -> Result<Vec<u8>> {
+            let prefix_len = LENGTH_LEN.min((limit.saturating_sub(at)) as usize);
+            let prefix = self.get_ref().read_range(at, prefix_len)?;
+            let n = module_len(&prefix).map_err(|e| e.context(what.name()))?;
+            if at.checked_add(n as u64).is_none_or(|e| e > limit) {
+                return Err(Error::corrupt(format!(
+                    "{} of {n} bytes runs past the Bloom filter's bytes",
+                    what.name()
+                ))
+                .with_offset(at));
+            }
+            let module = self.get_ref().read_range(at, n)?;
+            crypto
+                .decrypt_module(&module, what)
+                .map_err(|e| e.with_offset(at))
+        };
+        let header = module_at(offset, ModuleType::BloomFilterHeader)?;
+        // Some writers (parquet-java) pad the header module with zeros: ignore what
+        // follows the header.
+        let (h, _) = Sbbf::read_header(&header)?;
+        let header_len = module_len(&self.get_ref().read_range(offset, LENGTH_LEN)?)?;
+        let bitset = module_at(offset + header_len as u64, ModuleType::BloomFilterBitset)?;
+        if bitset.len() != h.num_bytes as usize {
+            return Err(Error::corrupt(format!(
+                "Bloom filter bitset of {} bytes, its header says {}",
+                bitset.len(),
+                h.num_bytes
+            )));
+        }
+        Sbbf::from_bitset(&bitset)
+    }
+
     /// The dictionary of a column chunk, decoded, if it starts with a dictionary page.
     pub fn dictionary(&self, row_group: usize, column: usize) -> Result<Option<ColumnValues>> {
-        let md = self.plain_metadata(row_group, column)?;
-        let descr = self.descr(column)?;
         let at = |e: Error| self.located(e.context("dictionary page"), row_group, column);
+        let (md, crypto) = self.chunk_metadata(row_group, column).map_err(at)?;
+        let descr = self.descr(column)?;
         let (start, _) = chunk_range(md);
         let data = md.data_page_offset.max(0) as u64;
         if start >= data {
@@ -274,13 +362,18 @@ impl<R: ChunkReader> FileReader<R> {
             .get_ref()
             .read_range(start, (data - start) as usize)
             .map_err(at)?;
+        let decryptor = match crypto {
+            Some(c) => Some(c.pages(true).map_err(at)?),
+            None => None,
+        };
         let mut pages = PageReader::new(
             &bytes,
             start,
             md.codec,
             i64::MAX,
             self.options().page_options(),
-        );
+        )
+        .with_decryptor(decryptor);
         match pages.next_page().map_err(at)? {
             Some(Page::Dictionary {
                 buf, num_values, ..
@@ -376,7 +469,7 @@ impl<R: ChunkReader> FileReader<R> {
             return Ok(take_rows(&batch, max_def, max_rep, &ranges));
         };
         let at = |e: Error| self.located(e, row_group, column);
-        let md = self.plain_metadata(row_group, column)?;
+        let (md, crypto) = self.chunk_metadata(row_group, column).map_err(at)?;
         let selected = pi.pages_for(&selection);
         // Dictionary page (whatever precedes the first data page), then the selected pages,
         // adjacent ones fetched in one read.
@@ -413,13 +506,23 @@ impl<R: ChunkReader> FileReader<R> {
             covered.extend(selected[i..=j].iter().map(|&k| pi.pages[k].rows.clone()));
             i = j + 1;
         }
+        // Encrypted pages: each data page's AAD holds its ordinal in the chunk.
+        let decryptor = match crypto {
+            Some(c) => Some(
+                c.pages(chunk_start < first)
+                    .map_err(at)?
+                    .with_data_page_ordinals(selected.clone()),
+            ),
+            None => None,
+        };
         let pages = PageReader::new(
             &buf,
             chunk_start,
             md.codec,
             i64::MAX,
             self.options().page_options(),
-        );
+        )
+        .with_decryptor(decryptor);
         let batch = ColumnChunkReader::new(
             pages,
             descr.physical_type,

@@ -2,6 +2,7 @@
 //! [`ChunkReader`] or `std::io::Write`.
 
 mod chunk_reader;
+mod decryptor;
 mod footer;
 mod indexes;
 mod options;
@@ -15,7 +16,12 @@ mod index_tests;
 
 pub use crate::column::DataPageVersion;
 pub use chunk_reader::{ChunkReader, CountingReader};
-pub use footer::{parse_footer, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED};
+#[cfg(test)]
+pub(crate) use decryptor::ChunkDecryptor;
+pub(crate) use decryptor::PageDecryptor;
+pub use footer::{
+    parse_footer, parse_footer_with, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED,
+};
 pub use indexes::{PageIndex, PageInfo};
 pub use options::{ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions};
 pub use reader::{ColumnChunkData, FileReader};

@@ -3,19 +3,33 @@
 use crate::bloom::BloomFilterOptions;
 use crate::column::{ColumnWriterOptions, DataPageVersion};
 use crate::compression::Compression;
-use crate::encryption::FileEncryptionProperties;
+use crate::encryption::{FileDecryptionProperties, FileEncryptionProperties};
 use crate::error::{Error, Result};
 use crate::format::Encoding;
 use crate::page::PageReaderOptions;
 use crate::schema::Schema;
 
 /// Options of a reader.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// ```
+/// use parquet_serde::encryption::FileDecryptionProperties;
+/// use parquet_serde::ReadOptions;
+/// let keys = FileDecryptionProperties::builder()
+///     .footer_key(b"0123456789012345".to_vec())
+///     .build()
+///     .unwrap();
+/// let options = ReadOptions::default().decryption(keys);
+/// assert!(options.decryption.is_some());
+/// ```
+#[derive(Debug, Clone)]
 pub struct ReadOptions {
     /// Verify page CRC32 checksums where present (default true).
     pub verify_checksums: bool,
     /// Largest decompressed page accepted, in bytes (default 1 GiB).
     pub max_page_size: usize,
+    /// Keys and AAD prefix for encrypted files (default none: plaintext files, and the
+    /// plaintext columns of encrypted files with a plaintext footer).
+    pub decryption: Option<FileDecryptionProperties>,
 }
 
 impl Default for ReadOptions {
@@ -24,6 +38,7 @@ impl Default for ReadOptions {
         ReadOptions {
             verify_checksums: p.verify_checksums,
             max_page_size: p.max_page_size,
+            decryption: None,
         }
     }
 }
@@ -38,6 +53,12 @@ impl ReadOptions {
     /// Sets the largest decompressed page accepted, in bytes.
     pub fn max_page_size(mut self, bytes: usize) -> Self {
         self.max_page_size = bytes;
+        self
+    }
+
+    /// Sets the keys (or key retriever) and AAD prefix for reading encrypted files.
+    pub fn decryption(mut self, properties: FileDecryptionProperties) -> Self {
+        self.decryption = Some(properties);
         self
     }
 

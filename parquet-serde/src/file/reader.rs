@@ -8,9 +8,10 @@ use crate::format::{ColumnMetaData, CompressionCodec};
 use crate::page::{PageReader, PageReaderOptions};
 use crate::schema::{ColumnDescriptor, Schema};
 
-use super::footer::{parse_footer, ParquetMetaData};
+use super::footer::{parse_footer_with, ParquetMetaData};
 use super::options::ReadOptions;
 use super::ChunkReader;
+use super::PageDecryptor;
 
 /// Byte range of a column chunk: it starts at the dictionary page when there is one.
 ///
@@ -43,10 +44,12 @@ pub struct ColumnChunkData<'r> {
     pub row_group: usize,
     /// Leaf column ordinal.
     pub column: usize,
+    /// Page decryption of an encrypted chunk.
+    pub(crate) decryptor: Option<PageDecryptor>,
 }
 
 impl ColumnChunkData<'_> {
-    /// A page reader over the chunk.
+    /// A page reader over the chunk (decrypting its pages when the chunk is encrypted).
     pub fn pages(&self, options: PageReaderOptions) -> PageReader<'_> {
         PageReader::new(
             &self.bytes,
@@ -55,6 +58,12 @@ impl ColumnChunkData<'_> {
             self.num_values,
             options,
         )
+        .with_decryptor(self.decryptor.clone())
+    }
+
+    /// Whether the chunk's pages are encrypted.
+    pub fn is_encrypted(&self) -> bool {
+        self.decryptor.is_some()
     }
 }
 
@@ -84,7 +93,7 @@ impl<R: ChunkReader> FileReader<R> {
 
     /// Opens a file with `options`.
     pub fn with_options(reader: R, options: ReadOptions) -> Result<Self> {
-        let metadata = parse_footer(&reader)?;
+        let metadata = parse_footer_with(&reader, options.decryption.as_ref())?;
         Ok(FileReader {
             reader,
             metadata,
@@ -141,12 +150,24 @@ impl<R: ChunkReader> FileReader<R> {
                 "column chunk stored in another file (file_path)",
             )));
         }
+        // Before the metadata: an encrypted column without its key has none.
+        let crypto = self
+            .metadata
+            .chunk_decryptor(row_group, column)
+            .map_err(at)?;
         let md = chunk.meta_data.as_ref().ok_or_else(|| {
-            at(Error::unsupported(
-                "column chunk without plaintext metadata (encrypted?)",
+            at(Error::corrupt(
+                "column chunk without metadata (neither plaintext nor encrypted)",
             ))
         })?;
         let (start, mut len) = chunk_range(md);
+        let decryptor = match crypto {
+            Some(c) => Some(
+                c.pages(start < md.data_page_offset.max(0) as u64)
+                    .map_err(at)?,
+            ),
+            None => None,
+        };
         if self.metadata.has_parquet_816_bug() {
             // Old parquet-mr left the dictionary page header out of the chunk size: read up
             // to 100 more bytes (never into the footer); pages stop at num_values anyway.
@@ -167,6 +188,7 @@ impl<R: ChunkReader> FileReader<R> {
             num_values: md.num_values,
             row_group,
             column,
+            decryptor,
         })
     }
 

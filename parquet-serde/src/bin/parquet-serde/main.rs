@@ -8,7 +8,8 @@
 //! parquet-serde check FILE                               decode everything, verify every CRC
 //! parquet-serde rewrite IN OUT [options]                 same values and schema, other options
 //! ```
-//! `--no-verify` (any command) turns CRC verification off.
+//! `--no-verify` (any command) turns CRC verification off. Encrypted files: `--footer-key HEX`,
+//! `--column-key PATH:HEX` (repeatable), `--aad-prefix TEXT`.
 
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -18,6 +19,7 @@ use parquet_serde::Error;
 
 mod cat;
 mod check;
+mod keys;
 mod meta;
 mod pages;
 mod rewrite;
@@ -34,7 +36,7 @@ const USAGE: &str = "usage: parquet-serde <cat|schema|meta|pages|check> FILE [op
 options: --no-verify  do not verify page checksums";
 
 fn usage() -> String {
-    let mut u = format!("{USAGE}\n{}", rewrite::USAGE);
+    let mut u = format!("{USAGE}\n{}\n{}", keys::HELP, rewrite::USAGE);
     for f in rewrite_flags::FLAGS {
         let value = if f.takes_value { " VALUE" } else { "" };
         u.push_str(&format!("\n          [--{}{value}]  {}", f.name, f.help));
@@ -48,6 +50,7 @@ pub(crate) struct Args {
     pub(crate) columns: Vec<String>,
     pub(crate) limit: Option<usize>,
     pub(crate) verify: bool,
+    pub(crate) keys: keys::KeyFlags,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -63,8 +66,12 @@ fn parse_args() -> Result<Args, String> {
         columns: Vec::new(),
         limit: None,
         verify: true,
+        keys: keys::KeyFlags::default(),
     };
     while let Some(a) = it.next() {
+        if args.keys.take(&a, &mut || it.next())? {
+            continue;
+        }
         match a.as_str() {
             "--columns" => {
                 let v = it.next().ok_or("--columns needs a value")?;
@@ -123,7 +130,11 @@ fn main() -> ExitCode {
     let result = std::fs::File::open(&args.file)
         .map_err(Error::from)
         .and_then(|f| {
-            FileReader::with_options(f, ReadOptions::default().verify_checksums(args.verify))
+            let mut options = ReadOptions::default().verify_checksums(args.verify);
+            if let Some(d) = args.keys.decryption()? {
+                options = options.decryption(d);
+            }
+            FileReader::with_options(f, options)
         })
         .and_then(|reader| {
             let stdout = std::io::stdout();

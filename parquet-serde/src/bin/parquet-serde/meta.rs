@@ -4,7 +4,7 @@ use std::io::Write;
 
 use parquet_serde::column::{Scalar, SortOrder};
 use parquet_serde::file::FileReader;
-use parquet_serde::format::Statistics;
+use parquet_serde::format::{ColumnCryptoMetaData, Statistics};
 use parquet_serde::schema::ColumnDescriptor;
 use parquet_serde::Error;
 
@@ -20,6 +20,18 @@ pub fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<
     writeln!(out, "rows: {}", f.num_rows)?;
     writeln!(out, "row groups: {}", f.row_groups.len())?;
     writeln!(out, "columns: {}", md.schema.num_columns())?;
+    if let Some(alg) = md.encryption_algorithm() {
+        let footer = if md.has_encrypted_footer() {
+            "encrypted footer"
+        } else {
+            "plaintext footer (signed)"
+        };
+        let alg = match alg {
+            parquet_serde::encryption::Algorithm::AesGcmV1 => "AES_GCM_V1",
+            parquet_serde::encryption::Algorithm::AesGcmCtrV1 => "AES_GCM_CTR_V1",
+        };
+        writeln!(out, "encryption: {alg}, {footer}")?;
+    }
     if let Some(kv) = &f.key_value_metadata {
         for e in kv {
             let v = e.value.as_deref().unwrap_or("");
@@ -46,13 +58,22 @@ pub fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<
         )?;
         for (c, chunk) in rg.columns.iter().enumerate() {
             let descr = &md.schema.columns()[c];
+            let encrypted = match &chunk.crypto_metadata {
+                None => "",
+                Some(ColumnCryptoMetaData::EncryptionWithFooterKey) => " (encrypted, footer key)",
+                Some(_) => " (encrypted, column key)",
+            };
+            if !md.is_column_readable(c) {
+                writeln!(out, "  {}: encrypted, no key given", descr.path)?;
+                continue;
+            }
             let Some(m) = &chunk.meta_data else {
                 writeln!(out, "  {}: (metadata not in plaintext)", descr.path)?;
                 continue;
             };
             writeln!(
                 out,
-                "  {}: {:?} {:?} values={} encodings={:?} compressed={} uncompressed={} data_page_offset={}{}",
+                "  {}: {:?} {:?} values={} encodings={:?} compressed={} uncompressed={} data_page_offset={}{}{encrypted}",
                 descr.path,
                 m.r#type,
                 m.codec,
