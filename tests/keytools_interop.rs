@@ -205,6 +205,24 @@ fn java_external_key_material_decrypts_the_footer() {
 }
 
 #[test]
+fn java_external_key_material_file_reads_whole() {
+    // The file reader with the key tools' retriever: every column of every row decrypts.
+    let path = java_file();
+    let bytes = std::fs::read(&path).unwrap();
+    let options = parquet_serde::ReadOptions::default().decryption(decryption(Some(&path)));
+    let lines = common::rows_json(bytes, options).unwrap();
+    assert_eq!(lines.len(), 100);
+    for (i, line) in lines.iter().enumerate() {
+        let letter = (b'a' + (i % 10) as u8) as char;
+        assert_eq!(
+            line,
+            &format!(r#"{{"integers":{i},"strings":"{letter}{i}"}}"#),
+            "row {i}"
+        );
+    }
+}
+
+#[test]
 fn java_external_key_material_failures() {
     let path = java_file();
     let bytes = std::fs::read(&path).unwrap();
@@ -443,10 +461,7 @@ fn pyarrow_parses_and_unwraps_our_key_material() {
     assert_eq!(theirs, expected);
 }
 
-/// Whole-file round trips through the encrypting writer and decrypting reader. Compiled out
-/// until `WriterOptions::encryption` and `ReadOptions::decryption` are merged: then delete the
-/// `#[cfg(any())]` line and the `#[ignore]`s.
-#[cfg(any())]
+/// Whole-file round trips through the encrypting writer and decrypting reader.
 mod with_writer_and_reader {
     use super::*;
     use parquet_serde::keytools::EncryptionConfiguration;
@@ -481,7 +496,6 @@ mod with_writer_and_reader {
     }
 
     #[test]
-    #[ignore = "needs the encrypting writer"]
     fn pyarrow_reads_files_we_encrypt_with_the_key_tools() {
         let dir = tempfile::tempdir().unwrap();
         let factory = factory(master_keys());
@@ -559,7 +573,6 @@ mod with_writer_and_reader {
     }
 
     #[test]
-    #[ignore = "needs the decrypting reader"]
     fn we_read_pyarrow_crypto_factory_files() {
         let dir = tempfile::tempdir().unwrap();
         for f in pyarrow_write(dir.path()) {
