@@ -302,3 +302,138 @@ fn rewrite_with_statistics_flags() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--page-index"), "{err}");
 }
+
+/// `rewrite` encrypts OUT (uniform, column keys with a signed plaintext footer, CTR, AAD
+/// prefix not stored, key metadata), reads an encrypted IN with its keys, and `--decrypt`
+/// writes a plaintext copy.
+#[test]
+fn rewrite_encrypts_and_decrypts() {
+    const FOOTER: &str = "30313233343536373839303132333435"; // "0123456789012345"
+    const KEY1: &str = "31323334353637383930313233343530";
+    let dir = tempfile::tempdir().unwrap();
+    let input = corpus_path("alltypes_plain.parquet");
+    let i = input.to_str().unwrap();
+    let plain_rows = cat(&input);
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+
+    // Uniform encryption: every column and the footer under the footer key.
+    let uniform = out("uniform.parquet");
+    let (code, _, err) = run(&["rewrite", i, &uniform, "--footer-key", FOOTER]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(&std::fs::read(&uniform).unwrap()[..4], b"PARE");
+    let (code, _, err) = run(&["cat", &uniform]);
+    assert_eq!(code, 1);
+    assert!(err.contains("encrypted footer"), "{err}");
+    let (code, rows, err) = run(&["cat", &uniform, "--footer-key", FOOTER]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rows, plain_rows);
+
+    // Column key on `id`, signed plaintext footer, CTR pages, AAD prefix not stored,
+    // key metadata for both keys.
+    let columns = out("columns.parquet");
+    let column_key = format!("id:{KEY1}");
+    let (code, _, err) = run(&[
+        "rewrite",
+        i,
+        &columns,
+        "--footer-key",
+        FOOTER,
+        "--column-key",
+        &column_key,
+        "--plaintext-footer",
+        "--algorithm",
+        "gcm-ctr",
+        "--aad-prefix",
+        "part-0",
+        "--no-store-aad-prefix",
+        "--footer-key-metadata",
+        "kf",
+        "--column-key-metadata",
+        "id:kc1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, meta, err) = run(&[
+        "meta",
+        &columns,
+        "--footer-key",
+        FOOTER,
+        "--column-key",
+        &column_key,
+        "--aad-prefix",
+        "part-0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(meta.contains("AES_GCM_CTR_V1"), "{meta}");
+    // Plaintext columns read with no key; `id` needs its key and the AAD prefix.
+    let (code, rows, err) = run(&["cat", &columns, "--columns", "bool_col"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rows.lines().count(), plain_rows.lines().count());
+    let (code, _, err) = run(&["cat", &columns, "--columns", "id"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("id"), "{err}");
+    let all_keys = [
+        "--footer-key",
+        FOOTER,
+        "--column-key",
+        &column_key,
+        "--aad-prefix",
+        "part-0",
+    ];
+    let mut args = vec!["cat", &columns];
+    args.extend(all_keys);
+    let (code, rows, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rows, plain_rows);
+
+    // An encrypted IN rewritten: same keys for OUT unless --decrypt.
+    let again = out("again.parquet");
+    let mut args = vec!["rewrite", &columns, &again, "--in-aad-prefix", "part-0"];
+    args.extend(&all_keys[..4]);
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let mut args = vec!["cat", &again];
+    args.extend(&all_keys[..4]);
+    let (code, rows, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rows, plain_rows);
+    let decrypted = out("decrypted.parquet");
+    let mut args = vec![
+        "rewrite",
+        &columns,
+        &decrypted,
+        "--decrypt",
+        "--in-aad-prefix",
+        "part-0",
+    ];
+    args.extend(&all_keys[..4]);
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(cat(Path::new(&decrypted)), plain_rows);
+
+    // Mistakes are usage errors.
+    let bad = out("bad.parquet");
+    let (code, _, err) = run(&["rewrite", i, &bad, "--plaintext-footer"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--footer-key"), "{err}");
+    let (code, _, err) = run(&[
+        "rewrite",
+        i,
+        &bad,
+        "--footer-key",
+        FOOTER,
+        "--column-key",
+        &format!("nope:{KEY1}"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no column nope"), "{err}");
+    let (code, _, err) = run(&[
+        "rewrite",
+        i,
+        &bad,
+        "--footer-key",
+        FOOTER,
+        "--algorithm",
+        "cbc",
+    ]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -23,6 +23,7 @@ mod keys;
 mod meta;
 mod pages;
 mod rewrite;
+mod rewrite_crypto;
 mod rewrite_flags;
 mod stats_flags;
 
@@ -36,7 +37,12 @@ const USAGE: &str = "usage: parquet-serde <cat|schema|meta|pages|check> FILE [op
 options: --no-verify  do not verify page checksums";
 
 fn usage() -> String {
-    let mut u = format!("{USAGE}\n{}\n{}", keys::HELP, rewrite::USAGE);
+    let mut u = format!(
+        "{USAGE}\n{}\n{}\n{}",
+        keys::HELP,
+        rewrite::USAGE,
+        rewrite_crypto::USAGE
+    );
     for f in rewrite_flags::FLAGS {
         let value = if f.takes_value { " VALUE" } else { "" };
         u.push_str(&format!("\n          [--{}{value}]  {}", f.name, f.help));

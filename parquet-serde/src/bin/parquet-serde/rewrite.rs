@@ -14,7 +14,8 @@
 //! --row-group-rows N            rows per row group (the last may hold fewer)
 //! --no-verify                   do not verify page checksums of IN
 //! ```
-//! Other `--flag [VALUE]` options are looked up in [`crate::rewrite_flags`].
+//! Encryption options (keys of IN and OUT) are in [`crate::rewrite_crypto`]; other
+//! `--flag [VALUE]` options are looked up in [`crate::rewrite_flags`].
 
 use std::io::BufWriter;
 
@@ -25,6 +26,7 @@ use parquet_serde::format::{CompressionCodec, Encoding, PageType};
 use parquet_serde::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::{Compression, Error};
 
+use crate::rewrite_crypto::{self, CryptoFlags};
 use crate::rewrite_flags;
 
 /// Usage lines of `rewrite`, for the tool's help.
@@ -54,6 +56,12 @@ fn takes_value(name: &str) -> Option<bool> {
         .iter()
         .find(|(n, _)| *n == name)
         .map(|&(_, v)| v)
+        .or_else(|| {
+            rewrite_crypto::FLAGS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|&(_, v)| v)
+        })
         .or_else(|| {
             rewrite_flags::FLAGS
                 .iter()
@@ -277,6 +285,7 @@ fn options(
                 }
             }
             "no-verify" => {}
+            name if rewrite_crypto::FLAGS.iter().any(|(n, _)| *n == name) => {}
             name => rewrite_flags::apply(name, f.value.as_deref(), &mut options).map_err(bad)?,
         }
     }
@@ -339,9 +348,21 @@ pub fn run(args: &[String]) -> Result<(), Error> {
         ));
     };
     let verify = !flags.iter().any(|f| f.name == "no-verify");
+    let mut crypto = CryptoFlags::default();
+    for f in &flags {
+        crypto
+            .take(&f.name, f.value.as_deref())
+            .map_err(Error::invalid_argument)?;
+    }
+    let mut read_options = ReadOptions::default().verify_checksums(verify);
+    if let Some(d) = crypto.decryption()? {
+        read_options = read_options.decryption(d);
+    }
     let file = std::fs::File::open(input).map_err(|e| Error::from(e).context(input))?;
-    let reader = FileReader::with_options(file, ReadOptions::default().verify_checksums(verify))?;
-    let (options, row_group_rows) = options(&reader, &flags)?;
+    let reader = FileReader::with_options(file, read_options)?;
+    let (mut options, row_group_rows) = options(&reader, &flags)?;
+    options.encryption = crypto.encryption(reader.schema())?;
+    options.validate(reader.schema())?;
     let out = std::fs::File::create(output).map_err(|e| Error::from(e).context(output))?;
     let writer = FileWriter::new(BufWriter::new(out), reader.schema().clone(), options)?;
     copy(&reader, writer, row_group_rows)
@@ -387,21 +408,25 @@ fn copy(
             at += take;
             rows_in_group += take;
             if rows_in_group == target {
-                let chunks = std::mem::replace(&mut writers, new_writers(&writer)?)
+                // Column writers belong to the next row group (encrypted pages carry its
+                // ordinal): make new ones only after this one is written.
+                let chunks = std::mem::take(&mut writers)
                     .into_iter()
                     .map(|w| w.close())
                     .collect::<Result<Vec<_>, _>>()?;
                 writer.write_row_group(chunks)?;
+                writers = new_writers(&writer)?;
                 rows_in_group = 0;
             }
         }
         if row_group_rows.is_none() && num_rows == 0 {
             // An empty row group stays an empty row group.
-            let chunks = std::mem::replace(&mut writers, new_writers(&writer)?)
+            let chunks = std::mem::take(&mut writers)
                 .into_iter()
                 .map(|w| w.close())
                 .collect::<Result<Vec<_>, _>>()?;
             writer.write_row_group(chunks)?;
+            writers = new_writers(&writer)?;
         }
     }
     if rows_in_group > 0 {
