@@ -108,7 +108,11 @@ fn check_row(i: usize, line: &str) {
         v.get(k)
             .unwrap_or_else(|| panic!("row {i}: no {k} in {line}"))
     };
-    assert_eq!(at("boolean_field").as_bool(), Some(i.is_multiple_of(2)), "row {i}");
+    assert_eq!(
+        at("boolean_field").as_bool(),
+        Some(i.is_multiple_of(2)),
+        "row {i}"
+    );
     assert_eq!(
         at("int32_field").as_str(),
         Some(format!("00:00:00.{i:03}").as_str()),
