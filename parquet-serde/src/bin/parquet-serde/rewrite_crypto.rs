@@ -115,16 +115,23 @@ impl CryptoFlags {
         Ok(true)
     }
 
-    /// Keys to read IN: the `--in-*` ones when given, else OUT's keys (without OUT's AAD
-    /// prefix). `None` without any key.
+    /// Keys to read IN: each `--in-*` key, else the OUT key of the same part (OUT's AAD
+    /// prefix is never used for IN). `None` without any key.
     pub fn decryption(&self) -> Result<Option<FileDecryptionProperties>, Error> {
-        if !self.input.is_empty() {
-            return self.input.decryption();
+        let mut column_keys = self.input.column_keys.clone();
+        for (path, key) in &self.out.column_keys {
+            if !column_keys.iter().any(|(p, _)| p == path) {
+                column_keys.push((path.clone(), key.clone()));
+            }
         }
         let keys = KeyFlags {
-            footer_key: self.out.footer_key.clone(),
-            column_keys: self.out.column_keys.clone(),
-            aad_prefix: None,
+            footer_key: self
+                .input
+                .footer_key
+                .clone()
+                .or_else(|| self.out.footer_key.clone()),
+            column_keys,
+            aad_prefix: self.input.aad_prefix.clone(),
         };
         keys.decryption()
     }
