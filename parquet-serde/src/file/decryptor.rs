@@ -104,6 +104,9 @@ enum ColumnKey {
 pub(crate) struct FileDecryptor {
     algorithm: Algorithm,
     file_aad: Arc<[u8]>,
+    /// Every module authenticates with an empty AAD: files of writers (DuckDB 1.x-2.0) that
+    /// store no aad_file_unique and use no AAD at all; detected on the footer.
+    no_aad: bool,
     encrypted_footer: bool,
     footer_key: Option<Arc<ModuleKey>>,
     columns: Vec<ColumnKey>,
@@ -133,9 +136,11 @@ impl FileDecryptor {
     /// The state for a file of `algorithm` whose FileMetaData is decoded (and, for an
     /// encrypted footer, decrypted with `footer_key`): resolves every encrypted column's key
     /// and replaces the `meta_data` of chunks whose `encrypted_column_metadata` decrypts.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         algorithm: Algorithm,
         file_aad: Vec<u8>,
+        no_aad: bool,
         encrypted_footer: bool,
         footer_key: Option<Arc<ModuleKey>>,
         props: Option<&FileDecryptionProperties>,
@@ -150,6 +155,7 @@ impl FileDecryptor {
         let mut dec = FileDecryptor {
             algorithm,
             file_aad: file_aad.into(),
+            no_aad,
             encrypted_footer,
             footer_key,
             columns: Vec::with_capacity(paths.len()),
@@ -173,7 +179,11 @@ impl FileDecryptor {
                 let Some(ColumnKey::Key(key)) = dec.columns.get(c) else {
                     continue;
                 };
-                let aad = module_aad(&dec.file_aad, ModuleType::ColumnMetaData, ordinal, c, 0)?;
+                let aad = if dec.no_aad {
+                    Vec::new()
+                } else {
+                    module_aad(&dec.file_aad, ModuleType::ColumnMetaData, ordinal, c, 0)?
+                };
                 let decoded = key
                     .gcm_decrypt(bytes, &aad, ModuleType::ColumnMetaData)
                     .and_then(|plain| format::decode::<ColumnMetaData>(&plain).map(|(md, _)| md));
@@ -197,6 +207,10 @@ impl FileDecryptor {
         props: Option<&FileDecryptionProperties>,
     ) -> ColumnKey {
         let path = &self.paths[c];
+        // AAD-less files (DuckDB) encrypt every column with the footer key and store no
+        // crypto metadata for it.
+        let footer = ColumnCryptoMetaData::EncryptionWithFooterKey;
+        let crypto = crypto.or(self.no_aad.then_some(&footer));
         match crypto {
             None => ColumnKey::Plaintext,
             Some(ColumnCryptoMetaData::EncryptionWithFooterKey) => match &self.footer_key {
@@ -280,6 +294,7 @@ impl FileDecryptor {
             Some(ColumnKey::Key(key)) => Ok(Some(ChunkDecryptor {
                 key: key.clone(),
                 file_aad: self.file_aad.clone(),
+                no_aad: self.no_aad,
                 row_group: row_group_ordinal(rg_ordinal, row_group)?,
                 column,
                 ctr: self.algorithm.pages_use_ctr(),
@@ -317,7 +332,7 @@ impl super::ParquetMetaData {
             .get(column)
             .ok_or_else(|| Error::invalid_argument(format!("no column {column}")))?;
         dec.chunk(
-            chunk.crypto_metadata.is_some(),
+            chunk.crypto_metadata.is_some() || dec.no_aad,
             row_group,
             rg.ordinal,
             column,
@@ -335,9 +350,23 @@ fn row_group_ordinal(ordinal: Option<i16>, index: usize) -> Result<usize> {
     }
 }
 
-/// Decrypts the footer module of a `PARE` file.
-pub(crate) fn decrypt_footer(key: &ModuleKey, module: &[u8], file_aad: &[u8]) -> Result<Vec<u8>> {
-    key.gcm_decrypt(module, &footer_aad(file_aad), ModuleType::Footer)
+/// Decrypts the footer module of a `PARE` file: the plaintext, and whether the file uses no
+/// AAD at all. A file without aad_file_unique and AAD prefix (DuckDB writes such files, with
+/// an empty AAD for every module) whose footer authenticates only under the empty AAD is read
+/// in that mode; spec-conforming writers always store aad_file_unique.
+pub(crate) fn decrypt_footer(
+    key: &ModuleKey,
+    module: &[u8],
+    file_aad: &[u8],
+) -> Result<(Vec<u8>, bool)> {
+    match key.gcm_decrypt(module, &footer_aad(file_aad), ModuleType::Footer) {
+        Ok(plain) => Ok((plain, false)),
+        Err(e) if file_aad.is_empty() => match key.gcm_decrypt(module, &[], ModuleType::Footer) {
+            Ok(plain) => Ok((plain, true)),
+            Err(_) => Err(e),
+        },
+        Err(e) => Err(e),
+    }
 }
 
 /// Checks the signature of a plaintext footer.
@@ -355,6 +384,8 @@ pub(crate) fn verify_footer(
 pub(crate) struct ChunkDecryptor {
     key: Arc<ModuleKey>,
     file_aad: Arc<[u8]>,
+    /// Modules use an empty AAD (see [`FileDecryptor`]).
+    no_aad: bool,
     row_group: usize,
     column: usize,
     ctr: bool,
@@ -384,6 +415,7 @@ impl ChunkDecryptor {
         ChunkDecryptor {
             key: Arc::new(ModuleKey::new(key).expect("test key")),
             file_aad: Arc::from(file_aad),
+            no_aad: false,
             row_group,
             column,
             ctr,
@@ -391,6 +423,9 @@ impl ChunkDecryptor {
     }
 
     fn aad(&self, module: ModuleType, page: usize) -> Result<Vec<u8>> {
+        if self.no_aad {
+            return Ok(Vec::new());
+        }
         module_aad(&self.file_aad, module, self.row_group, self.column, page)
     }
 
@@ -438,6 +473,12 @@ impl PageDecryptor {
             Some(o) => o.get(n).copied().unwrap_or(n),
             None => n,
         }
+    }
+
+    /// Whether page bodies are delimited by their module's length prefix rather than by
+    /// `compressed_page_size`: AAD-less (DuckDB) files store the size before encryption.
+    pub(crate) fn body_len_from_prefix(&self) -> bool {
+        self.chunk.no_aad
     }
 
     /// The length of the page header module at the start of `bytes`.
@@ -488,7 +529,9 @@ impl PageDecryptor {
                 .gcm_decrypt(module, &aad, ModuleType::DictionaryPageHeader);
         }
         let ordinal = self.data_ordinal(data_pages);
-        set_page_ordinal(&mut self.header_aad, ordinal)?;
+        if !self.chunk.no_aad {
+            set_page_ordinal(&mut self.header_aad, ordinal)?;
+        }
         self.chunk
             .key
             .gcm_decrypt(module, &self.header_aad, ModuleType::DataPageHeader)
@@ -512,7 +555,9 @@ impl PageDecryptor {
         }
         let plain = if what == ModuleType::DataPage {
             let ordinal = self.data_ordinal(data_pages);
-            set_page_ordinal(&mut self.body_aad, ordinal)?;
+            if !self.chunk.no_aad {
+                set_page_ordinal(&mut self.body_aad, ordinal)?;
+            }
             self.chunk.key.gcm_decrypt(module, &self.body_aad, what)?
         } else {
             let aad = self.chunk.aad(what, 0)?;
@@ -579,6 +624,7 @@ mod tests {
         ChunkDecryptor {
             key: Arc::new(ModuleKey::new(b"0123456789012345").unwrap()),
             file_aad: Arc::from(&b"file"[..]),
+            no_aad: false,
             row_group: 1,
             column: 2,
             ctr,

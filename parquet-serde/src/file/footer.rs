@@ -222,7 +222,7 @@ fn parse_encrypted_footer(
         ))
         .with_offset(module_start));
     }
-    let plain =
+    let (plain, no_aad) =
         decrypt_footer(&key, &module[..n], &aad).map_err(|e| e.with_offset(module_start))?;
     let (mut file, _) = format::decode::<FileMetaData>(&plain).map_err(|e| {
         e.context("decrypted file metadata")
@@ -233,6 +233,7 @@ fn parse_encrypted_footer(
     let decryptor = FileDecryptor::new(
         params.algorithm,
         aad,
+        no_aad,
         true,
         Some(key),
         Some(props),
@@ -286,6 +287,7 @@ fn plaintext_footer_decryptor(
     FileDecryptor::new(
         params.algorithm,
         aad,
+        false,
         false,
         footer_key,
         decryption,

@@ -142,6 +142,12 @@ impl<'a> PageReader<'a> {
             ))));
         }
         let start = self.pos + header_len;
+        let compressed = match self.decryptor.as_deref() {
+            Some(d) if d.body_len_from_prefix() => d
+                .header_len(&self.data[start.min(self.data.len())..])
+                .map_err(|e| at(e.context("encrypted page")))?,
+            _ => compressed,
+        };
         let end = start
             .checked_add(compressed)
             .filter(|&end| end <= self.data.len())
