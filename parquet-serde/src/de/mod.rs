@@ -102,7 +102,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::file::{ChunkReader, ReadOptions};
 
 pub(crate) use access::MAP_TAG;
@@ -219,7 +219,8 @@ pub fn from_path_with<T: DeserializeOwned>(
     path: impl AsRef<Path>,
     options: &ReadOptions,
 ) -> Result<Vec<T>> {
-    let path = path.as_ref();
-    let file = std::fs::File::open(path).map_err(|e| Error::from(e).context(path.display()))?;
-    collect(Reader::<_, T>::with_options(file, options.clone())?)
+    collect(Reader::<_, T>::from_path_with_options(
+        path,
+        options.clone(),
+    )?)
 }

@@ -204,9 +204,14 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
 impl<T: DeserializeOwned> Reader<File, T> {
     /// Opens the file at `path` (read by positioned reads).
     pub fn from_path(path: impl AsRef<Path>) -> Result<Self> {
+        Self::from_path_with_options(path, ReadOptions::default())
+    }
+
+    /// Opens the file at `path` with reader options (decryption keys, checksums, ...).
+    pub fn from_path_with_options(path: impl AsRef<Path>, options: ReadOptions) -> Result<Self> {
         let path = path.as_ref();
         let file = File::open(path).map_err(|e| Error::from(e).context(path.display()))?;
-        Self::new(file)
+        Self::with_options(file, options)
     }
 }
 

@@ -528,14 +528,7 @@ impl WriterOptions {
             }
         }
         if let Some(e) = &self.encryption {
-            for path in e.columns().keys() {
-                if !schema.columns().iter().any(|c| c.path.to_string() == *path) {
-                    return Err(Error::invalid_argument(format!(
-                        "encryption properties name column {path}, which is not a leaf \
-                         column of the schema"
-                    )));
-                }
-            }
+            super::write_crypto::check_columns(e, schema)?;
         }
         Ok(())
     }

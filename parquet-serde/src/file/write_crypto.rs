@@ -37,6 +37,20 @@ pub(crate) struct FileEncryptor {
     columns: Vec<Option<ColumnKey>>,
 }
 
+/// Checks that every column `props` lists is a leaf column of `schema`.
+pub(crate) fn check_columns(props: &FileEncryptionProperties, schema: &Schema) -> Result<()> {
+    match props
+        .columns()
+        .keys()
+        .find(|p| schema.column_index(p.as_str()).is_none())
+    {
+        Some(p) => Err(Error::invalid_argument(format!(
+            "encryption properties name column {p}, which is not a leaf column of the schema"
+        ))),
+        None => Ok(()),
+    }
+}
+
 impl FileEncryptor {
     /// The encryptor of a file of `schema` encrypted as `props` say. Fails when `props`
     /// lists a column that is not a leaf of `schema`.
@@ -49,16 +63,12 @@ impl FileEncryptor {
         schema: &Schema,
         aad_file_unique: Vec<u8>,
     ) -> Result<Self> {
+        check_columns(&props, schema)?;
         let paths: Vec<String> = schema
             .columns()
             .iter()
             .map(|c| c.path.to_string())
             .collect();
-        if let Some(p) = props.columns().keys().find(|p| !paths.contains(p)) {
-            return Err(Error::invalid_argument(format!(
-                "encryption properties name column {p}, which is not a leaf column of the schema"
-            )));
-        }
         let footer_key = Arc::new(ModuleKey::new(props.footer_key())?);
         // One ModuleKey per distinct key, so that GCM invocations are counted per key.
         let mut keys: Vec<(Vec<u8>, Arc<ModuleKey>)> =

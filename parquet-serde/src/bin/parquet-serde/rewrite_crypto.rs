@@ -163,13 +163,8 @@ impl CryptoFlags {
         if let Some(p) = &self.out.aad_prefix {
             b = b.aad_prefix(p.clone());
         }
-        let columns: Vec<String> = schema
-            .columns()
-            .iter()
-            .map(|c| c.path.to_string())
-            .collect();
         for (path, key) in &self.out.column_keys {
-            if !columns.contains(path) {
+            if schema.column_index(path.as_str()).is_none() {
                 return Err(bad(format!("--column-key: no column {path}")));
             }
             let metadata = self
