@@ -120,6 +120,21 @@ fn every_flipped_byte_is_an_error() {
     }
 }
 
+#[test]
+fn every_truncation_is_an_error() {
+    let data = rows(40);
+    for props in [uniform(), column_keys(true)] {
+        let bytes = parquet_serde::to_vec_with(&data, &writer_options(props.clone())).unwrap();
+        for cut in 0..bytes.len() {
+            assert!(
+                read_everything(&bytes[..cut], &all_keys()).is_err(),
+                "{props:?}: {cut} of {} bytes read without error",
+                bytes.len()
+            );
+        }
+    }
+}
+
 /// Byte ranges of the modules of one column chunk, from the decrypted metadata.
 struct ChunkModules {
     /// (header start, body start, body end) of each page, dictionary page first.
