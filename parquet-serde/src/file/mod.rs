@@ -23,7 +23,10 @@ pub use footer::{
     parse_footer, parse_footer_with, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED,
 };
 pub use indexes::{PageIndex, PageInfo};
-pub use options::{ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions};
+pub use options::{
+    default_threads, ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions,
+    MAX_DEFAULT_THREADS,
+};
 pub use reader::{ColumnChunkData, FileReader};
 pub use selection::RowSelection;
 pub(crate) use selection::{local_ranges, take_rows};

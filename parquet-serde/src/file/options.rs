@@ -30,6 +30,22 @@ pub struct ReadOptions {
     /// Keys and AAD prefix for encrypted files (default none: plaintext files, and the
     /// plaintext columns of encrypted files with a plaintext footer).
     pub decryption: Option<FileDecryptionProperties>,
+    /// Threads the typed reader may use, the calling thread included (default: the
+    /// machine's parallelism, at most [`MAX_DEFAULT_THREADS`]). With more than one,
+    /// pages are decompressed and decoded, and owned strings built, on helper threads
+    /// while the calling thread assembles rows; `1` does everything on the calling thread.
+    pub threads: usize,
+}
+
+/// The most threads a reader or writer uses by default.
+pub const MAX_DEFAULT_THREADS: usize = 4;
+
+/// The default of [`ReadOptions::threads`] and [`WriterOptions::threads`]: the machine's
+/// available parallelism, at most [`MAX_DEFAULT_THREADS`].
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_DEFAULT_THREADS)
 }
 
 impl Default for ReadOptions {
@@ -39,6 +55,7 @@ impl Default for ReadOptions {
             verify_checksums: p.verify_checksums,
             max_page_size: p.max_page_size,
             decryption: None,
+            threads: default_threads(),
         }
     }
 }
@@ -59,6 +76,13 @@ impl ReadOptions {
     /// Sets the keys (or key retriever) and AAD prefix for reading encrypted files.
     pub fn decryption(mut self, properties: FileDecryptionProperties) -> Self {
         self.decryption = Some(properties);
+        self
+    }
+
+    /// Sets the threads the typed reader may use, the calling thread included (`0` is
+    /// taken as `1`).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
         self
     }
 
@@ -185,6 +209,10 @@ pub struct WriterOptions {
     pub auto_encoding: bool,
     /// Parquet modular encryption of the file (none): see [`encryption`](Self::encryption).
     pub encryption: Option<FileEncryptionProperties>,
+    /// Threads the typed writer may use, the calling thread included (default: the
+    /// machine's parallelism, at most [`MAX_DEFAULT_THREADS`]): see
+    /// [`threads`](Self::threads).
+    pub threads: usize,
 }
 
 impl PartialEq for WriterOptions {
@@ -209,6 +237,7 @@ impl PartialEq for WriterOptions {
             columns,
             auto_encoding,
             encryption,
+            threads,
         } = self;
         *compression == other.compression
             && *dictionary == other.dictionary
@@ -227,6 +256,7 @@ impl PartialEq for WriterOptions {
             && *key_value_metadata == other.key_value_metadata
             && *columns == other.columns
             && *auto_encoding == other.auto_encoding
+            && *threads == other.threads
             && match (encryption, &other.encryption) {
                 (None, None) => true,
                 (Some(a), Some(b)) => same_encryption(a, b),
@@ -267,11 +297,21 @@ impl Default for WriterOptions {
             columns: Vec::new(),
             auto_encoding: false,
             encryption: None,
+            threads: default_threads(),
         }
     }
 }
 
 impl WriterOptions {
+    /// Sets the threads the typed writer may use, the calling thread included (`0` is
+    /// taken as `1`). With more than one, column chunks are encoded and compressed on
+    /// helper threads while the calling thread shreds rows; the file is the same
+    /// byte for byte whatever the count.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
     /// Sets the default codec.
     pub fn compression(mut self, compression: Compression) -> Self {
         self.compression = compression;
