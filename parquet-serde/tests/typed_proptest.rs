@@ -8,7 +8,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use parquet_serde::file::{DataPageVersion, StatisticsLevel};
-use parquet_serde::{from_slice, to_vec_with, Compression, ParquetSchema, Writer, WriterOptions};
+use parquet_serde::{
+    from_slice, from_slice_with, to_vec_with, Compression, ParquetSchema, ReadOptions, Writer,
+    WriterOptions,
+};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -504,10 +507,15 @@ where
 {
     let bytes =
         to_vec_with(rows, options).map_err(|e| TestCaseError::fail(format!("write: {e}")))?;
-    let back: Vec<T> = from_slice(&bytes).map_err(|e| TestCaseError::fail(format!("read: {e}")))?;
-    prop_assert_eq!(back.len(), rows.len());
-    for (i, (got, want)) in back.iter().zip(rows).enumerate() {
-        prop_assert_eq!(got, want, "row {}", i);
+    // The calling thread alone, and with decoding threads (the pipelined reader).
+    for threads in [1, 3] {
+        let read = ReadOptions::default().threads(threads);
+        let back: Vec<T> = from_slice_with(&bytes, &read)
+            .map_err(|e| TestCaseError::fail(format!("read ({threads} threads): {e}")))?;
+        prop_assert_eq!(back.len(), rows.len());
+        for (i, (got, want)) in back.iter().zip(rows).enumerate() {
+            prop_assert_eq!(got, want, "row {} ({} threads)", i, threads);
+        }
     }
     Ok(())
 }

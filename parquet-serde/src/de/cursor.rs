@@ -41,30 +41,26 @@ fn levels_end() -> Error {
     Error::corrupt("levels end inside a row")
 }
 
-/// A decoded leaf column chunk and the assembler's position in it.
+/// A run of whole rows of one leaf column, checked and ready for a [`Cursor`]: levels,
+/// values, the text of a UTF-8 byte-array buffer, and optionally every value as an owned
+/// `String` (built ahead, on a decoding thread, for targets that take ownership).
 #[derive(Debug)]
-pub(crate) struct Cursor {
+pub(crate) struct Segment {
     def: Vec<i16>,
     rep: Vec<i16>,
     values: ColumnValues,
-    max_def: i16,
-    max_rep: i16,
-    len: usize,
-    /// Next level entry.
-    pub pos: usize,
-    /// Next non-null value.
-    pub vpos: usize,
-    /// `(level, value)` position of each row start, built on the first realignment.
-    row_starts: Option<Vec<(usize, usize)>>,
-    /// The BYTE_ARRAY buffer when it is all UTF-8 (validated once, so each value is a
-    /// slice of a `str`, not validated again).
     text: Option<String>,
+    owned: Vec<String>,
+    len: usize,
+    rows: usize,
 }
 
-impl Cursor {
-    /// A cursor over a decoded chunk; checks that the level and value counts agree, so that
-    /// taking a value where the levels say there is one never runs out.
-    pub fn new(batch: ColumnBatch, max_def: i16, max_rep: i16) -> Result<Cursor> {
+impl Segment {
+    /// Checks a decoded batch (level and value counts agree, so that taking a value where
+    /// the levels say there is one never runs out; it starts at a row) and validates its
+    /// byte-array buffer as UTF-8 once. With `owned`, a UTF-8 buffer's values are also
+    /// copied out as `String`s.
+    pub fn prepare(batch: ColumnBatch, max_def: i16, max_rep: i16, owned: bool) -> Result<Self> {
         let ColumnBatch {
             values,
             def_levels,
@@ -96,6 +92,11 @@ impl Cursor {
         if max_rep > 0 && rep_levels.first().is_some_and(|&r| r != 0) {
             return Err(Error::corrupt("column chunk starts inside a row"));
         }
+        let rows = if max_rep == 0 {
+            len
+        } else {
+            rep_levels.iter().filter(|&&r| r == 0).count()
+        };
         let mut values = values;
         let text = match &mut values {
             ColumnValues::ByteArray(v) => match String::from_utf8(std::mem::take(&mut v.data)) {
@@ -107,39 +108,154 @@ impl Cursor {
             },
             _ => None,
         };
-        Ok(Cursor {
+        let owned = match (&values, &text) {
+            (ColumnValues::ByteArray(v), Some(text)) if owned => owned_strings(v, text),
+            _ => Vec::new(),
+        };
+        Ok(Segment {
             def: def_levels,
             rep: rep_levels,
             values,
+            text,
+            owned,
+            len,
+            rows,
+        })
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+}
+
+/// Every value of a UTF-8 byte-array buffer as a `String`; none when a value does not
+/// start and end on character boundaries (it is not UTF-8 alone).
+fn owned_strings(v: &crate::values::ByteArrays, text: &str) -> Vec<String> {
+    let mut out = Vec::with_capacity(v.len());
+    for w in v.offsets.windows(2) {
+        match text.get(w[0]..w[1]) {
+            Some(s) => out.push(s.to_owned()),
+            None => return Vec::new(),
+        }
+    }
+    out
+}
+
+/// Where a cursor's next segment comes from once it has consumed the one it holds.
+pub(crate) trait Feed: Send {
+    /// The next segment of the column, `Err` when the column cannot go on.
+    fn next_segment(&mut self) -> Result<Segment>;
+}
+
+/// A decoded leaf column chunk (or a run of its rows, refilled from a [`Feed`]) and the
+/// assembler's position in it.
+pub(crate) struct Cursor {
+    def: Vec<i16>,
+    rep: Vec<i16>,
+    values: ColumnValues,
+    max_def: i16,
+    max_rep: i16,
+    len: usize,
+    /// Next level entry.
+    pub pos: usize,
+    /// Next non-null value.
+    pub vpos: usize,
+    /// `(level, value)` position of each row start, built on the first realignment.
+    row_starts: Option<Vec<(usize, usize)>>,
+    /// The BYTE_ARRAY buffer when it is all UTF-8 (validated once, so each value is a
+    /// slice of a `str`, not validated again).
+    text: Option<String>,
+    /// Every value as an owned `String`, when built ahead (else empty).
+    owned: Vec<String>,
+    /// Rows in the segments held so far.
+    rows: usize,
+    /// The source of the next segments (none: the cursor holds the whole chunk).
+    feed: Option<Box<dyn Feed>>,
+}
+
+impl std::fmt::Debug for Cursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cursor")
+            .field("len", &self.len)
+            .field("pos", &self.pos)
+            .field("vpos", &self.vpos)
+            .field("fed", &self.feed.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Cursor {
+    /// A cursor over a decoded chunk; checks that the level and value counts agree, so that
+    /// taking a value where the levels say there is one never runs out.
+    pub fn new(batch: ColumnBatch, max_def: i16, max_rep: i16) -> Result<Cursor> {
+        let segment = Segment::prepare(batch, max_def, max_rep, false)?;
+        let mut c = Cursor::fed(max_def, max_rep, None);
+        c.install(segment);
+        Ok(c)
+    }
+
+    /// An empty cursor that takes its rows from `feed` as it needs them.
+    pub fn fed(max_def: i16, max_rep: i16, feed: Option<Box<dyn Feed>>) -> Cursor {
+        Cursor {
+            def: Vec::new(),
+            rep: Vec::new(),
+            values: ColumnValues::Boolean(Vec::new()),
             max_def,
             max_rep,
-            len,
+            len: 0,
             pos: 0,
             vpos: 0,
             row_starts: None,
-            text,
-        })
+            text: None,
+            owned: Vec::new(),
+            rows: 0,
+            feed,
+        }
+    }
+
+    fn install(&mut self, s: Segment) {
+        self.def = s.def;
+        self.rep = s.rep;
+        self.values = s.values;
+        self.text = s.text;
+        self.owned = s.owned;
+        self.len = s.len;
+        self.rows += s.rows;
+        self.pos = 0;
+        self.vpos = 0;
+        self.row_starts = None;
+    }
+
+    /// Replaces the consumed segment by the feed's next one (the cursor is at a row start).
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) -> Result<()> {
+        while self.pos >= self.len {
+            let Some(feed) = self.feed.as_mut() else {
+                return Err(levels_end());
+            };
+            let segment = feed.next_segment()?;
+            self.install(segment);
+        }
+        Ok(())
     }
 
     /// Number of rows (level entries with repetition level 0).
     pub fn rows(&self) -> usize {
-        if self.max_rep == 0 {
-            self.len
-        } else {
-            self.rep.iter().filter(|&&r| r == 0).count()
-        }
+        self.rows
     }
 
-    /// Whether every level entry has been consumed.
+    /// Whether every level entry held has been consumed.
     pub fn at_end(&self) -> bool {
         self.pos >= self.len
     }
 
     /// Definition level of the next entry.
     #[inline]
-    pub fn def(&self) -> Result<i16> {
+    pub fn def(&mut self) -> Result<i16> {
         if self.pos >= self.len {
-            return Err(levels_end());
+            self.refill()?;
         }
         Ok(if self.max_def == 0 {
             0
@@ -199,6 +315,13 @@ impl Cursor {
             }
         }
         n
+    }
+
+    /// Moves value `i` (an index `take` returned) out as a `String`, when the values are
+    /// held owned; each is taken once.
+    #[inline]
+    pub fn take_owned(&mut self, i: usize) -> Option<String> {
+        self.owned.get_mut(i).map(std::mem::take)
     }
 
     /// Value `i` (an index `take` returned).

@@ -8,6 +8,8 @@
 //! integer visitors then check the range of the target (an INT32 read into a `u8` fails on
 //! 300 with "invalid value", widens into an `i64` for free).
 
+use std::cell::Cell;
+
 use serde::de::value::{I64Deserializer, StrDeserializer, U8Deserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
@@ -20,6 +22,7 @@ use super::access::KeyDe;
 use super::cursor::Prim;
 use super::error::DeError;
 use super::node::{NodeDe, Res, Want, VALUE_TOKEN};
+use super::state::Taken;
 use super::text::{self, StackStr};
 use super::tree::{Conv, Node};
 
@@ -70,6 +73,10 @@ fn utf8(b: &[u8]) -> Res<&str> {
 }
 
 /// Consumes leaf `de.id`'s next entry (column `col`) and visits it as `want` asks.
+///
+/// A `String` target of a text column takes the value as an owned `String` when the
+/// cursor holds it so (built ahead by a decoding thread): no copy on this thread. The
+/// schema probe records which columns such targets read.
 #[inline(always)]
 pub(crate) fn visit<'de, V: Visitor<'de>>(
     de: NodeDe<'_>,
@@ -81,24 +88,53 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
     let NodeDe { tree, st, id, .. } = de;
     let node = &tree.nodes[id];
     let probing = st.probing();
-    let result = match st.take(tree, id, col) {
-        Ok(Some(prim)) => match want {
-            Want::Option => visitor.visit_some(PrimDe {
-                prim,
-                conv,
-                node,
-                probing,
-            }),
-            Want::Ignored => visitor.visit_unit(),
-            _ => visit_prim(prim, conv, node, probing, want, visitor),
-        },
-        Ok(None) => match want {
-            Want::Option | Want::Any | Want::Value => visitor.visit_none(),
-            Want::Ignored => visitor.visit_unit(),
-            _ => Err(null_error(node)),
-        },
-        Err(e) => Err(e.into()),
+    let wanted = Cell::new(matches!(want, Want::String));
+    let takes_owned = conv == Conv::String && matches!(want, Want::String | Want::Option);
+    let result = if takes_owned && !probing {
+        match st.take_owned(tree, id, col, matches!(want, Want::String)) {
+            Ok(Some(Taken::Owned(s))) => visitor.visit_string(s),
+            Ok(Some(Taken::Value(prim, owned))) => match want {
+                Want::Option => visitor.visit_some(PrimDe {
+                    prim,
+                    conv,
+                    node,
+                    probing,
+                    owned,
+                    wanted: &wanted,
+                }),
+                _ => visit_prim(prim, conv, node, probing, want, visitor),
+            },
+            Ok(None) => match want {
+                Want::Option => visitor.visit_none(),
+                _ => Err(null_error(node)),
+            },
+            Err(e) => Err(e.into()),
+        }
+    } else {
+        match st.take(tree, id, col) {
+            Ok(Some(prim)) => match want {
+                Want::Option => visitor.visit_some(PrimDe {
+                    prim,
+                    conv,
+                    node,
+                    probing,
+                    owned: None,
+                    wanted: &wanted,
+                }),
+                Want::Ignored => visitor.visit_unit(),
+                _ => visit_prim(prim, conv, node, probing, want, visitor),
+            },
+            Ok(None) => match want {
+                Want::Option | Want::Any | Want::Value => visitor.visit_none(),
+                Want::Ignored => visitor.visit_unit(),
+                _ => Err(null_error(node)),
+            },
+            Err(e) => Err(e.into()),
+        }
     };
+    if probing && takes_owned && wanted.get() {
+        st.probe_owned(col);
+    }
     result.map_err(|e| e.at(&node.path))
 }
 
@@ -114,12 +150,16 @@ fn null_error(node: &Node) -> DeError {
     })
 }
 
-/// A leaf value already taken from its cursor (what `visit_some` hands on).
+/// A leaf value already taken from its cursor (what `visit_some` hands on), with the
+/// value as an owned `String` when the cursor held it so.
 pub(crate) struct PrimDe<'a> {
     prim: Prim<'a>,
     conv: Conv,
     node: &'a Node,
     probing: bool,
+    owned: Option<String>,
+    /// Set when the target asks for a `String` (what the probe records).
+    wanted: &'a Cell<bool>,
 }
 
 impl<'de> Deserializer<'de> for PrimDe<'_> {
@@ -230,6 +270,21 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
         )
     }
 
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
+        self.wanted.set(true);
+        match self.owned {
+            Some(s) => visitor.visit_string(s),
+            None => visit_prim(
+                self.prim,
+                self.conv,
+                self.node,
+                self.probing,
+                Want::String,
+                visitor,
+            ),
+        }
+    }
+
     prim_wants! {
         deserialize_bool => Want::Bool,
         deserialize_i8 => Want::Int,
@@ -246,7 +301,6 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
         deserialize_f64 => Want::Float,
         deserialize_char => Want::Char,
         deserialize_str => Want::Str,
-        deserialize_string => Want::Str,
         deserialize_identifier => Want::Str,
         deserialize_bytes => Want::Bytes,
         deserialize_byte_buf => Want::Bytes,
@@ -282,7 +336,9 @@ fn visit_prim<'de, V: Visitor<'de>>(
 ) -> Res<V::Value> {
     let prim = match prim {
         Prim::Str(s) => match want {
-            Want::Str | Want::Char if !matches!(conv, Conv::Uuid | Conv::Decimal(_)) => {
+            Want::Str | Want::String | Want::Char
+                if !matches!(conv, Conv::Uuid | Conv::Decimal(_)) =>
+            {
                 return visitor.visit_str(s)
             }
             Want::Any | Want::Value | Want::Bool | Want::Int | Want::Float
@@ -299,7 +355,7 @@ fn visit_prim<'de, V: Visitor<'de>>(
     };
     match want {
         Want::Unit | Want::Ignored => visitor.visit_unit(),
-        Want::Str | Want::Char => text_value(prim, conv, visitor),
+        Want::Str | Want::String | Want::Char => text_value(prim, conv, visitor),
         Want::Bytes => match prim {
             Prim::Bytes(b) => visitor.visit_bytes(b),
             _ => natural(prim, conv, false, visitor),

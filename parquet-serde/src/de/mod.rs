@@ -88,8 +88,10 @@ mod cursor;
 mod error;
 mod leaf;
 mod node;
+mod pipeline;
 mod probe;
 mod reader;
+mod row_pages;
 mod source;
 mod state;
 pub(crate) mod text;
@@ -134,9 +136,7 @@ fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<
     let len = reader.get_ref().len_bytes().max(1 << 16);
     let budget = ((1u64 << 30) / std::mem::size_of::<T>().max(1) as u64).max(1);
     let mut rows = Vec::with_capacity(reader.num_rows().min(len).min(budget) as usize);
-    for row in reader {
-        rows.push(row?);
-    }
+    reader.collect_into(&mut rows)?;
     Ok(rows)
 }
 

@@ -37,8 +37,10 @@ pub(crate) enum Want {
     Float,
     /// `char`.
     Char,
-    /// `str`, `string`, `identifier`.
+    /// `str`, `identifier`.
     Str,
+    /// `string`: an owned `String` is welcome.
+    String,
     /// `bytes`, `byte_buf`.
     Bytes,
     /// `option`.
@@ -70,7 +72,7 @@ impl Want {
             Want::Int | Want::I128 | Want::U128 => "an integer",
             Want::Float => "a float",
             Want::Char => "a char",
-            Want::Str => "a string",
+            Want::Str | Want::String => "a string",
             Want::Bytes => "bytes",
             Want::Option => "an option",
             Want::Unit => "a unit",
@@ -514,7 +516,7 @@ impl<'de> Deserializer<'de> for NodeDe<'_> {
         deserialize_f64 => Want::Float,
         deserialize_char => Want::Char,
         deserialize_str => Want::Str,
-        deserialize_string => Want::Str,
+        deserialize_string => Want::String,
         deserialize_identifier => Want::Str,
         deserialize_bytes => Want::Bytes,
         deserialize_byte_buf => Want::Bytes,

@@ -14,12 +14,22 @@ use super::node::NodeDe;
 use super::state::State;
 use super::tree::Tree;
 
+/// What rows of a type read: per leaf column, whether it is decoded, and whether its text
+/// goes into `String` targets.
+#[derive(Debug, Clone)]
+pub(crate) struct Projection {
+    /// Leaf columns decoded.
+    pub leaves: Vec<bool>,
+    /// Text leaf columns read into `String`s (owned values are worth building ahead).
+    pub owned: Vec<bool>,
+}
+
 /// Sets the projection of `tree` to the leaf columns rows of `T` read; returns them.
 ///
 /// A schema mismatch (a field the file lacks without a default, a type that cannot be read
 /// from its column) is an error now. When the type rejects a stand-in value instead, the
 /// probe cannot tell what it reads, and every column is decoded.
-pub(crate) fn project<T: DeserializeOwned>(tree: &mut Tree) -> Result<Vec<bool>> {
+pub(crate) fn project<T: DeserializeOwned>(tree: &mut Tree) -> Result<Projection> {
     let mut st = State::for_probe(tree);
     let result = T::deserialize(NodeDe::root(tree, &mut st));
     let Some(probe) = st.probe.take() else {
@@ -31,7 +41,10 @@ pub(crate) fn project<T: DeserializeOwned>(tree: &mut Tree) -> Result<Vec<bool>>
         Err(e) if e.error().kind() == ErrorKind::Schema => return Err(e.into()),
         Err(_) => {
             tree.set_projection(&all, &probe.structs);
-            return Ok(all);
+            return Ok(Projection {
+                owned: vec![false; all.len()],
+                leaves: all,
+            });
         }
     }
     let mut leaves = probe.leaves;
@@ -43,5 +56,8 @@ pub(crate) fn project<T: DeserializeOwned>(tree: &mut Tree) -> Result<Vec<bool>>
         }
     }
     tree.set_projection(&leaves, &probe.structs);
-    Ok(leaves)
+    Ok(Projection {
+        leaves,
+        owned: probe.owned,
+    })
 }

@@ -61,6 +61,8 @@ pub struct Reader<R, T> {
     tree: Tree,
     st: State,
     projected: Vec<usize>,
+    /// Projected text columns read into `String` targets.
+    owned: Vec<bool>,
     next_row_group: usize,
     row_group: usize,
     rows_in_group: usize,
@@ -108,7 +110,8 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
     /// Reads rows of `T` from an opened [`FileReader`].
     pub fn from_file_reader(file: FileReader<R>) -> Result<Self> {
         let mut tree = Tree::new(file.schema())?;
-        let mask = probe::project::<T>(&mut tree)?;
+        let projection = probe::project::<T>(&mut tree)?;
+        let mask = &projection.leaves;
         let projected: Vec<usize> = (0..mask.len()).filter(|&c| mask[c]).collect();
         let st = State::for_reading(&tree);
         Ok(Reader {
@@ -116,6 +119,7 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
             tree,
             st,
             projected,
+            owned: projection.owned,
             next_row_group: 0,
             row_group: 0,
             rows_in_group: 0,
@@ -198,6 +202,34 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
             group_start: 0,
         }));
         Ok(self)
+    }
+}
+
+impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
+    /// Appends every row left to `out`, stopping at the first error. With more than one
+    /// thread allowed ([`ReadOptions::threads`]) and no filter, helper threads decode the
+    /// columns while this thread assembles the rows.
+    pub(super) fn collect_into(mut self, out: &mut Vec<T>) -> Result<()> {
+        let threads = self.file.options().threads;
+        if threads > 1
+            && self.filtering.is_none()
+            && self.next_row_group == 0
+            && !self.projected.is_empty()
+        {
+            return super::pipeline::collect(
+                &self.file,
+                &self.tree,
+                &mut self.st,
+                &self.projected,
+                &self.owned,
+                threads,
+                out,
+            );
+        }
+        for row in self {
+            out.push(row?);
+        }
+        Ok(())
     }
 }
 

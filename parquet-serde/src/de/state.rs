@@ -19,10 +19,20 @@ pub(crate) struct Probe {
     pub leaves: Vec<bool>,
     /// Nodes whose presence or list length is asked.
     pub decide: Vec<bool>,
+    /// Leaf columns of text read into `String` targets (worth building owned values for).
+    pub owned: Vec<bool>,
     /// Groups read as structs, with serde's field lists.
     pub structs: Vec<(NodeId, &'static [&'static str])>,
     /// Zeros handed out as byte values.
     zeros: Vec<u8>,
+}
+
+/// A text value taken for a `String` target.
+pub(crate) enum Taken<'a> {
+    /// The value, owned.
+    Owned(String),
+    /// The value, and the value owned when the cursor holds it so.
+    Value(Prim<'a>, Option<String>),
 }
 
 /// The mutable state of the assembler.
@@ -48,6 +58,7 @@ impl State {
             cursors: (0..tree.num_leaves).map(|_| None).collect(),
             probe: Some(Box::new(Probe {
                 leaves: vec![false; tree.num_leaves],
+                owned: vec![false; tree.num_leaves],
                 decide: vec![false; tree.nodes.len()],
                 structs: Vec::new(),
                 zeros: Vec::new(),
@@ -141,6 +152,38 @@ impl State {
                 None => Ok(None),
             },
             _ => Err(not_projected(tree, node)),
+        }
+    }
+
+    /// [`take`](Self::take) for a text leaf read into a `String` (`want_string`) or an
+    /// `Option` of one: the value as an owned `String` when the cursor holds it so (and,
+    /// for an `Option`, the value as well), else the value.
+    #[inline(always)]
+    pub fn take_owned(
+        &mut self,
+        tree: &Tree,
+        node: NodeId,
+        col: usize,
+        want_string: bool,
+    ) -> Result<Option<Taken<'_>>> {
+        match self.cursors.get_mut(col) {
+            Some(Some(c)) => match c.take()? {
+                Some(v) => match c.take_owned(v) {
+                    Some(s) if want_string => Ok(Some(Taken::Owned(s))),
+                    owned => Ok(Some(Taken::Value(c.value(v)?, owned))),
+                },
+                None => Ok(None),
+            },
+            _ => Err(not_projected(tree, node)),
+        }
+    }
+
+    /// Records (while probing) that column `col` is read into `String` targets.
+    pub fn probe_owned(&mut self, col: usize) {
+        if let Some(p) = &mut self.probe {
+            if let Some(o) = p.owned.get_mut(col) {
+                *o = true;
+            }
         }
     }
 

@@ -1,0 +1,302 @@
+//! Reading every row with helper threads: they fetch, decrypt, decompress and decode the
+//! projected column chunks a run of whole rows at a time (and validate text, and build
+//! owned `String`s for `String` targets when they are ahead), while the calling thread
+//! assembles rows from what they send. Rows of `T` are only ever built on the calling
+//! thread, so `T` need not be `Send`.
+//!
+//! Each column has a bounded channel ([`AHEAD`] runs). A helper always decodes, among its
+//! columns of the current row group, the one it has sent the fewest rows of: the column
+//! the calling thread will run out of first. So a helper blocked on a full channel is never
+//! what the calling thread waits for, and memory stays bounded by a few pages per column.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+
+use serde::de::DeserializeOwned;
+
+use crate::column::ColumnChunkReader;
+use crate::error::{Error, Result};
+use crate::file::{ChunkReader, FileReader};
+use crate::format::Type;
+
+use super::cursor::{Cursor, Feed, Segment};
+use super::node::NodeDe;
+use super::row_pages::RowPages;
+use super::state::State;
+use super::tree::Tree;
+
+/// Runs of rows decoded ahead per column.
+const AHEAD: usize = 2;
+
+/// What the threads share: the first error, and how many runs wait in each channel.
+#[derive(Debug)]
+struct Shared {
+    error: Mutex<Option<Error>>,
+    queued: Vec<AtomicUsize>,
+}
+
+impl Shared {
+    fn fail(&self, e: Error) {
+        if let Ok(mut slot) = self.error.lock() {
+            slot.get_or_insert(e);
+        }
+    }
+
+    fn take_error(&self) -> Error {
+        self.error
+            .lock()
+            .ok()
+            .and_then(|mut slot| slot.take())
+            .unwrap_or_else(|| Error::corrupt("column data ended before its row group"))
+    }
+}
+
+/// One projected column as a helper decodes it.
+#[derive(Debug, Clone)]
+struct Job {
+    /// Index in [`Shared::queued`].
+    slot: usize,
+    col: usize,
+    path: String,
+    physical: Type,
+    type_length: i32,
+    max_def: i16,
+    max_rep: i16,
+    /// Build owned `String`s (when ahead).
+    owned: bool,
+}
+
+/// A cursor's feed: the runs a helper sends.
+struct ChannelFeed {
+    rx: Receiver<Segment>,
+    shared: Arc<Shared>,
+    slot: usize,
+}
+
+impl Feed for ChannelFeed {
+    fn next_segment(&mut self) -> Result<Segment> {
+        match self.rx.recv() {
+            Ok(s) => {
+                self.shared.queued[self.slot].fetch_sub(1, Ordering::Relaxed);
+                Ok(s)
+            }
+            Err(_) => Err(self.shared.take_error()),
+        }
+    }
+}
+
+/// Reads every row of `file` into `out` with up to `threads` threads (the calling one
+/// included), decoding the `projected` columns; `owned` marks the text columns read into
+/// `String`s. Stops at the first error, as a sequential read would.
+pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
+    file: &FileReader<R>,
+    tree: &Tree,
+    st: &mut State,
+    projected: &[usize],
+    owned: &[bool],
+    threads: usize,
+    out: &mut Vec<T>,
+) -> Result<()> {
+    let columns = file.schema().columns();
+    let jobs: Vec<Job> = projected
+        .iter()
+        .enumerate()
+        .map(|(slot, &col)| {
+            let d = &columns[col];
+            Job {
+                slot,
+                col,
+                path: d.path.to_string(),
+                physical: d.physical_type,
+                type_length: d.type_length,
+                max_def: d.max_def_level,
+                max_rep: d.max_rep_level,
+                owned: owned.get(col).copied().unwrap_or(false)
+                    && d.physical_type == Type::ByteArray,
+            }
+        })
+        .collect();
+    let groups = share_out(file, &jobs, threads.saturating_sub(1).max(1));
+    let shared = Arc::new(Shared {
+        error: Mutex::new(None),
+        queued: jobs.iter().map(|_| AtomicUsize::new(0)).collect(),
+    });
+    std::thread::scope(|scope| {
+        let mut senders: Vec<Option<SyncSender<Segment>>> = Vec::with_capacity(jobs.len());
+        for job in &jobs {
+            let (tx, rx) = sync_channel(AHEAD);
+            senders.push(Some(tx));
+            let feed = ChannelFeed {
+                rx,
+                shared: Arc::clone(&shared),
+                slot: job.slot,
+            };
+            st.cursors[job.col] = Some(Cursor::fed(job.max_def, job.max_rep, Some(Box::new(feed))));
+        }
+        for group in groups {
+            let mine: Vec<(Job, SyncSender<Segment>)> = group
+                .into_iter()
+                .filter_map(|k| Some((jobs[k].clone(), senders[k].take()?)))
+                .collect();
+            let mine_shared = Arc::clone(&shared);
+            let spawned = std::thread::Builder::new()
+                .name("parquet-serde-decode".into())
+                .spawn_scoped(scope, move || {
+                    let shared = mine_shared;
+                    let run = catch_unwind(AssertUnwindSafe(|| decode(file, &mine, &shared)));
+                    match run {
+                        Ok(Ok(())) => {}
+                        Ok(Err(e)) => shared.fail(e),
+                        Err(_) => shared.fail(Error::invalid_argument(
+                            "internal error: a decoding thread panicked",
+                        )),
+                    }
+                });
+            if let Err(e) = spawned {
+                shared.fail(Error::from(e).context("starting a decoding thread"));
+            }
+        }
+        let result = assemble(file, tree, st, projected, out);
+        // Dropping the cursors closes the channels: helpers still decoding stop.
+        for c in st.cursors.iter_mut() {
+            *c = None;
+        }
+        result
+    })
+}
+
+/// Assembles the rows of every row group from the cursors.
+fn assemble<R: ChunkReader, T: DeserializeOwned>(
+    file: &FileReader<R>,
+    tree: &Tree,
+    st: &mut State,
+    projected: &[usize],
+    out: &mut Vec<T>,
+) -> Result<()> {
+    let mut row = 0u64;
+    for (rg, group) in file.metadata().file.row_groups.iter().enumerate() {
+        let rows = group.num_rows.max(0) as u64;
+        for _ in 0..rows {
+            match T::deserialize(NodeDe::root(tree, st)) {
+                Ok(v) => out.push(v),
+                Err(e) => return Err(Error::from(e).with_row_group(rg).with_row(row)),
+            }
+            row += 1;
+        }
+        for &col in projected {
+            if let Some(c) = &st.cursors[col] {
+                if !c.at_end() {
+                    return Err(Error::corrupt("column has level entries past the last row")
+                        .with_row_group(rg)
+                        .with_column(file.schema().columns()[col].path.to_string()));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Splits the jobs among `workers` helpers, balancing their stored bytes (largest first
+/// to the least loaded).
+fn share_out<R: ChunkReader>(
+    file: &FileReader<R>,
+    jobs: &[Job],
+    workers: usize,
+) -> Vec<Vec<usize>> {
+    let workers = workers.min(jobs.len()).max(1);
+    let size = |col: usize| -> u64 {
+        file.metadata()
+            .file
+            .row_groups
+            .iter()
+            .filter_map(|g| g.columns.get(col)?.meta_data.as_ref())
+            .map(|m| m.total_compressed_size.max(0) as u64)
+            .sum()
+    };
+    let mut order: Vec<(u64, usize)> = jobs.iter().map(|j| (size(j.col), j.slot)).collect();
+    order.sort_by(|a, b| b.cmp(a));
+    let mut groups = vec![(0u64, Vec::new()); workers];
+    for (bytes, k) in order {
+        if let Some(g) = groups.iter_mut().min_by_key(|g| g.0) {
+            g.0 += bytes;
+            g.1.push(k);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, mut g)| {
+            g.sort_unstable();
+            g
+        })
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+/// A helper's loop: every row group, its columns' runs in the order the calling thread
+/// needs them. Returns early (`Ok`) when the reader has gone.
+fn decode<R: ChunkReader>(
+    file: &FileReader<R>,
+    jobs: &[(Job, SyncSender<Segment>)],
+    shared: &Shared,
+) -> Result<()> {
+    let options = file.options().page_options();
+    for (rg, group) in file.metadata().file.row_groups.iter().enumerate() {
+        let rows = usize::try_from(group.num_rows.max(0))
+            .map_err(|_| Error::corrupt("row count exceeds memory").with_row_group(rg))?;
+        let chunks = jobs
+            .iter()
+            .map(|(j, _)| file.column_chunk(rg, j.col))
+            .collect::<Result<Vec<_>>>()?;
+        let mut pages: Vec<RowPages<'_>> = chunks
+            .iter()
+            .zip(jobs)
+            .map(|(chunk, (j, _))| {
+                let reader = ColumnChunkReader::new(
+                    chunk.pages(options),
+                    j.physical,
+                    j.type_length,
+                    j.max_def,
+                    j.max_rep,
+                );
+                RowPages::new(reader, j.max_def, j.max_rep)
+            })
+            .collect();
+        let mut sent = vec![0usize; jobs.len()];
+        let mut open = vec![true; jobs.len()];
+        while let Some(k) = (0..jobs.len())
+            .filter(|&k| open[k])
+            .min_by_key(|&k| sent[k])
+        {
+            let (job, tx) = &jobs[k];
+            let at = |e: Error| e.with_row_group(rg).with_column(job.path.clone());
+            let Some(batch) = pages[k].next_batch().map_err(at)? else {
+                open[k] = false;
+                if sent[k] != rows {
+                    return Err(at(Error::corrupt(format!(
+                        "column chunk holds {} rows, its row group {rows}",
+                        sent[k]
+                    ))));
+                }
+                continue;
+            };
+            // Owned strings only while the calling thread has runs of this column waiting:
+            // when it is the one waiting, it copies strings itself and this thread gets on.
+            let queued = &shared.queued[job.slot];
+            let owned = job.owned && queued.load(Ordering::Relaxed) > 0;
+            let segment = Segment::prepare(batch, job.max_def, job.max_rep, owned).map_err(at)?;
+            sent[k] += segment.rows();
+            if sent[k] > rows {
+                return Err(at(Error::corrupt(format!(
+                    "column chunk holds more than its row group's {rows} rows"
+                ))));
+            }
+            queued.fetch_add(1, Ordering::Relaxed);
+            if tx.send(segment).is_err() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! [`RowPages`]: a column chunk decoded a few pages at a time, cut at row starts, so that
+//! every batch it hands out holds whole rows (a row may span pages in files of other
+//! writers; its entries then wait for the next batch).
+
+use crate::column::{extend_values, ColumnBatch, ColumnChunkReader};
+use crate::error::Result;
+use crate::values::ColumnValues;
+
+/// Batches of whole rows from one column chunk.
+#[derive(Debug)]
+pub(crate) struct RowPages<'a> {
+    reader: ColumnChunkReader<'a>,
+    max_def: i16,
+    max_rep: i16,
+    /// Entries of the last row read, which the next page may continue.
+    carry: ColumnBatch,
+    done: bool,
+}
+
+impl<'a> RowPages<'a> {
+    /// Batches from `reader`, a reader of a leaf with the given maximum levels.
+    pub fn new(reader: ColumnChunkReader<'a>, max_def: i16, max_rep: i16) -> Self {
+        let carry = reader.new_batch();
+        RowPages {
+            reader,
+            max_def,
+            max_rep,
+            carry,
+            done: false,
+        }
+    }
+
+    /// The next batch of whole rows (at least one data page's worth, unless the chunk
+    /// ends), `None` after the last. A chunk that starts inside a row comes out as a batch
+    /// starting inside a row, for the caller's checks to refuse.
+    pub fn next_batch(&mut self) -> Result<Option<ColumnBatch>> {
+        if self.done {
+            return Ok(None);
+        }
+        let mut out = std::mem::replace(&mut self.carry, self.reader.new_batch());
+        loop {
+            if !self.reader.read_page(&mut out)? {
+                self.done = true;
+                break;
+            }
+            if self.max_rep == 0 {
+                if out.num_levels() > 0 {
+                    break;
+                }
+                continue;
+            }
+            // Cut before the last row start: that row may go on in the next page.
+            if let Some(cut) = out
+                .rep_levels
+                .iter()
+                .rposition(|&r| r == 0)
+                .filter(|&i| i > 0)
+            {
+                self.split_off(&mut out, cut);
+                break;
+            }
+        }
+        if self.done && levels_of(&out, self.max_def, self.max_rep) == 0 {
+            return Ok(None);
+        }
+        Ok(Some(out))
+    }
+
+    /// Moves the entries of `out` from level `cut` on into `self.carry`.
+    fn split_off(&mut self, out: &mut ColumnBatch, cut: usize) {
+        let values = if self.max_def > 0 {
+            out.def_levels[..cut]
+                .iter()
+                .filter(|&&d| d == self.max_def)
+                .count()
+        } else {
+            cut
+        };
+        let carry = &mut self.carry;
+        if self.max_def > 0 {
+            carry.def_levels.extend_from_slice(&out.def_levels[cut..]);
+            out.def_levels.truncate(cut);
+        }
+        carry.rep_levels.extend_from_slice(&out.rep_levels[cut..]);
+        out.rep_levels.truncate(cut);
+        let total = out.values.len();
+        extend_values(&mut carry.values, &out.values, values..total);
+        truncate_values(&mut out.values, values);
+    }
+}
+
+/// Level entries of a batch of a leaf with the given maximum levels.
+fn levels_of(b: &ColumnBatch, max_def: i16, max_rep: i16) -> usize {
+    if max_def > 0 {
+        b.def_levels.len()
+    } else if max_rep > 0 {
+        b.rep_levels.len()
+    } else {
+        b.values.len()
+    }
+}
+
+/// Keeps the first `n` values (`n` at most the count).
+fn truncate_values(values: &mut ColumnValues, n: usize) {
+    match values {
+        ColumnValues::Boolean(v) => v.truncate(n),
+        ColumnValues::Int32(v) => v.truncate(n),
+        ColumnValues::Int64(v) => v.truncate(n),
+        ColumnValues::Int96(v) => v.truncate(n),
+        ColumnValues::Float(v) => v.truncate(n),
+        ColumnValues::Double(v) => v.truncate(n),
+        ColumnValues::ByteArray(v) => {
+            if n + 1 < v.offsets.len() {
+                v.data.truncate(v.offsets[n]);
+                v.offsets.truncate(n + 1);
+            }
+        }
+        ColumnValues::FixedLenByteArray(v) => v.data.truncate(n * v.width),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compression::Compression;
+    use crate::encoding::levels;
+    use crate::format::{Encoding, Type};
+    use crate::page::{PageReader, PageReaderOptions, PageWriter};
+
+    /// A chunk of `Vec<i32>` rows (optional list of required int32: def max 2, rep max 1)
+    /// in v1 pages of `per_page` level entries each, cut wherever that falls (inside rows
+    /// too, as some writers do).
+    fn chunk(rows: &[Vec<i32>], per_page: usize) -> (Vec<u8>, i64) {
+        let (mut def, mut rep, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        for row in rows {
+            if row.is_empty() {
+                def.push(1);
+                rep.push(0);
+            }
+            for (i, &x) in row.iter().enumerate() {
+                values.push(x);
+                def.push(2);
+                rep.push((i > 0) as i16);
+            }
+        }
+        let mut pages = PageWriter::new(Compression::Uncompressed, true);
+        let (mut out, mut v) = (Vec::new(), 0);
+        for start in (0..def.len()).step_by(per_page) {
+            let end = (start + per_page).min(def.len());
+            let mut body = Vec::new();
+            levels::encode_rle(&rep[start..end], 1, true, &mut body);
+            levels::encode_rle(&def[start..end], 2, true, &mut body);
+            for &d in &def[start..end] {
+                if d == 2 {
+                    body.extend_from_slice(&values[v].to_le_bytes());
+                    v += 1;
+                }
+            }
+            pages
+                .write_data_v1(&body, end - start, Encoding::Plain, None, &mut out)
+                .unwrap();
+        }
+        (out, def.len() as i64)
+    }
+
+    fn batches(data: &[u8], num_values: i64) -> Vec<ColumnBatch> {
+        let pages = PageReader::new(
+            data,
+            0,
+            crate::format::CompressionCodec::Uncompressed,
+            num_values,
+            PageReaderOptions::default(),
+        );
+        let reader = ColumnChunkReader::new(pages, Type::Int32, 0, 2, 1);
+        let mut rp = RowPages::new(reader, 2, 1);
+        let mut out = Vec::new();
+        while let Some(b) = rp.next_batch().unwrap() {
+            out.push(b);
+        }
+        assert!(rp.next_batch().unwrap().is_none());
+        out
+    }
+
+    fn rows_of(batches: &[ColumnBatch]) -> Vec<Vec<i32>> {
+        let mut out: Vec<Vec<i32>> = Vec::new();
+        for b in batches {
+            let ColumnValues::Int32(v) = &b.values else {
+                unreachable!()
+            };
+            let mut vi = 0;
+            for (i, &r) in b.rep_levels.iter().enumerate() {
+                if r == 0 {
+                    out.push(Vec::new());
+                }
+                if b.def_levels[i] == 2 {
+                    out.last_mut().unwrap().push(v[vi]);
+                    vi += 1;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn batches_hold_whole_rows_when_pages_split_rows() {
+        let rows: Vec<Vec<i32>> = (0..200)
+            .map(|i| (0..(i % 7)).map(|k| i * 10 + k).collect())
+            .collect();
+        for per_page in [1, 2, 3, 5, 64, 10_000] {
+            let (data, num_values) = chunk(&rows, per_page);
+            let got = batches(&data, num_values);
+            for b in &got {
+                assert_eq!(b.rep_levels.first(), Some(&0), "per_page {per_page}");
+                assert_eq!(b.rep_levels.len(), b.def_levels.len());
+            }
+            if per_page <= 5 {
+                assert!(got.len() > 10, "small pages give many batches");
+            }
+            assert_eq!(rows_of(&got), rows, "per_page {per_page}");
+        }
+    }
+
+    #[test]
+    fn one_row_over_many_pages_is_one_batch() {
+        let rows = vec![(0..50).collect::<Vec<i32>>(), vec![7]];
+        let (data, num_values) = chunk(&rows, 4);
+        let got = batches(&data, num_values);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].rep_levels.len(), 50);
+        assert_eq!(rows_of(&got), rows);
+    }
+
+    #[test]
+    fn truncates_every_value_type() {
+        let mut b = crate::values::ByteArrays::new();
+        b.push(b"ab");
+        b.push(b"cde");
+        let mut v = ColumnValues::ByteArray(b);
+        truncate_values(&mut v, 1);
+        let ColumnValues::ByteArray(b) = &v else {
+            unreachable!()
+        };
+        assert_eq!(
+            (b.offsets.as_slice(), b.data.as_slice()),
+            (&[0, 2][..], &b"ab"[..])
+        );
+        let mut f = crate::values::FixedLenByteArrays::new(2);
+        f.push(b"ab");
+        f.push(b"cd");
+        let mut v = ColumnValues::FixedLenByteArray(f);
+        truncate_values(&mut v, 1);
+        assert_eq!(v.len(), 1);
+        let mut v = ColumnValues::Int64(vec![1, 2, 3]);
+        truncate_values(&mut v, 2);
+        assert_eq!(v, ColumnValues::Int64(vec![1, 2]));
+    }
+}
