@@ -61,6 +61,17 @@ impl Segment {
     /// byte-array buffer as UTF-8 once. With `owned`, a UTF-8 buffer's values are also
     /// copied out as `String`s.
     pub fn prepare(batch: ColumnBatch, max_def: i16, max_rep: i16, owned: bool) -> Result<Self> {
+        Self::prepare_with(batch, max_def, max_rep, owned.then(Vec::new))
+    }
+
+    /// [`prepare`](Self::prepare), building owned values (when `owned` is given) into that
+    /// buffer (its capacity reused).
+    pub fn prepare_with(
+        batch: ColumnBatch,
+        max_def: i16,
+        max_rep: i16,
+        owned: Option<Vec<String>>,
+    ) -> Result<Self> {
         let ColumnBatch {
             values,
             def_levels,
@@ -108,8 +119,12 @@ impl Segment {
             },
             _ => None,
         };
-        let owned = match (&values, &text) {
-            (ColumnValues::ByteArray(v), Some(text)) if owned => owned_strings(v, text),
+        let owned = match (&values, &text, owned) {
+            (ColumnValues::ByteArray(v), Some(text), Some(mut buf)) => {
+                buf.clear();
+                owned_strings(v, text, &mut buf);
+                buf
+            }
             _ => Vec::new(),
         };
         Ok(Segment {
@@ -129,23 +144,66 @@ impl Segment {
     }
 }
 
-/// Every value of a UTF-8 byte-array buffer as a `String`; none when a value does not
-/// start and end on character boundaries (it is not UTF-8 alone).
-fn owned_strings(v: &crate::values::ByteArrays, text: &str) -> Vec<String> {
-    let mut out = Vec::with_capacity(v.len());
+/// Every value of a UTF-8 byte-array buffer as a `String`, into `out` (left empty when a
+/// value does not start and end on character boundaries: it is not UTF-8 alone).
+fn owned_strings(v: &crate::values::ByteArrays, text: &str, out: &mut Vec<String>) {
+    out.reserve(v.len());
     for w in v.offsets.windows(2) {
         match text.get(w[0]..w[1]) {
             Some(s) => out.push(s.to_owned()),
-            None => return Vec::new(),
+            None => {
+                out.clear();
+                return;
+            }
         }
     }
-    out
+}
+
+/// The buffers of a consumed segment, emptied, for the next one.
+#[derive(Debug)]
+pub(crate) struct Spare {
+    /// Levels and values, empty.
+    pub batch: ColumnBatch,
+    /// The owned-value buffer, empty.
+    pub owned: Vec<String>,
+}
+
+impl Segment {
+    /// The segment's buffers, emptied (values still held are dropped).
+    pub fn into_spare(self) -> Spare {
+        let Segment {
+            mut def,
+            mut rep,
+            mut values,
+            text,
+            mut owned,
+            ..
+        } = self;
+        def.clear();
+        rep.clear();
+        if let (ColumnValues::ByteArray(v), Some(text)) = (&mut values, text) {
+            v.data = text.into_bytes();
+        }
+        super::row_pages::truncate_values(&mut values, 0);
+        owned.clear();
+        Spare {
+            batch: ColumnBatch {
+                values,
+                def_levels: def,
+                rep_levels: rep,
+            },
+            owned,
+        }
+    }
 }
 
 /// Where a cursor's next segment comes from once it has consumed the one it holds.
 pub(crate) trait Feed: Send {
     /// The next segment of the column, `Err` when the column cannot go on.
     fn next_segment(&mut self) -> Result<Segment>;
+
+    /// Takes back a consumed segment (its buffers may serve again).
+    fn recycle(&mut self, _used: Segment) {}
 }
 
 /// A decoded leaf column chunk (or a run of its rows, refilled from a [`Feed`]) and the
@@ -214,17 +272,23 @@ impl Cursor {
         }
     }
 
-    fn install(&mut self, s: Segment) {
-        self.def = s.def;
-        self.rep = s.rep;
-        self.values = s.values;
-        self.text = s.text;
-        self.owned = s.owned;
+    /// Makes `s` the held segment; returns the one it replaces.
+    fn install(&mut self, s: Segment) -> Segment {
+        let old = Segment {
+            def: std::mem::replace(&mut self.def, s.def),
+            rep: std::mem::replace(&mut self.rep, s.rep),
+            values: std::mem::replace(&mut self.values, s.values),
+            text: std::mem::replace(&mut self.text, s.text),
+            owned: std::mem::replace(&mut self.owned, s.owned),
+            len: self.len,
+            rows: 0,
+        };
         self.len = s.len;
         self.rows += s.rows;
         self.pos = 0;
         self.vpos = 0;
         self.row_starts = None;
+        old
     }
 
     /// Replaces the consumed segment by the feed's next one (the cursor is at a row start).
@@ -236,7 +300,13 @@ impl Cursor {
                 return Err(levels_end());
             };
             let segment = feed.next_segment()?;
-            self.install(segment);
+            let used = self.install(segment);
+            // Not the empty stand-in a fed cursor starts with (its buffers have no type).
+            if used.len > 0 {
+                if let Some(feed) = self.feed.as_mut() {
+                    feed.recycle(used);
+                }
+            }
         }
         Ok(())
     }

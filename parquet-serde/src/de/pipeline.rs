@@ -11,7 +11,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use serde::de::DeserializeOwned;
@@ -68,12 +68,17 @@ struct Job {
     owned: bool,
 }
 
-/// A cursor's feed: the runs a helper sends.
+/// A cursor's feed: the runs a helper sends (and the used ones it gets back, to reuse
+/// their buffers).
 struct ChannelFeed {
     rx: Receiver<Segment>,
+    back: Sender<Segment>,
     shared: Arc<Shared>,
     slot: usize,
 }
+
+/// A helper's end of one column: the job, where runs go, and where used ones come back.
+type Column = (Job, SyncSender<Segment>, Receiver<Segment>);
 
 impl Feed for ChannelFeed {
     fn next_segment(&mut self) -> Result<Segment> {
@@ -84,6 +89,11 @@ impl Feed for ChannelFeed {
             }
             Err(_) => Err(self.shared.take_error()),
         }
+    }
+
+    fn recycle(&mut self, used: Segment) {
+        // A helper that has stopped no longer needs it.
+        let _ = self.back.send(used);
     }
 }
 
@@ -124,21 +134,27 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
         queued: jobs.iter().map(|_| AtomicUsize::new(0)).collect(),
     });
     std::thread::scope(|scope| {
-        let mut senders: Vec<Option<SyncSender<Segment>>> = Vec::with_capacity(jobs.len());
+        let mut ends: Vec<Option<(SyncSender<Segment>, Receiver<Segment>)>> =
+            Vec::with_capacity(jobs.len());
         for job in &jobs {
             let (tx, rx) = sync_channel(AHEAD);
-            senders.push(Some(tx));
+            let (back, back_rx) = channel();
+            ends.push(Some((tx, back_rx)));
             let feed = ChannelFeed {
                 rx,
+                back,
                 shared: Arc::clone(&shared),
                 slot: job.slot,
             };
             st.cursors[job.col] = Some(Cursor::fed(job.max_def, job.max_rep, Some(Box::new(feed))));
         }
         for group in groups {
-            let mine: Vec<(Job, SyncSender<Segment>)> = group
+            let mine: Vec<Column> = group
                 .into_iter()
-                .filter_map(|k| Some((jobs[k].clone(), senders[k].take()?)))
+                .filter_map(|k| {
+                    let (tx, back) = ends[k].take()?;
+                    Some((jobs[k].clone(), tx, back))
+                })
                 .collect();
             let mine_shared = Arc::clone(&shared);
             let spawned = std::thread::Builder::new()
@@ -236,23 +252,19 @@ fn share_out<R: ChunkReader>(
 
 /// A helper's loop: every row group, its columns' runs in the order the calling thread
 /// needs them. Returns early (`Ok`) when the reader has gone.
-fn decode<R: ChunkReader>(
-    file: &FileReader<R>,
-    jobs: &[(Job, SyncSender<Segment>)],
-    shared: &Shared,
-) -> Result<()> {
+fn decode<R: ChunkReader>(file: &FileReader<R>, jobs: &[Column], shared: &Shared) -> Result<()> {
     let options = file.options().page_options();
     for (rg, group) in file.metadata().file.row_groups.iter().enumerate() {
         let rows = usize::try_from(group.num_rows.max(0))
             .map_err(|_| Error::corrupt("row count exceeds memory").with_row_group(rg))?;
         let chunks = jobs
             .iter()
-            .map(|(j, _)| file.column_chunk(rg, j.col))
+            .map(|(j, _, _)| file.column_chunk(rg, j.col))
             .collect::<Result<Vec<_>>>()?;
         let mut pages: Vec<RowPages<'_>> = chunks
             .iter()
             .zip(jobs)
-            .map(|(chunk, (j, _))| {
+            .map(|(chunk, (j, _, _))| {
                 let reader = ColumnChunkReader::new(
                     chunk.pages(options),
                     j.physical,
@@ -269,9 +281,14 @@ fn decode<R: ChunkReader>(
             .filter(|&k| open[k])
             .min_by_key(|&k| sent[k])
         {
-            let (job, tx) = &jobs[k];
+            let (job, tx, back) = &jobs[k];
             let at = |e: Error| e.with_row_group(rg).with_column(job.path.clone());
-            let Some(batch) = pages[k].next_batch().map_err(at)? else {
+            let spare = back.try_recv().ok().map(Segment::into_spare);
+            let (spare_batch, spare_owned) = match spare {
+                Some(s) => (Some(s.batch), s.owned),
+                None => (None, Vec::new()),
+            };
+            let Some(batch) = pages[k].next_batch_in(spare_batch).map_err(at)? else {
                 open[k] = false;
                 if sent[k] != rows {
                     return Err(at(Error::corrupt(format!(
@@ -285,7 +302,13 @@ fn decode<R: ChunkReader>(
             // when it is the one waiting, it copies strings itself and this thread gets on.
             let queued = &shared.queued[job.slot];
             let owned = job.owned && queued.load(Ordering::Relaxed) > 0;
-            let segment = Segment::prepare(batch, job.max_def, job.max_rep, owned).map_err(at)?;
+            let segment = Segment::prepare_with(
+                batch,
+                job.max_def,
+                job.max_rep,
+                owned.then_some(spare_owned),
+            )
+            .map_err(at)?;
             sent[k] += segment.rows();
             if sent[k] > rows {
                 return Err(at(Error::corrupt(format!(

@@ -33,11 +33,37 @@ impl<'a> RowPages<'a> {
     /// The next batch of whole rows (at least one data page's worth, unless the chunk
     /// ends), `None` after the last. A chunk that starts inside a row comes out as a batch
     /// starting inside a row, for the caller's checks to refuse.
+    #[cfg(test)]
     pub fn next_batch(&mut self) -> Result<Option<ColumnBatch>> {
+        self.next_batch_in(None)
+    }
+
+    /// [`next_batch`](Self::next_batch) into `spare`, an empty batch of the column's type
+    /// whose buffers are reused.
+    pub fn next_batch_in(&mut self, spare: Option<ColumnBatch>) -> Result<Option<ColumnBatch>> {
         if self.done {
             return Ok(None);
         }
-        let mut out = std::mem::replace(&mut self.carry, self.reader.new_batch());
+        let mut out = match spare {
+            // An empty batch from this column (so of its type): the carried row moves in.
+            Some(mut out)
+                if out.values.is_empty()
+                    && out.def_levels.is_empty()
+                    && out.rep_levels.is_empty()
+                    && std::mem::discriminant(&out.values)
+                        == std::mem::discriminant(&self.carry.values) =>
+            {
+                let carry = &mut self.carry;
+                out.def_levels.extend_from_slice(&carry.def_levels);
+                out.rep_levels.extend_from_slice(&carry.rep_levels);
+                extend_values(&mut out.values, &carry.values, 0..carry.values.len());
+                carry.def_levels.clear();
+                carry.rep_levels.clear();
+                truncate_values(&mut carry.values, 0);
+                out
+            }
+            _ => std::mem::replace(&mut self.carry, self.reader.new_batch()),
+        };
         loop {
             if !self.reader.read_page(&mut out)? {
                 self.done = true;
@@ -101,7 +127,7 @@ fn levels_of(b: &ColumnBatch, max_def: i16, max_rep: i16) -> usize {
 }
 
 /// Keeps the first `n` values (`n` at most the count).
-fn truncate_values(values: &mut ColumnValues, n: usize) {
+pub(super) fn truncate_values(values: &mut ColumnValues, n: usize) {
     match values {
         ColumnValues::Boolean(v) => v.truncate(n),
         ColumnValues::Int32(v) => v.truncate(n),
