@@ -301,9 +301,12 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("typed_read");
     g.sample_size(10);
     g.throughput(Throughput::Elements(FLAT as u64));
-    g.bench_function("flat_1m", |b| {
-        b.iter(|| parquet_serde::from_slice::<LogFlat>(&flat).unwrap())
-    });
+    for threads in [1, 2] {
+        let options = parquet_serde::ReadOptions::default().threads(threads);
+        g.bench_function(format!("flat_1m_threads_{threads}"), |b| {
+            b.iter(|| parquet_serde::from_slice_with::<LogFlat>(&flat, &options).unwrap())
+        });
+    }
 
     const NESTED: usize = 200_000;
     let nested = nested_file(NESTED);
@@ -312,9 +315,12 @@ fn bench(c: &mut Criterion) {
         NESTED
     );
     g.throughput(Throughput::Elements(NESTED as u64));
-    g.bench_function("nested_200k", |b| {
-        b.iter(|| parquet_serde::from_slice::<Event>(&nested).unwrap())
-    });
+    for threads in [1, 2] {
+        let options = parquet_serde::ReadOptions::default().threads(threads);
+        g.bench_function(format!("nested_200k_threads_{threads}"), |b| {
+            b.iter(|| parquet_serde::from_slice_with::<Event>(&nested, &options).unwrap())
+        });
+    }
     g.finish();
 }
 

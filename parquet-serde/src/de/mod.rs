@@ -35,6 +35,15 @@
 //! repetition levels. Nothing goes through a dynamic row; strings are handed to the visitor
 //! from the column's buffer (`visit_str`), so a `String` field costs its own allocation only.
 //!
+//! [`from_slice`], [`from_reader`] and [`from_path`] (and their `_with` forms) read with
+//! [`ReadOptions::threads`] threads (by default the machine's parallelism, at most 4): helper
+//! threads fetch, decrypt, decompress and decode the projected column chunks a few pages at a
+//! time, validate text, and build the owned `String`s of text columns read into `String`
+//! targets while they are ahead; the calling thread assembles the rows from what they send
+//! (handed over with `visit_string`, no copy). Rows are built on the calling thread only, so
+//! `T` need not be `Send`; memory stays bounded by a few pages per column, whatever the row
+//! group size. The [`Reader`] iterator decodes on the calling thread, a row group at a time.
+//!
 //! # Matching the Rust type to the file
 //!
 //! The Rust type decides what is read; the file's schema decides how:
