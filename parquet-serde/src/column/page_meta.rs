@@ -68,7 +68,8 @@ pub(crate) struct PageMetaCollector {
     null_counts: Vec<i64>,
     def_hists: Vec<i64>,
     rep_hists: Vec<i64>,
-    locations: Vec<PageLocation>,
+    /// First row of every data page.
+    first_rows: Vec<i64>,
     unencoded: Vec<i64>,
 }
 
@@ -110,7 +111,7 @@ impl PageMetaCollector {
             null_counts: Vec::new(),
             def_hists: Vec::new(),
             rep_hists: Vec::new(),
-            locations: Vec::new(),
+            first_rows: Vec::new(),
             unencoded: Vec::new(),
         }
     }
@@ -137,15 +138,11 @@ impl PageMetaCollector {
         self.options.page_statistics.then(|| self.page.to_thrift())
     }
 
-    /// Closes the current page: `offset` is its position in the chunk's data pages,
-    /// `size` its stored size (header included), `first_row` the index of its first row.
-    pub fn finish_page(&mut self, offset: i64, size: i32, first_row: i64) {
+    /// Closes the current page, whose first row is `first_row` (its place in the chunk is
+    /// given to [`finish`](Self::finish)).
+    pub fn finish_page(&mut self, first_row: i64) {
         if self.options.page_index {
-            self.locations.push(PageLocation {
-                offset,
-                compressed_page_size: size,
-                first_row_index: first_row,
-            });
+            self.first_rows.push(first_row);
             if self.physical_type == Type::ByteArray {
                 self.unencoded.push(self.page_bytes);
             }
@@ -177,9 +174,9 @@ impl PageMetaCollector {
         }
     }
 
-    /// The chunk's metadata; page offsets move by `shift` (the bytes written in front of
-    /// the data pages: the dictionary page).
-    pub fn finish(self, shift: i64) -> ChunkMeta {
+    /// The chunk's metadata; `pages` holds the offset in the chunk and the stored size
+    /// (header included) of every data page.
+    pub fn finish(self, pages: &[(i64, i32)]) -> ChunkMeta {
         let statistics = self
             .options
             .chunk_statistics
@@ -192,11 +189,13 @@ impl PageMetaCollector {
         });
         let offset_index = self.options.page_index.then(|| OffsetIndex {
             page_locations: self
-                .locations
+                .first_rows
                 .iter()
-                .map(|l| PageLocation {
-                    offset: l.offset + shift,
-                    ..*l
+                .zip(pages)
+                .map(|(&first_row_index, &(offset, size))| PageLocation {
+                    offset,
+                    compressed_page_size: size,
+                    first_row_index,
                 })
                 .collect(),
             unencoded_byte_array_data_bytes: (self.physical_type == Type::ByteArray
@@ -309,14 +308,14 @@ mod tests {
         let s = c.page_header_statistics().unwrap();
         assert_eq!(s.min_value, Some(3i32.to_le_bytes().to_vec()));
         assert_eq!(s.null_count, Some(1));
-        c.finish_page(0, 100, 0);
+        c.finish_page(0);
         let b = int_batch(vec![], vec![0, 0]);
         c.add(&b, 0..2, 0..0);
-        c.finish_page(100, 50, 3);
+        c.finish_page(3);
         let b = int_batch(vec![9], vec![1]);
         c.add(&b, 0..1, 0..1);
-        c.finish_page(150, 60, 5);
-        let m = c.finish(20);
+        c.finish_page(5);
+        let m = c.finish(&[(20, 100), (120, 50), (170, 60)]);
         let ci = m.column_index.unwrap();
         assert_eq!(ci.null_pages, vec![false, true, false]);
         assert_eq!(ci.min_values[1], Vec::<u8>::new());
@@ -359,10 +358,10 @@ mod tests {
             rep_levels: vec![],
         };
         c.add(&b, 0..1, 0..1);
-        c.finish_page(0, 10, 0);
+        c.finish_page(0);
         c.add(&b, 1..2, 1..2);
-        c.finish_page(10, 10, 1);
-        let m = c.finish(0);
+        c.finish_page(1);
+        let m = c.finish(&[(0, 10), (10, 10)]);
         assert!(m.column_index.is_none());
         assert_eq!(m.offset_index.unwrap().page_locations.len(), 2);
         let s = m.statistics.unwrap();
@@ -407,8 +406,8 @@ mod tests {
             rep_levels: vec![0, 1, 0, 0],
         };
         c.add(&b, 0..4, 0..2);
-        c.finish_page(0, 10, 0);
-        let m = c.finish(0);
+        c.finish_page(0);
+        let m = c.finish(&[(0, 10)]);
         assert_eq!(
             m.offset_index.unwrap().unencoded_byte_array_data_bytes,
             Some(vec![5])

@@ -216,8 +216,10 @@ impl<W: Write> FileWriter<W> {
         let (mut total_uncompressed, mut total_compressed) = (0i64, 0i64);
         for (c, chunk) in chunks.into_iter().enumerate() {
             let start = self.position as i64;
-            self.sink.write_all(&chunk.data)?;
-            self.position += chunk.data.len() as u64;
+            for page in chunk.pages() {
+                self.sink.write_all(page)?;
+                self.position += page.len() as u64;
+            }
             let mut md = chunk.metadata;
             md.data_page_offset += start;
             md.dictionary_page_offset = md.dictionary_page_offset.map(|o| o + start);

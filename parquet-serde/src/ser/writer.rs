@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::column::parallel::ColumnPool;
 use crate::column::ColumnChunkWriter;
 use crate::error::{Error, Result};
 use crate::file::{FileWriter, WriterOptions};
@@ -65,7 +66,7 @@ pub struct Writer<W: Write, T> {
     file: FileWriter<W>,
     shredder: Shredder,
     /// Column writers of the current row group, one per leaf.
-    columns: Vec<ColumnChunkWriter>,
+    pool: ColumnPool,
     /// Rows in the column writers (the current row group, shredder buffers excluded).
     group_rows: usize,
     /// Shredder rows at which the buffers move to the column writers.
@@ -108,10 +109,11 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         let options = apply_column_options(&schema, options, &T::parquet_column_options())?;
         let shredder = Shredder::new(&schema, wrapped)?;
         let file = FileWriter::new(sink, schema, options)?;
+        let columns = new_columns(&file)?;
         let mut writer = Writer {
+            pool: ColumnPool::new(file.options().threads, columns),
             file,
             shredder,
-            columns: Vec::new(),
             group_rows: 0,
             flush_at: 0,
             num_rows: 0,
@@ -119,7 +121,6 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
             pending: None,
             _rows: PhantomData,
         };
-        writer.columns = writer.new_columns()?;
         writer.flush_at = writer.next_flush();
         Ok(writer)
     }
@@ -130,6 +131,10 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     #[inline]
     pub fn write(&mut self, row: &T) -> Result<()> {
         self.check()?;
+        if let Err(e) = self.pool.check() {
+            self.failed = true;
+            return Err(e);
+        }
         self.shredder.shred(row)?;
         self.num_rows += 1;
         let buffered = self.shredder.rows();
@@ -169,12 +174,7 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     /// Bytes held in memory: shredded rows not yet encoded plus the current row group's
     /// encoded column chunks.
     pub fn buffered_bytes(&self) -> usize {
-        self.shredder.buffered_bytes()
-            + self
-                .columns
-                .iter()
-                .map(|c| c.buffered_bytes())
-                .sum::<usize>()
+        self.shredder.buffered_bytes() + self.pool.buffered_bytes()
     }
 
     /// Bytes written to the sink so far.
@@ -230,12 +230,6 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         result
     }
 
-    fn new_columns(&self) -> Result<Vec<ColumnChunkWriter>> {
-        (0..self.file.schema().num_columns())
-            .map(|i| self.file.column_writer(i))
-            .collect()
-    }
-
     /// Shredder rows at which to move the buffers next.
     fn next_flush(&self) -> usize {
         let room = self
@@ -252,16 +246,16 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     fn move_buffers(&mut self, cut: bool) -> Result<()> {
         let rows = self.shredder.rows();
         if rows > 0 {
-            for (column, batch) in self.columns.iter_mut().zip(self.shredder.batches()) {
-                column.write(batch)?;
-            }
+            // Regular moves may start helper threads; the last one of a small file does not.
+            self.pool.write(self.shredder.batches_mut(), cut)?;
             self.shredder.clear();
             self.group_rows += rows;
         }
         if cut {
             let options = self.file.options();
-            let bytes: usize = self.columns.iter().map(|c| c.buffered_bytes()).sum();
-            if self.group_rows >= options.row_group_rows || bytes >= options.row_group_size {
+            if self.group_rows >= options.row_group_rows
+                || self.pool.group_size()? >= options.row_group_size
+            {
                 self.cut_row_group()?;
             }
         }
@@ -274,21 +268,24 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         if self.group_rows == 0 {
             return Ok(());
         }
-        let columns = std::mem::take(&mut self.columns);
-        let chunks = columns
-            .into_iter()
-            .map(|c| c.close())
-            .collect::<Result<Vec<_>>>()?;
         let group = self.file.num_row_groups();
+        let chunks = self.pool.finish().map_err(|e| e.with_row_group(group))?;
         self.file
             .write_row_group(chunks)
             .map_err(|e| e.with_row_group(group))?;
         // After the row group is out: encrypted files bind pages to their row group.
-        self.columns = self.new_columns()?;
+        self.pool.start(new_columns(&self.file)?);
         self.group_rows = 0;
         self.flush_at = self.next_flush();
         Ok(())
     }
+}
+
+/// Fresh column writers for the next row group of `file`, one per leaf.
+fn new_columns<W: Write>(file: &FileWriter<W>) -> Result<Vec<ColumnChunkWriter>> {
+    (0..file.schema().num_columns())
+        .map(|i| file.column_writer(i))
+        .collect()
 }
 
 /// The validated schema of rows of `T`, and whether a row is the root's single `value`
