@@ -674,6 +674,10 @@ fn run_column<'a>(
     let mut sizes = Vec::with_capacity(batches.len());
     let result = catch_unwind(AssertUnwindSafe(|| -> Result<()> {
         for batch in &batches {
+            #[cfg(test)]
+            if writer.path_string() == tests::PANIC_COLUMN {
+                panic!("column task panics on purpose");
+            }
             writer.write(batch)?;
             sizes.push(writer.encoded_size());
         }
@@ -746,4 +750,176 @@ fn panicked(panic: Box<dyn std::any::Any + Send>) -> Error {
         ErrorKind::Io,
         format!("a column writer thread panicked: {what}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::file::{FileWriter, WriterOptions};
+    use crate::schema::Schema;
+    use crate::values::{ByteArrays, ColumnValues};
+
+    /// A column whose tasks panic (test builds only).
+    pub(super) const PANIC_COLUMN: &str = "panics";
+
+    const SCHEMA: &str = "message m { required int64 id; optional binary name (STRING); \
+                          repeated int32 tags; }";
+
+    fn writers(schema: &Schema, options: &WriterOptions) -> Vec<ColumnChunkWriter> {
+        let file = FileWriter::new(Vec::new(), schema.clone(), options.clone()).unwrap();
+        (0..schema.num_columns())
+            .map(|i| file.column_writer(i).unwrap())
+            .collect()
+    }
+
+    /// Batches `k` of the three columns: 300 rows each.
+    fn batches(k: usize) -> Vec<ColumnBatch> {
+        let rows = 300;
+        let ids: Vec<i64> = (0..rows).map(|i| (k * rows + i) as i64 % 977).collect();
+        let mut names = ByteArrays::new();
+        let mut def = Vec::new();
+        for i in 0..rows {
+            if (i + k).is_multiple_of(3) {
+                def.push(0);
+            } else {
+                def.push(1);
+                names.push(format!("name {}", (i * 7 + k) % 500).as_bytes());
+            }
+        }
+        let (mut tags, mut tdef, mut trep) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..rows {
+            let n = (i + k) % 4;
+            if n == 0 {
+                tdef.push(0);
+                trep.push(0);
+            }
+            for j in 0..n {
+                tags.push((i * j) as i32);
+                tdef.push(1);
+                trep.push(i16::from(j > 0));
+            }
+        }
+        vec![
+            ColumnBatch {
+                values: ColumnValues::Int64(ids),
+                def_levels: vec![],
+                rep_levels: vec![],
+            },
+            ColumnBatch {
+                values: ColumnValues::ByteArray(names),
+                def_levels: def,
+                rep_levels: vec![],
+            },
+            ColumnBatch {
+                values: ColumnValues::Int32(tags),
+                def_levels: tdef,
+                rep_levels: trep,
+            },
+        ]
+    }
+
+    /// Writes `groups` row groups of `n` batches; returns the chunks' bytes and metadata,
+    /// and the size estimates after every batch.
+    fn write(threads: usize, groups: usize, n: usize) -> (Vec<Vec<u8>>, Vec<usize>) {
+        let schema: Schema = SCHEMA.parse().unwrap();
+        let options = WriterOptions::default().page_size(2000);
+        let mut pool = ColumnPool::new(threads, writers(&schema, &options));
+        let mut out = Vec::new();
+        let mut sizes = Vec::new();
+        for g in 0..groups {
+            for k in 0..n {
+                let mut b = batches(g * n + k);
+                // The first batch of the file is written inline, as a small file's would be.
+                pool.write(b.iter_mut(), g + k > 0).unwrap();
+                assert!(b.iter().all(|b| b.num_levels() == 0));
+                sizes.push(pool.group_size().unwrap());
+                assert!(pool.buffered_bytes() > 0);
+            }
+            for chunk in pool.finish().unwrap() {
+                let mut bytes = chunk.to_bytes();
+                crate::format::encode(&chunk.metadata, &mut bytes);
+                out.push(bytes);
+            }
+            pool.start(writers(&schema, &options));
+        }
+        (out, sizes)
+    }
+
+    #[test]
+    fn same_chunks_whatever_the_threads() {
+        let (one, sizes) = write(1, 3, 9);
+        assert!(sizes.windows(2).any(|w| w[1] > w[0]));
+        for threads in [2, 3, 4] {
+            let (many, many_sizes) = write(threads, 3, 9);
+            assert_eq!(many, one, "{threads} threads");
+            assert_eq!(many_sizes, sizes, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn empty_row_groups_and_single_batches() {
+        let (one, _) = write(1, 2, 1);
+        assert_eq!(write(2, 2, 1).0, one);
+        let schema: Schema = SCHEMA.parse().unwrap();
+        let options = WriterOptions::default();
+        let mut pool = ColumnPool::new(2, writers(&schema, &options));
+        let mut b = batches(0);
+        pool.write(b.iter_mut(), true).unwrap();
+        // Dropping a pool with work queued stops its threads.
+        drop(pool);
+    }
+
+    #[test]
+    fn a_panicking_task_is_an_error() {
+        let schema: Schema = format!("message m {{ required int32 {PANIC_COLUMN}; }}")
+            .parse()
+            .unwrap();
+        let options = WriterOptions::default();
+        let mut pool = ColumnPool::new(2, writers(&schema, &options));
+        let batch = || ColumnBatch {
+            values: ColumnValues::Int32(vec![1, 2, 3]),
+            def_levels: vec![],
+            rep_levels: vec![],
+        };
+        let mut failed = None;
+        for _ in 0..50 {
+            let mut b = [batch()];
+            let r = pool
+                .write(b.iter_mut(), true)
+                .and_then(|()| pool.group_size().map(drop))
+                .and_then(|()| pool.check());
+            if let Err(e) = r {
+                failed = Some(e);
+                break;
+            }
+        }
+        let e = failed.expect("the panic is reported");
+        assert_eq!(e.kind(), ErrorKind::Io);
+        assert!(e.to_string().contains("panicked"), "{e}");
+        assert_eq!(e.location().column.as_deref(), Some(PANIC_COLUMN));
+        // Every later call fails too, without waiting.
+        assert!(pool.check().is_err());
+        assert!(pool.finish().is_err());
+    }
+
+    #[test]
+    fn a_failing_column_is_reported_with_its_path() {
+        // Levels that do not fit the column fail inside the column task.
+        let schema: Schema = SCHEMA.parse().unwrap();
+        let options = WriterOptions::default();
+        let mut pool = ColumnPool::new(3, writers(&schema, &options));
+        let mut b = batches(0);
+        pool.write(b.iter_mut(), true).unwrap();
+        let mut bad = batches(1);
+        bad[1].def_levels.push(1);
+        // Reported by this call (when the calling thread ran the task) or the next one.
+        let e = match pool.write(bad.iter_mut(), true) {
+            Err(e) => e,
+            Ok(()) => pool.finish().unwrap_err(),
+        };
+        assert_eq!(e.kind(), ErrorKind::Data);
+        assert_eq!(e.location().column.as_deref(), Some("name"));
+        let mut b = batches(2);
+        assert!(pool.write(b.iter_mut(), true).is_err());
+    }
 }

@@ -32,15 +32,23 @@ const CHECK_EVERY: usize = 64;
 ///
 /// Rows are shredded into column buffers, which move into the row group's column writers
 /// every few thousand rows (where they become compressed pages). A row group is cut when its
-/// buffered bytes reach `row_group_size`, when it holds `row_group_rows` rows, or on
-/// [`flush_row_group`](Self::flush_row_group). [`close`](Self::close) writes the footer:
-/// until then the output is not a readable file, and a writer dropped without closing
-/// leaves it unfinished (one made by [`from_path`](Self::from_path) removes it).
+/// size before compression reaches `row_group_size` (as the column writers stood a few
+/// thousand rows earlier, plus the rows shredded since), when it holds `row_group_rows`
+/// rows, or on [`flush_row_group`](Self::flush_row_group). [`close`](Self::close) writes the
+/// footer: until then the output is not a readable file, and a writer dropped without
+/// closing leaves it unfinished (one made by [`from_path`](Self::from_path) removes it).
+///
+/// With [`WriterOptions::threads`] above 1, the column writers work on helper threads
+/// (started with the first few thousand rows, stopped when the writer is closed or
+/// dropped) while the calling thread shreds the next rows: columns are encoded in
+/// parallel, and pages are compressed in parallel. The file is the same byte for byte
+/// whatever the number of threads (encrypted files differ only by their random nonces).
 ///
 /// A row that does not fit the schema (a `None` in a required field, a value out of range,
 /// ...) is refused with an [`ErrorKind::Data`] error naming the column and the row; the
-/// writer stays usable and the rows before it are kept. An I/O error leaves the writer
-/// failed: later calls return an error.
+/// writer stays usable and the rows before it are kept. An I/O error, or an error while
+/// encoding a column (reported by the next call, with the column path, when it happens on
+/// a helper thread), leaves the writer failed: later calls return an error.
 ///
 /// Column options written on fields (`#[parquet(compression = .., dictionary = ..,
 /// encoding = .., bloom_filter(..))]`) apply as per-column overrides, unless `options` overrides the same
