@@ -179,7 +179,8 @@ pub struct ColumnChunkWriter {
     /// Data pages by ordinal: `None` while stored elsewhere (deferred mode).
     stored: Vec<Option<StoredPage>>,
     dictionary_page: Option<StoredPage>,
-    /// Whether a dictionary page was made (and is stored or being stored).
+    /// Whether the dictionary page was made (and is stored or being stored): at close, or
+    /// as soon as the dictionary is final (after the fallback).
     has_dictionary_page: bool,
     /// Bytes of the pages stored here.
     stored_bytes: usize,
@@ -798,6 +799,11 @@ impl ColumnChunkWriter {
         self.page_indices.clear();
         clear_values(&mut self.page_values);
         self.page_rows = 0;
+        if dict_page && self.dict_fallback {
+            // The last dictionary-encoded page: the dictionary is final, its page can be
+            // made now rather than at close.
+            self.emit_dictionary_page()?;
+        }
         Ok(())
     }
 
@@ -840,19 +846,30 @@ impl ColumnChunkWriter {
     pub(crate) fn close_pages(&mut self) -> Result<()> {
         self.flush_pending = false;
         self.flush_page().map_err(|e| self.err(e))?;
-        if let Some(dict) = self.dict.take().filter(|d| d.len() > 0) {
-            let mut plain_values = self.spare_bodies.pop().unwrap_or_default();
-            plain_values.clear();
-            plain_values.reserve(dict.plain_bytes());
-            encode_plain(dict.values(), &mut plain_values);
-            self.encoded_bytes += plain_values.len();
-            let page = dictionary_page(plain_values, dict.len()).map_err(|e| self.err(e))?;
+        self.emit_dictionary_page()?;
+        if self.dict.take().is_some_and(|d| d.len() > 0) {
+            // Listed after the data pages' encodings, wherever the page was made.
             self.note_page(PageType::DictionaryPage, Encoding::Plain);
-            self.has_dictionary_page = true;
-            self.emit(PageSlot::Dictionary, page)
-                .map_err(|e| self.err(e))?;
         }
         Ok(())
+    }
+
+    /// Makes the dictionary page, once (when the dictionary has entries).
+    fn emit_dictionary_page(&mut self) -> Result<()> {
+        let Some(dict) = self.dict.as_ref().filter(|d| d.len() > 0) else {
+            return Ok(());
+        };
+        if self.has_dictionary_page {
+            return Ok(());
+        }
+        let mut plain_values = self.spare_bodies.pop().unwrap_or_default();
+        plain_values.clear();
+        plain_values.reserve(dict.plain_bytes());
+        encode_plain(dict.values(), &mut plain_values);
+        let page = dictionary_page(plain_values, dict.len()).map_err(|e| self.err(e))?;
+        self.has_dictionary_page = true;
+        self.emit(PageSlot::Dictionary, page)
+            .map_err(|e| self.err(e))
     }
 
     /// The finished chunk, once every page is stored.

@@ -502,24 +502,17 @@ fn fmax(a: f64, b: f64) -> f64 {
 /// NaN count and (min, max) of the non-NaN values, a zero minimum as -0.0 and a zero
 /// maximum as +0.0.
 fn float_min_max(values: impl Iterator<Item = f64>) -> (u64, Option<(f64, f64)>) {
-    let mut nans = 0u64;
+    let (mut nans, mut count) = (0u64, 0u64);
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
-    let mut any = false;
+    // Branch-free: a NaN is never below `lo` nor above `hi`, so it only counts.
     for v in values {
-        if v.is_nan() {
-            nans += 1;
-            continue;
-        }
-        any = true;
-        if v < lo {
-            lo = v;
-        }
-        if v > hi {
-            hi = v;
-        }
+        nans += u64::from(v.is_nan());
+        count += 1;
+        lo = if v < lo { v } else { lo };
+        hi = if v > hi { v } else { hi };
     }
-    if !any {
+    if nans == count {
         return (nans, None);
     }
     let lo = if lo == 0.0 { -0.0 } else { lo };
