@@ -1,9 +1,9 @@
 //! Dictionary building while writing: interns values and hands out their indices.
 //!
 //! An open-addressing table of entry indices (linear probing, at most half full) keyed by a
-//! hash: a multiply-xorshift of the bits for fixed-width values, XXH3 for byte strings
-//! (whose hashes are kept beside the entries, so that unequal strings are rarely compared).
-//! Each physical type runs its own loop over the values.
+//! hash: a multiply-xorshift of the bits for fixed-width values and short byte strings, XXH3
+//! for longer ones (byte strings keep their hashes beside the entries, so that unequal
+//! strings are rarely compared). Each physical type runs its own loop over the values.
 
 use twox_hash::XxHash3_64;
 
@@ -14,6 +14,56 @@ fn mix(x: u64) -> u64 {
     // A multiply-xorshift finalizer: spreads integer keys over the table.
     let x = (x ^ (x >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^ (x >> 33)
+}
+
+/// Hash of a byte string: short ones (up to 16 bytes, the common case of dictionary
+/// columns) from two overlapping loads, longer ones with XXH3.
+#[inline]
+fn hash_bytes(x: &[u8]) -> u64 {
+    let n = x.len();
+    let (a, b) = match n {
+        0 => (0, 0),
+        1..=3 => {
+            let v = u64::from(x[0]) | u64::from(x[n / 2]) << 8 | u64::from(x[n - 1]) << 16;
+            (v, 0)
+        }
+        4..=8 => (u64::from(le32(x, 0)), u64::from(le32(x, n - 4))),
+        9..=16 => (le64(x, 0), le64(x, n - 8)),
+        _ => return XxHash3_64::oneshot(x),
+    };
+    mix(a ^ mix(b ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+}
+
+/// Whether two byte strings are equal; short ones compared with overlapping loads.
+#[inline]
+fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=8 => le32(a, 0) == le32(b, 0) && le32(a, n - 4) == le32(b, n - 4),
+        9..=16 => le64(a, 0) == le64(b, 0) && le64(a, n - 8) == le64(b, n - 8),
+        _ => a == b,
+    }
+}
+
+/// The 4 bytes of `x` at `at` (in range: callers check the length).
+#[inline]
+fn le32(x: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&x[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// The 8 bytes of `x` at `at` (in range: callers check the length).
+#[inline]
+fn le64(x: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&x[at..at + 8]);
+    u64::from_le_bytes(b)
 }
 
 /// Slots of a new table (a power of two).
@@ -223,7 +273,7 @@ fn intern_bytes(
     let before = dict.data.len() + 4 * dict.len();
     for w in src.offsets[range.start..=range.end].windows(2) {
         let x = &src.data[w[0]..w[1]];
-        let hash = XxHash3_64::oneshot(x);
+        let hash = hash_bytes(x);
         let mut pos = hash as usize & table.mask;
         let index = loop {
             let slot = table.slots[pos];
@@ -237,7 +287,7 @@ fn intern_bytes(
             }
             let index = slot - 1;
             let i = index as usize;
-            if hashes[i] == hash && &dict.data[dict.offsets[i]..dict.offsets[i + 1]] == x {
+            if hashes[i] == hash && bytes_eq(&dict.data[dict.offsets[i]..dict.offsets[i + 1]], x) {
                 break index;
             }
             pos = (pos + 1) & table.mask;
@@ -259,7 +309,7 @@ fn intern_fixed_bytes(
     let width = src.width;
     for i in range {
         let x = src.get(i);
-        let hash = XxHash3_64::oneshot(x);
+        let hash = hash_bytes(x);
         let mut pos = hash as usize & table.mask;
         let index = loop {
             let slot = table.slots[pos];
@@ -273,7 +323,7 @@ fn intern_fixed_bytes(
             }
             let index = slot - 1;
             let j = index as usize;
-            if hashes[j] == hash && dict.data[j * width..(j + 1) * width] == *x {
+            if hashes[j] == hash && bytes_eq(&dict.data[j * width..(j + 1) * width], x) {
                 break index;
             }
             pos = (pos + 1) & table.mask;
@@ -351,6 +401,27 @@ mod tests {
             let ColumnValues::Int64(dict) = d.values() else { unreachable!() };
             for (i, v) in idx.iter().zip(&values) {
                 prop_assert_eq!(dict[*i as usize], *v);
+            }
+        }
+    }
+
+    #[test]
+    fn short_strings_compare_and_hash_by_content() {
+        let words: Vec<Vec<u8>> = (0..40usize)
+            .map(|n| (0..n).map(|i| (i * 7 + n) as u8).collect())
+            .collect();
+        for a in &words {
+            assert!(bytes_eq(a, &a.clone()));
+            assert_eq!(hash_bytes(a), hash_bytes(&a.clone()));
+            for b in &words {
+                assert_eq!(bytes_eq(a, b), a == b, "{a:?} {b:?}");
+            }
+            // One changed byte anywhere is seen.
+            for i in 0..a.len() {
+                let mut c = a.clone();
+                c[i] ^= 1;
+                assert!(!bytes_eq(a, &c));
+                assert_ne!(hash_bytes(a), hash_bytes(&c), "{a:?} at {i}");
             }
         }
     }

@@ -110,7 +110,7 @@ impl Default for ColumnWriterOptions {
 pub struct WrittenColumnChunk {
     /// The chunk's bytes in pieces, one per page (header and stored bytes): the dictionary
     /// page (if any), then the data pages. They go one after the other in the file.
-    pages: Vec<Vec<u8>>,
+    pub(crate) pages: Vec<Vec<u8>>,
     /// Column metadata with chunk-relative offsets.
     pub metadata: ColumnMetaData,
     /// Rows in the chunk.

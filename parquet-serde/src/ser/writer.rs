@@ -289,6 +289,16 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     }
 }
 
+impl<T: Serialize + ParquetSchema> Writer<Vec<u8>, T> {
+    /// A writer of a file in memory: row groups are copied into the buffer on several
+    /// threads when [`WriterOptions::threads`] allows.
+    pub(crate) fn in_memory(options: WriterOptions) -> Result<Self> {
+        let mut writer = Writer::new(Vec::new(), options)?;
+        writer.file.set_bulk_write(crate::file::extend_vec);
+        Ok(writer)
+    }
+}
+
 /// Fresh column writers for the next row group of `file`, one per leaf.
 fn new_columns<W: Write>(file: &FileWriter<W>) -> Result<Vec<ColumnChunkWriter>> {
     (0..file.schema().num_columns())
