@@ -2,8 +2,8 @@
 //!
 //! An open-addressing table of entry indices (linear probing, at most half full) keyed by a
 //! hash: a multiply-xorshift of the bits for fixed-width values and short byte strings, XXH3
-//! for longer ones (byte strings keep their hashes beside the entries, so that unequal
-//! strings are rarely compared). Each physical type runs its own loop over the values.
+//! for longer ones. Slots keep part of the hash beside the index, so that probes rarely look
+//! at entries that differ. Each physical type runs its own loop over the values.
 
 use twox_hash::XxHash3_64;
 
@@ -69,10 +69,13 @@ fn le64(x: &[u8], at: usize) -> u64 {
 /// Slots of a new table (a power of two).
 const INITIAL_SLOTS: usize = 64;
 
-/// The open-addressing table: `slots[i]` is an entry index plus one, or 0 when free.
+/// The open-addressing table. A slot is 0 when free, else an entry's index plus one (low 32
+/// bits) under the high 32 bits of the entry's hash (its tag): probes compare tags before
+/// looking at entries, and the table grows from the tags alone. The tag also picks the
+/// home slot.
 #[derive(Debug)]
 struct Table {
-    slots: Vec<u32>,
+    slots: Vec<u64>,
     mask: usize,
     len: usize,
 }
@@ -86,31 +89,50 @@ impl Table {
         }
     }
 
-    /// Records entry `index` (hash `hash`) at the free slot `pos`; grows the table (with
-    /// `hash_of` giving every entry's hash) once it is half full.
+    /// The entry with hash `hash` for which `same(index)` holds, or the free slot where it
+    /// goes.
+    #[inline(always)]
+    fn find(&self, hash: u64, mut same: impl FnMut(usize) -> bool) -> Result<u32, usize> {
+        let tag = hash >> 32;
+        let mut pos = tag as usize & self.mask;
+        loop {
+            let slot = self.slots[pos];
+            if slot == 0 {
+                return Err(pos);
+            }
+            // A used slot holds index + 1 >= 1 in its low bits.
+            let index = (slot as u32).wrapping_sub(1);
+            if slot >> 32 == tag && same(index as usize) {
+                return Ok(index);
+            }
+            pos = (pos + 1) & self.mask;
+        }
+    }
+
+    /// Records entry `index` with hash `hash` at the free slot `pos` (from `find`); grows
+    /// the table once it is half full.
     #[inline]
-    fn insert_at(&mut self, pos: usize, index: usize, hash_of: impl Fn(usize) -> u64) {
+    fn insert_at(&mut self, pos: usize, hash: u64, index: usize) {
         // Dictionaries stay far below u32::MAX entries: the writer falls back to PLAIN once
         // the dictionary page passes its size limit (at most i32::MAX bytes).
-        self.slots[pos] = index as u32 + 1;
+        self.slots[pos] = (hash >> 32) << 32 | (index as u64 + 1);
         self.len += 1;
         if self.len * 2 > self.slots.len() {
-            self.grow(hash_of);
+            self.grow();
         }
     }
 
     #[cold]
-    fn grow(&mut self, hash_of: impl Fn(usize) -> u64) {
+    fn grow(&mut self) {
         let size = self.slots.len() * 2;
-        self.slots.clear();
-        self.slots.resize(size, 0);
+        let old = std::mem::replace(&mut self.slots, vec![0; size]);
         self.mask = size - 1;
-        for index in 0..self.len {
-            let mut pos = hash_of(index) as usize & self.mask;
+        for slot in old.into_iter().filter(|&s| s != 0) {
+            let mut pos = (slot >> 32) as usize & self.mask;
             while self.slots[pos] != 0 {
                 pos = (pos + 1) & self.mask;
             }
-            self.slots[pos] = index as u32 + 1;
+            self.slots[pos] = slot;
         }
     }
 }
@@ -120,8 +142,6 @@ impl Table {
 pub(crate) struct DictEncoder {
     values: ColumnValues,
     table: Table,
-    /// Hash of every entry (byte strings only).
-    hashes: Vec<u64>,
     plain_bytes: usize,
 }
 
@@ -131,7 +151,6 @@ impl DictEncoder {
         DictEncoder {
             values: empty,
             table: Table::new(),
-            hashes: Vec::new(),
             plain_bytes: 0,
         }
     }
@@ -182,10 +201,10 @@ impl DictEncoder {
                 *plain += intern_int96(table, d, &v[range], out);
             }
             (ColumnValues::ByteArray(d), ColumnValues::ByteArray(v)) => {
-                *plain += intern_bytes(table, &mut self.hashes, d, v, range, out);
+                *plain += intern_bytes(table, d, v, range, out);
             }
             (ColumnValues::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(v)) => {
-                *plain += intern_fixed_bytes(table, &mut self.hashes, d, v, range, out);
+                *plain += intern_fixed_bytes(table, d, v, range, out);
             }
             _ => debug_assert!(false, "interning values of another physical type"),
         }
@@ -206,24 +225,17 @@ fn intern_fixed<T: Copy>(
     let before = dict.len();
     for &x in src {
         let key = bits(x);
-        let mut pos = mix(key) as usize & table.mask;
-        loop {
-            let slot = table.slots[pos];
-            if slot == 0 {
+        let hash = mix(key);
+        let index = match table.find(hash, |i| bits(dict[i]) == key) {
+            Ok(index) => index,
+            Err(pos) => {
                 let index = dict.len();
                 dict.push(x);
-                let d = &*dict;
-                table.insert_at(pos, index, |i| mix(bits(d[i])));
-                out.push(index as u32);
-                break;
+                table.insert_at(pos, hash, index);
+                index as u32
             }
-            let index = slot - 1;
-            if bits(dict[index as usize]) == key {
-                out.push(index);
-                break;
-            }
-            pos = (pos + 1) & table.mask;
-        }
+        };
+        out.push(index);
     }
     (dict.len() - before) * width
 }
@@ -240,31 +252,23 @@ fn intern_int96(
 ) -> usize {
     let before = dict.len();
     for &x in src {
-        let mut pos = int96_hash(x) as usize & table.mask;
-        loop {
-            let slot = table.slots[pos];
-            if slot == 0 {
+        let hash = int96_hash(x);
+        let index = match table.find(hash, |i| dict[i] == x) {
+            Ok(index) => index,
+            Err(pos) => {
                 let index = dict.len();
                 dict.push(x);
-                let d = &*dict;
-                table.insert_at(pos, index, |i| int96_hash(d[i]));
-                out.push(index as u32);
-                break;
+                table.insert_at(pos, hash, index);
+                index as u32
             }
-            let index = slot - 1;
-            if dict[index as usize] == x {
-                out.push(index);
-                break;
-            }
-            pos = (pos + 1) & table.mask;
-        }
+        };
+        out.push(index);
     }
     (dict.len() - before) * 12
 }
 
 fn intern_bytes(
     table: &mut Table,
-    hashes: &mut Vec<u64>,
     dict: &mut ByteArrays,
     src: &ByteArrays,
     range: std::ops::Range<usize>,
@@ -274,23 +278,17 @@ fn intern_bytes(
     for w in src.offsets[range.start..=range.end].windows(2) {
         let x = &src.data[w[0]..w[1]];
         let hash = hash_bytes(x);
-        let mut pos = hash as usize & table.mask;
-        let index = loop {
-            let slot = table.slots[pos];
-            if slot == 0 {
-                let index = hashes.len();
-                hashes.push(hash);
+        let found = table.find(hash, |i| {
+            bytes_eq(&dict.data[dict.offsets[i]..dict.offsets[i + 1]], x)
+        });
+        let index = match found {
+            Ok(index) => index,
+            Err(pos) => {
+                let index = dict.len();
                 dict.push(x);
-                let h = &*hashes;
-                table.insert_at(pos, index, |i| h[i]);
-                break index as u32;
+                table.insert_at(pos, hash, index);
+                index as u32
             }
-            let index = slot - 1;
-            let i = index as usize;
-            if hashes[i] == hash && bytes_eq(&dict.data[dict.offsets[i]..dict.offsets[i + 1]], x) {
-                break index;
-            }
-            pos = (pos + 1) & table.mask;
         };
         out.push(index);
     }
@@ -299,7 +297,6 @@ fn intern_bytes(
 
 fn intern_fixed_bytes(
     table: &mut Table,
-    hashes: &mut Vec<u64>,
     dict: &mut FixedLenByteArrays,
     src: &FixedLenByteArrays,
     range: std::ops::Range<usize>,
@@ -310,23 +307,17 @@ fn intern_fixed_bytes(
     for i in range {
         let x = src.get(i);
         let hash = hash_bytes(x);
-        let mut pos = hash as usize & table.mask;
-        let index = loop {
-            let slot = table.slots[pos];
-            if slot == 0 {
-                let index = hashes.len();
-                hashes.push(hash);
+        let found = table.find(hash, |j| {
+            bytes_eq(&dict.data[j * width..(j + 1) * width], x)
+        });
+        let index = match found {
+            Ok(index) => index,
+            Err(pos) => {
+                let index = dict.data.len() / width.max(1);
                 dict.data.extend_from_slice(x);
-                let h = &*hashes;
-                table.insert_at(pos, index, |i| h[i]);
-                break index as u32;
+                table.insert_at(pos, hash, index);
+                index as u32
             }
-            let index = slot - 1;
-            let j = index as usize;
-            if hashes[j] == hash && bytes_eq(&dict.data[j * width..(j + 1) * width], x) {
-                break index;
-            }
-            pos = (pos + 1) & table.mask;
         };
         out.push(index);
     }
