@@ -35,10 +35,18 @@ pub(crate) struct ChunkMeta {
     pub offset_index: Option<OffsetIndex>,
 }
 
-/// Level histogram: `hist[l]` counts level `l`.
+/// Level histogram: `hist[l]` counts level `l` (levels outside `hist` are not counted; the
+/// writer checked them against the maximum).
 fn histogram(levels: &[i16], hist: &mut [i64]) {
+    if hist.len() <= 8 {
+        // One counting pass per level: compare-and-count loops vectorize, where
+        // increments of a few counters in memory wait on each other.
+        for (l, h) in hist.iter_mut().enumerate() {
+            *h += levels.iter().filter(|&&x| x as usize == l).count() as i64;
+        }
+        return;
+    }
     for &l in levels {
-        // Levels were checked against the maximum (0..=max) by the writer.
         if let Some(h) = hist.get_mut(l as usize) {
             *h += 1;
         }
@@ -291,6 +299,25 @@ mod tests {
             def_levels: def,
             rep_levels: vec![],
         }
+    }
+
+    #[test]
+    fn histograms_count_each_level() {
+        for max in [1usize, 3, 7, 8, 12] {
+            let levels: Vec<i16> = (0..1000).map(|i| ((i * 7) % (max + 1)) as i16).collect();
+            let mut hist = vec![0i64; max + 1];
+            histogram(&levels, &mut hist);
+            histogram(&levels[..10], &mut hist);
+            let mut want = vec![0i64; max + 1];
+            for &l in levels.iter().chain(&levels[..10]) {
+                want[l as usize] += 1;
+            }
+            assert_eq!(hist, want, "max {max}");
+        }
+        // Levels beyond the histogram are not counted.
+        let mut hist = vec![0i64; 2];
+        histogram(&[0, 1, 2, -1, 1], &mut hist);
+        assert_eq!(hist, [1, 2]);
     }
 
     #[test]

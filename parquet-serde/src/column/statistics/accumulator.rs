@@ -525,14 +525,20 @@ fn float_min_max(values: impl Iterator<Item = f64>) -> (u64, Option<(f64, f64)>)
 /// string that is a prefix of another sorts first).
 #[inline]
 fn prefix_key(v: &[u8]) -> u64 {
-    match v.first_chunk::<8>() {
-        Some(head) => u64::from_be_bytes(*head),
-        None => {
-            let mut buf = [0u8; 8];
-            buf[..v.len()].copy_from_slice(v);
-            u64::from_be_bytes(buf)
-        }
+    let n = v.len();
+    if let Some(head) = v.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
     }
+    if n >= 4 {
+        // Two overlapping loads: bytes 0..4 and n-4..n, each moved to its place (the
+        // bytes both hold land on the same bits).
+        let first = u32::from_be_bytes([v[0], v[1], v[2], v[3]]) as u64;
+        let last = u32::from_be_bytes([v[n - 4], v[n - 3], v[n - 2], v[n - 1]]) as u64;
+        return first << 32 | last << (8 * (8 - n));
+    }
+    v.iter()
+        .enumerate()
+        .fold(0, |key, (i, &b)| key | (b as u64) << (56 - 8 * i))
 }
 
 #[cfg(test)]
@@ -540,6 +546,17 @@ mod tests {
     use super::*;
     use crate::values::{ByteArrays, FixedLenByteArrays};
     use proptest::prelude::*;
+
+    #[test]
+    fn prefix_keys_are_zero_padded_big_endian() {
+        for n in 0..12usize {
+            let v: Vec<u8> = (0..n).map(|i| 0xA0 + i as u8).collect();
+            let mut buf = [0u8; 8];
+            let k = n.min(8);
+            buf[..k].copy_from_slice(&v[..k]);
+            assert_eq!(prefix_key(&v), u64::from_be_bytes(buf), "length {n}");
+        }
+    }
 
     proptest! {
         #[test]
