@@ -45,10 +45,11 @@ const CHECK_EVERY: usize = 64;
 /// whatever the number of threads (encrypted files differ only by their random nonces).
 ///
 /// A row that does not fit the schema (a `None` in a required field, a value out of range,
-/// ...) is refused with an [`ErrorKind::Data`] error naming the column and the row; the
-/// writer stays usable and the rows before it are kept. An I/O error, or an error while
-/// encoding a column (reported by the next call, with the column path, when it happens on
-/// a helper thread), leaves the writer failed: later calls return an error.
+/// ...) is refused with an [`ErrorKind::Data`](crate::ErrorKind::Data) error naming the
+/// column and the row; the writer stays usable and the rows before it are kept. An I/O
+/// error, or an error while encoding a column (reported by the next call, with the column
+/// path, when it happens on a helper thread), leaves the writer failed: later calls return
+/// an error.
 ///
 /// Column options written on fields (`#[parquet(compression = .., dictionary = ..,
 /// encoding = .., bloom_filter(..))]`) apply as per-column overrides, unless `options` overrides the same
@@ -109,9 +110,10 @@ impl<T: Serialize + ParquetSchema> Writer<BufWriter<File>, T> {
 }
 
 impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
-    /// A writer of rows of `T` to `sink`. Fails with [`ErrorKind::Schema`] when `T`'s schema
-    /// is not valid, and with [`ErrorKind::InvalidArgument`] when a column asks for an
-    /// encoding that does not fit its type.
+    /// A writer of rows of `T` to `sink`. Fails with
+    /// [`ErrorKind::Schema`](crate::ErrorKind::Schema) when `T`'s schema is not valid, and
+    /// with [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) when a column
+    /// asks for an encoding that does not fit its type.
     pub fn new(sink: W, options: WriterOptions) -> Result<Self> {
         let (schema, wrapped) = schema_of::<T>()?;
         let options = apply_column_options(&schema, options, &T::parquet_column_options())?;
@@ -134,8 +136,8 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     }
 
     /// Writes one row. A row that does not fit the schema is refused (nothing of it is
-    /// kept) with an [`ErrorKind::Data`] error naming the column and the row number (the
-    /// number of rows written before it).
+    /// kept) with an [`ErrorKind::Data`](crate::ErrorKind::Data) error naming the column and
+    /// the row number (the number of rows written before it).
     #[inline]
     pub fn write(&mut self, row: &T) -> Result<()> {
         self.check()?;
