@@ -32,6 +32,8 @@ use super::{ColumnBatch, ColumnChunkWriter};
 const LAG: usize = 4;
 /// Ring of per-batch sizes: batches `k - LAG ..= k` fit.
 const RING: usize = LAG + 1;
+/// Batches of a column written by one task.
+const BATCHES_PER_TASK: usize = 1;
 
 /// The column writers of the current row group.
 #[derive(Debug)]
@@ -295,7 +297,7 @@ struct Slot {
 }
 
 enum Task {
-    /// Write the column's queued batches (and close it when asked).
+    /// Write the column's next queued batch (and close it when asked and none is left).
     Column(usize),
     /// Store a page of a column.
     Page {
@@ -647,8 +649,8 @@ fn run<'a>(
     }
 }
 
-/// Writes the queued batches of column `c` (closing it when asked), then queues its new
-/// pages.
+/// Writes the next queued batch of column `c` (closing it when asked and none is left),
+/// then queues its new pages.
 fn run_column<'a>(
     shared: &'a Shared,
     mut st: MutexGuard<'a, State>,
@@ -663,9 +665,11 @@ fn run_column<'a>(
         return st;
     };
     slot.out_bytes = writer.buffered_bytes();
-    let mut batches: Vec<ColumnBatch> = slot.queue.drain(..).collect();
+    // One batch at a time: progress shows sooner, and the threads share a long column.
+    let take = slot.queue.len().min(BATCHES_PER_TASK);
+    let mut batches: Vec<ColumnBatch> = slot.queue.drain(..take).collect();
     let returned = std::mem::take(&mut slot.returned);
-    let close = slot.closing && !slot.closed;
+    let close = slot.closing && !slot.closed && slot.queue.is_empty();
     drop(st);
 
     for (at, page, body) in returned {
