@@ -1,5 +1,5 @@
 //! Throughput of typed writing: `to_vec` of log records (the compare-arrow workloads: a flat
-//! record and a nested event), and the shredding alone.
+//! record and a nested event) on one thread and on two, and the shredding alone.
 //!
 //! `cargo bench -p parquet-serde --bench typed_write -- --warm-up-time 1 --measurement-time 3`
 
@@ -148,11 +148,14 @@ fn bench_to_vec(c: &mut Criterion) {
     let mut g = c.benchmark_group("typed_write");
     g.sample_size(10);
     g.throughput(Throughput::Elements(ROWS as u64));
-    for (name, codec) in [
-        ("uncompressed", Compression::Uncompressed),
-        ("snappy", Compression::Snappy),
+    // One thread (everything on the calling thread), and two (helper threads encode and
+    // compress the columns while the calling thread shreds).
+    for (name, codec, threads) in [
+        ("uncompressed", Compression::Uncompressed, 1),
+        ("snappy", Compression::Snappy, 1),
+        ("snappy_2_threads", Compression::Snappy, 2),
     ] {
-        let options = WriterOptions::default().compression(codec);
+        let options = WriterOptions::default().compression(codec).threads(threads);
         g.bench_function(BenchmarkId::new("flat_to_vec", name), |b| {
             b.iter(|| {
                 black_box(

@@ -505,8 +505,20 @@ fn check<T>(rows: &[T], options: &WriterOptions) -> Result<(), TestCaseError>
 where
     T: Serialize + ParquetSchema + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
 {
-    let bytes =
-        to_vec_with(rows, options).map_err(|e| TestCaseError::fail(format!("write: {e}")))?;
+    let write = |threads: usize| {
+        to_vec_with(rows, &options.clone().threads(threads))
+            .map_err(|e| TestCaseError::fail(format!("write ({threads} threads): {e}")))
+    };
+    let bytes = write(1)?;
+    // The same file whatever the threads (helper threads start once rows move to the
+    // column writers, which the options with small row groups make happen).
+    for threads in [2, 4] {
+        prop_assert!(
+            write(threads)? == bytes,
+            "{} threads write another file",
+            threads
+        );
+    }
     // The calling thread alone, and with decoding threads (the pipelined reader).
     for threads in [1, 3] {
         let read = ReadOptions::default().threads(threads);
@@ -572,14 +584,19 @@ proptest! {
         flushes in prop::collection::vec(any::<bool>(), 20),
         (_k, o) in options(),
     ) {
-        let mut w = Writer::<_, Row>::new(Vec::new(), o).unwrap();
-        for (row, flush) in rows.iter().zip(&flushes) {
-            w.write(row).unwrap();
-            if *flush {
-                w.flush_row_group().unwrap();
+        let write = |threads: usize| {
+            let mut w = Writer::<_, Row>::new(Vec::new(), o.clone().threads(threads)).unwrap();
+            for (row, flush) in rows.iter().zip(&flushes) {
+                w.write(row).unwrap();
+                if *flush {
+                    w.flush_row_group().unwrap();
+                }
             }
-        }
-        let bytes = w.into_inner().unwrap();
+            w.into_inner().unwrap()
+        };
+        let bytes = write(1);
+        prop_assert!(write(2) == bytes);
+        prop_assert!(write(4) == bytes);
         let back: Vec<Row> = from_slice(&bytes).unwrap();
         prop_assert_eq!(back, rows);
     }

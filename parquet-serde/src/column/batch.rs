@@ -68,6 +68,22 @@ pub fn empty_values(physical_type: Type, type_length: i32) -> ColumnValues {
     }
 }
 
+/// Empty values of the same physical type (and width) as `values`.
+pub fn empty_values_like(values: &ColumnValues) -> ColumnValues {
+    match values {
+        ColumnValues::Boolean(_) => ColumnValues::Boolean(Vec::new()),
+        ColumnValues::Int32(_) => ColumnValues::Int32(Vec::new()),
+        ColumnValues::Int64(_) => ColumnValues::Int64(Vec::new()),
+        ColumnValues::Int96(_) => ColumnValues::Int96(Vec::new()),
+        ColumnValues::Float(_) => ColumnValues::Float(Vec::new()),
+        ColumnValues::Double(_) => ColumnValues::Double(Vec::new()),
+        ColumnValues::ByteArray(_) => ColumnValues::ByteArray(ByteArrays::new()),
+        ColumnValues::FixedLenByteArray(v) => {
+            ColumnValues::FixedLenByteArray(FixedLenByteArrays::new(v.width))
+        }
+    }
+}
+
 /// Appends `src[range]` to `dst` (same variant; a mismatch appends nothing).
 pub(crate) fn extend_values(
     dst: &mut ColumnValues,

@@ -1,13 +1,13 @@
 //! Dictionary building while writing: interns values and hands out their indices.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//!
+//! An open-addressing table of entry indices (linear probing, at most half full) keyed by a
+//! hash: a multiply-xorshift of the bits for fixed-width values and short byte strings, XXH3
+//! for longer ones. Slots keep part of the hash beside the index, so that probes rarely look
+//! at entries that differ. Each physical type runs its own loop over the values.
 
 use twox_hash::XxHash3_64;
 
-use crate::values::{ColumnValues, Int96};
-
-const NONE: u32 = u32::MAX;
+use crate::values::{ByteArrays, ColumnValues, FixedLenByteArrays, Int96};
 
 #[inline]
 fn mix(x: u64) -> u64 {
@@ -16,32 +16,133 @@ fn mix(x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
+/// Hash of a byte string: short ones (up to 16 bytes, the common case of dictionary
+/// columns) from two overlapping loads, longer ones with XXH3.
+#[inline]
+fn hash_bytes(x: &[u8]) -> u64 {
+    let n = x.len();
+    let (a, b) = match n {
+        0 => (0, 0),
+        1..=3 => {
+            let v = u64::from(x[0]) | u64::from(x[n / 2]) << 8 | u64::from(x[n - 1]) << 16;
+            (v, 0)
+        }
+        4..=8 => (u64::from(le32(x, 0)), u64::from(le32(x, n - 4))),
+        9..=16 => (le64(x, 0), le64(x, n - 8)),
+        _ => return XxHash3_64::oneshot(x),
+    };
+    mix(a ^ mix(b ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+}
+
+/// Whether two byte strings are equal; short ones compared with overlapping loads.
+#[inline]
+fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=8 => le32(a, 0) == le32(b, 0) && le32(a, n - 4) == le32(b, n - 4),
+        9..=16 => le64(a, 0) == le64(b, 0) && le64(a, n - 8) == le64(b, n - 8),
+        _ => a == b,
+    }
+}
+
+/// The 4 bytes of `x` at `at` (in range: callers check the length).
+#[inline]
+fn le32(x: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&x[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// The 8 bytes of `x` at `at` (in range: callers check the length).
+#[inline]
+fn le64(x: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&x[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// Slots of a new table (a power of two).
+const INITIAL_SLOTS: usize = 64;
+
+/// The open-addressing table. A slot is 0 when free, else an entry's index plus one (low 32
+/// bits) under the high 32 bits of the entry's hash (its tag): probes compare tags before
+/// looking at entries, and the table grows from the tags alone. The tag also picks the
+/// home slot.
+#[derive(Debug)]
+struct Table {
+    slots: Vec<u64>,
+    mask: usize,
+    len: usize,
+}
+
+impl Table {
+    fn new() -> Self {
+        Table {
+            slots: vec![0; INITIAL_SLOTS],
+            mask: INITIAL_SLOTS - 1,
+            len: 0,
+        }
+    }
+
+    /// The entry with hash `hash` for which `same(index)` holds, or the free slot where it
+    /// goes.
+    #[inline(always)]
+    fn find(&self, hash: u64, mut same: impl FnMut(usize) -> bool) -> Result<u32, usize> {
+        let tag = hash >> 32;
+        let mut pos = tag as usize & self.mask;
+        loop {
+            let slot = self.slots[pos];
+            if slot == 0 {
+                return Err(pos);
+            }
+            // A used slot holds index + 1 >= 1 in its low bits.
+            let index = (slot as u32).wrapping_sub(1);
+            if slot >> 32 == tag && same(index as usize) {
+                return Ok(index);
+            }
+            pos = (pos + 1) & self.mask;
+        }
+    }
+
+    /// Records entry `index` with hash `hash` at the free slot `pos` (from `find`); grows
+    /// the table once it is half full.
+    #[inline]
+    fn insert_at(&mut self, pos: usize, hash: u64, index: usize) {
+        // Dictionaries stay far below u32::MAX entries: the writer falls back to PLAIN once
+        // the dictionary page passes its size limit (at most i32::MAX bytes).
+        self.slots[pos] = (hash >> 32) << 32 | (index as u64 + 1);
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![0; size]);
+        self.mask = size - 1;
+        for slot in old.into_iter().filter(|&s| s != 0) {
+            let mut pos = (slot >> 32) as usize & self.mask;
+            while self.slots[pos] != 0 {
+                pos = (pos + 1) & self.mask;
+            }
+            self.slots[pos] = slot;
+        }
+    }
+}
+
 /// The distinct values of a column chunk in first-seen order, with a hash index.
 #[derive(Debug)]
 pub(crate) struct DictEncoder {
     values: ColumnValues,
-    heads: HashMap<u64, u32, BuildHasherDefault<KeyIsHash>>,
-    chain: Vec<u32>,
+    table: Table,
     plain_bytes: usize,
-}
-
-/// A hasher for keys that already are hashes.
-#[derive(Default, Debug)]
-struct KeyIsHash(u64);
-
-impl Hasher for KeyIsHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only u64 keys are hashed here; fold anything else in for completeness.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
 }
 
 impl DictEncoder {
@@ -49,8 +150,7 @@ impl DictEncoder {
     pub fn new(empty: ColumnValues) -> Self {
         DictEncoder {
             values: empty,
-            heads: HashMap::default(),
-            chain: Vec::new(),
+            table: Table::new(),
             plain_bytes: 0,
         }
     }
@@ -70,7 +170,8 @@ impl DictEncoder {
         &self.values
     }
 
-    /// Interns `src[range]`, appending each value's index to `out`.
+    /// Interns `src[range]`, appending each value's index to `out`. `src` has the
+    /// dictionary's physical type (other values are ignored).
     pub fn intern(
         &mut self,
         src: &ColumnValues,
@@ -78,120 +179,149 @@ impl DictEncoder {
         out: &mut Vec<u32>,
     ) {
         out.reserve(range.len());
-        match src {
-            ColumnValues::Boolean(v) => {
-                for &x in &v[range] {
-                    out.push(self.intern_fixed(x as u64, |d| push_as(d, x)));
-                }
+        let table = &mut self.table;
+        let plain = &mut self.plain_bytes;
+        match (&mut self.values, src) {
+            (ColumnValues::Boolean(d), ColumnValues::Boolean(v)) => {
+                *plain += intern_fixed(table, d, &v[range], out, |x| x as u64, 1);
             }
-            ColumnValues::Int32(v) => {
-                for &x in &v[range] {
-                    out.push(self.intern_fixed(x as u32 as u64, |d| push_as(d, x)));
-                }
+            (ColumnValues::Int32(d), ColumnValues::Int32(v)) => {
+                *plain += intern_fixed(table, d, &v[range], out, |x| x as u32 as u64, 4);
             }
-            ColumnValues::Int64(v) => {
-                for &x in &v[range] {
-                    out.push(self.intern_fixed(x as u64, |d| push_as(d, x)));
-                }
+            (ColumnValues::Int64(d), ColumnValues::Int64(v)) => {
+                *plain += intern_fixed(table, d, &v[range], out, |x| x as u64, 8);
             }
-            ColumnValues::Float(v) => {
-                for &x in &v[range] {
-                    out.push(self.intern_fixed(x.to_bits() as u64, |d| push_as(d, x)));
-                }
+            (ColumnValues::Float(d), ColumnValues::Float(v)) => {
+                *plain += intern_fixed(table, d, &v[range], out, |x| x.to_bits() as u64, 4);
             }
-            ColumnValues::Double(v) => {
-                for &x in &v[range] {
-                    out.push(self.intern_fixed(x.to_bits(), |d| push_as(d, x)));
-                }
+            (ColumnValues::Double(d), ColumnValues::Double(v)) => {
+                *plain += intern_fixed(table, d, &v[range], out, f64::to_bits, 8);
             }
-            ColumnValues::Int96(v) => {
-                for &x in &v[range] {
-                    let key = (x.0[0] as u64 | (x.0[1] as u64) << 32) ^ mix(x.0[2] as u64);
-                    out.push(self.intern_int96(key, x));
-                }
+            (ColumnValues::Int96(d), ColumnValues::Int96(v)) => {
+                *plain += intern_int96(table, d, &v[range], out);
             }
-            ColumnValues::ByteArray(v) => {
-                for i in range {
-                    out.push(self.intern_bytes(v.get(i)));
-                }
+            (ColumnValues::ByteArray(d), ColumnValues::ByteArray(v)) => {
+                *plain += intern_bytes(table, d, v, range, out);
             }
-            ColumnValues::FixedLenByteArray(v) => {
-                for i in range {
-                    out.push(self.intern_bytes(v.get(i)));
-                }
+            (ColumnValues::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(v)) => {
+                *plain += intern_fixed_bytes(table, d, v, range, out);
             }
+            _ => debug_assert!(false, "interning values of another physical type"),
         }
     }
+}
 
-    /// Interns a fixed-width value whose bits are `key` (equal bits = equal value).
-    #[inline]
-    fn intern_fixed(&mut self, key: u64, push: impl FnOnce(&mut ColumnValues)) -> u32 {
+/// Interns fixed-width values whose bits are `bits(x)` (equal bits: equal values); each
+/// new entry adds `width` PLAIN bytes. Returns the PLAIN bytes added.
+#[inline]
+fn intern_fixed<T: Copy>(
+    table: &mut Table,
+    dict: &mut Vec<T>,
+    src: &[T],
+    out: &mut Vec<u32>,
+    bits: impl Fn(T) -> u64 + Copy,
+    width: usize,
+) -> usize {
+    let before = dict.len();
+    for &x in src {
+        let key = bits(x);
         let hash = mix(key);
-        let mut i = self.heads.get(&hash).copied().unwrap_or(NONE);
-        while i != NONE {
-            if self.key_at(i as usize) == key {
-                return i;
+        let index = match table.find(hash, |i| bits(dict[i]) == key) {
+            Ok(index) => index,
+            Err(pos) => {
+                let index = dict.len();
+                dict.push(x);
+                table.insert_at(pos, hash, index);
+                index as u32
             }
-            i = self.chain[i as usize];
-        }
-        self.insert(hash, push)
+        };
+        out.push(index);
     }
+    (dict.len() - before) * width
+}
 
-    fn intern_int96(&mut self, hash: u64, x: Int96) -> u32 {
-        let hash = mix(hash);
-        let mut i = self.heads.get(&hash).copied().unwrap_or(NONE);
-        while i != NONE {
-            if let ColumnValues::Int96(d) = &self.values {
-                if d[i as usize] == x {
-                    return i;
-                }
+fn int96_hash(x: Int96) -> u64 {
+    mix((x.0[0] as u64 | (x.0[1] as u64) << 32) ^ mix(x.0[2] as u64))
+}
+
+fn intern_int96(
+    table: &mut Table,
+    dict: &mut Vec<Int96>,
+    src: &[Int96],
+    out: &mut Vec<u32>,
+) -> usize {
+    let before = dict.len();
+    for &x in src {
+        let hash = int96_hash(x);
+        let index = match table.find(hash, |i| dict[i] == x) {
+            Ok(index) => index,
+            Err(pos) => {
+                let index = dict.len();
+                dict.push(x);
+                table.insert_at(pos, hash, index);
+                index as u32
             }
-            i = self.chain[i as usize];
-        }
-        self.insert(hash, |d| push_as(d, x))
+        };
+        out.push(index);
     }
+    (dict.len() - before) * 12
+}
 
-    fn intern_bytes(&mut self, x: &[u8]) -> u32 {
-        let hash = XxHash3_64::oneshot(x);
-        let mut i = self.heads.get(&hash).copied().unwrap_or(NONE);
-        while i != NONE {
-            let same = match &self.values {
-                ColumnValues::ByteArray(d) => d.get(i as usize) == x,
-                ColumnValues::FixedLenByteArray(d) => d.get(i as usize) == x,
-                _ => false,
-            };
-            if same {
-                return i;
+fn intern_bytes(
+    table: &mut Table,
+    dict: &mut ByteArrays,
+    src: &ByteArrays,
+    range: std::ops::Range<usize>,
+    out: &mut Vec<u32>,
+) -> usize {
+    let before = dict.data.len() + 4 * dict.len();
+    for w in src.offsets[range.start..=range.end].windows(2) {
+        let x = &src.data[w[0]..w[1]];
+        let hash = hash_bytes(x);
+        let found = table.find(hash, |i| {
+            bytes_eq(&dict.data[dict.offsets[i]..dict.offsets[i + 1]], x)
+        });
+        let index = match found {
+            Ok(index) => index,
+            Err(pos) => {
+                let index = dict.len();
+                dict.push(x);
+                table.insert_at(pos, hash, index);
+                index as u32
             }
-            i = self.chain[i as usize];
-        }
-        self.insert(hash, |d| match d {
-            ColumnValues::ByteArray(d) => d.push(x),
-            ColumnValues::FixedLenByteArray(d) => d.push(x),
-            _ => {}
-        })
+        };
+        out.push(index);
     }
+    dict.data.len() + 4 * dict.len() - before
+}
 
-    fn insert(&mut self, hash: u64, push: impl FnOnce(&mut ColumnValues)) -> u32 {
-        let index = self.values.len() as u32;
-        let before = value_bytes(&self.values);
-        push(&mut self.values);
-        self.plain_bytes += value_bytes(&self.values) - before;
-        let head = self.heads.insert(hash, index).unwrap_or(NONE);
-        self.chain.push(head);
-        index
+fn intern_fixed_bytes(
+    table: &mut Table,
+    dict: &mut FixedLenByteArrays,
+    src: &FixedLenByteArrays,
+    range: std::ops::Range<usize>,
+    out: &mut Vec<u32>,
+) -> usize {
+    let before = dict.data.len();
+    let width = src.width;
+    for i in range {
+        let x = src.get(i);
+        let hash = hash_bytes(x);
+        let found = table.find(hash, |j| {
+            bytes_eq(&dict.data[j * width..(j + 1) * width], x)
+        });
+        let index = match found {
+            Ok(index) => index,
+            Err(pos) => {
+                let index = dict.data.len() / width.max(1);
+                dict.data.extend_from_slice(x);
+                table.insert_at(pos, hash, index);
+                index as u32
+            }
+        };
+        out.push(index);
     }
-
-    fn key_at(&self, i: usize) -> u64 {
-        match &self.values {
-            ColumnValues::Boolean(d) => d[i] as u64,
-            ColumnValues::Int32(d) => d[i] as u32 as u64,
-            ColumnValues::Int64(d) => d[i] as u64,
-            ColumnValues::Float(d) => d[i].to_bits() as u64,
-            ColumnValues::Double(d) => d[i].to_bits(),
-            _ => u64::MAX,
-        }
-    }
+    dict.data.len() - before
 }
 
 /// PLAIN-encoded size of the values (booleans counted as a byte each, an upper bound).
@@ -208,39 +338,124 @@ pub(crate) fn value_bytes(values: &ColumnValues) -> usize {
     }
 }
 
-trait PushAs<T> {
-    fn push_as(&mut self, x: T);
-}
-
-macro_rules! push_as_impl {
-    ($t:ty, $variant:ident) => {
-        impl PushAs<$t> for ColumnValues {
-            fn push_as(&mut self, x: $t) {
-                if let ColumnValues::$variant(v) = self {
-                    v.push(x);
-                }
-            }
-        }
-    };
-}
-push_as_impl!(bool, Boolean);
-push_as_impl!(i32, Int32);
-push_as_impl!(i64, Int64);
-push_as_impl!(f32, Float);
-push_as_impl!(f64, Double);
-push_as_impl!(Int96, Int96);
-
-fn push_as<T>(d: &mut ColumnValues, x: T)
-where
-    ColumnValues: PushAs<T>,
-{
-    d.push_as(x);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::ByteArrays;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    /// Indices a naive map gives, and the PLAIN size of the distinct values.
+    fn naive(values: &[Vec<u8>]) -> (Vec<u32>, usize) {
+        let mut seen = HashMap::new();
+        let mut plain = 0;
+        let idx = values
+            .iter()
+            .map(|v| {
+                let n = seen.len() as u32;
+                *seen.entry(v.clone()).or_insert_with(|| {
+                    plain += 4 + v.len();
+                    n
+                })
+            })
+            .collect();
+        (idx, plain)
+    }
+
+    proptest! {
+        #[test]
+        fn bytes_agree_with_a_map(values in proptest::collection::vec(
+            proptest::collection::vec(0u8..4, 0..5), 0..400), split in 0usize..400) {
+            let mut src = ByteArrays::new();
+            for v in &values {
+                src.push(v);
+            }
+            let src = ColumnValues::ByteArray(src);
+            let split = split.min(values.len());
+            let mut d = DictEncoder::new(ColumnValues::ByteArray(ByteArrays::new()));
+            let mut idx = vec![];
+            d.intern(&src, 0..split, &mut idx);
+            d.intern(&src, split..values.len(), &mut idx);
+            let (want, plain) = naive(&values);
+            prop_assert_eq!(idx, want);
+            prop_assert_eq!(d.plain_bytes(), plain);
+        }
+
+        #[test]
+        fn ints_agree_with_a_map(values in proptest::collection::vec(-300i64..300, 0..2000)) {
+            let mut d = DictEncoder::new(ColumnValues::Int64(vec![]));
+            let mut idx = vec![];
+            d.intern(&ColumnValues::Int64(values.clone()), 0..values.len(), &mut idx);
+            let as_bytes: Vec<Vec<u8>> = values.iter().map(|v| v.to_le_bytes().to_vec()).collect();
+            let (want, _) = naive(&as_bytes);
+            prop_assert_eq!(&idx, &want);
+            prop_assert_eq!(d.plain_bytes(), 8 * d.len());
+            let ColumnValues::Int64(dict) = d.values() else { unreachable!() };
+            for (i, v) in idx.iter().zip(&values) {
+                prop_assert_eq!(dict[*i as usize], *v);
+            }
+        }
+    }
+
+    #[test]
+    fn short_strings_compare_and_hash_by_content() {
+        let words: Vec<Vec<u8>> = (0..40usize)
+            .map(|n| (0..n).map(|i| (i * 7 + n) as u8).collect())
+            .collect();
+        for a in &words {
+            assert!(bytes_eq(a, &a.clone()));
+            assert_eq!(hash_bytes(a), hash_bytes(&a.clone()));
+            for b in &words {
+                assert_eq!(bytes_eq(a, b), a == b, "{a:?} {b:?}");
+            }
+            // One changed byte anywhere is seen.
+            for i in 0..a.len() {
+                let mut c = a.clone();
+                c[i] ^= 1;
+                assert!(!bytes_eq(a, &c));
+                assert_ne!(hash_bytes(a), hash_bytes(&c), "{a:?} at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_type_and_growth() {
+        // 5000 distinct values force several table growths; each comes back twice.
+        let n = 5000;
+        let cases = [
+            ColumnValues::Int32((0..n).map(|i| i as i32 * 7).collect()),
+            ColumnValues::Float((0..n).map(|i| i as f32 * 0.5).collect()),
+            ColumnValues::Int96((0..n).map(|i| Int96([i as u32, 1, i as u32 * 3])).collect()),
+            ColumnValues::FixedLenByteArray(FixedLenByteArrays {
+                width: 3,
+                data: (0..n).flat_map(|i| [(i >> 8) as u8, i as u8, 9]).collect(),
+            }),
+        ];
+        for values in cases {
+            let width = match &values {
+                ColumnValues::Int96(_) => 12,
+                ColumnValues::FixedLenByteArray(_) => 3,
+                _ => 4,
+            };
+            let mut d = DictEncoder::new(crate::column::empty_values_like(&values));
+            let mut idx = vec![];
+            d.intern(&values, 0..n, &mut idx);
+            d.intern(&values, 0..n, &mut idx);
+            assert_eq!(d.len(), n);
+            assert_eq!(d.plain_bytes(), n * width);
+            let want: Vec<u32> = (0..n as u32).chain(0..n as u32).collect();
+            assert_eq!(idx, want);
+            assert_eq!(d.values(), &values);
+        }
+        let mut d = DictEncoder::new(ColumnValues::Boolean(vec![]));
+        let mut idx = vec![];
+        d.intern(
+            &ColumnValues::Boolean(vec![true, false, true]),
+            0..3,
+            &mut idx,
+        );
+        assert_eq!(idx, [0, 1, 0]);
+        assert_eq!(d.plain_bytes(), 2);
+    }
 
     #[test]
     fn interns_ints_and_bytes() {

@@ -57,9 +57,10 @@ fn round_trip(
     w.write(&a).unwrap();
     w.write(&b).unwrap();
     let chunk = w.close().unwrap();
+    let data = chunk.to_bytes();
     let md = &chunk.metadata;
     let mut pages = PageReader::new(
-        &chunk.data,
+        &data,
         0,
         md.codec,
         md.num_values,
@@ -75,7 +76,7 @@ fn round_trip(
         kinds.push((p.header.r#type, e));
     }
     let pages = PageReader::new(
-        &chunk.data,
+        &data,
         0,
         md.codec,
         md.num_values,
@@ -461,7 +462,7 @@ fn page_sizes_stay_near_the_target() {
         o.data_page_row_limit = usize::MAX;
         let (_, kinds, chunk) = round_trip(&batch, physical, 1, o);
         let pages = kinds.len();
-        let average = chunk.data.len() / pages;
+        let average = chunk.len() / pages;
         assert!(
             average <= 8192 * 5 / 4,
             "{encoding:?}: {pages} pages of {average} bytes"

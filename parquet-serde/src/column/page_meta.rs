@@ -35,10 +35,18 @@ pub(crate) struct ChunkMeta {
     pub offset_index: Option<OffsetIndex>,
 }
 
-/// Level histogram: `hist[l]` counts level `l`.
+/// Level histogram: `hist[l]` counts level `l` (levels outside `hist` are not counted; the
+/// writer checked them against the maximum).
 fn histogram(levels: &[i16], hist: &mut [i64]) {
+    if hist.len() <= 8 {
+        // One counting pass per level: compare-and-count loops vectorize, where
+        // increments of a few counters in memory wait on each other.
+        for (l, h) in hist.iter_mut().enumerate() {
+            *h += levels.iter().filter(|&&x| x as usize == l).count() as i64;
+        }
+        return;
+    }
     for &l in levels {
-        // Levels were checked against the maximum (0..=max) by the writer.
         if let Some(h) = hist.get_mut(l as usize) {
             *h += 1;
         }
@@ -68,7 +76,8 @@ pub(crate) struct PageMetaCollector {
     null_counts: Vec<i64>,
     def_hists: Vec<i64>,
     rep_hists: Vec<i64>,
-    locations: Vec<PageLocation>,
+    /// First row of every data page.
+    first_rows: Vec<i64>,
     unencoded: Vec<i64>,
 }
 
@@ -110,7 +119,7 @@ impl PageMetaCollector {
             null_counts: Vec::new(),
             def_hists: Vec::new(),
             rep_hists: Vec::new(),
-            locations: Vec::new(),
+            first_rows: Vec::new(),
             unencoded: Vec::new(),
         }
     }
@@ -137,15 +146,11 @@ impl PageMetaCollector {
         self.options.page_statistics.then(|| self.page.to_thrift())
     }
 
-    /// Closes the current page: `offset` is its position in the chunk's data pages,
-    /// `size` its stored size (header included), `first_row` the index of its first row.
-    pub fn finish_page(&mut self, offset: i64, size: i32, first_row: i64) {
+    /// Closes the current page, whose first row is `first_row` (its place in the chunk is
+    /// given to [`finish`](Self::finish)).
+    pub fn finish_page(&mut self, first_row: i64) {
         if self.options.page_index {
-            self.locations.push(PageLocation {
-                offset,
-                compressed_page_size: size,
-                first_row_index: first_row,
-            });
+            self.first_rows.push(first_row);
             if self.physical_type == Type::ByteArray {
                 self.unencoded.push(self.page_bytes);
             }
@@ -177,9 +182,9 @@ impl PageMetaCollector {
         }
     }
 
-    /// The chunk's metadata; page offsets move by `shift` (the bytes written in front of
-    /// the data pages: the dictionary page).
-    pub fn finish(self, shift: i64) -> ChunkMeta {
+    /// The chunk's metadata; `pages` holds the offset in the chunk and the stored size
+    /// (header included) of every data page.
+    pub fn finish(self, pages: &[(i64, i32)]) -> ChunkMeta {
         let statistics = self
             .options
             .chunk_statistics
@@ -192,11 +197,13 @@ impl PageMetaCollector {
         });
         let offset_index = self.options.page_index.then(|| OffsetIndex {
             page_locations: self
-                .locations
+                .first_rows
                 .iter()
-                .map(|l| PageLocation {
-                    offset: l.offset + shift,
-                    ..*l
+                .zip(pages)
+                .map(|(&first_row_index, &(offset, size))| PageLocation {
+                    offset,
+                    compressed_page_size: size,
+                    first_row_index,
                 })
                 .collect(),
             unencoded_byte_array_data_bytes: (self.physical_type == Type::ByteArray
@@ -295,6 +302,25 @@ mod tests {
     }
 
     #[test]
+    fn histograms_count_each_level() {
+        for max in [1usize, 3, 7, 8, 12] {
+            let levels: Vec<i16> = (0..1000).map(|i| ((i * 7) % (max + 1)) as i16).collect();
+            let mut hist = vec![0i64; max + 1];
+            histogram(&levels, &mut hist);
+            histogram(&levels[..10], &mut hist);
+            let mut want = vec![0i64; max + 1];
+            for &l in levels.iter().chain(&levels[..10]) {
+                want[l as usize] += 1;
+            }
+            assert_eq!(hist, want, "max {max}");
+        }
+        // Levels beyond the histogram are not counted.
+        let mut hist = vec![0i64; 2];
+        histogram(&[0, 1, 2, -1, 1], &mut hist);
+        assert_eq!(hist, [1, 2]);
+    }
+
+    #[test]
     fn pages_and_chunk() {
         let mut c = PageMetaCollector::new(
             opts(),
@@ -309,14 +335,14 @@ mod tests {
         let s = c.page_header_statistics().unwrap();
         assert_eq!(s.min_value, Some(3i32.to_le_bytes().to_vec()));
         assert_eq!(s.null_count, Some(1));
-        c.finish_page(0, 100, 0);
+        c.finish_page(0);
         let b = int_batch(vec![], vec![0, 0]);
         c.add(&b, 0..2, 0..0);
-        c.finish_page(100, 50, 3);
+        c.finish_page(3);
         let b = int_batch(vec![9], vec![1]);
         c.add(&b, 0..1, 0..1);
-        c.finish_page(150, 60, 5);
-        let m = c.finish(20);
+        c.finish_page(5);
+        let m = c.finish(&[(20, 100), (120, 50), (170, 60)]);
         let ci = m.column_index.unwrap();
         assert_eq!(ci.null_pages, vec![false, true, false]);
         assert_eq!(ci.min_values[1], Vec::<u8>::new());
@@ -359,10 +385,10 @@ mod tests {
             rep_levels: vec![],
         };
         c.add(&b, 0..1, 0..1);
-        c.finish_page(0, 10, 0);
+        c.finish_page(0);
         c.add(&b, 1..2, 1..2);
-        c.finish_page(10, 10, 1);
-        let m = c.finish(0);
+        c.finish_page(1);
+        let m = c.finish(&[(0, 10), (10, 10)]);
         assert!(m.column_index.is_none());
         assert_eq!(m.offset_index.unwrap().page_locations.len(), 2);
         let s = m.statistics.unwrap();
@@ -407,8 +433,8 @@ mod tests {
             rep_levels: vec![0, 1, 0, 0],
         };
         c.add(&b, 0..4, 0..2);
-        c.finish_page(0, 10, 0);
-        let m = c.finish(0);
+        c.finish_page(0);
+        let m = c.finish(&[(0, 10)]);
         assert_eq!(
             m.offset_index.unwrap().unencoded_byte_array_data_bytes,
             Some(vec![5])

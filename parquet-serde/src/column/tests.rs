@@ -43,9 +43,10 @@ fn round_trip(
     .unwrap();
     w.write(batch).unwrap();
     let chunk = w.close().unwrap();
+    let data = chunk.to_bytes();
     let md = &chunk.metadata;
     let pages = PageReader::new(
-        &chunk.data,
+        &data,
         0,
         md.codec,
         md.num_values,
@@ -199,8 +200,9 @@ fn repeated_pages_start_at_row_boundaries() {
         assert_eq!(chunk.num_rows, 2000);
         // Every data page begins with repetition level 0.
         let md = &chunk.metadata;
+        let data = chunk.to_bytes();
         let mut pages = PageReader::new(
-            &chunk.data,
+            &data,
             0,
             md.codec,
             md.num_values,
@@ -212,8 +214,8 @@ fn repeated_pages_start_at_row_boundaries() {
                 assert!(h.num_rows > 0);
             }
             // The first repetition level of each data page is 0: decode the page alone.
-            let one_page = &chunk.data
-                [raw.offset as usize..raw.offset as usize + raw.header_len + raw.data.len()];
+            let one_page =
+                &data[raw.offset as usize..raw.offset as usize + raw.header_len + raw.data.len()];
             let values = match (
                 &raw.header.data_page_header,
                 &raw.header.data_page_header_v2,

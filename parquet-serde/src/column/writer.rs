@@ -1,5 +1,7 @@
 //! [`ColumnChunkWriter`]: values and levels of one leaf in, pages and metadata out.
 
+use std::sync::Arc;
+
 use crate::bloom::{BloomFilterBuilder, BloomFilterOptions, Sbbf};
 use crate::compression::Compression;
 use crate::encoding::{bit_width, levels, rle::RleEncoder};
@@ -8,7 +10,9 @@ use crate::format::{
     ColumnIndex, ColumnMetaData, Encoding, LogicalType, OffsetIndex, PageEncodingStats, PageType,
     Type,
 };
-use crate::page::{PageEncryptor, PageWriter, WrittenPage};
+use crate::page::{
+    data_page_v1, data_page_v2, dictionary_page, EncodedPage, PageCodec, PageEncryptor, StoredPage,
+};
 use crate::schema::ColumnDescriptor;
 use crate::values::ColumnValues;
 
@@ -104,8 +108,9 @@ impl Default for ColumnWriterOptions {
 /// chunk's first byte (the file writer moves them to file positions).
 #[derive(Debug, Clone)]
 pub struct WrittenColumnChunk {
-    /// Dictionary page (if any) followed by the data pages.
-    pub data: Vec<u8>,
+    /// The chunk's bytes in pieces, one per page (header and stored bytes): the dictionary
+    /// page (if any), then the data pages. They go one after the other in the file.
+    pub(crate) pages: Vec<Vec<u8>>,
     /// Column metadata with chunk-relative offsets.
     pub metadata: ColumnMetaData,
     /// Rows in the chunk.
@@ -121,6 +126,37 @@ pub struct WrittenColumnChunk {
     pub encrypted_for: Option<(usize, usize)>,
 }
 
+impl WrittenColumnChunk {
+    /// Size of the chunk in bytes.
+    pub fn len(&self) -> usize {
+        self.pages.iter().map(Vec::len).sum()
+    }
+
+    /// Whether the chunk has no bytes (never the case for a closed chunk writer's chunk).
+    pub fn is_empty(&self) -> bool {
+        self.pages.iter().all(Vec::is_empty)
+    }
+
+    /// The chunk's bytes, page by page (the dictionary page first), in file order.
+    pub fn pages(&self) -> impl Iterator<Item = &[u8]> {
+        self.pages.iter().map(Vec::as_slice)
+    }
+
+    /// The chunk's bytes in one buffer.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.pages.concat()
+    }
+}
+
+/// Where a stored page goes in its chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PageSlot {
+    /// Data page of this ordinal.
+    Data(usize),
+    /// The dictionary page.
+    Dictionary,
+}
+
 /// Encodes the values and levels of one leaf column into pages.
 ///
 /// Values arrive as [`ColumnBatch`]es (non-null values plus levels); pages are cut at row
@@ -134,7 +170,24 @@ pub struct ColumnChunkWriter {
     max_def: i16,
     max_rep: i16,
     options: ColumnWriterOptions,
-    pages: PageWriter,
+    codec: Arc<PageCodec>,
+    /// Pages are handed out by [`take_encoded`](Self::take_encoded) to be stored elsewhere,
+    /// instead of stored as they are made.
+    deferred: bool,
+    /// Pages made and not taken yet (deferred mode).
+    encoded: Vec<(PageSlot, EncodedPage)>,
+    /// Data pages by ordinal: `None` while stored elsewhere (deferred mode).
+    stored: Vec<Option<StoredPage>>,
+    dictionary_page: Option<StoredPage>,
+    /// Whether the dictionary page was made (and is stored or being stored): at close, or
+    /// as soon as the dictionary is final (after the fallback).
+    has_dictionary_page: bool,
+    /// Bytes of the pages stored here.
+    stored_bytes: usize,
+    /// Decompressed bytes of the pages made: the chunk's size before compression.
+    encoded_bytes: usize,
+    /// Page bodies to reuse.
+    spare_bodies: Vec<Vec<u8>>,
     page_def: Vec<i16>,
     page_rep: Vec<i16>,
     page_values: ColumnValues,
@@ -143,14 +196,12 @@ pub struct ColumnChunkWriter {
     dict: Option<DictEncoder>,
     dict_fallback: bool,
     fallback_pending: bool,
-    data: Vec<u8>,
     meta: PageMetaCollector,
     bloom: Option<BloomFilterBuilder>,
     flush_pending: bool,
     encoding_stats: Vec<PageEncodingStats>,
     num_levels: u64,
     num_rows: u64,
-    total_uncompressed: u64,
     scratch: Vec<u8>,
     /// Encoding of the pages without dictionary (`None` until `Auto` has chosen).
     value_encoding: Option<Encoding>,
@@ -282,7 +333,15 @@ impl ColumnChunkWriter {
             .filter(|_| physical_type != Type::Boolean)
             .map(BloomFilterBuilder::new);
         let mut w = ColumnChunkWriter {
-            pages: PageWriter::new(options.compression, options.checksums),
+            codec: Arc::new(PageCodec::new(options.compression, options.checksums, None)),
+            deferred: false,
+            encoded: Vec::new(),
+            stored: Vec::new(),
+            dictionary_page: None,
+            has_dictionary_page: false,
+            stored_bytes: 0,
+            encoded_bytes: 0,
+            spare_bodies: Vec::new(),
             page_values: empty_values(physical_type, type_length),
             // Replaced below once the options are in place.
             meta: PageMetaCollector::new(
@@ -313,11 +372,9 @@ impl ColumnChunkWriter {
             dict,
             dict_fallback: false,
             fallback_pending: false,
-            data: Vec::new(),
             encoding_stats: Vec::new(),
             num_levels: 0,
             num_rows: 0,
-            total_uncompressed: 0,
             scratch: Vec::new(),
             value_encoding,
             dict_data_pages: 0,
@@ -332,12 +389,69 @@ impl ColumnChunkWriter {
     /// Encrypts the chunk's pages with `encryptor`, made for `(row group, column)`. Set
     /// before any value is written.
     pub(crate) fn set_encryptor(&mut self, encryptor: PageEncryptor, ordinals: (usize, usize)) {
-        self.pages.set_encryptor(encryptor);
+        self.codec = Arc::new(PageCodec::new(
+            self.options.compression,
+            self.options.checksums,
+            Some(encryptor),
+        ));
         self.encrypted_for = Some(ordinals);
     }
 
+    /// From now on, pages made are not stored here but handed out by
+    /// [`take_encoded`](Self::take_encoded), to be stored (on any thread) with
+    /// [`codec`](Self::codec) and given back with [`put_stored`](Self::put_stored) before
+    /// [`finish`](Self::finish).
+    pub(crate) fn defer_pages(&mut self) {
+        self.deferred = true;
+    }
+
+    /// The codec storing this chunk's pages.
+    pub(crate) fn codec(&self) -> &Arc<PageCodec> {
+        &self.codec
+    }
+
+    /// The pages made since the last call (deferred mode), with where they go.
+    pub(crate) fn take_encoded(&mut self) -> std::vec::Drain<'_, (PageSlot, EncodedPage)> {
+        self.encoded.drain(..)
+    }
+
+    /// Puts back a page stored elsewhere, and the body it came from (for reuse).
+    pub(crate) fn put_stored(&mut self, slot: PageSlot, page: StoredPage, body: Vec<u8>) {
+        self.stored_bytes += page.bytes.len();
+        match slot {
+            PageSlot::Data(i) => {
+                if let Some(s) = self.stored.get_mut(i) {
+                    *s = Some(page);
+                }
+            }
+            PageSlot::Dictionary => self.dictionary_page = Some(page),
+        }
+        self.recycle(body);
+    }
+
+    fn recycle(&mut self, mut body: Vec<u8>) {
+        if self.spare_bodies.len() < 2 {
+            body.clear();
+            self.spare_bodies.push(body);
+        }
+    }
+
+    /// The chunk's size before compression so far: pages made (decompressed, headers
+    /// left out), the page being filled and the dictionary. It depends on the values
+    /// written only (not on compression or threads).
+    pub(crate) fn encoded_size(&self) -> usize {
+        self.encoded_bytes
+            + self.pending_value_bytes()
+            + self.dict.as_ref().map_or(0, |d| d.plain_bytes())
+    }
+
     fn err(&self, e: Error) -> Error {
-        e.with_column(self.path.join("."))
+        e.with_column(self.path_string())
+    }
+
+    /// The column's dotted path.
+    pub(crate) fn path_string(&self) -> String {
+        self.path.join(".")
     }
 
     /// Rows written so far.
@@ -348,7 +462,9 @@ impl ColumnChunkWriter {
     /// Bytes buffered so far (written pages plus the page being filled), an estimate of
     /// the chunk's size.
     pub fn buffered_bytes(&self) -> usize {
-        self.data.len()
+        let elsewhere: usize = self.encoded.iter().map(|(_, p)| p.body.len()).sum();
+        self.stored_bytes
+            + elsewhere
             + self.pending_value_bytes()
             + self.dict.as_ref().map_or(0, |d| d.plain_bytes())
     }
@@ -603,7 +719,7 @@ impl ColumnChunkWriter {
         }
     }
 
-    /// Encodes the buffered page and appends it to the chunk.
+    /// Encodes the buffered page and hands it on (see [`emit`](Self::emit)).
     fn flush_page(&mut self) -> Result<()> {
         self.fallback_pending = false;
         // `Auto`: the first dictionary-encoded page is written only if the dictionary pays
@@ -624,8 +740,6 @@ impl ColumnChunkWriter {
             return Ok(());
         }
         let dict_page = !self.page_indices.is_empty();
-        // Values section.
-        let mut values = std::mem::take(&mut self.scratch);
         let encoding = if dict_page {
             if self.dict_data_pages == 0 {
                 // Later checks of `Auto` look at what comes after the first page.
@@ -634,81 +748,86 @@ impl ColumnChunkWriter {
             self.dict_data_pages += 1;
             Encoding::RleDictionary
         } else {
-            self.value_encoding(&mut values)
+            let mut scratch = std::mem::take(&mut self.scratch);
+            let e = self.value_encoding(&mut scratch);
+            self.scratch = scratch;
+            e
         };
-        values.clear();
+        // Levels, then the values, straight into the page body.
+        let mut body = self.spare_bodies.pop().unwrap_or_default();
+        body.clear();
+        let (mut rep_len, mut def_len) = (0, 0);
+        let v1 = self.options.data_page_version == DataPageVersion::V1;
+        if self.max_rep > 0 {
+            levels::encode_rle(&self.page_rep, self.max_rep, v1, &mut body);
+            rep_len = body.len();
+        }
+        if self.max_def > 0 {
+            levels::encode_rle(&self.page_def, self.max_def, v1, &mut body);
+            def_len = body.len() - rep_len;
+        }
         if dict_page {
             let len = self.dict.as_ref().map_or(0, |d| d.len()) as u64;
             let width = bit_width(len.saturating_sub(1)).max(1);
-            values.push(width);
-            let mut enc = RleEncoder::new(width);
+            body.push(width);
+            let mut enc = RleEncoder::with_buffer(width, body);
             enc.put_u32(&self.page_indices);
-            values.extend_from_slice(&enc.finish());
+            body = enc.finish();
         } else {
-            encode_values(encoding, &self.page_values, &mut values)?;
+            encode_values(encoding, &self.page_values, &mut body)?;
         }
         let non_null = self.page_indices.len().max(self.page_values.len());
         let statistics = self.meta.page_header_statistics();
-        let page_offset = self.data.len() as i64;
-        let written = match self.options.data_page_version {
-            DataPageVersion::V1 => {
-                let mut body = Vec::with_capacity(values.len() + num_values / 4 + 16);
-                if self.max_rep > 0 {
-                    levels::encode_rle(&self.page_rep, self.max_rep, true, &mut body);
-                }
-                if self.max_def > 0 {
-                    levels::encode_rle(&self.page_def, self.max_def, true, &mut body);
-                }
-                body.extend_from_slice(&values);
-                self.pages
-                    .write_data_v1(&body, num_values, encoding, statistics, &mut self.data)?
-            }
-            DataPageVersion::V2 => {
-                let mut rep = Vec::new();
-                let mut def = Vec::new();
-                if self.max_rep > 0 {
-                    levels::encode_rle(&self.page_rep, self.max_rep, false, &mut rep);
-                }
-                if self.max_def > 0 {
-                    levels::encode_rle(&self.page_def, self.max_def, false, &mut def);
-                }
-                let counts = (num_values, num_values - non_null, self.page_rows);
-                self.pages.write_data_v2(
-                    &rep,
-                    &def,
-                    &values,
-                    counts,
-                    encoding,
-                    statistics,
-                    &mut self.data,
-                )?
-            }
+        let ordinal = self.stored.len();
+        self.encoded_bytes += body.len();
+        let page = if v1 {
+            data_page_v1(body, num_values, encoding, statistics, ordinal)?
+        } else {
+            let counts = (num_values, num_values - non_null, self.page_rows);
+            let compressed = self.options.compression != Compression::Uncompressed;
+            data_page_v2(
+                body, rep_len, def_len, counts, encoding, statistics, compressed, ordinal,
+            )?
         };
-        self.scratch = values;
-        let size = i32::try_from(written.total_compressed())
-            .map_err(|_| Error::invalid_argument("page larger than 2 GiB"))?;
         let first_row = (self.num_rows - self.page_rows as u64) as i64;
-        self.meta.finish_page(page_offset, size, first_row);
-        self.note_page(&written);
+        self.meta.finish_page(first_row);
+        self.note_page(page.header.r#type, encoding);
+        self.stored.push(None);
+        self.emit(PageSlot::Data(ordinal), page)?;
         self.page_def.clear();
         self.page_rep.clear();
         self.page_indices.clear();
         clear_values(&mut self.page_values);
         self.page_rows = 0;
+        if dict_page && self.dict_fallback {
+            // The last dictionary-encoded page: the dictionary is final, its page can be
+            // made now rather than at close.
+            self.emit_dictionary_page()?;
+        }
         Ok(())
     }
 
-    fn note_page(&mut self, page: &WrittenPage) {
-        self.total_uncompressed += page.total_uncompressed() as u64;
+    /// Stores `page` now, or (deferred mode) keeps it for [`take_encoded`](Self::take_encoded).
+    fn emit(&mut self, slot: PageSlot, page: EncodedPage) -> Result<()> {
+        if self.deferred {
+            self.encoded.push((slot, page));
+            return Ok(());
+        }
+        let stored = self.codec.store(&page, &mut self.scratch)?;
+        self.put_stored(slot, stored, page.body);
+        Ok(())
+    }
+
+    fn note_page(&mut self, page_type: PageType, encoding: Encoding) {
         match self
             .encoding_stats
             .iter_mut()
-            .find(|s| s.page_type == page.page_type && s.encoding == page.encoding)
+            .find(|s| s.page_type == page_type && s.encoding == encoding)
         {
             Some(s) => s.count += 1,
             None => self.encoding_stats.push(PageEncodingStats {
-                page_type: page.page_type,
-                encoding: page.encoding,
+                page_type,
+                encoding,
                 count: 1,
             }),
         }
@@ -716,22 +835,72 @@ impl ColumnChunkWriter {
 
     /// Flushes the last page, writes the dictionary page in front, and returns the chunk.
     pub fn close(mut self) -> Result<WrittenColumnChunk> {
+        self.deferred = false;
+        self.close_pages()?;
+        self.finish()
+    }
+
+    /// Makes the last data page and the dictionary page: after this, only pages stored
+    /// elsewhere come back ([`put_stored`](Self::put_stored)) before
+    /// [`finish`](Self::finish).
+    pub(crate) fn close_pages(&mut self) -> Result<()> {
         self.flush_pending = false;
         self.flush_page().map_err(|e| self.err(e))?;
-        let mut data = Vec::new();
-        let mut dictionary_page_offset = None;
-        if let Some(dict) = self.dict.take().filter(|d| d.len() > 0) {
-            let mut plain_values = Vec::with_capacity(dict.plain_bytes());
-            encode_plain(dict.values(), &mut plain_values);
-            let page = self
-                .pages
-                .write_dictionary(&plain_values, dict.len(), &mut data)
-                .map_err(|e| self.err(e))?;
-            self.note_page(&page);
-            dictionary_page_offset = Some(0);
+        self.emit_dictionary_page()?;
+        if self.dict.take().is_some_and(|d| d.len() > 0) {
+            // Listed after the data pages' encodings, wherever the page was made.
+            self.note_page(PageType::DictionaryPage, Encoding::Plain);
         }
-        let data_page_offset = data.len() as i64;
-        data.extend_from_slice(&self.data);
+        Ok(())
+    }
+
+    /// Makes the dictionary page, once (when the dictionary has entries).
+    fn emit_dictionary_page(&mut self) -> Result<()> {
+        let Some(dict) = self.dict.as_ref().filter(|d| d.len() > 0) else {
+            return Ok(());
+        };
+        if self.has_dictionary_page {
+            return Ok(());
+        }
+        let mut plain_values = self.spare_bodies.pop().unwrap_or_default();
+        plain_values.clear();
+        plain_values.reserve(dict.plain_bytes());
+        encode_plain(dict.values(), &mut plain_values);
+        let page = dictionary_page(plain_values, dict.len()).map_err(|e| self.err(e))?;
+        self.has_dictionary_page = true;
+        self.emit(PageSlot::Dictionary, page)
+            .map_err(|e| self.err(e))
+    }
+
+    /// The finished chunk, once every page is stored.
+    pub(crate) fn finish(mut self) -> Result<WrittenColumnChunk> {
+        let missing = self.stored.iter().any(Option::is_none)
+            || self.has_dictionary_page != self.dictionary_page.is_some();
+        if missing || !self.encoded.is_empty() {
+            return Err(self.err(Error::invalid_argument(
+                "column chunk finished before all its pages were stored",
+            )));
+        }
+        let mut pages = Vec::with_capacity(self.stored.len() + 1);
+        let mut total_uncompressed = 0u64;
+        let mut offset = 0usize;
+        let mut dictionary_page_offset = None;
+        if let Some(page) = self.dictionary_page.take() {
+            total_uncompressed += page.info.total_uncompressed() as u64;
+            dictionary_page_offset = Some(0);
+            offset += page.bytes.len();
+            pages.push(page.bytes);
+        }
+        let data_page_offset = offset as i64;
+        let mut locations = Vec::with_capacity(self.stored.len());
+        for page in std::mem::take(&mut self.stored).into_iter().flatten() {
+            total_uncompressed += page.info.total_uncompressed() as u64;
+            let size = i32::try_from(page.bytes.len())
+                .map_err(|_| self.err(Error::invalid_argument("page larger than 2 GiB")))?;
+            locations.push((offset as i64, size));
+            offset += page.bytes.len();
+            pages.push(page.bytes);
+        }
         // Encodings: levels are RLE; values PLAIN and/or RLE_DICTIONARY (dictionary page PLAIN).
         let mut encodings = Vec::new();
         for s in &self.encoding_stats {
@@ -745,28 +914,28 @@ impl ColumnChunkWriter {
         // Dictionary page first in the stats, as readers list them.
         self.encoding_stats
             .sort_by_key(|s| s.page_type != PageType::DictionaryPage);
-        let meta = self.meta.finish(data_page_offset);
+        let meta = self.meta.finish(&locations);
         let metadata = ColumnMetaData {
             r#type: self.physical_type,
             encodings,
             path_in_schema: self.path.clone(),
             codec: self.options.compression.codec(),
             num_values: self.num_levels as i64,
-            total_uncompressed_size: self.total_uncompressed as i64,
-            total_compressed_size: data.len() as i64,
+            total_uncompressed_size: total_uncompressed as i64,
+            total_compressed_size: offset as i64,
             key_value_metadata: None,
             data_page_offset,
             index_page_offset: None,
             dictionary_page_offset,
             statistics: meta.statistics,
-            encoding_stats: Some(self.encoding_stats),
+            encoding_stats: Some(std::mem::take(&mut self.encoding_stats)),
             bloom_filter_offset: None,
             bloom_filter_length: None,
             size_statistics: meta.size_statistics,
             geospatial_statistics: None,
         };
         Ok(WrittenColumnChunk {
-            data,
+            pages,
             metadata,
             num_rows: self.num_rows,
             column_index: meta.column_index,

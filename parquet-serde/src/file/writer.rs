@@ -59,7 +59,13 @@ pub struct FileWriter<W: Write> {
     sorting_columns: Option<Vec<SortingColumn>>,
     num_rows: i64,
     crypto: Option<FileEncryptor>,
+    /// Writes a row group's pages, in order, to the sink at once (for sinks that can do
+    /// better than one `write_all` per page).
+    bulk: Option<BulkWrite<W>>,
 }
+
+/// Writes pieces of bytes, in order, to a sink, with up to the given number of threads.
+pub(crate) type BulkWrite<W> = fn(&mut W, &[&[u8]], usize) -> std::io::Result<()>;
 
 impl<W: Write> FileWriter<W> {
     /// Starts a file: writes the leading magic. Fails when a declared sort key names no
@@ -102,7 +108,13 @@ impl<W: Write> FileWriter<W> {
             sorting_columns,
             num_rows: 0,
             crypto,
+            bulk: None,
         })
+    }
+
+    /// Writes the pages of every row group with `bulk` rather than page by page.
+    pub(crate) fn set_bulk_write(&mut self, bulk: BulkWrite<W>) {
+        self.bulk = Some(bulk);
     }
 
     /// The schema being written.
@@ -213,11 +225,14 @@ impl<W: Write> FileWriter<W> {
         let mut columns = Vec::with_capacity(chunks.len());
         let mut indexes = Vec::with_capacity(chunks.len());
         let mut blooms = Vec::new();
+        let mut pages = Vec::with_capacity(chunks.len());
         let (mut total_uncompressed, mut total_compressed) = (0i64, 0i64);
+        // Where every chunk goes; the bytes are written once all are placed.
+        let mut position = self.position;
         for (c, chunk) in chunks.into_iter().enumerate() {
-            let start = self.position as i64;
-            self.sink.write_all(&chunk.data)?;
-            self.position += chunk.data.len() as u64;
+            let start = position as i64;
+            position += chunk.len() as u64;
+            pages.push(chunk.pages);
             let mut md = chunk.metadata;
             md.data_page_offset += start;
             md.dictionary_page_offset = md.dictionary_page_offset.map(|o| o + start);
@@ -245,6 +260,18 @@ impl<W: Write> FileWriter<W> {
                 encrypted_column_metadata: None,
             });
         }
+        let parts: Vec<&[u8]> = pages.iter().flatten().map(Vec::as_slice).collect();
+        match self.bulk {
+            Some(bulk) => bulk(&mut self.sink, &parts, self.options.threads)?,
+            None => {
+                for part in &parts {
+                    self.sink.write_all(part)?;
+                }
+            }
+        }
+        drop(parts);
+        drop(pages);
+        self.position = position;
         // Bloom filters follow the row group's data.
         let mut buf = Vec::new();
         let mut plain = Vec::new();
@@ -408,5 +435,113 @@ impl<W: Write> FileWriter<W> {
         self.sink.write_all(&footer)?;
         self.sink.flush()?;
         Ok((self.sink, metadata))
+    }
+}
+
+/// [`BulkWrite`] for an in-memory file: appends `parts` to `sink`, on up to `threads`
+/// threads when they are many bytes (the copy is mostly page faults of fresh memory, which
+/// threads take in parallel). The new buffer comes zeroed from the allocator, which maps
+/// large ones lazily, so its pages are first touched by the threads copying into them.
+pub(crate) fn extend_vec(
+    sink: &mut Vec<u8>,
+    parts: &[&[u8]],
+    threads: usize,
+) -> std::io::Result<()> {
+    /// Below this, or with little room to gain over the bytes already in `sink`, one
+    /// thread appends.
+    const PARALLEL_BYTES: usize = 16 << 20;
+    let total: usize = parts.iter().map(|p| p.len()).sum();
+    let threads = threads.min(total / (PARALLEL_BYTES / 2)).min(parts.len());
+    if threads < 2 || total < PARALLEL_BYTES || sink.len() > total / 4 {
+        sink.reserve(total);
+        for part in parts {
+            sink.extend_from_slice(part);
+        }
+        return Ok(());
+    }
+    let mut out = vec![0u8; sink.len() + total];
+    let (head, mut rest) = out.split_at_mut(sink.len());
+    head.copy_from_slice(sink);
+    // `threads` runs of parts of about equal bytes.
+    let mut runs = Vec::with_capacity(threads);
+    let mut parts = parts;
+    for t in (1..=threads).rev() {
+        let remaining: usize = parts.iter().map(|p| p.len()).sum();
+        let target = remaining / t;
+        let (mut k, mut bytes) = (0, 0);
+        while k < parts.len() && (bytes < target || t == 1) {
+            bytes += parts[k].len();
+            k += 1;
+        }
+        let (run, more) = parts.split_at(k);
+        let (dst, tail) = std::mem::take(&mut rest).split_at_mut(bytes);
+        runs.push((dst, run));
+        parts = more;
+        rest = tail;
+    }
+    fn fill(dst: &mut [u8], parts: &[&[u8]]) {
+        let mut at = 0;
+        for p in parts {
+            dst[at..at + p.len()].copy_from_slice(p);
+            at += p.len();
+        }
+    }
+    // Each thread takes runs until none is left: without a helper thread (one that could
+    // not start), this one copies them all.
+    let queue = std::sync::Mutex::new(runs);
+    let work = || loop {
+        let next = queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop();
+        match next {
+            Some((dst, run)) => fill(dst, run),
+            None => break,
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            let spawned = std::thread::Builder::new()
+                .name("parquet-serde-copy".into())
+                .spawn_scoped(s, work);
+            if spawned.is_err() {
+                break;
+            }
+        }
+        work();
+    });
+    *sink = out;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extend_vec_appends_in_order() {
+        // Parts of uneven sizes, 20 MiB in all: copied on several threads.
+        let parts: Vec<Vec<u8>> = (0..57u32)
+            .map(|i| {
+                let len = (i as usize * 7919) % 700_000 + 1;
+                (0..len).map(|j| (i as usize * 31 + j) as u8).collect()
+            })
+            .collect();
+        let mut refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let extra = vec![9u8; 21 << 20];
+        refs.push(&extra);
+        let want: Vec<u8> = b"PAR1".iter().copied().chain(refs.concat()).collect();
+        for threads in [1, 2, 3, 8] {
+            let mut sink = b"PAR1".to_vec();
+            extend_vec(&mut sink, &refs, threads).unwrap();
+            assert!(sink == want, "{threads} threads");
+        }
+        // Small appends and a sink already holding much: one thread.
+        let mut sink = want.clone();
+        extend_vec(&mut sink, &[b"ab", b"", b"c"], 4).unwrap();
+        assert_eq!(&sink[want.len()..], b"abc");
+        let mut sink = Vec::new();
+        extend_vec(&mut sink, &[], 4).unwrap();
+        assert!(sink.is_empty());
     }
 }

@@ -9,5 +9,7 @@ mod writer;
 
 pub use reader::{PageReader, PageReaderOptions};
 pub use types::Page;
-pub(crate) use writer::PageEncryptor;
+pub(crate) use writer::{
+    data_page_v1, data_page_v2, dictionary_page, EncodedPage, PageCodec, PageEncryptor, StoredPage,
+};
 pub use writer::{PageWriter, WrittenPage};

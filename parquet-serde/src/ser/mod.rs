@@ -90,7 +90,7 @@ pub fn to_vec_with<T: Serialize + ParquetSchema>(
     rows: &[T],
     options: &WriterOptions,
 ) -> Result<Vec<u8>> {
-    let mut writer = Writer::new(Vec::new(), options.clone())?;
+    let mut writer = Writer::in_memory(options.clone())?;
     writer.write_all(rows)?;
     writer.into_inner()
 }

@@ -6,7 +6,7 @@ use crate::column::ColumnBatch;
 use crate::error::{Error, Result};
 use crate::format::TimeUnit;
 use crate::schema::Schema;
-use crate::values::{ColumnValues, FixedLenByteArrays};
+use crate::values::ColumnValues;
 
 use super::convert::{self, nanos_per};
 use super::plan::{max_unscaled, Conv, Kind, Plan, PlanNode, Text};
@@ -97,9 +97,10 @@ impl Shredder {
         }
     }
 
-    /// The leaf batches, for handing to column writers; call [`clear`](Self::clear) after.
-    pub fn batches(&self) -> impl Iterator<Item = &ColumnBatch> {
-        self.leaves.iter().map(|l| &l.batch)
+    /// The leaf batches, for handing to column writers (which may exchange them for other
+    /// empty buffers of the same type); call [`clear`](Self::clear) after.
+    pub fn batches_mut(&mut self) -> impl ExactSizeIterator<Item = &mut ColumnBatch> {
+        self.leaves.iter_mut().map(|l| &mut l.batch)
     }
 
     /// Empties the buffers (keeping their allocations).
@@ -121,7 +122,7 @@ impl Shredder {
             .iter_mut()
             .map(|l| {
                 let empty = ColumnBatch {
-                    values: empty_like(&l.batch.values),
+                    values: crate::column::empty_values_like(&l.batch.values),
                     def_levels: Vec::new(),
                     rep_levels: Vec::new(),
                 };
@@ -788,25 +789,11 @@ pub(crate) fn truncate_values(values: &mut ColumnValues, n: usize) {
 }
 
 /// Empty values of the same variant (and width).
-fn empty_like(values: &ColumnValues) -> ColumnValues {
-    match values {
-        ColumnValues::Boolean(_) => ColumnValues::Boolean(Vec::new()),
-        ColumnValues::Int32(_) => ColumnValues::Int32(Vec::new()),
-        ColumnValues::Int64(_) => ColumnValues::Int64(Vec::new()),
-        ColumnValues::Int96(_) => ColumnValues::Int96(Vec::new()),
-        ColumnValues::Float(_) => ColumnValues::Float(Vec::new()),
-        ColumnValues::Double(_) => ColumnValues::Double(Vec::new()),
-        ColumnValues::ByteArray(_) => ColumnValues::ByteArray(Default::default()),
-        ColumnValues::FixedLenByteArray(v) => {
-            ColumnValues::FixedLenByteArray(FixedLenByteArrays::new(v.width))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::values::ByteArrays;
+    use crate::values::FixedLenByteArrays;
 
     #[test]
     fn decimals_in_least_bytes() {

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::column::parallel::ColumnPool;
 use crate::column::ColumnChunkWriter;
 use crate::error::{Error, Result};
 use crate::file::{FileWriter, WriterOptions};
@@ -31,15 +32,24 @@ const CHECK_EVERY: usize = 64;
 ///
 /// Rows are shredded into column buffers, which move into the row group's column writers
 /// every few thousand rows (where they become compressed pages). A row group is cut when its
-/// buffered bytes reach `row_group_size`, when it holds `row_group_rows` rows, or on
-/// [`flush_row_group`](Self::flush_row_group). [`close`](Self::close) writes the footer:
-/// until then the output is not a readable file, and a writer dropped without closing
-/// leaves it unfinished (one made by [`from_path`](Self::from_path) removes it).
+/// size before compression reaches `row_group_size` (as the column writers stood a few
+/// thousand rows earlier, plus the rows shredded since), when it holds `row_group_rows`
+/// rows, or on [`flush_row_group`](Self::flush_row_group). [`close`](Self::close) writes the
+/// footer: until then the output is not a readable file, and a writer dropped without
+/// closing leaves it unfinished (one made by [`from_path`](Self::from_path) removes it).
+///
+/// With [`WriterOptions::threads`] above 1, the column writers work on helper threads
+/// (started with the first few thousand rows, stopped when the writer is closed or
+/// dropped) while the calling thread shreds the next rows: columns are encoded in
+/// parallel, and pages are compressed in parallel. The file is the same byte for byte
+/// whatever the number of threads (encrypted files differ only by their random nonces).
 ///
 /// A row that does not fit the schema (a `None` in a required field, a value out of range,
-/// ...) is refused with an [`ErrorKind::Data`] error naming the column and the row; the
-/// writer stays usable and the rows before it are kept. An I/O error leaves the writer
-/// failed: later calls return an error.
+/// ...) is refused with an [`ErrorKind::Data`](crate::ErrorKind::Data) error naming the
+/// column and the row; the writer stays usable and the rows before it are kept. An I/O
+/// error, or an error while encoding a column (reported by the next call, with the column
+/// path, when it happens on a helper thread), leaves the writer failed: later calls return
+/// an error.
 ///
 /// Column options written on fields (`#[parquet(compression = .., dictionary = ..,
 /// encoding = .., bloom_filter(..))]`) apply as per-column overrides, unless `options` overrides the same
@@ -65,7 +75,7 @@ pub struct Writer<W: Write, T> {
     file: FileWriter<W>,
     shredder: Shredder,
     /// Column writers of the current row group, one per leaf.
-    columns: Vec<ColumnChunkWriter>,
+    pool: ColumnPool,
     /// Rows in the column writers (the current row group, shredder buffers excluded).
     group_rows: usize,
     /// Shredder rows at which the buffers move to the column writers.
@@ -100,18 +110,20 @@ impl<T: Serialize + ParquetSchema> Writer<BufWriter<File>, T> {
 }
 
 impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
-    /// A writer of rows of `T` to `sink`. Fails with [`ErrorKind::Schema`] when `T`'s schema
-    /// is not valid, and with [`ErrorKind::InvalidArgument`] when a column asks for an
-    /// encoding that does not fit its type.
+    /// A writer of rows of `T` to `sink`. Fails with
+    /// [`ErrorKind::Schema`](crate::ErrorKind::Schema) when `T`'s schema is not valid, and
+    /// with [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) when a column
+    /// asks for an encoding that does not fit its type.
     pub fn new(sink: W, options: WriterOptions) -> Result<Self> {
         let (schema, wrapped) = schema_of::<T>()?;
         let options = apply_column_options(&schema, options, &T::parquet_column_options())?;
         let shredder = Shredder::new(&schema, wrapped)?;
         let file = FileWriter::new(sink, schema, options)?;
+        let columns = new_columns(&file)?;
         let mut writer = Writer {
+            pool: ColumnPool::new(file.options().threads, columns),
             file,
             shredder,
-            columns: Vec::new(),
             group_rows: 0,
             flush_at: 0,
             num_rows: 0,
@@ -119,17 +131,20 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
             pending: None,
             _rows: PhantomData,
         };
-        writer.columns = writer.new_columns()?;
         writer.flush_at = writer.next_flush();
         Ok(writer)
     }
 
     /// Writes one row. A row that does not fit the schema is refused (nothing of it is
-    /// kept) with an [`ErrorKind::Data`] error naming the column and the row number (the
-    /// number of rows written before it).
+    /// kept) with an [`ErrorKind::Data`](crate::ErrorKind::Data) error naming the column and
+    /// the row number (the number of rows written before it).
     #[inline]
     pub fn write(&mut self, row: &T) -> Result<()> {
         self.check()?;
+        if let Err(e) = self.pool.check() {
+            self.failed = true;
+            return Err(e);
+        }
         self.shredder.shred(row)?;
         self.num_rows += 1;
         let buffered = self.shredder.rows();
@@ -169,12 +184,7 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     /// Bytes held in memory: shredded rows not yet encoded plus the current row group's
     /// encoded column chunks.
     pub fn buffered_bytes(&self) -> usize {
-        self.shredder.buffered_bytes()
-            + self
-                .columns
-                .iter()
-                .map(|c| c.buffered_bytes())
-                .sum::<usize>()
+        self.shredder.buffered_bytes() + self.pool.buffered_bytes()
     }
 
     /// Bytes written to the sink so far.
@@ -230,12 +240,6 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         result
     }
 
-    fn new_columns(&self) -> Result<Vec<ColumnChunkWriter>> {
-        (0..self.file.schema().num_columns())
-            .map(|i| self.file.column_writer(i))
-            .collect()
-    }
-
     /// Shredder rows at which to move the buffers next.
     fn next_flush(&self) -> usize {
         let room = self
@@ -252,16 +256,16 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     fn move_buffers(&mut self, cut: bool) -> Result<()> {
         let rows = self.shredder.rows();
         if rows > 0 {
-            for (column, batch) in self.columns.iter_mut().zip(self.shredder.batches()) {
-                column.write(batch)?;
-            }
+            // Regular moves may start helper threads; the last one of a small file does not.
+            self.pool.write(self.shredder.batches_mut(), cut)?;
             self.shredder.clear();
             self.group_rows += rows;
         }
         if cut {
             let options = self.file.options();
-            let bytes: usize = self.columns.iter().map(|c| c.buffered_bytes()).sum();
-            if self.group_rows >= options.row_group_rows || bytes >= options.row_group_size {
+            if self.group_rows >= options.row_group_rows
+                || self.pool.group_size()? >= options.row_group_size
+            {
                 self.cut_row_group()?;
             }
         }
@@ -274,21 +278,34 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         if self.group_rows == 0 {
             return Ok(());
         }
-        let columns = std::mem::take(&mut self.columns);
-        let chunks = columns
-            .into_iter()
-            .map(|c| c.close())
-            .collect::<Result<Vec<_>>>()?;
         let group = self.file.num_row_groups();
+        let chunks = self.pool.finish().map_err(|e| e.with_row_group(group))?;
         self.file
             .write_row_group(chunks)
             .map_err(|e| e.with_row_group(group))?;
         // After the row group is out: encrypted files bind pages to their row group.
-        self.columns = self.new_columns()?;
+        self.pool.start(new_columns(&self.file)?);
         self.group_rows = 0;
         self.flush_at = self.next_flush();
         Ok(())
     }
+}
+
+impl<T: Serialize + ParquetSchema> Writer<Vec<u8>, T> {
+    /// A writer of a file in memory: row groups are copied into the buffer on several
+    /// threads when [`WriterOptions::threads`] allows.
+    pub(crate) fn in_memory(options: WriterOptions) -> Result<Self> {
+        let mut writer = Writer::new(Vec::new(), options)?;
+        writer.file.set_bulk_write(crate::file::extend_vec);
+        Ok(writer)
+    }
+}
+
+/// Fresh column writers for the next row group of `file`, one per leaf.
+fn new_columns<W: Write>(file: &FileWriter<W>) -> Result<Vec<ColumnChunkWriter>> {
+    (0..file.schema().num_columns())
+        .map(|i| file.column_writer(i))
+        .collect()
 }
 
 /// The validated schema of rows of `T`, and whether a row is the root's single `value`

@@ -203,7 +203,7 @@ impl StatisticsAccumulator {
                     .map(|w| &v.data[w[0]..w[1]]);
                 match self.order {
                     SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
-                    SortOrder::Unsigned => self.add_bytes(it, <[u8]>::cmp),
+                    SortOrder::Unsigned => self.add_bytes_unsigned(it),
                     _ => {}
                 }
             }
@@ -254,6 +254,30 @@ impl StatisticsAccumulator {
                 hi = v;
             }
         }
+        self.merge_bytes(lo, hi, cmp);
+    }
+
+    /// [`add_bytes`](Self::add_bytes) in unsigned byte order, comparing the first 8 bytes as
+    /// an integer before whole strings.
+    fn add_bytes_unsigned<'a>(&mut self, mut it: impl Iterator<Item = &'a [u8]>) {
+        let Some(first) = it.next() else { return };
+        let (mut lo, mut hi) = (first, first);
+        let (mut lo_key, mut hi_key) = (prefix_key(first), prefix_key(first));
+        for v in it {
+            let key = prefix_key(v);
+            // Keys in order imply strings in order; equal keys need the strings.
+            if key < lo_key || key == lo_key && v < lo {
+                lo = v;
+                lo_key = key;
+            } else if key > hi_key || key == hi_key && v > hi {
+                hi = v;
+                hi_key = key;
+            }
+        }
+        self.merge_bytes(lo, hi, <[u8]>::cmp);
+    }
+
+    fn merge_bytes(&mut self, lo: &[u8], hi: &[u8], cmp: impl Fn(&[u8], &[u8]) -> Ordering) {
         match &mut self.minmax {
             MinMax::Bytes(min, max) => {
                 if cmp(lo, min) == Ordering::Less {
@@ -478,24 +502,17 @@ fn fmax(a: f64, b: f64) -> f64 {
 /// NaN count and (min, max) of the non-NaN values, a zero minimum as -0.0 and a zero
 /// maximum as +0.0.
 fn float_min_max(values: impl Iterator<Item = f64>) -> (u64, Option<(f64, f64)>) {
-    let mut nans = 0u64;
+    let (mut nans, mut count) = (0u64, 0u64);
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
-    let mut any = false;
+    // Branch-free: a NaN is never below `lo` nor above `hi`, so it only counts.
     for v in values {
-        if v.is_nan() {
-            nans += 1;
-            continue;
-        }
-        any = true;
-        if v < lo {
-            lo = v;
-        }
-        if v > hi {
-            hi = v;
-        }
+        nans += u64::from(v.is_nan());
+        count += 1;
+        lo = if v < lo { v } else { lo };
+        hi = if v > hi { v } else { hi };
     }
-    if !any {
+    if nans == count {
         return (nans, None);
     }
     let lo = if lo == 0.0 { -0.0 } else { lo };
@@ -503,10 +520,63 @@ fn float_min_max(values: impl Iterator<Item = f64>) -> (u64, Option<(f64, f64)>)
     (nans, Some((lo, hi)))
 }
 
+/// The first 8 bytes of `v` as a big-endian integer, zero-padded: when two keys differ,
+/// the strings compare as their keys do (a string that ends early pads with zeros, and a
+/// string that is a prefix of another sorts first).
+#[inline]
+fn prefix_key(v: &[u8]) -> u64 {
+    let n = v.len();
+    if let Some(head) = v.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
+    }
+    if n >= 4 {
+        // Two overlapping loads: bytes 0..4 and n-4..n, each moved to its place (the
+        // bytes both hold land on the same bits).
+        let first = u32::from_be_bytes([v[0], v[1], v[2], v[3]]) as u64;
+        let last = u32::from_be_bytes([v[n - 4], v[n - 3], v[n - 2], v[n - 1]]) as u64;
+        return first << 32 | last << (8 * (8 - n));
+    }
+    v.iter()
+        .enumerate()
+        .fold(0, |key, (i, &b)| key | (b as u64) << (56 - 8 * i))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::values::{ByteArrays, FixedLenByteArrays};
+    use proptest::prelude::*;
+
+    #[test]
+    fn prefix_keys_are_zero_padded_big_endian() {
+        for n in 0..12usize {
+            let v: Vec<u8> = (0..n).map(|i| 0xA0 + i as u8).collect();
+            let mut buf = [0u8; 8];
+            let k = n.min(8);
+            buf[..k].copy_from_slice(&v[..k]);
+            assert_eq!(prefix_key(&v), u64::from_be_bytes(buf), "length {n}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn unsigned_bytes_match_a_plain_min_max(values in proptest::collection::vec(
+            proptest::collection::vec(prop_oneof![Just(0u8), Just(1u8), Just(255u8), any::<u8>()], 0..12),
+            1..40)) {
+            let mut b = ByteArrays::new();
+            for v in &values {
+                b.push(v);
+            }
+            let mut s = StatisticsAccumulator::with_format(
+                SortOrder::Unsigned,
+                StatisticsFormat { truncate_length: None, utf8: false },
+            );
+            s.add_values(&ColumnValues::ByteArray(b));
+            let lo = values.iter().min().unwrap().clone();
+            let hi = values.iter().max().unwrap().clone();
+            prop_assert_eq!(s.min_max_bytes(), Some((lo, hi)));
+        }
+    }
 
     #[test]
     fn signed_and_unsigned_ints() {
