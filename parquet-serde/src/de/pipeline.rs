@@ -165,8 +165,10 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                     match run {
                         Ok(Ok(())) => {}
                         Ok(Err(e)) => shared.fail(e),
-                        Err(_) => shared.fail(Error::invalid_argument(
-                            "internal error: a decoding thread panicked",
+                        // A bug, not bad input: reported as the writer's helpers do.
+                        Err(_) => shared.fail(Error::new(
+                            crate::ErrorKind::Io,
+                            "a column decoding thread panicked",
                         )),
                     }
                 });
