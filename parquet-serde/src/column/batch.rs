@@ -118,6 +118,32 @@ pub(crate) fn extend_values(
     }
 }
 
+/// Keeps the first `n` values (all when there are fewer); a byte array's bytes past its
+/// last kept value go too.
+pub(crate) fn truncate_values(values: &mut ColumnValues, n: usize) {
+    match values {
+        ColumnValues::Boolean(v) => v.truncate(n),
+        ColumnValues::Int32(v) => v.truncate(n),
+        ColumnValues::Int64(v) => v.truncate(n),
+        ColumnValues::Int96(v) => v.truncate(n),
+        ColumnValues::Float(v) => v.truncate(n),
+        ColumnValues::Double(v) => v.truncate(n),
+        ColumnValues::ByteArray(v) => {
+            if n < v.offsets.len() {
+                v.offsets.truncate(n + 1);
+            }
+            // Also drops bytes of a value that was being collected.
+            let end = v.offsets.last().copied().unwrap_or(0);
+            v.data.truncate(end);
+        }
+        ColumnValues::FixedLenByteArray(v) => {
+            let end = n.saturating_mul(v.width).min(v.data.len());
+            let whole = if v.width == 0 { 0 } else { end - end % v.width };
+            v.data.truncate(whole);
+        }
+    }
+}
+
 /// Removes every value, keeping allocations.
 pub(crate) fn clear_values(values: &mut ColumnValues) {
     match values {

@@ -24,7 +24,7 @@ mod encoding_tests;
 mod tests;
 
 pub use batch::ColumnBatch;
-pub(crate) use batch::{empty_values, empty_values_like, extend_values};
+pub(crate) use batch::{empty_values, empty_values_like, extend_values, truncate_values};
 pub(crate) use decode::decode_plain;
 pub use encode::check_encoding;
 pub use reader::ColumnChunkReader;

@@ -184,7 +184,7 @@ impl Segment {
         if let (ColumnValues::ByteArray(v), Some(text)) = (&mut values, text) {
             v.data = text.into_bytes();
         }
-        super::row_pages::truncate_values(&mut values, 0);
+        crate::column::truncate_values(&mut values, 0);
         owned.clear();
         Spare {
             batch: ColumnBatch {

@@ -2,9 +2,8 @@
 //! every batch it hands out holds whole rows (a row may span pages in files of other
 //! writers; its entries then wait for the next batch).
 
-use crate::column::{extend_values, ColumnBatch, ColumnChunkReader};
+use crate::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkReader};
 use crate::error::Result;
-use crate::values::ColumnValues;
 
 /// Batches of whole rows from one column chunk.
 #[derive(Debug)]
@@ -126,25 +125,6 @@ fn levels_of(b: &ColumnBatch, max_def: i16, max_rep: i16) -> usize {
     }
 }
 
-/// Keeps the first `n` values (`n` at most the count).
-pub(super) fn truncate_values(values: &mut ColumnValues, n: usize) {
-    match values {
-        ColumnValues::Boolean(v) => v.truncate(n),
-        ColumnValues::Int32(v) => v.truncate(n),
-        ColumnValues::Int64(v) => v.truncate(n),
-        ColumnValues::Int96(v) => v.truncate(n),
-        ColumnValues::Float(v) => v.truncate(n),
-        ColumnValues::Double(v) => v.truncate(n),
-        ColumnValues::ByteArray(v) => {
-            if n + 1 < v.offsets.len() {
-                v.data.truncate(v.offsets[n]);
-                v.offsets.truncate(n + 1);
-            }
-        }
-        ColumnValues::FixedLenByteArray(v) => v.data.truncate(n * v.width),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +132,7 @@ mod tests {
     use crate::encoding::levels;
     use crate::format::{Encoding, Type};
     use crate::page::{PageReader, PageReaderOptions, PageWriter};
+    use crate::values::ColumnValues;
 
     /// A chunk of `Vec<i32>` rows (optional list of required int32: def max 2, rep max 1)
     /// in v1 pages of `per_page` level entries each, cut wherever that falls (inside rows
@@ -254,30 +235,5 @@ mod tests {
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].rep_levels.len(), 50);
         assert_eq!(rows_of(&got), rows);
-    }
-
-    #[test]
-    fn truncates_every_value_type() {
-        let mut b = crate::values::ByteArrays::new();
-        b.push(b"ab");
-        b.push(b"cde");
-        let mut v = ColumnValues::ByteArray(b);
-        truncate_values(&mut v, 1);
-        let ColumnValues::ByteArray(b) = &v else {
-            unreachable!()
-        };
-        assert_eq!(
-            (b.offsets.as_slice(), b.data.as_slice()),
-            (&[0, 2][..], &b"ab"[..])
-        );
-        let mut f = crate::values::FixedLenByteArrays::new(2);
-        f.push(b"ab");
-        f.push(b"cd");
-        let mut v = ColumnValues::FixedLenByteArray(f);
-        truncate_values(&mut v, 1);
-        assert_eq!(v.len(), 1);
-        let mut v = ColumnValues::Int64(vec![1, 2, 3]);
-        truncate_values(&mut v, 2);
-        assert_eq!(v, ColumnValues::Int64(vec![1, 2]));
     }
 }

@@ -2,7 +2,7 @@
 //! serializer performs on them: append a value or a null at a leaf, append nulls for a whole
 //! subtree, roll back a failed row.
 
-use crate::column::ColumnBatch;
+use crate::column::{truncate_values, ColumnBatch};
 use crate::error::{Error, Result};
 use crate::format::TimeUnit;
 use crate::schema::Schema;
@@ -763,32 +763,6 @@ pub(crate) fn value_bytes(values: &ColumnValues) -> usize {
     }
 }
 
-/// Keeps the first `n` values.
-pub(crate) fn truncate_values(values: &mut ColumnValues, n: usize) {
-    match values {
-        ColumnValues::Boolean(v) => v.truncate(n),
-        ColumnValues::Int32(v) => v.truncate(n),
-        ColumnValues::Int64(v) => v.truncate(n),
-        ColumnValues::Int96(v) => v.truncate(n),
-        ColumnValues::Float(v) => v.truncate(n),
-        ColumnValues::Double(v) => v.truncate(n),
-        ColumnValues::ByteArray(v) => {
-            if n < v.offsets.len() {
-                v.offsets.truncate(n + 1);
-            }
-            // Also drops bytes of a value that was being collected.
-            let end = v.offsets.last().copied().unwrap_or(0);
-            v.data.truncate(end);
-        }
-        ColumnValues::FixedLenByteArray(v) => {
-            let end = n.saturating_mul(v.width).min(v.data.len());
-            let whole = if v.width == 0 { 0 } else { end - end % v.width };
-            v.data.truncate(whole);
-        }
-    }
-}
-
-/// Empty values of the same variant (and width).
 #[cfg(test)]
 mod tests {
     use super::*;
