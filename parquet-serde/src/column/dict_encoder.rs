@@ -109,6 +109,26 @@ impl Table {
         }
     }
 
+    /// The index of the entry of `dict` with hash `hash` for which `same` holds; else
+    /// `add` appends it to `dict` (returning its index), and it is recorded.
+    #[inline(always)]
+    fn find_or_add<D: ?Sized>(
+        &mut self,
+        dict: &mut D,
+        hash: u64,
+        mut same: impl FnMut(&D, usize) -> bool,
+        add: impl FnOnce(&mut D) -> usize,
+    ) -> u32 {
+        match self.find(hash, |i| same(dict, i)) {
+            Ok(index) => index,
+            Err(pos) => {
+                let index = add(dict);
+                self.insert_at(pos, hash, index);
+                index as u32
+            }
+        }
+    }
+
     /// Records entry `index` with hash `hash` at the free slot `pos` (from `find`); grows
     /// the table once it is half full.
     #[inline]
@@ -183,22 +203,22 @@ impl DictEncoder {
         let plain = &mut self.plain_bytes;
         match (&mut self.values, src) {
             (ColumnValues::Boolean(d), ColumnValues::Boolean(v)) => {
-                *plain += intern_fixed(table, d, &v[range], out, |x| x as u64, 1);
+                *plain += intern_fixed(table, d, &v[range], out, |x| x as u64, mix, 1);
             }
             (ColumnValues::Int32(d), ColumnValues::Int32(v)) => {
-                *plain += intern_fixed(table, d, &v[range], out, |x| x as u32 as u64, 4);
+                *plain += intern_fixed(table, d, &v[range], out, |x| x as u32 as u64, mix, 4);
             }
             (ColumnValues::Int64(d), ColumnValues::Int64(v)) => {
-                *plain += intern_fixed(table, d, &v[range], out, |x| x as u64, 8);
+                *plain += intern_fixed(table, d, &v[range], out, |x| x as u64, mix, 8);
             }
             (ColumnValues::Float(d), ColumnValues::Float(v)) => {
-                *plain += intern_fixed(table, d, &v[range], out, |x| x.to_bits() as u64, 4);
+                *plain += intern_fixed(table, d, &v[range], out, |x| x.to_bits() as u64, mix, 4);
             }
             (ColumnValues::Double(d), ColumnValues::Double(v)) => {
-                *plain += intern_fixed(table, d, &v[range], out, f64::to_bits, 8);
+                *plain += intern_fixed(table, d, &v[range], out, f64::to_bits, mix, 8);
             }
             (ColumnValues::Int96(d), ColumnValues::Int96(v)) => {
-                *plain += intern_int96(table, d, &v[range], out);
+                *plain += intern_fixed(table, d, &v[range], out, |x| x, int96_hash, 12);
             }
             (ColumnValues::ByteArray(d), ColumnValues::ByteArray(v)) => {
                 *plain += intern_bytes(table, d, v, range, out);
@@ -211,30 +231,31 @@ impl DictEncoder {
     }
 }
 
-/// Interns fixed-width values whose bits are `bits(x)` (equal bits: equal values); each
-/// new entry adds `width` PLAIN bytes. Returns the PLAIN bytes added.
+/// Interns fixed-width values compared by `key(x)` (equal keys: equal values; for floats,
+/// their bits) and hashed by `hash(key)`; each new entry adds `width` PLAIN bytes. Returns
+/// the PLAIN bytes added.
 #[inline]
-fn intern_fixed<T: Copy>(
+fn intern_fixed<T: Copy, K: PartialEq + Copy>(
     table: &mut Table,
     dict: &mut Vec<T>,
     src: &[T],
     out: &mut Vec<u32>,
-    bits: impl Fn(T) -> u64 + Copy,
+    key: impl Fn(T) -> K + Copy,
+    hash: impl Fn(K) -> u64,
     width: usize,
 ) -> usize {
     let before = dict.len();
     for &x in src {
-        let key = bits(x);
-        let hash = mix(key);
-        let index = match table.find(hash, |i| bits(dict[i]) == key) {
-            Ok(index) => index,
-            Err(pos) => {
-                let index = dict.len();
-                dict.push(x);
-                table.insert_at(pos, hash, index);
-                index as u32
-            }
-        };
+        let k = key(x);
+        let index = table.find_or_add(
+            dict,
+            hash(k),
+            |d, i| key(d[i]) == k,
+            |d| {
+                d.push(x);
+                d.len() - 1
+            },
+        );
         out.push(index);
     }
     (dict.len() - before) * width
@@ -242,29 +263,6 @@ fn intern_fixed<T: Copy>(
 
 fn int96_hash(x: Int96) -> u64 {
     mix((x.0[0] as u64 | (x.0[1] as u64) << 32) ^ mix(x.0[2] as u64))
-}
-
-fn intern_int96(
-    table: &mut Table,
-    dict: &mut Vec<Int96>,
-    src: &[Int96],
-    out: &mut Vec<u32>,
-) -> usize {
-    let before = dict.len();
-    for &x in src {
-        let hash = int96_hash(x);
-        let index = match table.find(hash, |i| dict[i] == x) {
-            Ok(index) => index,
-            Err(pos) => {
-                let index = dict.len();
-                dict.push(x);
-                table.insert_at(pos, hash, index);
-                index as u32
-            }
-        };
-        out.push(index);
-    }
-    (dict.len() - before) * 12
 }
 
 fn intern_bytes(
@@ -277,19 +275,15 @@ fn intern_bytes(
     let before = dict.data.len() + 4 * dict.len();
     for w in src.offsets[range.start..=range.end].windows(2) {
         let x = &src.data[w[0]..w[1]];
-        let hash = hash_bytes(x);
-        let found = table.find(hash, |i| {
-            bytes_eq(&dict.data[dict.offsets[i]..dict.offsets[i + 1]], x)
-        });
-        let index = match found {
-            Ok(index) => index,
-            Err(pos) => {
-                let index = dict.len();
-                dict.push(x);
-                table.insert_at(pos, hash, index);
-                index as u32
-            }
-        };
+        let index = table.find_or_add(
+            dict,
+            hash_bytes(x),
+            |d, i| bytes_eq(&d.data[d.offsets[i]..d.offsets[i + 1]], x),
+            |d| {
+                d.push(x);
+                d.len() - 1
+            },
+        );
         out.push(index);
     }
     dict.data.len() + 4 * dict.len() - before
@@ -306,19 +300,16 @@ fn intern_fixed_bytes(
     let width = src.width;
     for i in range {
         let x = src.get(i);
-        let hash = hash_bytes(x);
-        let found = table.find(hash, |j| {
-            bytes_eq(&dict.data[j * width..(j + 1) * width], x)
-        });
-        let index = match found {
-            Ok(index) => index,
-            Err(pos) => {
-                let index = dict.data.len() / width.max(1);
-                dict.data.extend_from_slice(x);
-                table.insert_at(pos, hash, index);
-                index as u32
-            }
-        };
+        let index = table.find_or_add(
+            dict,
+            hash_bytes(x),
+            |d, j| bytes_eq(&d.data[j * width..(j + 1) * width], x),
+            |d| {
+                let index = d.data.len() / width.max(1);
+                d.data.extend_from_slice(x);
+                index
+            },
+        );
         out.push(index);
     }
     dict.data.len() - before

@@ -3,8 +3,7 @@
 
 use std::ops::Range;
 
-use crate::column::ColumnBatch;
-use crate::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use crate::column::{empty_values_like, ColumnBatch};
 
 /// Rows of a row group, as sorted, disjoint, non-adjacent ranges of row indexes.
 ///
@@ -126,22 +125,6 @@ impl RowSelection {
     }
 }
 
-/// An empty container of the same physical type as `values`.
-pub(crate) fn empty_like(values: &ColumnValues) -> ColumnValues {
-    match values {
-        ColumnValues::Boolean(_) => ColumnValues::Boolean(Vec::new()),
-        ColumnValues::Int32(_) => ColumnValues::Int32(Vec::new()),
-        ColumnValues::Int64(_) => ColumnValues::Int64(Vec::new()),
-        ColumnValues::Int96(_) => ColumnValues::Int96(Vec::new()),
-        ColumnValues::Float(_) => ColumnValues::Float(Vec::new()),
-        ColumnValues::Double(_) => ColumnValues::Double(Vec::new()),
-        ColumnValues::ByteArray(_) => ColumnValues::ByteArray(ByteArrays::new()),
-        ColumnValues::FixedLenByteArray(v) => {
-            ColumnValues::FixedLenByteArray(FixedLenByteArrays::new(v.width))
-        }
-    }
-}
-
 /// A cursor over the rows of a decoded batch: level and value positions of row starts.
 pub(crate) struct RowCursor<'a> {
     batch: &'a ColumnBatch,
@@ -225,7 +208,7 @@ pub(crate) fn take_rows(
     ranges: &[Range<usize>],
 ) -> ColumnBatch {
     let mut out = ColumnBatch {
-        values: empty_like(&batch.values),
+        values: empty_values_like(&batch.values),
         def_levels: Vec::new(),
         rep_levels: Vec::new(),
     };
@@ -250,6 +233,7 @@ pub(crate) fn take_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::values::{ByteArrays, ColumnValues};
 
     #[test]
     fn normalizes_and_combines() {
