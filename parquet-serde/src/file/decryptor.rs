@@ -322,19 +322,13 @@ impl super::ParquetMetaData {
         let Some(dec) = &self.decryptor else {
             return Ok(None);
         };
-        let rg = self
-            .file
-            .row_groups
-            .get(row_group)
-            .ok_or_else(|| Error::invalid_argument(format!("no row group {row_group}")))?;
-        let chunk = rg
-            .columns
-            .get(column)
-            .ok_or_else(|| Error::invalid_argument(format!("no column {column}")))?;
+        let chunk = self.column_chunk(row_group, column)?;
+        // `column_chunk` found the row group.
+        let ordinal = self.file.row_groups[row_group].ordinal;
         dec.chunk(
             chunk.crypto_metadata.is_some() || dec.no_aad,
             row_group,
-            rg.ordinal,
+            ordinal,
             column,
         )
         .map_err(|e| e.with_row_group(row_group))

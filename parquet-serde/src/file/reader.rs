@@ -135,16 +135,7 @@ impl<R: ChunkReader> FileReader<R> {
                 None => e,
             }
         };
-        let rg = self
-            .metadata
-            .file
-            .row_groups
-            .get(row_group)
-            .ok_or_else(|| Error::invalid_argument(format!("no row group {row_group}")))?;
-        let chunk = rg
-            .columns
-            .get(column)
-            .ok_or_else(|| at(Error::invalid_argument(format!("no column {column}"))))?;
+        let chunk = self.metadata.column_chunk(row_group, column).map_err(at)?;
         if chunk.file_path.is_some() {
             return Err(at(Error::unsupported(
                 "column chunk stored in another file (file_path)",
