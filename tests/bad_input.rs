@@ -7,10 +7,32 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{corpus, rows_json};
+use parquet_serde::record::Value;
 use parquet_serde::ReadOptions;
 
 fn read_everything(bytes: Vec<u8>) -> parquet_serde::Result<usize> {
     rows_json(bytes, ReadOptions::default()).map(|rows| rows.len())
+}
+
+/// Every row through the typed reader (`Value` rows) with `threads` threads: 1 decodes on
+/// the calling thread, more pipeline the decoding on helper threads.
+fn read_typed(bytes: &[u8], threads: usize) -> parquet_serde::Result<Vec<Value>> {
+    parquet_serde::from_slice_with(bytes, &ReadOptions::default().threads(threads))
+}
+
+/// The typed reader with 1 and 2 threads: the same rows, or both an error; with
+/// `same_error`, the same error (a file with several defects may show the threads another
+/// one first: the pipelined reader decodes columns side by side).
+fn read_typed_both(bytes: &[u8], same_error: bool) -> parquet_serde::Result<Vec<Value>> {
+    let one = read_typed(bytes, 1);
+    let two = read_typed(bytes, 2);
+    match (&one, &two) {
+        (Ok(a), Ok(b)) => assert!(a == b, "1 and 2 threads read different rows"),
+        (Err(a), Err(b)) if same_error => assert_eq!(a.to_string(), b.to_string()),
+        (Err(_), Err(_)) => {}
+        _ => panic!("1 thread: {one:?}\n2 threads: {two:?}"),
+    }
+    one
 }
 
 /// Bad files that are valid by the specification's letter, read as pyarrow and DuckDB read
@@ -33,12 +55,18 @@ fn bad_data_files_are_errors() {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         if READABLE.iter().any(|(n, _)| *n == name) {
+            assert_eq!(read_typed_both(&bytes, true).unwrap().len(), 21186);
             let rows = rows_json(bytes, ReadOptions::default()).unwrap();
             assert_eq!(rows.len(), 21186);
             assert!(rows.iter().all(|r| r == r#"{"min_fl":0}"#));
             continue;
         }
         let start = Instant::now();
+        assert!(
+            read_typed_both(&bytes, true).is_err(),
+            "{} read typed",
+            path.display()
+        );
         let result = read_everything(bytes);
         assert!(
             result.is_err(),
@@ -73,9 +101,17 @@ fn every_truncation_is_an_error() {
             read_everything(bytes.clone()).is_ok(),
             "{name} itself must read"
         );
+        assert!(
+            read_typed_both(&bytes, true).is_ok(),
+            "{name} itself must read typed"
+        );
         for len in 0..bytes.len() {
             let r = read_everything(bytes[..len].to_vec());
             assert!(r.is_err(), "{name} cut to {len} bytes read without error");
+            assert!(
+                read_typed_both(&bytes[..len], true).is_err(),
+                "{name} cut to {len} bytes, typed"
+            );
         }
     }
 }
@@ -97,6 +133,8 @@ fn byte_flips_never_panic() {
                 let mut b = bytes.clone();
                 b[i] ^= mask;
                 let _ = rows_json(b.clone(), ReadOptions::default());
+                // The typed reader agrees with itself across thread counts on damaged input.
+                let _ = read_typed_both(&b, false);
                 let _ = rows_json(b, ReadOptions::default().verify_checksums(false));
             }
         }

@@ -204,6 +204,11 @@ pub(crate) trait Feed: Send {
 
     /// Takes back a consumed segment (its buffers may serve again).
     fn recycle(&mut self, _used: Segment) {}
+
+    /// Checks that the column's data for the current row group ends where its rows did.
+    fn end_group(&mut self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A decoded leaf column chunk (or a run of its rows, refilled from a [`Feed`]) and the
@@ -309,6 +314,15 @@ impl Cursor {
             }
         }
         Ok(())
+    }
+
+    /// At the end of a row group (every entry held consumed): checks with the feed that
+    /// the column's data for the row group ends here too.
+    pub fn end_group(&mut self) -> Result<()> {
+        match self.feed.as_mut() {
+            Some(feed) => feed.end_group(),
+            None => Ok(()),
+        }
     }
 
     /// Number of rows (level entries with repetition level 0).

@@ -10,7 +10,7 @@
 //! what the calling thread waits for, and memory stays bounded by a few pages per column.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 
@@ -30,10 +30,12 @@ use super::tree::Tree;
 /// Runs of rows decoded ahead per column.
 const AHEAD: usize = 2;
 
-/// What the threads share: the first error, and how many runs wait in each channel.
+/// What the threads share: the first error, whether a cursor has reported it, and how
+/// many runs wait in each channel.
 #[derive(Debug)]
 struct Shared {
     error: Mutex<Option<Error>>,
+    reported: AtomicBool,
     queued: Vec<AtomicUsize>,
 }
 
@@ -45,6 +47,7 @@ impl Shared {
     }
 
     fn take_error(&self) -> Error {
+        self.reported.store(true, Ordering::Relaxed);
         self.error
             .lock()
             .ok()
@@ -71,22 +74,39 @@ struct Job {
 /// A cursor's feed: the runs a helper sends (and the used ones it gets back, to reuse
 /// their buffers).
 struct ChannelFeed {
-    rx: Receiver<Segment>,
+    rx: Receiver<Run>,
     back: Sender<Segment>,
     shared: Arc<Shared>,
     slot: usize,
 }
 
 /// A helper's end of one column: the job, where runs go, and where used ones come back.
-type Column = (Job, SyncSender<Segment>, Receiver<Segment>);
+type Column = (Job, SyncSender<Run>, Receiver<Segment>);
+
+/// What a helper sends down a column's channel.
+enum Run {
+    /// The next rows of the column chunk.
+    Rows(Segment),
+    /// The column chunk is over, holding exactly its row group's rows.
+    End,
+}
 
 impl Feed for ChannelFeed {
     fn next_segment(&mut self) -> Result<Segment> {
         match self.rx.recv() {
-            Ok(s) => {
+            Ok(Run::Rows(s)) => {
                 self.shared.queued[self.slot].fetch_sub(1, Ordering::Relaxed);
                 Ok(s)
             }
+            Ok(Run::End) => Err(Error::corrupt("levels end inside a row")),
+            Err(_) => Err(self.shared.take_error()),
+        }
+    }
+
+    fn end_group(&mut self) -> Result<()> {
+        match self.rx.recv() {
+            Ok(Run::End) => Ok(()),
+            Ok(Run::Rows(_)) => Err(Error::corrupt("column has level entries past the last row")),
             Err(_) => Err(self.shared.take_error()),
         }
     }
@@ -131,10 +151,11 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
     let groups = share_out(file, &jobs, threads.saturating_sub(1).max(1));
     let shared = Arc::new(Shared {
         error: Mutex::new(None),
+        reported: AtomicBool::new(false),
         queued: jobs.iter().map(|_| AtomicUsize::new(0)).collect(),
     });
     std::thread::scope(|scope| {
-        let mut ends: Vec<Option<(SyncSender<Segment>, Receiver<Segment>)>> =
+        let mut ends: Vec<Option<(SyncSender<Run>, Receiver<Segment>)>> =
             Vec::with_capacity(jobs.len());
         for job in &jobs {
             let (tx, rx) = sync_channel(AHEAD);
@@ -176,7 +197,7 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                 shared.fail(Error::from(e).context("starting a decoding thread"));
             }
         }
-        let result = assemble(file, tree, st, projected, out);
+        let result = assemble(file, tree, st, projected, &shared, out);
         // Dropping the cursors closes the channels: helpers still decoding stop.
         for c in st.cursors.iter_mut() {
             *c = None;
@@ -191,6 +212,7 @@ fn assemble<R: ChunkReader, T: DeserializeOwned>(
     tree: &Tree,
     st: &mut State,
     projected: &[usize],
+    shared: &Shared,
     out: &mut Vec<T>,
 ) -> Result<()> {
     let mut row = 0u64;
@@ -199,17 +221,27 @@ fn assemble<R: ChunkReader, T: DeserializeOwned>(
         for _ in 0..rows {
             match T::deserialize(NodeDe::root(tree, st)) {
                 Ok(v) => out.push(v),
-                Err(e) => return Err(Error::from(e).with_row_group(rg).with_row(row)),
+                Err(e) => {
+                    let e = Error::from(e).with_row_group(rg);
+                    // A decoding error is about the column chunk, not this row: it reads as
+                    // the sequential reader's, which decodes the chunk before any row.
+                    return Err(if shared.reported.load(Ordering::Relaxed) {
+                        e
+                    } else {
+                        e.with_row(row)
+                    });
+                }
             }
             row += 1;
         }
+        super::reader::check_finished(st, projected, file.schema(), rg)?;
+        // Every column chunk must also end here, as its helper found it (row counts).
         for &col in projected {
-            if let Some(c) = &st.cursors[col] {
-                if !c.at_end() {
-                    return Err(Error::corrupt("column has level entries past the last row")
-                        .with_row_group(rg)
-                        .with_column(file.schema().columns()[col].path.to_string()));
-                }
+            if let Some(c) = st.cursors[col].as_mut() {
+                c.end_group().map_err(|e| {
+                    e.with_row_group(rg)
+                        .with_column(file.schema().columns()[col].path.to_string())
+                })?;
             }
         }
     }
@@ -298,6 +330,9 @@ fn decode<R: ChunkReader>(file: &FileReader<R>, jobs: &[Column], shared: &Shared
                         sent[k]
                     ))));
                 }
+                if tx.send(Run::End).is_err() {
+                    return Ok(());
+                }
                 continue;
             };
             // Owned strings only while the calling thread has runs of this column waiting:
@@ -318,7 +353,7 @@ fn decode<R: ChunkReader>(file: &FileReader<R>, jobs: &[Column], shared: &Shared
                 ))));
             }
             queued.fetch_add(1, Ordering::Relaxed);
-            if tx.send(segment).is_err() {
+            if tx.send(Run::Rows(segment)).is_err() {
                 return Ok(());
             }
         }

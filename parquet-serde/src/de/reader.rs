@@ -375,17 +375,33 @@ impl<R: ChunkReader, T> Reader<R, T> {
 
     /// Checks that the finished row group left no level entries unread.
     fn check_finished(&self) -> Result<()> {
-        for &col in &self.projected {
-            if let Some(c) = &self.st.cursors[col] {
-                if !c.at_end() {
-                    return Err(Error::corrupt("column has level entries past the last row")
-                        .with_row_group(self.row_group)
-                        .with_column(self.file.schema().columns()[col].path.to_string()));
-                }
+        check_finished(
+            &self.st,
+            &self.projected,
+            self.file.schema(),
+            self.row_group,
+        )
+    }
+}
+
+/// Checks that the cursors of the `projected` columns of finished row group `rg` hold no
+/// level entries past its last row.
+pub(super) fn check_finished(
+    st: &State,
+    projected: &[usize],
+    schema: &Schema,
+    rg: usize,
+) -> Result<()> {
+    for &col in projected {
+        if let Some(c) = &st.cursors[col] {
+            if !c.at_end() {
+                return Err(Error::corrupt("column has level entries past the last row")
+                    .with_row_group(rg)
+                    .with_column(schema.columns()[col].path.to_string()));
             }
         }
-        Ok(())
     }
+    Ok(())
 }
 
 impl<R: ChunkReader, T> Reader<R, T> {
