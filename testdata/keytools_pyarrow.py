@@ -207,3 +207,9 @@ def main():
 
 if __name__ == "__main__":
     main()
+    # pyarrow's encryption objects with Python KMS clients sometimes abort in C++ while the
+    # interpreter tears down ("terminate called without an active exception"), after all
+    # the work is done: leave without the teardown.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

@@ -14,6 +14,7 @@ pub mod filter;
 pub mod format;
 pub mod keytools;
 pub mod page;
+mod prefault;
 pub mod record;
 pub mod schema;
 pub mod ser;

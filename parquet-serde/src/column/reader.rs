@@ -58,8 +58,9 @@ impl<'a> ColumnChunkReader<'a> {
                 return Ok(false);
             };
             let is_dict = page.is_dictionary();
-            self.decode_page(page, out)
+            self.decode_page(&page, out)
                 .map_err(|e| e.with_page(ordinal))?;
+            self.pages.recycle(page);
             if !is_dict {
                 return Ok(true);
             }
@@ -73,13 +74,13 @@ impl<'a> ColumnChunkReader<'a> {
         Ok(out)
     }
 
-    fn decode_page(&mut self, page: Page<'_>, out: &mut ColumnBatch) -> Result<()> {
+    fn decode_page(&mut self, page: &Page<'_>, out: &mut ColumnBatch) -> Result<()> {
         if let Type::Unknown(t) = self.physical_type {
             return Err(Error::unsupported(format!("physical type {t}")));
         }
-        match page {
+        match *page {
             Page::Dictionary {
-                buf,
+                ref buf,
                 num_values,
                 encoding,
             } => {
@@ -92,11 +93,11 @@ impl<'a> ColumnChunkReader<'a> {
                     return Err(Error::corrupt("second dictionary page in one column chunk"));
                 }
                 let empty = empty_values(self.physical_type, self.type_length);
-                self.dictionary = Some(Dictionary::decode(&buf, num_values, empty)?);
+                self.dictionary = Some(Dictionary::decode(buf, num_values, empty)?);
                 Ok(())
             }
             Page::DataV1 {
-                buf,
+                ref buf,
                 num_values,
                 encoding,
                 def_level_encoding,
@@ -106,7 +107,7 @@ impl<'a> ColumnChunkReader<'a> {
                 let rep_start = out.rep_levels.len();
                 let mut pos = levels::decode_v1(
                     rep_level_encoding,
-                    &buf,
+                    buf,
                     self.max_rep,
                     num_values,
                     &mut out.rep_levels,
@@ -134,21 +135,21 @@ impl<'a> ColumnChunkReader<'a> {
                 )
             }
             Page::DataV2 {
-                rep_levels,
-                def_levels,
-                values,
+                ref rep_levels,
+                ref def_levels,
+                ref values,
                 num_values,
                 encoding,
                 ..
             } => {
                 let rep_start = out.rep_levels.len();
                 if self.max_rep > 0 {
-                    levels::decode_v2(&rep_levels, self.max_rep, num_values, &mut out.rep_levels)
+                    levels::decode_v2(rep_levels, self.max_rep, num_values, &mut out.rep_levels)
                         .map_err(|e| e.context("repetition levels"))?;
                 }
                 let def_start = out.def_levels.len();
                 if self.max_def > 0 {
-                    levels::decode_v2(&def_levels, self.max_def, num_values, &mut out.def_levels)
+                    levels::decode_v2(def_levels, self.max_def, num_values, &mut out.def_levels)
                         .map_err(|e| e.context("definition levels"))?;
                 }
                 Self::check_levels(&out.def_levels[def_start..], self.max_def, "definition")?;
@@ -156,7 +157,7 @@ impl<'a> ColumnChunkReader<'a> {
                 let non_null = self.count_non_null(&out.def_levels[def_start..], num_values);
                 decode_values(
                     encoding,
-                    &values,
+                    values,
                     non_null,
                     self.dictionary.as_ref(),
                     &mut self.scratch,

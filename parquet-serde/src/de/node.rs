@@ -419,7 +419,7 @@ impl<'a> NodeDe<'a> {
             p.structs.push((self.id, fields));
         }
         let owned;
-        let plan = match tree.plan(self.id, fields) {
+        let plan = match self.st.plan(tree, self.id, fields) {
             Some(plan) => plan,
             // Field lists the probe did not see (a type whose requests depend on the data).
             None => {

@@ -20,6 +20,7 @@ use crate::column::ColumnChunkReader;
 use crate::error::{Error, Result};
 use crate::file::{ChunkReader, FileReader};
 use crate::format::Type;
+use crate::prefault;
 
 use super::cursor::{Cursor, Feed, Segment};
 use super::node::NodeDe;
@@ -154,6 +155,7 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
         reported: AtomicBool::new(false),
         queued: jobs.iter().map(|_| AtomicUsize::new(0)).collect(),
     });
+    let assembled = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let mut ends: Vec<Option<(SyncSender<Run>, Receiver<Segment>)>> =
             Vec::with_capacity(jobs.len());
@@ -197,7 +199,19 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                 shared.fail(Error::from(e).context("starting a decoding thread"));
             }
         }
+        // The rows' memory is mapped by a helper while the first rows are assembled.
+        let spare = out.spare_capacity_mut();
+        let (addr, bytes) = (spare.as_ptr() as usize, std::mem::size_of_val(spare));
+        if bytes >= prefault::MIN_BYTES {
+            let assembled = &assembled;
+            let _ = std::thread::Builder::new()
+                .name("parquet-serde-prefault".into())
+                .spawn_scoped(scope, move || {
+                    prefault::prefault(addr, bytes, || assembled.load(Ordering::Relaxed))
+                });
+        }
         let result = assemble(file, tree, st, projected, &shared, out);
+        assembled.store(true, Ordering::Relaxed);
         // Dropping the cursors closes the channels: helpers still decoding stop.
         for c in st.cursors.iter_mut() {
             *c = None;

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::values::Int96;
 
 use super::cursor::{Cursor, Prim};
-use super::tree::{Kind, NodeId, Tree};
+use super::tree::{Kind, NodeId, StructPlan, Tree};
 
 /// What the schema probe records.
 #[derive(Debug)]
@@ -42,6 +42,9 @@ pub(crate) struct State {
     pub cursors: Vec<Option<Cursor>>,
     /// Set while the schema probe runs.
     pub probe: Option<Box<Probe>>,
+    /// Field lists found equal by name to one the tree has a plan for, at another address:
+    /// `(address, length, node, plan)`.
+    plan_aliases: Vec<(usize, usize, NodeId, usize)>,
 }
 
 fn not_projected(tree: &Tree, node: NodeId) -> Error {
@@ -63,6 +66,7 @@ impl State {
                 structs: Vec::new(),
                 zeros: Vec::new(),
             })),
+            plan_aliases: Vec::new(),
         }
     }
 
@@ -71,7 +75,37 @@ impl State {
         State {
             cursors: (0..tree.num_leaves).map(|_| None).collect(),
             probe: None,
+            plan_aliases: Vec::new(),
         }
+    }
+
+    /// The plan of serde's `fields` for group `node`: the tree's, found by the address of
+    /// the list or, once per address, by its names. `None` for lists the probe did not see.
+    #[inline]
+    pub fn plan<'t>(
+        &mut self,
+        tree: &'t Tree,
+        node: NodeId,
+        fields: &'static [&'static str],
+    ) -> Option<&'t StructPlan> {
+        if let Some(plan) = tree.plan(node, fields) {
+            return Some(plan);
+        }
+        let key = (fields.as_ptr() as usize, fields.len(), node);
+        let found = self
+            .plan_aliases
+            .iter()
+            .find(|a| (a.0, a.1, a.2) == key)
+            .map(|a| a.3);
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let i = tree.plan_by_names(node, fields)?;
+                self.plan_aliases.push((key.0, key.1, key.2, i));
+                i
+            }
+        };
+        Some(tree.plan_at(i))
     }
 
     /// Whether the probe is running.
@@ -235,5 +269,40 @@ fn dummy<'a>(
             Prim::Bytes(zeros)
         }
         Type::ByteArray | Type::Unknown(_) => Prim::Bytes(b"0"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::de::tree::ROOT;
+    use crate::schema::Schema;
+
+    /// Two copies of one field list, at different addresses (as two codegen units may hold).
+    static FIELDS: [&str; 2] = ["b", "a"];
+    static SAME_NAMES: [&str; 2] = ["b", "a"];
+    static OTHER: [&str; 1] = ["a"];
+
+    #[test]
+    fn plans_found_by_address_then_by_names() {
+        let schema: Schema = "message m { required int32 a; optional binary b (STRING); }"
+            .parse()
+            .unwrap();
+        let mut tree = Tree::new(&schema).unwrap();
+        tree.set_projection(&[true, true], &[(ROOT, &FIELDS)]);
+        assert_ne!(FIELDS.as_ptr(), SAME_NAMES.as_ptr());
+        let mut st = State::for_reading(&tree);
+        let by_address = st.plan(&tree, ROOT, &FIELDS).unwrap() as *const StructPlan;
+        assert!(st.plan_aliases.is_empty());
+        for _ in 0..2 {
+            let by_names = st.plan(&tree, ROOT, &SAME_NAMES).unwrap() as *const StructPlan;
+            assert_eq!(by_names, by_address);
+            assert_eq!(st.plan_aliases.len(), 1);
+        }
+        let plan = st.plan(&tree, ROOT, &SAME_NAMES).unwrap();
+        let names: Vec<&str> = plan.entries.iter().map(|e| e.0).collect();
+        assert_eq!(names, ["b", "a"]);
+        // A list with other names has no plan (the caller makes one).
+        assert!(st.plan(&tree, ROOT, &OTHER).is_none());
     }
 }

@@ -144,6 +144,8 @@ impl Node {
 /// serde's field list of a struct, matched against a group's children.
 #[derive(Debug, Clone)]
 pub(crate) struct StructPlan {
+    /// serde's field list the plan was made for.
+    pub fields: &'static [&'static str],
     /// `(serde's field name, child node)` of the fields the file has.
     pub entries: Vec<(&'static str, NodeId)>,
     /// Children not asked for that hold projected leaves (each consumed after the struct).
@@ -384,6 +386,21 @@ impl Tree {
             .map(|e| &self.plans[e.2])
     }
 
+    /// The plan of a field list equal to `fields` by its names (the same list at another
+    /// address: each codegen unit may hold its own copy of a type's field list), by index.
+    pub fn plan_by_names(&self, node: NodeId, fields: &[&str]) -> Option<usize> {
+        let entries = self.plan_index.get(node)?;
+        entries
+            .iter()
+            .map(|e| e.2)
+            .find(|&plan| self.plans[plan].fields == fields)
+    }
+
+    /// Plan number `i` (from [`plan_by_names`](Self::plan_by_names)).
+    pub fn plan_at(&self, i: usize) -> &StructPlan {
+        &self.plans[i]
+    }
+
     /// Matches serde's `fields` against the children of group `node` (aliases included:
     /// the first field name the file has wins).
     pub fn make_plan(&self, node: NodeId, fields: &'static [&'static str]) -> StructPlan {
@@ -401,7 +418,11 @@ impl Tree {
             .copied()
             .filter(|c| !entries.iter().any(|e| e.1 == *c) && self.nodes[*c].decide.is_some())
             .collect();
-        StructPlan { entries, extra }
+        StructPlan {
+            fields,
+            entries,
+            extra,
+        }
     }
 
     /// The FIXED_LEN_BYTE_ARRAY length of leaf `id` (0 for others).

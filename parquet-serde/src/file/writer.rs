@@ -459,7 +459,11 @@ pub(crate) fn extend_vec(
         }
         return Ok(());
     }
-    let mut out = vec![0u8; sink.len() + total];
+    // Room for what follows the row group (more row groups, page indexes, footer) without
+    // moving the file: pages never written are never mapped.
+    let len = sink.len() + total;
+    let slack = (len >> 6) + (1 << 20);
+    let mut out = vec![0u8; len + slack];
     let (head, mut rest) = out.split_at_mut(sink.len());
     head.copy_from_slice(sink);
     // `threads` runs of parts of about equal bytes.
@@ -510,6 +514,7 @@ pub(crate) fn extend_vec(
         }
         work();
     });
+    out.truncate(len);
     *sink = out;
     Ok(())
 }
@@ -535,6 +540,10 @@ mod tests {
             let mut sink = b"PAR1".to_vec();
             extend_vec(&mut sink, &refs, threads).unwrap();
             assert!(sink == want, "{threads} threads");
+            // Room for the page indexes and footer that follow, without moving the file.
+            if threads > 1 {
+                assert!(sink.capacity() >= sink.len() + (1 << 20), "{threads} threads");
+            }
         }
         // Small appends and a sink already holding much: one thread.
         let mut sink = want.clone();

@@ -67,6 +67,9 @@ pub struct PageReader<'a> {
     ordinal: usize,
     data_pages: usize,
     decryptor: Option<Box<PageDecryptor>>,
+    /// A decompression buffer handed back by [`recycle`](Self::recycle), reused for the
+    /// next compressed page (its memory is already mapped and warm).
+    spare: Vec<u8>,
 }
 
 impl<'a> PageReader<'a> {
@@ -90,6 +93,21 @@ impl<'a> PageReader<'a> {
             ordinal: 0,
             data_pages: 0,
             decryptor: None,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Hands back a page this reader returned once its bytes are no longer needed: its
+    /// decompression buffer serves the next compressed page instead of a fresh allocation.
+    pub fn recycle(&mut self, page: Page<'a>) {
+        let buf = match page {
+            Page::Dictionary { buf, .. } | Page::DataV1 { buf, .. } => buf,
+            Page::DataV2 { values, .. } => values,
+        };
+        if let Cow::Owned(v) = buf {
+            if v.capacity() > self.spare.capacity() {
+                self.spare = v;
+            }
         }
     }
 
@@ -237,7 +255,7 @@ impl<'a> PageReader<'a> {
         Ok(size)
     }
 
-    fn inflate(&self, data: Cow<'a, [u8]>, size: usize) -> Result<Cow<'a, [u8]>> {
+    fn inflate(&mut self, data: Cow<'a, [u8]>, size: usize) -> Result<Cow<'a, [u8]>> {
         if self.codec == CompressionCodec::Uncompressed {
             if data.len() != size {
                 return Err(Error::corrupt(format!(
@@ -247,13 +265,14 @@ impl<'a> PageReader<'a> {
             }
             return Ok(data);
         }
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
         decompress(self.codec, &data, size, &mut out)?;
         Ok(Cow::Owned(out))
     }
 
     /// Decompresses a raw page (`None` for pages readers skip).
-    pub fn decode(&self, raw: RawPage<'a>) -> Result<Option<Page<'a>>> {
+    pub fn decode(&mut self, raw: RawPage<'a>) -> Result<Option<Page<'a>>> {
         let h = raw.header;
         let size = self.check_size(h.uncompressed_page_size)?;
         let body: Cow<'a, [u8]> = match raw.decrypted {
@@ -434,6 +453,54 @@ mod tests {
             out.extend_from_slice(&body);
         }
         out
+    }
+
+    /// Snappy data pages of the given body sizes (distinct bytes in each).
+    fn snappy_chunk(sizes: &[usize]) -> Vec<u8> {
+        use crate::format::DataPageHeader;
+        let mut out = Vec::new();
+        for (k, &size) in sizes.iter().enumerate() {
+            let body: Vec<u8> = (0..size).map(|i| (i * 7 + k * 13) as u8).collect();
+            let mut stored = Vec::new();
+            crate::Compression::Snappy.compress(&body, &mut stored).unwrap();
+            let mut h = header(PageType::DataPage, size, stored.len());
+            h.data_page_header = Some(DataPageHeader {
+                num_values: 1,
+                encoding: Encoding::Plain,
+                definition_level_encoding: Encoding::Rle,
+                repetition_level_encoding: Encoding::Rle,
+                statistics: None,
+            });
+            format::encode(&h, &mut out);
+            out.extend_from_slice(&stored);
+        }
+        out
+    }
+
+    #[test]
+    fn recycled_buffers_serve_pages_of_any_size() {
+        let sizes = [5000, 10, 20_000, 3000, 0, 7];
+        let data = snappy_chunk(&sizes);
+        let mut pages = PageReader::new(
+            &data,
+            0,
+            CompressionCodec::Snappy,
+            sizes.len() as i64,
+            PageReaderOptions::default(),
+        );
+        for (k, &size) in sizes.iter().enumerate() {
+            let page = pages.next_page().unwrap().unwrap();
+            let Page::DataV1 { buf, .. } = &page else {
+                panic!("a data page")
+            };
+            let want: Vec<u8> = (0..size).map(|i| (i * 7 + k * 13) as u8).collect();
+            assert_eq!(&buf[..], &want[..], "page {k}");
+            pages.recycle(page);
+            // The largest buffer so far is kept for the next page.
+            let largest = sizes[..=k].iter().copied().max().unwrap();
+            assert!(pages.spare.capacity() >= largest, "page {k}");
+        }
+        assert!(pages.next_page().unwrap().is_none());
     }
 
     fn reader(data: &[u8], ctr: bool) -> PageReader<'_> {
