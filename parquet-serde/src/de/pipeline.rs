@@ -30,6 +30,8 @@ use super::tree::Tree;
 
 /// Runs of rows decoded ahead per column.
 const AHEAD: usize = 2;
+/// Rows between two reports of the calling thread's progress (to the prefault helper).
+const PROGRESS_ROWS: u64 = 256;
 
 /// What the threads share: the first error, whether a cursor has reported it, and how
 /// many runs wait in each channel.
@@ -156,6 +158,7 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
         queued: jobs.iter().map(|_| AtomicUsize::new(0)).collect(),
     });
     let assembled = AtomicBool::new(false);
+    let progress = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         let mut ends: Vec<Option<(SyncSender<Run>, Receiver<Segment>)>> =
             Vec::with_capacity(jobs.len());
@@ -199,18 +202,24 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                 shared.fail(Error::from(e).context("starting a decoding thread"));
             }
         }
-        // The rows' memory is mapped by a helper while the first rows are assembled.
+        // The rows' memory is mapped by a helper a little ahead of the rows assembled.
         let spare = out.spare_capacity_mut();
         let (addr, bytes) = (spare.as_ptr() as usize, std::mem::size_of_val(spare));
         if bytes >= prefault::MIN_BYTES {
-            let assembled = &assembled;
+            let (assembled, progress) = (&assembled, &progress);
             let _ = std::thread::Builder::new()
                 .name("parquet-serde-prefault".into())
                 .spawn_scoped(scope, move || {
-                    prefault::prefault(addr, bytes, || assembled.load(Ordering::Relaxed))
+                    prefault::prefault(addr, bytes, || {
+                        let rows = progress.load(Ordering::Relaxed);
+                        (!assembled.load(Ordering::Relaxed)).then(|| {
+                            rows.saturating_mul(std::mem::size_of::<T>())
+                                .saturating_add(prefault::AHEAD_BYTES)
+                        })
+                    })
                 });
         }
-        let result = assemble(file, tree, st, projected, &shared, out);
+        let result = assemble(file, tree, st, projected, &shared, &progress, out);
         assembled.store(true, Ordering::Relaxed);
         // Dropping the cursors closes the channels: helpers still decoding stop.
         for c in st.cursors.iter_mut() {
@@ -227,6 +236,7 @@ fn assemble<R: ChunkReader, T: DeserializeOwned>(
     st: &mut State,
     projected: &[usize],
     shared: &Shared,
+    progress: &AtomicUsize,
     out: &mut Vec<T>,
 ) -> Result<()> {
     let mut row = 0u64;
@@ -234,7 +244,12 @@ fn assemble<R: ChunkReader, T: DeserializeOwned>(
         let rows = group.num_rows.max(0) as u64;
         for _ in 0..rows {
             match T::deserialize(NodeDe::root(tree, st)) {
-                Ok(v) => out.push(v),
+                Ok(v) => {
+                    out.push(v);
+                    if row.is_multiple_of(PROGRESS_ROWS) {
+                        progress.store(out.len(), Ordering::Relaxed);
+                    }
+                }
                 Err(e) => {
                     let e = Error::from(e).with_row_group(rg);
                     // A decoding error is about the column chunk, not this row: it reads as

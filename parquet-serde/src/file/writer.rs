@@ -542,7 +542,10 @@ mod tests {
             assert!(sink == want, "{threads} threads");
             // Room for the page indexes and footer that follow, without moving the file.
             if threads > 1 {
-                assert!(sink.capacity() >= sink.len() + (1 << 20), "{threads} threads");
+                assert!(
+                    sink.capacity() >= sink.len() + (1 << 20),
+                    "{threads} threads"
+                );
             }
         }
         // Small appends and a sink already holding much: one thread.

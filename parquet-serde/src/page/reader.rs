@@ -462,7 +462,9 @@ mod tests {
         for (k, &size) in sizes.iter().enumerate() {
             let body: Vec<u8> = (0..size).map(|i| (i * 7 + k * 13) as u8).collect();
             let mut stored = Vec::new();
-            crate::Compression::Snappy.compress(&body, &mut stored).unwrap();
+            crate::Compression::Snappy
+                .compress(&body, &mut stored)
+                .unwrap();
             let mut h = header(PageType::DataPage, size, stored.len());
             h.data_page_header = Some(DataPageHeader {
                 num_values: 1,
