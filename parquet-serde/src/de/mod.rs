@@ -42,7 +42,10 @@
 //! targets while they are ahead; the calling thread assembles the rows from what they send
 //! (handed over with `visit_string`, no copy). Rows are built on the calling thread only, so
 //! `T` need not be `Send`; memory stays bounded by a few pages per column, whatever the row
-//! group size. The [`Reader`] iterator decodes on the calling thread, a row group at a time.
+//! group size. On Linux, one more helper maps the pages of the result `Vec` a little ahead of
+//! the rows assembled, and the calling thread asks for the cache lines of the levels, values
+//! and strings it is about to read (the helpers wrote them on another core). The [`Reader`]
+//! iterator decodes on the calling thread, a row group at a time.
 //!
 //! # Matching the Rust type to the file
 //!
