@@ -183,7 +183,7 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<Vec<T>> {
     collect(Reader::<_, T>::new(bytes)?)
 }
 
-/// Reads every row from a [`ChunkReader`](crate::file::ChunkReader) (a `File` is read by
+/// Reads every row from a [`ChunkReader`] (a `File` is read by
 /// positioned reads of the columns needed) or from a stream (`Stdin`, `BufReader`, or any
 /// `Read` wrapped in [`ReadAll`]), which is read into memory first.
 pub fn from_reader<T: DeserializeOwned, S: IntoChunkReader>(source: S) -> Result<Vec<T>> {
