@@ -172,3 +172,42 @@ fn a_corrupt_page_in_a_later_row_group_is_an_error_not_a_hang() {
         assert_eq!(err.location().column.as_deref(), Some("message"));
     }
 }
+
+/// A row whose `Deserialize` panics on one value (a bug in user code).
+#[derive(Debug, Serialize, Deserialize, ParquetSchema)]
+struct Fragile {
+    id: i64,
+    #[serde(deserialize_with = "panic_at_999")]
+    value: i64,
+    pad: [i64; 6],
+}
+
+fn panic_at_999<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    let v = i64::deserialize(d)?;
+    assert_ne!(v, 150_999, "user code panics");
+    Ok(v)
+}
+
+#[test]
+fn a_panicking_deserialize_unwinds_without_hanging() {
+    // Enough rows (64 bytes each) for the result's memory to be prefaulted by a helper.
+    let rows: Vec<Fragile> = (0..200_000)
+        .map(|i| Fragile {
+            id: i,
+            value: 150_000 + i,
+            pad: [i; 6],
+        })
+        .collect();
+    let bytes = to_vec_with(&rows, &WriterOptions::default().page_row_limit(5000)).unwrap();
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let read = std::panic::catch_unwind(|| {
+            from_slice_with::<Fragile>(&bytes, &ReadOptions::default().threads(2))
+        });
+        let _ = done.send(read.is_err());
+    });
+    let panicked = wait
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the read hangs after a panic in Deserialize");
+    assert!(panicked, "the panic reaches the caller");
+}

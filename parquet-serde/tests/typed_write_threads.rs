@@ -393,3 +393,41 @@ fn failed_writers_stay_failed_and_drops_do_not_hang() {
     drop(w);
     assert!(!path.exists());
 }
+
+/// A row whose `Serialize` panics on one value (a bug in user code).
+#[derive(Debug, serde::Serialize, parquet_serde::ParquetSchema)]
+struct FragileRow {
+    id: i64,
+    #[serde(serialize_with = "panic_at_150_999")]
+    #[parquet(as_type = "i64")]
+    value: i64,
+    text: String,
+}
+
+fn panic_at_150_999<S: serde::Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
+    assert_ne!(*v, 150_999, "user code panics");
+    s.serialize_i64(*v)
+}
+
+#[test]
+fn a_panicking_serialize_unwinds_without_hanging() {
+    let rows: Vec<FragileRow> = (0..200_000)
+        .map(|i| FragileRow {
+            id: i,
+            value: 150_000 + i,
+            text: format!("row {i}"),
+        })
+        .collect();
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let options = parquet_serde::WriterOptions::default()
+            .threads(2)
+            .page_row_limit(1000);
+        let write = std::panic::catch_unwind(|| parquet_serde::to_vec_with(&rows, &options));
+        let _ = done.send(write.is_err());
+    });
+    let panicked = wait
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the write hangs after a panic in Serialize");
+    assert!(panicked, "the panic reaches the caller");
+}

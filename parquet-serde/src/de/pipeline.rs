@@ -160,6 +160,12 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
     let assembled = AtomicBool::new(false);
     let progress = AtomicUsize::new(0);
     std::thread::scope(|scope| {
+        // From here on, every way out (a panic in the row type's code included) stops the
+        // helpers, so that the scope's join never waits on them.
+        let guard = StopHelpers {
+            st: &mut *st,
+            assembled: &assembled,
+        };
         let mut ends: Vec<Option<(SyncSender<Run>, Receiver<Segment>)>> =
             Vec::with_capacity(jobs.len());
         for job in &jobs {
@@ -172,7 +178,8 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                 shared: Arc::clone(&shared),
                 slot: job.slot,
             };
-            st.cursors[job.col] = Some(Cursor::fed(job.max_def, job.max_rep, Some(Box::new(feed))));
+            guard.st.cursors[job.col] =
+                Some(Cursor::fed(job.max_def, job.max_rep, Some(Box::new(feed))));
         }
         for group in groups {
             let mine: Vec<Column> = group
@@ -219,14 +226,27 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                     })
                 });
         }
-        let result = assemble(file, tree, st, projected, &shared, &progress, out);
-        assembled.store(true, Ordering::Relaxed);
-        // Dropping the cursors closes the channels: helpers still decoding stop.
-        for c in st.cursors.iter_mut() {
-            *c = None;
-        }
+        let result = assemble(file, tree, guard.st, projected, &shared, &progress, out);
+        drop(guard);
         result
     })
+}
+
+/// Stops the helpers of [`collect`] when dropped, whether the calling thread's part ended
+/// or unwound: the prefault helper sees `assembled`, and dropping the cursors closes their
+/// channels, so decoding helpers blocked on a full channel return.
+struct StopHelpers<'a> {
+    st: &'a mut State,
+    assembled: &'a AtomicBool,
+}
+
+impl Drop for StopHelpers<'_> {
+    fn drop(&mut self) {
+        self.assembled.store(true, Ordering::Relaxed);
+        for c in self.st.cursors.iter_mut() {
+            *c = None;
+        }
+    }
 }
 
 /// Assembles the rows of every row group from the cursors.
