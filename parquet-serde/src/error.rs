@@ -47,6 +47,8 @@ pub enum ErrorKind {
     Crypto,
     /// A caller passed an invalid argument or option.
     InvalidArgument,
+    /// A bug, not bad input: a helper thread of this library panicked.
+    Internal,
 }
 
 impl ErrorKind {
@@ -61,6 +63,7 @@ impl ErrorKind {
             ErrorKind::Compression => "compression error",
             ErrorKind::Crypto => "encryption error",
             ErrorKind::InvalidArgument => "invalid argument",
+            ErrorKind::Internal => "internal error",
         }
     }
 }
@@ -262,7 +265,7 @@ impl From<std::io::Error> for Error {
 impl From<Error> for std::io::Error {
     fn from(err: Error) -> Self {
         match err.kind() {
-            ErrorKind::Io => std::io::Error::other(err),
+            ErrorKind::Io | ErrorKind::Internal => std::io::Error::other(err),
             _ => std::io::Error::new(std::io::ErrorKind::InvalidData, err),
         }
     }

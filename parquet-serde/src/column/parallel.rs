@@ -751,7 +751,7 @@ fn panicked(panic: Box<dyn std::any::Any + Send>) -> Error {
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "no message".to_string());
     Error::new(
-        ErrorKind::Io,
+        ErrorKind::Internal,
         format!("a column writer thread panicked: {what}"),
     )
 }
@@ -898,7 +898,7 @@ mod tests {
             }
         }
         let e = failed.expect("the panic is reported");
-        assert_eq!(e.kind(), ErrorKind::Io);
+        assert_eq!(e.kind(), ErrorKind::Internal);
         assert!(e.to_string().contains("panicked"), "{e}");
         assert_eq!(e.location().column.as_deref(), Some(PANIC_COLUMN));
         // Every later call fails too, without waiting.

@@ -198,9 +198,9 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                     match run {
                         Ok(Ok(())) => {}
                         Ok(Err(e)) => shared.fail(e),
-                        // A bug, not bad input: reported as the writer's helpers do.
+                        // A bug, not bad input.
                         Err(_) => shared.fail(Error::new(
-                            crate::ErrorKind::Io,
+                            crate::ErrorKind::Internal,
                             "a column decoding thread panicked",
                         )),
                     }
