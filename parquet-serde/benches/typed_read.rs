@@ -6,68 +6,16 @@
 //! - `nested`: 200,000 events with a list of tags, a string map, an optional struct and a
 //!   list of structs.
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parquet_serde::column::ColumnBatch;
 use parquet_serde::file::{FileWriter, WriterOptions};
 use parquet_serde::values::{ByteArrays, ColumnValues};
-use serde::Deserialize;
 
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-const LEVELS: [&str; 5] = ["TRACE", "DEBUG", "INFO", "WARN", "ERROR"];
-const WORDS: [&str; 16] = [
-    "request", "handled", "user", "cache", "miss", "hit", "db", "query", "timeout", "retry",
-    "session", "opened", "closed", "payload", "bytes", "ok",
-];
-
-fn message(r: &mut Rng) -> String {
-    let n = 3 + r.below(10) as usize;
-    let mut s = String::with_capacity(80);
-    for k in 0..n {
-        if k > 0 {
-            s.push(' ');
-        }
-        s.push_str(WORDS[r.below(16) as usize]);
-        if r.below(4) == 0 {
-            s.push('=');
-            s.push_str(&r.below(100_000).to_string());
-        }
-    }
-    s
-}
-
-#[derive(Debug, Deserialize)]
-#[allow(dead_code)]
-struct LogFlat {
-    ts_micros: i64,
-    level: String,
-    target: String,
-    message: String,
-    latency_ms: f64,
-    status: i32,
-    user_id: Option<i64>,
-    request_id: String,
-}
+#[path = "../tests/common/logs.rs"]
+mod logs;
+use logs::{message, Event, LogFlat, Rng, LEVELS};
 
 const FLAT_SCHEMA: &str = "message LogFlat {
   required int64 ts_micros;
@@ -161,34 +109,6 @@ fn flat_file(n: usize) -> Vec<u8> {
             batch(strings(&requests), vec![], vec![]),
         ],
     )
-}
-
-#[derive(Debug, Deserialize)]
-#[allow(dead_code)]
-struct Http {
-    method: String,
-    path: String,
-    status: u16,
-    latency_ms: f64,
-}
-
-#[derive(Debug, Deserialize)]
-#[allow(dead_code)]
-struct Span {
-    name: String,
-    dur_us: i64,
-}
-
-#[derive(Debug, Deserialize)]
-#[allow(dead_code)]
-struct Event {
-    ts_micros: i64,
-    level: String,
-    message: String,
-    tags: Vec<String>,
-    attrs: BTreeMap<String, String>,
-    http: Option<Http>,
-    spans: Vec<Span>,
 }
 
 const NESTED_SCHEMA: &str = "message Event {

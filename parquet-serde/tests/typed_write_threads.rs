@@ -13,34 +13,11 @@ use parquet_serde::{
 };
 use serde::{Deserialize, Serialize};
 
-/// A log line, as in the benchmark workloads.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
-struct Flat {
-    ts_micros: i64,
-    level: String,
-    target: String,
-    message: String,
-    latency_ms: f64,
-    status: i32,
-    user_id: Option<i64>,
-    request_id: String,
-}
+#[path = "common/logs.rs"]
+mod logs;
+use logs::{flat_rows, nested_rows, Http, LogFlat, Rng, Span};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
-struct Http {
-    method: String,
-    path: String,
-    status: u16,
-    latency_ms: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
-struct Span {
-    name: String,
-    dur_us: i64,
-}
-
-/// An event with lists, a map and an optional group.
+/// The workload's event, with an optional list of optional booleans besides.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
 struct Event {
     ts_micros: i64,
@@ -53,90 +30,18 @@ struct Event {
     flags: Option<Vec<Option<bool>>>,
 }
 
-/// A small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-const WORDS: [&str; 8] = [
-    "request", "handled", "cache", "miss", "db", "query", "timeout", "ok",
-];
-
-fn message(r: &mut Rng) -> String {
-    (0..3 + r.below(8))
-        .map(|_| {
-            let w = WORDS[r.below(8) as usize];
-            if r.below(4) == 0 {
-                format!("{w}={}", r.below(100_000))
-            } else {
-                w.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn flat_rows(n: usize) -> Vec<Flat> {
-    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut ts = 1_700_000_000_000_000i64;
-    (0..n)
-        .map(|_| {
-            ts += r.below(1000) as i64;
-            Flat {
-                ts_micros: ts,
-                level: ["TRACE", "DEBUG", "INFO", "WARN", "ERROR"][r.below(5) as usize].into(),
-                target: format!("app::module{}", r.below(50)),
-                message: message(&mut r),
-                latency_ms: r.below(1_000_000) as f64 / 1000.0,
-                status: [200, 201, 404, 500][r.below(4) as usize],
-                user_id: (r.below(10) >= 3).then(|| r.below(100_000) as i64),
-                request_id: format!("{:016x}", r.next()),
-            }
-        })
-        .collect()
-}
-
 fn events(n: usize) -> Vec<Event> {
-    let mut r = Rng(0x2545_F491_4F6C_DD1D);
-    (0..n)
-        .map(|i| Event {
-            ts_micros: 1_700_000_000_000_000 + i as i64 * 997,
-            level: ["DEBUG", "INFO", "WARN"][r.below(3) as usize].into(),
-            message: message(&mut r),
-            tags: (0..r.below(5))
-                .map(|_| format!("tag{}", r.below(20)))
-                .collect(),
-            attrs: (0..r.below(4))
-                .map(|k| {
-                    (
-                        format!("key{}", k * 3 + r.below(3)),
-                        format!("v{}", r.below(1000)),
-                    )
-                })
-                .collect(),
-            http: (r.below(3) != 0).then(|| Http {
-                method: ["GET", "POST", "PUT"][r.below(3) as usize].into(),
-                path: format!("/api/items/{}", r.below(10_000)),
-                status: [200, 404, 500][r.below(3) as usize],
-                latency_ms: r.below(100_000) as f64 / 100.0,
-            }),
-            spans: (0..r.below(4))
-                .map(|_| Span {
-                    name: format!("span{}", r.below(30)),
-                    dur_us: r.below(1_000_000) as i64,
-                })
-                .collect(),
+    let mut r = Rng::new(11);
+    nested_rows(n)
+        .into_iter()
+        .map(|e| Event {
+            ts_micros: e.ts_micros,
+            level: e.level,
+            message: e.message,
+            tags: e.tags,
+            attrs: e.attrs,
+            http: e.http,
+            spans: e.spans,
             flags: (r.below(4) != 0).then(|| {
                 (0..r.below(3))
                     .map(|_| (r.below(3) != 0).then(|| r.below(2) == 0))
@@ -307,10 +212,10 @@ fn encrypted_files_read_back_the_same() {
         // Nonces are random (and the CRCs of encrypted pages with them): other bytes, about
         // the same size.
         assert!(many.len().abs_diff(one.len()) < 1_000);
-        let back: Vec<Flat> = from_slice_with(&many, &read).unwrap();
+        let back: Vec<LogFlat> = from_slice_with(&many, &read).unwrap();
         assert!(back == rows);
     }
-    let back: Vec<Flat> = from_slice_with(&one, &read).unwrap();
+    let back: Vec<LogFlat> = from_slice_with(&one, &read).unwrap();
     assert!(back == rows);
 }
 
@@ -378,7 +283,7 @@ fn failed_writers_stay_failed_and_drops_do_not_hang() {
     // Dropping writers with work in flight stops their threads.
     for threads in [2, 4] {
         let options = WriterOptions::default().threads(threads).page_size(4096);
-        let mut w = Writer::<_, Flat>::new(Vec::new(), options).unwrap();
+        let mut w = Writer::<_, LogFlat>::new(Vec::new(), options).unwrap();
         for row in flat_rows(20_000) {
             w.write(&row).unwrap();
         }
@@ -386,7 +291,8 @@ fn failed_writers_stay_failed_and_drops_do_not_hang() {
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("dropped.parquet");
-    let mut w = Writer::<_, Flat>::from_path(&path, WriterOptions::default().threads(2)).unwrap();
+    let mut w =
+        Writer::<_, LogFlat>::from_path(&path, WriterOptions::default().threads(2)).unwrap();
     for row in flat_rows(10_000) {
         w.write(&row).unwrap();
     }
