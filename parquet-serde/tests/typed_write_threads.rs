@@ -13,6 +13,7 @@ use parquet_serde::{
 };
 use serde::{Deserialize, Serialize};
 
+mod common;
 #[path = "common/logs.rs"]
 mod logs;
 use logs::{flat_rows, nested_rows, Http, LogFlat, Rng, Span};
@@ -324,16 +325,10 @@ fn a_panicking_serialize_unwinds_without_hanging() {
             text: format!("row {i}"),
         })
         .collect();
-    let (done, wait) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let options = parquet_serde::WriterOptions::default()
-            .threads(2)
-            .page_row_limit(1000);
-        let write = std::panic::catch_unwind(|| parquet_serde::to_vec_with(&rows, &options));
-        let _ = done.send(write.is_err());
-    });
-    let panicked = wait
-        .recv_timeout(std::time::Duration::from_secs(120))
-        .expect("the write hangs after a panic in Serialize");
+    let options = WriterOptions::default().threads(2).page_row_limit(1000);
+    let panicked =
+        common::panicked_without_hanging("the write after a panic in Serialize", move || {
+            to_vec_with(&rows, &options)
+        });
     assert!(panicked, "the panic reaches the caller");
 }

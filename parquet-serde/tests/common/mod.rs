@@ -63,3 +63,16 @@ pub fn python_file(script: &str) -> Vec<u8> {
     );
     std::fs::read(&path).unwrap()
 }
+
+/// Runs `f` on a thread of its own and says whether it panicked; fails (naming `what`) when
+/// `f` has not returned within two minutes, so that a hang fails the test instead of
+/// blocking it.
+pub fn panicked_without_hanging<R>(what: &str, f: impl FnOnce() -> R + Send + 'static) -> bool {
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        let _ = done.send(run.is_err());
+    });
+    wait.recv_timeout(std::time::Duration::from_secs(120))
+        .unwrap_or_else(|_| panic!("{what} hangs"))
+}
