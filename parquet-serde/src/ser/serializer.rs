@@ -34,6 +34,7 @@ impl<'a> At<'a> {
         At { sh, node, rep }
     }
 
+    #[inline]
     fn kind(&self) -> Kind {
         self.sh.nodes[self.node as usize].kind
     }
@@ -84,6 +85,7 @@ impl<'a> At<'a> {
         Ok(())
     }
 
+    #[inline]
     fn seq(self, tuple: bool) -> Result<SeqSer<'a>> {
         let mode = match self.kind() {
             Kind::List { element, entry_rep } => SeqMode::List {
@@ -125,68 +127,84 @@ impl<'a> ser::Serializer for At<'a> {
         false
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.sh.put_bool(self.node, self.rep, v)
     }
 
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v as i128)
     }
 
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v as i128)
     }
 
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v as i128)
     }
 
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v as i128)
     }
 
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v)
     }
 
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v as i128)
     }
 
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v as i128)
     }
 
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v as i128)
     }
 
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.sh.put_int(self.node, self.rep, v as i128)
     }
 
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
         self.sh.put_u128(self.node, self.rep, v)
     }
 
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         self.sh.put_float(self.node, self.rep, v as f64, "an f32")
     }
 
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         self.sh.put_float(self.node, self.rep, v, "an f64")
     }
 
+    #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         let mut buf = [0u8; 4];
         self.sh
             .put_str(self.node, self.rep, v.encode_utf8(&mut buf))
     }
 
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.sh.put_str(self.node, self.rep, v)
     }
 
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         match self.kind() {
             Kind::List { element, entry_rep } => self.list_of_bytes(element, entry_rep, v),
@@ -194,22 +212,27 @@ impl<'a> ser::Serializer for At<'a> {
         }
     }
 
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.sh.null_at(self.node, self.rep)
     }
 
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
 
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         self.sh.put_unit(self.node, self.rep)
     }
 
+    #[inline]
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.sh.put_unit(self.node, self.rep)
     }
 
+    #[inline]
     fn serialize_unit_variant(
         mut self,
         _name: &'static str,
@@ -225,6 +248,7 @@ impl<'a> ser::Serializer for At<'a> {
         }
     }
 
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -233,6 +257,7 @@ impl<'a> ser::Serializer for At<'a> {
         value.serialize(self)
     }
 
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         mut self,
         _name: &'static str,
@@ -246,18 +271,22 @@ impl<'a> ser::Serializer for At<'a> {
             .map_err(|e| self.sh.locate(e, field))
     }
 
+    #[inline]
     fn serialize_seq(self, _len: Option<usize>) -> Result<SeqSer<'a>> {
         self.seq(false)
     }
 
+    #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<SeqSer<'a>> {
         self.seq(true)
     }
 
+    #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<SeqSer<'a>> {
         self.seq(true)
     }
 
+    #[inline]
     fn serialize_tuple_variant(
         mut self,
         _name: &'static str,
@@ -269,6 +298,7 @@ impl<'a> ser::Serializer for At<'a> {
         At::new(self.sh, field, self.rep).seq(true)
     }
 
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a>> {
         let mode = match self.kind() {
             Kind::Map { key, entry_rep } => MapMode::Entries {
@@ -291,6 +321,7 @@ impl<'a> ser::Serializer for At<'a> {
         })
     }
 
+    #[inline]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<StructSer<'a>> {
         let mode = match self.kind() {
             Kind::Group { first, len } => {
@@ -309,6 +340,7 @@ impl<'a> ser::Serializer for At<'a> {
         Ok(StructSer { sh: self.sh, mode })
     }
 
+    #[inline]
     fn serialize_struct_variant(
         mut self,
         _name: &'static str,
@@ -541,6 +573,7 @@ macro_rules! seq_impl {
                 self.element(value)
             }
 
+            #[inline]
             fn end(self) -> Result<()> {
                 self.finish()
             }
@@ -581,6 +614,7 @@ impl ser::SerializeMap for MapSer<'_> {
     type Ok = ();
     type Error = Error;
 
+    #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         if self.pending.is_some() {
             return Err(Error::data("a map key without its value"));
@@ -614,6 +648,7 @@ impl ser::SerializeMap for MapSer<'_> {
         Ok(())
     }
 
+    #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         let node = self
             .pending
@@ -625,6 +660,7 @@ impl ser::SerializeMap for MapSer<'_> {
             .map_err(|e| self.sh.locate(e, node))
     }
 
+    #[inline]
     fn end(self) -> Result<()> {
         if let Some(node) = self.pending {
             return Err(self.sh.error(node, "a map key without its value"));
@@ -736,6 +772,7 @@ macro_rules! struct_impl {
                 self.skip(key)
             }
 
+            #[inline]
             fn end(self) -> Result<()> {
                 self.finish()
             }

@@ -462,6 +462,20 @@ impl Shredder {
 
     #[inline]
     pub(crate) fn put_float(&mut self, node: u32, rep: i16, v: f64, got: &str) -> Result<()> {
+        // Fast path: a DOUBLE column.
+        if let Kind::Leaf(l) = self.nodes[node as usize].kind {
+            let leaf = &mut self.leaves[l as usize];
+            if let ColumnValues::Double(out) = &mut leaf.batch.values {
+                out.push(v);
+                leaf.present(rep);
+                return Ok(());
+            }
+        }
+        self.put_float_slow(node, rep, v, got)
+    }
+
+    /// [`put_float`](Self::put_float) for FLOAT columns and for errors.
+    fn put_float_slow(&mut self, node: u32, rep: i16, v: f64, got: &str) -> Result<()> {
         let l = self.leaf(node, got)?;
         match &mut l.batch.values {
             ColumnValues::Double(out) => out.push(v),
