@@ -226,6 +226,18 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("flat_1m_threads_{threads}"), |b| {
             b.iter(|| parquet_serde::from_slice_with::<LogFlat>(&flat, &options).unwrap())
         });
+        g.bench_function(format!("flat_1m_iter_threads_{threads}"), |b| {
+            b.iter(|| {
+                let reader =
+                    parquet_serde::Reader::<_, LogFlat>::with_options(&flat[..], options.clone())
+                        .unwrap();
+                let mut n = 0usize;
+                for row in reader {
+                    n += row.unwrap().message.len();
+                }
+                n
+            })
+        });
     }
 
     const NESTED: usize = 200_000;
@@ -239,6 +251,20 @@ fn bench(c: &mut Criterion) {
         let options = parquet_serde::ReadOptions::default().threads(threads);
         g.bench_function(format!("nested_200k_threads_{threads}"), |b| {
             b.iter(|| parquet_serde::from_slice_with::<Event>(&nested, &options).unwrap())
+        });
+        // The row iterator (a row group's columns decoded on `threads` threads), each row
+        // handled and dropped as a streaming reader does.
+        g.bench_function(format!("nested_200k_iter_threads_{threads}"), |b| {
+            b.iter(|| {
+                let reader =
+                    parquet_serde::Reader::<_, Event>::with_options(&nested[..], options.clone())
+                        .unwrap();
+                let mut n = 0usize;
+                for row in reader {
+                    n += row.unwrap().tags.len();
+                }
+                n
+            })
         });
     }
     g.finish();

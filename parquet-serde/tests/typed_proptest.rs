@@ -529,6 +529,16 @@ where
             prop_assert_eq!(got, want, "row {} ({} threads)", i, threads);
         }
     }
+    // The row iterator, its row groups' columns decoded on two threads.
+    let read = ReadOptions::default().threads(2);
+    let iterated = parquet_serde::Reader::<_, T>::with_options(&bytes[..], read)
+        .map_err(|e| TestCaseError::fail(format!("open: {e}")))?
+        .collect::<Result<Vec<T>, _>>()
+        .map_err(|e| TestCaseError::fail(format!("iterate (2 threads): {e}")))?;
+    prop_assert_eq!(iterated.len(), rows.len());
+    for (i, (got, want)) in iterated.iter().zip(rows).enumerate() {
+        prop_assert_eq!(got, want, "row {} (iterator)", i);
+    }
     Ok(())
 }
 

@@ -1,11 +1,13 @@
-//! The pipelined reader (decoding threads feeding the calling thread) against the
-//! sequential one: the same rows, the same errors, no hang when reading stops early.
+//! The pipelined reader (decoding threads feeding the calling thread) and the row iterator
+//! (a row group's columns decoded on several threads) against the sequential reader: the
+//! same rows, the same errors, no hang when reading stops early.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use parquet_serde::{
-    from_slice_with, to_vec_with, Compression, ErrorKind, ParquetSchema, ReadOptions, WriterOptions,
+    from_slice_with, to_vec_with, Compression, ErrorKind, ParquetSchema, ReadOptions, Reader,
+    WriterOptions,
 };
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +69,40 @@ fn read<T: serde::de::DeserializeOwned>(
     from_slice_with(bytes, &ReadOptions::default().threads(threads))
 }
 
+/// Stored bytes of the smallest row group: the iterator decodes a row group's columns on
+/// several threads from 64 KiB on.
+fn smallest_row_group(bytes: &[u8]) -> i64 {
+    let file = parquet_serde::file::FileReader::new(bytes.to_vec()).unwrap();
+    let groups = &file.metadata().file.row_groups;
+    groups
+        .iter()
+        .map(|g| {
+            g.columns
+                .iter()
+                .filter_map(|c| c.meta_data.as_ref())
+                .map(|m| m.total_compressed_size)
+                .sum::<i64>()
+        })
+        .min()
+        .unwrap()
+}
+
+/// An error as the tests compare it: kind, text, row group and column.
+type Found = (ErrorKind, String, Option<usize>, Option<String>);
+
+/// Every item of the row iterator: rows, or errors with their location.
+fn iterate<T: serde::de::DeserializeOwned>(bytes: &[u8], threads: usize) -> Vec<Result<T, Found>> {
+    Reader::<_, T>::with_options(bytes, ReadOptions::default().threads(threads))
+        .unwrap()
+        .map(|r| {
+            r.map_err(|e| {
+                let at = e.location();
+                (e.kind(), e.to_string(), at.row_group, at.column.clone())
+            })
+        })
+        .collect()
+}
+
 #[test]
 fn every_thread_count_reads_the_same_rows() {
     let rows = events(5_000);
@@ -88,6 +124,11 @@ fn every_thread_count_reads_the_same_rows() {
         for threads in [1, 2, 3, 8] {
             let back: Vec<Event> = read(&bytes, threads).unwrap();
             assert_eq!(back, rows, "{threads} threads");
+            let iterated: Vec<Event> = iterate(&bytes, threads)
+                .into_iter()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(iterated, rows, "iterator, {threads} threads");
         }
     }
 }
@@ -116,9 +157,15 @@ fn strings_borrowed_and_owned_in_one_type() {
         })
         .collect();
     let bytes = to_vec_with(&rows, &WriterOptions::default().page_size(512)).unwrap();
+    assert!(smallest_row_group(&bytes) >= 64 << 10);
     for threads in [1, 2] {
         let back: Vec<Mixed> = read(&bytes, threads).unwrap();
         assert_eq!(back, want, "{threads} threads");
+        let iterated: Vec<Mixed> = iterate(&bytes, threads)
+            .into_iter()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(iterated, want, "iterator, {threads} threads");
     }
 }
 
@@ -132,11 +179,21 @@ fn a_bad_row_stops_the_read_with_the_same_error() {
     }
     let rows = events(50_000);
     let bytes = to_vec_with(&rows, &WriterOptions::default().row_group_rows(10_000)).unwrap();
+    assert!(smallest_row_group(&bytes) >= 64 << 10);
     let one = read::<Strict>(&bytes, 1).unwrap_err();
     let two = read::<Strict>(&bytes, 2).unwrap_err();
     assert_eq!(one.kind(), ErrorKind::Data);
     assert_eq!(one.to_string(), two.to_string());
     assert_eq!(two.location().row, Some(0));
+    // The iterator goes on after a bad row: the same items whatever the threads.
+    let one = iterate::<Strict>(&bytes, 1);
+    assert_eq!(one.len(), rows.len());
+    assert_eq!(one.iter().filter(|r| r.is_err()).count(), rows.len() / 4);
+    let two = iterate::<Strict>(&bytes, 2);
+    assert!(one
+        .iter()
+        .zip(&two)
+        .all(|(a, b)| a.as_ref().err() == b.as_ref().err()));
 }
 
 #[test]
@@ -146,6 +203,7 @@ fn a_corrupt_page_in_a_later_row_group_is_an_error_not_a_hang() {
         .row_group_rows(5_000)
         .compression(Compression::Uncompressed);
     let mut bytes = to_vec_with(&rows, &options).unwrap();
+    assert!(smallest_row_group(&bytes) >= 64 << 10);
     // Flip a byte inside the `message` column chunk of the third row group.
     let meta = parquet_serde::file::FileReader::new(bytes.clone()).unwrap();
     let col = meta
@@ -171,6 +229,64 @@ fn a_corrupt_page_in_a_later_row_group_is_an_error_not_a_hang() {
             Some(2),
             "{threads} threads: {err}"
         );
+        assert_eq!(err.location().column.as_deref(), Some("message"));
+        // The iterator reports the row group once, and reads the others.
+        let items = iterate::<Event>(&bytes, threads);
+        let errors: Vec<_> = items.iter().filter_map(|r| r.as_ref().err()).collect();
+        assert_eq!(errors.len(), 1, "{threads} threads: {errors:?}");
+        assert_eq!(errors[0].0, ErrorKind::Checksum);
+        assert_eq!(errors[0].2, Some(2));
+        assert_eq!(errors[0].3.as_deref(), Some("message"));
+        assert_eq!(items.iter().filter(|r| r.is_ok()).count(), 15_000);
+    }
+}
+
+/// Damage in two column chunks of one row group: whichever threads decode them, the
+/// error is the first column's in schema order, as the sequential reader reports it.
+#[test]
+fn the_first_broken_column_is_reported_whatever_the_threads() {
+    let rows = events(8_000);
+    let options = WriterOptions::default()
+        .row_group_rows(4_000)
+        .compression(Compression::Uncompressed);
+    let mut bytes = to_vec_with(&rows, &options).unwrap();
+    assert!(smallest_row_group(&bytes) >= 64 << 10);
+    let meta = parquet_serde::file::FileReader::new(bytes.clone()).unwrap();
+    for name in ["message", "spans.list.element.name"] {
+        let col = meta
+            .schema()
+            .columns()
+            .iter()
+            .position(|c| c.path.to_string() == name)
+            .unwrap_or_else(|| panic!("no column {name}"));
+        let chunk = meta.metadata().file.row_groups[1].columns[col]
+            .meta_data
+            .clone()
+            .unwrap();
+        let start = chunk
+            .dictionary_page_offset
+            .unwrap_or(chunk.data_page_offset);
+        bytes[(start + chunk.total_compressed_size / 2) as usize] ^= 0x5a;
+    }
+    // Both chunks are broken: read alone, `spans` fails too.
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Spans {
+        spans: Vec<Span>,
+    }
+    let err = read::<Spans>(&bytes, 1).unwrap_err();
+    assert_eq!(err.location().row_group, Some(1));
+    assert_eq!(
+        err.location().column.as_deref(),
+        Some("spans.list.element.name")
+    );
+    for threads in [1, 2, 3, 8] {
+        let items = iterate::<Event>(&bytes, threads);
+        let errors: Vec<_> = items.iter().filter_map(|r| r.as_ref().err()).collect();
+        assert_eq!(errors.len(), 1, "{threads} threads: {errors:?}");
+        assert_eq!(errors[0].2, Some(1), "{threads} threads");
+        assert_eq!(errors[0].3.as_deref(), Some("message"), "{threads} threads");
+        let err = read::<Event>(&bytes, threads).unwrap_err();
         assert_eq!(err.location().column.as_deref(), Some("message"));
     }
 }

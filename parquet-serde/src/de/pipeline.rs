@@ -151,7 +151,10 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
             }
         })
         .collect();
-    let groups = share_out(file, &jobs, threads.saturating_sub(1).max(1));
+    let cols: Vec<usize> = jobs.iter().map(|j| j.col).collect();
+    let groups = share_out(&cols, threads.saturating_sub(1).max(1), |c| {
+        stored_bytes(file, c, |_| true)
+    });
     let shared = Arc::new(Shared {
         error: Mutex::new(None),
         reported: AtomicBool::new(false),
@@ -297,24 +300,36 @@ fn assemble<R: ChunkReader, T: DeserializeOwned>(
     Ok(())
 }
 
-/// Splits the jobs among `workers` helpers, balancing their stored bytes (largest first
-/// to the least loaded).
-fn share_out<R: ChunkReader>(
+/// Stored bytes of column `col` in the row groups `groups` picks (by index).
+pub(super) fn stored_bytes<R: ChunkReader>(
     file: &FileReader<R>,
-    jobs: &[Job],
+    col: usize,
+    groups: impl Fn(usize) -> bool,
+) -> u64 {
+    file.metadata()
+        .file
+        .row_groups
+        .iter()
+        .enumerate()
+        .filter(|(rg, _)| groups(*rg))
+        .filter_map(|(_, g)| g.columns.get(col)?.meta_data.as_ref())
+        .map(|m| m.total_compressed_size.max(0) as u64)
+        .sum()
+}
+
+/// Splits the leaf columns `cols` among `workers` threads, balancing `size` (largest first
+/// to the least loaded): per worker, positions in `cols`, ascending.
+pub(super) fn share_out(
+    cols: &[usize],
     workers: usize,
+    size: impl Fn(usize) -> u64,
 ) -> Vec<Vec<usize>> {
-    let workers = workers.min(jobs.len()).max(1);
-    let size = |col: usize| -> u64 {
-        file.metadata()
-            .file
-            .row_groups
-            .iter()
-            .filter_map(|g| g.columns.get(col)?.meta_data.as_ref())
-            .map(|m| m.total_compressed_size.max(0) as u64)
-            .sum()
-    };
-    let mut order: Vec<(u64, usize)> = jobs.iter().map(|j| (size(j.col), j.slot)).collect();
+    let workers = workers.min(cols.len()).max(1);
+    let mut order: Vec<(u64, usize)> = cols
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (size(c), k))
+        .collect();
     order.sort_by(|a, b| b.cmp(a));
     let mut groups = vec![(0u64, Vec::new()); workers];
     for (bytes, k) in order {

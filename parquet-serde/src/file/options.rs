@@ -32,8 +32,10 @@ pub struct ReadOptions {
     pub decryption: Option<FileDecryptionProperties>,
     /// Threads the typed reader may use, the calling thread included (default: the
     /// machine's parallelism, at most [`MAX_DEFAULT_THREADS`]). With more than one,
-    /// pages are decompressed and decoded, and owned strings built, on helper threads
-    /// while the calling thread assembles rows; `1` does everything on the calling thread.
+    /// `from_slice` and its siblings decompress and decode pages, and build owned
+    /// strings, on helper threads while the calling thread assembles rows; the row
+    /// iterator (`Reader`) decodes each row group's columns on that many threads before
+    /// handing out its rows. `1` does everything on the calling thread.
     pub threads: usize,
 }
 
