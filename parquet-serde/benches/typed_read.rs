@@ -246,7 +246,28 @@ fn bench(c: &mut Criterion) {
         parquet_serde::from_slice::<Event>(&nested).unwrap().len(),
         NESTED
     );
+    // The same rows in ten row groups: the iterator decodes the next one ahead.
+    let grouped = parquet_serde::to_vec_with(
+        &parquet_serde::from_slice::<Event>(&nested).unwrap(),
+        &parquet_serde::WriterOptions::default().row_group_rows(NESTED / 10),
+    )
+    .unwrap();
     g.throughput(Throughput::Elements(NESTED as u64));
+    for threads in [1, 2] {
+        let options = parquet_serde::ReadOptions::default().threads(threads);
+        g.bench_function(format!("nested_200k_10rg_iter_threads_{threads}"), |b| {
+            b.iter(|| {
+                let reader =
+                    parquet_serde::Reader::<_, Event>::with_options(&grouped[..], options.clone())
+                        .unwrap();
+                let mut n = 0usize;
+                for row in reader {
+                    n += row.unwrap().tags.len();
+                }
+                n
+            })
+        });
+    }
     for threads in [1, 2] {
         let options = parquet_serde::ReadOptions::default().threads(threads);
         g.bench_function(format!("nested_200k_threads_{threads}"), |b| {

@@ -241,6 +241,23 @@ fn a_corrupt_page_in_a_later_row_group_is_an_error_not_a_hang() {
     }
 }
 
+/// Stopping part way through a file whose next row group is being decoded ahead: the
+/// reader drops at once, and a new one reads the same rows.
+#[test]
+fn an_iterator_dropped_part_way_reads_again() {
+    let rows = events(40_000);
+    let bytes = to_vec_with(&rows, &WriterOptions::default().row_group_rows(10_000)).unwrap();
+    assert!(smallest_row_group(&bytes) >= 64 << 10);
+    for stop in [1, 10_001, 25_000] {
+        let options = ReadOptions::default().threads(2);
+        let reader = Reader::<_, Event>::with_options(&bytes[..], options).unwrap();
+        let first: Vec<Event> = reader.take(stop).map(Result::unwrap).collect();
+        assert_eq!(first, rows[..stop]);
+    }
+    let all: Vec<Event> = iterate(&bytes, 2).into_iter().map(Result::unwrap).collect();
+    assert_eq!(all, rows);
+}
+
 /// Damage in two column chunks of one row group: whichever threads decode them, the
 /// error is the first column's in schema order, as the sequential reader reports it.
 #[test]

@@ -45,7 +45,10 @@
 //! group size. On Linux, one more helper maps the pages of the result `Vec` a little ahead of
 //! the rows assembled, and the calling thread asks for the cache lines of the levels, values
 //! and strings it is about to read (the helpers wrote them on another core). The [`Reader`]
-//! iterator decodes on the calling thread, a row group at a time.
+//! iterator decodes a row group at a time: the first one's columns shared out among the
+//! threads, each next one on a background thread while the rows of the one before are
+//! handed out (so two row groups are in memory). Row groups under 64 KiB stored are decoded
+//! on the calling thread.
 //!
 //! # Matching the Rust type to the file
 //!
@@ -99,6 +102,7 @@ mod access;
 mod cursor;
 mod error;
 mod leaf;
+mod load;
 mod node;
 mod pipeline;
 mod probe;

@@ -3,7 +3,6 @@
 use std::fmt;
 use std::fs::File;
 use std::marker::PhantomData;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
@@ -16,8 +15,8 @@ use crate::filter::{
 use crate::schema::Schema;
 
 use super::cursor::Cursor;
+use super::load::{self, ReadAhead};
 use super::node::NodeDe;
-use super::pipeline;
 use super::probe;
 use super::state::State;
 use super::tree::Tree;
@@ -27,9 +26,11 @@ use super::tree::Tree;
 /// Opening reads the footer and matches `T` against the file schema (see the
 /// [module docs](super) for the rules); only the columns `T` reads are fetched and decoded,
 /// one row group at a time, so memory is bounded by a row group. With more than one
-/// thread allowed ([`ReadOptions::threads`], the default on a multi-core machine), a row
-/// group's columns are decoded on several threads when the iterator reaches it. Each item
-/// is one row; after an error in a row the reader moves on to the next row.
+/// thread allowed ([`ReadOptions::threads`], the default on a multi-core machine), the
+/// first row group's columns are decoded on several threads, and each next row group's on
+/// a background thread while the rows of the one before are handed out (memory then holds
+/// two row groups). Each item is one row; after an error in a row the reader moves on to
+/// the next row.
 ///
 /// ```
 /// # fn main() -> parquet_serde::Result<()> {
@@ -73,6 +74,8 @@ pub struct Reader<R, T> {
     rows_left: usize,
     row: u64,
     filtering: Option<Box<Filtering>>,
+    /// The next row group, being decoded on a background thread.
+    ahead: Option<ReadAhead>,
     _rows: PhantomData<fn() -> T>,
 }
 
@@ -130,6 +133,7 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
             rows_left: 0,
             row: 0,
             filtering: None,
+            ahead: None,
             _rows: PhantomData,
         })
     }
@@ -350,35 +354,32 @@ impl<R: ChunkReader, T> Reader<R, T> {
     /// Decodes the projected columns of row group `rg`; its row count.
     ///
     /// With more than one thread allowed ([`ReadOptions::threads`]), the columns are shared
-    /// out among that many threads, the calling one included. The error reported is the
-    /// first failing column's in schema order, as one thread decoding them in order would
-    /// find it.
+    /// out among that many threads (the calling one included), or were decoded ahead while
+    /// the rows of the row group before were read; and the next row group's decoding
+    /// starts on a background thread. The error reported is the first failing column's in
+    /// schema order, as one thread decoding them in order would find it.
     fn load(&mut self, rg: usize) -> Result<usize> {
         for c in &mut self.st.cursors {
             *c = None;
         }
-        let rows = self
-            .file
-            .metadata()
-            .file
-            .row_groups
-            .get(rg)
-            .map_or(0, |g| g.num_rows.max(0) as u64);
-        let rows = usize::try_from(rows).map_err(|_| Error::corrupt("row count exceeds memory"))?;
+        let rows = load::group_rows(&self.file, rg)?;
         let threads = self.file.options().threads;
-        let stored = |col: usize| pipeline::stored_bytes(&self.file, col, |g| g == rg);
-        if threads > 1
-            && self.projected.len() > 1
-            && self.projected.iter().map(|&c| stored(c)).sum::<u64>() >= PARALLEL_LOAD_BYTES
-        {
-            let cursors = load_parallel(&self.file, rg, rows, &self.projected, threads);
-            for (&col, cursor) in self.projected.iter().zip(cursors) {
-                self.st.cursors[col] = Some(cursor?);
+        let worth = |file: &FileReader<R>, rg: usize, projected: &[usize]| {
+            threads > 1 && load::stored(file, rg, projected) >= load::PARALLEL_LOAD_BYTES
+        };
+        let cursors = match self.ahead.take() {
+            Some(ahead) if ahead.row_group() == rg => ahead.finish(),
+            _ if self.projected.len() > 1 && worth(&self.file, rg, &self.projected) => {
+                load::parallel(&self.file, rg, rows, &self.projected, threads)
             }
-        } else {
-            for &col in &self.projected {
-                self.st.cursors[col] = Some(load_column(&self.file, rg, rows, col)?);
-            }
+            _ => load::in_order(&self.file, rg, rows, &self.projected),
+        };
+        let next = rg + 1;
+        if next < self.file.num_row_groups() && worth(&self.file, next, &self.projected) {
+            self.ahead = ReadAhead::start(&self.file, next, &self.projected);
+        }
+        for (&col, cursor) in self.projected.iter().zip(cursors) {
+            self.st.cursors[col] = Some(cursor?);
         }
         Ok(rows)
     }
@@ -412,106 +413,6 @@ pub(super) fn check_finished(
         }
     }
     Ok(())
-}
-
-/// Stored bytes of a row group's projected columns from which the iterator decodes them on
-/// several threads (below, starting a thread costs more than it saves).
-const PARALLEL_LOAD_BYTES: u64 = 64 << 10;
-
-/// Decodes column `col` of row group `rg` (of `rows` rows) into a cursor.
-fn load_column<R: ChunkReader>(
-    file: &FileReader<R>,
-    rg: usize,
-    rows: usize,
-    col: usize,
-) -> Result<Cursor> {
-    let batch = file.read_column(rg, col)?;
-    let descr = &file.schema().columns()[col];
-    let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
-    let cursor = Cursor::new(batch, descr.max_def_level, descr.max_rep_level).map_err(at)?;
-    let n = cursor.rows();
-    if n != rows {
-        return Err(at(Error::corrupt(format!(
-            "column chunk holds {n} rows, its row group {rows}"
-        ))));
-    }
-    Ok(cursor)
-}
-
-/// [`load_column`] for every `projected` column on up to `threads` threads (the calling
-/// one included); the results in `projected` order.
-///
-/// Text values stay in their pages: rows handed out one by one, then dropped, copy each
-/// string when its row is built, which keeps the allocator's memory warm (strings built
-/// ahead for the whole row group measured slower for such a stream).
-fn load_parallel<R: ChunkReader>(
-    file: &FileReader<R>,
-    rg: usize,
-    rows: usize,
-    projected: &[usize],
-    threads: usize,
-) -> Vec<Result<Cursor>> {
-    let decode = |group: &[usize]| -> Vec<(usize, Result<Cursor>)> {
-        group
-            .iter()
-            .map(|&k| (k, load_column(file, rg, rows, projected[k])))
-            .collect()
-    };
-    let mut results: Vec<Option<Result<Cursor>>> = projected.iter().map(|_| None).collect();
-    let size = |col: usize| pipeline::stored_bytes(file, col, |g| g == rg);
-    let mut groups = pipeline::share_out(projected, threads, size).into_iter();
-    let mut mine = groups.next().unwrap_or_default();
-    std::thread::scope(|scope| {
-        let mut spawned = Vec::new();
-        for group in groups {
-            let decode = &decode;
-            let theirs = group.clone();
-            let started = std::thread::Builder::new()
-                .name("parquet-serde-decode".into())
-                .spawn_scoped(scope, move || {
-                    // A panic is a bug, not bad input: it fails the group's columns.
-                    catch_unwind(AssertUnwindSafe(|| decode(&theirs))).map_err(|_| theirs)
-                });
-            match started {
-                Ok(handle) => spawned.push(handle),
-                // No thread to be had: this one decodes the group as well.
-                Err(_) => mine.extend(group),
-            }
-        }
-        for (k, r) in decode(&mine) {
-            results[k] = Some(r);
-        }
-        for handle in spawned {
-            // The closure catches panics, so joining gives its result.
-            let Ok(done) = handle.join() else { continue };
-            match done {
-                Ok(done) => {
-                    for (k, r) in done {
-                        results[k] = Some(r);
-                    }
-                }
-                Err(group) => {
-                    for k in group {
-                        results[k] = Some(Err(Error::new(
-                            crate::ErrorKind::Internal,
-                            "a column decoding thread panicked",
-                        )));
-                    }
-                }
-            }
-        }
-    });
-    results
-        .into_iter()
-        .map(|r| {
-            r.unwrap_or_else(|| {
-                Err(Error::new(
-                    crate::ErrorKind::Internal,
-                    "a column decoding thread stopped",
-                ))
-            })
-        })
-        .collect()
 }
 
 impl<R: ChunkReader, T> Reader<R, T> {

@@ -34,8 +34,10 @@ pub struct ReadOptions {
     /// machine's parallelism, at most [`MAX_DEFAULT_THREADS`]). With more than one,
     /// `from_slice` and its siblings decompress and decode pages, and build owned
     /// strings, on helper threads while the calling thread assembles rows; the row
-    /// iterator (`Reader`) decodes each row group's columns on that many threads before
-    /// handing out its rows. `1` does everything on the calling thread.
+    /// iterator (`Reader`) decodes the first row group's columns on that many threads and
+    /// the next row group ahead, on a background thread, while handing out the rows of
+    /// the one before (two row groups in memory). `1` does everything on the calling
+    /// thread.
     pub threads: usize,
 }
 

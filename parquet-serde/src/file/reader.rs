@@ -65,6 +65,20 @@ impl ColumnChunkData<'_> {
     pub fn is_encrypted(&self) -> bool {
         self.decryptor.is_some()
     }
+
+    /// The chunk with its bytes owned (copied when borrowed), so that it can outlive its
+    /// source, on another thread for example.
+    pub fn into_owned(self) -> ColumnChunkData<'static> {
+        ColumnChunkData {
+            bytes: Cow::Owned(self.bytes.into_owned()),
+            offset: self.offset,
+            codec: self.codec,
+            num_values: self.num_values,
+            row_group: self.row_group,
+            column: self.column,
+            decryptor: self.decryptor,
+        }
+    }
 }
 
 /// Reads a Parquet file from any [`ChunkReader`]: the footer once, then only the byte ranges

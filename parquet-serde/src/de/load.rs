@@ -1,0 +1,250 @@
+//! How the row iterator gets a row group's projected columns as cursors: decoded in order
+//! on the calling thread, shared out among several threads, or decoded ahead on a
+//! background thread while the rows of the row group before are handed out.
+//!
+//! Whichever way, the results come in projected order and an error is the first failing
+//! column's, as one thread decoding them in order would find it.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crate::column::ColumnChunkReader;
+use crate::error::{Error, ErrorKind, Result};
+use crate::file::{ChunkReader, ColumnChunkData, FileReader};
+use crate::page::PageReaderOptions;
+use crate::schema::ColumnDescriptor;
+
+use super::cursor::Cursor;
+use super::pipeline;
+
+/// Stored bytes of a row group's projected columns from which they are decoded on several
+/// threads, or ahead (below, starting a thread costs more than it saves).
+pub(super) const PARALLEL_LOAD_BYTES: u64 = 64 << 10;
+
+/// Rows of row group `rg` (0 for a row group the footer does not list).
+pub(super) fn group_rows<R: ChunkReader>(file: &FileReader<R>, rg: usize) -> Result<usize> {
+    let rows = file
+        .metadata()
+        .file
+        .row_groups
+        .get(rg)
+        .map_or(0, |g| g.num_rows.max(0) as u64);
+    usize::try_from(rows).map_err(|_| Error::corrupt("row count exceeds memory"))
+}
+
+/// Stored bytes of the `projected` columns of row group `rg`.
+pub(super) fn stored<R: ChunkReader>(file: &FileReader<R>, rg: usize, projected: &[usize]) -> u64 {
+    projected
+        .iter()
+        .map(|&c| pipeline::stored_bytes(file, c, |g| g == rg))
+        .sum()
+}
+
+/// Decodes the stored column chunk `chunk` (leaf `descr` of row group `rg`, which has
+/// `rows` rows) into a cursor.
+fn decode_chunk(
+    chunk: &ColumnChunkData<'_>,
+    descr: &ColumnDescriptor,
+    options: PageReaderOptions,
+    rg: usize,
+    rows: usize,
+) -> Result<Cursor> {
+    let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
+    let batch = ColumnChunkReader::new(
+        chunk.pages(options),
+        descr.physical_type,
+        descr.type_length,
+        descr.max_def_level,
+        descr.max_rep_level,
+    )
+    .read_all()
+    .map_err(at)?;
+    let cursor = Cursor::new(batch, descr.max_def_level, descr.max_rep_level).map_err(at)?;
+    let n = cursor.rows();
+    if n != rows {
+        return Err(at(Error::corrupt(format!(
+            "column chunk holds {n} rows, its row group {rows}"
+        ))));
+    }
+    Ok(cursor)
+}
+
+/// Fetches and decodes column `col` of row group `rg` (of `rows` rows) into a cursor.
+fn load_column<R: ChunkReader>(
+    file: &FileReader<R>,
+    rg: usize,
+    rows: usize,
+    col: usize,
+) -> Result<Cursor> {
+    let chunk = file.column_chunk(rg, col)?;
+    let descr = &file.schema().columns()[col];
+    decode_chunk(&chunk, descr, file.options().page_options(), rg, rows)
+}
+
+/// The `projected` columns of row group `rg` (of `rows` rows), decoded on this thread,
+/// stopping at the first error.
+pub(super) fn in_order<R: ChunkReader>(
+    file: &FileReader<R>,
+    rg: usize,
+    rows: usize,
+    projected: &[usize],
+) -> Vec<Result<Cursor>> {
+    let mut out = Vec::with_capacity(projected.len());
+    for &col in projected {
+        let cursor = load_column(file, rg, rows, col);
+        let failed = cursor.is_err();
+        out.push(cursor);
+        if failed {
+            break;
+        }
+    }
+    out
+}
+
+/// The `projected` columns of row group `rg` (of `rows` rows), decoded on up to `threads`
+/// threads (the calling one included).
+///
+/// Text values stay in their pages: rows handed out one by one, then dropped, copy each
+/// string when their row is built, which keeps the allocator's memory warm (strings built
+/// ahead for the whole row group measured slower for such a stream).
+pub(super) fn parallel<R: ChunkReader>(
+    file: &FileReader<R>,
+    rg: usize,
+    rows: usize,
+    projected: &[usize],
+    threads: usize,
+) -> Vec<Result<Cursor>> {
+    let decode = |group: &[usize]| -> Vec<(usize, Result<Cursor>)> {
+        group
+            .iter()
+            .map(|&k| (k, load_column(file, rg, rows, projected[k])))
+            .collect()
+    };
+    let mut results: Vec<Option<Result<Cursor>>> = projected.iter().map(|_| None).collect();
+    let size = |col: usize| pipeline::stored_bytes(file, col, |g| g == rg);
+    let mut groups = pipeline::share_out(projected, threads, size).into_iter();
+    let mut mine = groups.next().unwrap_or_default();
+    std::thread::scope(|scope| {
+        let mut spawned = Vec::new();
+        for group in groups {
+            let decode = &decode;
+            let theirs = group.clone();
+            let started = std::thread::Builder::new()
+                .name("parquet-serde-decode".into())
+                .spawn_scoped(scope, move || {
+                    // A panic is a bug, not bad input: it fails the group's columns.
+                    catch_unwind(AssertUnwindSafe(|| decode(&theirs))).map_err(|_| theirs)
+                });
+            match started {
+                Ok(handle) => spawned.push(handle),
+                // No thread to be had: this one decodes the group as well.
+                Err(_) => mine.extend(group),
+            }
+        }
+        for (k, r) in decode(&mine) {
+            results[k] = Some(r);
+        }
+        for handle in spawned {
+            // The closure catches panics, so joining gives its result.
+            let Ok(done) = handle.join() else { continue };
+            match done {
+                Ok(done) => {
+                    for (k, r) in done {
+                        results[k] = Some(r);
+                    }
+                }
+                Err(group) => {
+                    for k in group {
+                        results[k] = Some(Err(panicked()));
+                    }
+                }
+            }
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(panicked())))
+        .collect()
+}
+
+fn panicked() -> Error {
+    Error::new(ErrorKind::Internal, "a column decoding thread panicked")
+}
+
+/// A row group's projected columns being decoded on a background thread, from copies of
+/// their stored bytes: the row iterator starts it for the next row group when it enters
+/// one, so that decoding overlaps with handing out rows. Memory then holds two row groups.
+/// Dropped unfinished (the reader dropped early), it tells the thread to stop after the
+/// column at hand.
+#[derive(Debug)]
+pub(super) struct ReadAhead {
+    rg: usize,
+    handle: Option<JoinHandle<Vec<Result<Cursor>>>>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl ReadAhead {
+    /// Starts decoding the `projected` columns of row group `rg` of `file`. `None` when a
+    /// chunk cannot be fetched or no thread started: the row group is then loaded when
+    /// reached (and its error, if any, found then).
+    pub fn start<R: ChunkReader>(
+        file: &FileReader<R>,
+        rg: usize,
+        projected: &[usize],
+    ) -> Option<ReadAhead> {
+        let rows = group_rows(file, rg).ok()?;
+        let chunks = projected
+            .iter()
+            .map(|&col| file.column_chunk(rg, col).map(ColumnChunkData::into_owned))
+            .collect::<Result<Vec<_>>>()
+            .ok()?;
+        let columns = file.schema().columns();
+        let descrs: Vec<ColumnDescriptor> = projected.iter().map(|&c| columns[c].clone()).collect();
+        let options = file.options().page_options();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&cancel);
+        let handle = std::thread::Builder::new()
+            .name("parquet-serde-ahead".into())
+            .spawn(move || {
+                let mut out = Vec::with_capacity(chunks.len());
+                for (chunk, descr) in chunks.iter().zip(&descrs) {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let decoded = catch_unwind(AssertUnwindSafe(|| {
+                        decode_chunk(chunk, descr, options, rg, rows)
+                    }));
+                    out.push(decoded.unwrap_or_else(|_| Err(panicked())));
+                }
+                out
+            })
+            .ok()?;
+        Some(ReadAhead {
+            rg,
+            handle: Some(handle),
+            cancel,
+        })
+    }
+
+    /// The row group being decoded.
+    pub fn row_group(&self) -> usize {
+        self.rg
+    }
+
+    /// Waits for the cursors, in projected order.
+    pub fn finish(mut self) -> Vec<Result<Cursor>> {
+        match self.handle.take().map(JoinHandle::join) {
+            Some(Ok(cursors)) => cursors,
+            // Panics are caught inside: a failed join has nothing to give.
+            _ => vec![Err(panicked())],
+        }
+    }
+}
+
+impl Drop for ReadAhead {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
