@@ -218,6 +218,13 @@ fn encrypted_files_read_back_the_same() {
     }
     let back: Vec<LogFlat> = from_slice_with(&one, &read).unwrap();
     assert!(back == rows);
+    // The row iterator: the first row group's columns shared out among threads, the next
+    // row groups decrypted and decoded ahead on a background thread.
+    let iterated = parquet_serde::Reader::<_, LogFlat>::with_options(&one[..], read.threads(2))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    assert!(iterated == rows);
 }
 
 #[test]
