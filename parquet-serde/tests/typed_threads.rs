@@ -87,6 +87,25 @@ fn smallest_row_group(bytes: &[u8]) -> i64 {
         .unwrap()
 }
 
+/// Flips a byte in the middle of the stored chunk of `column` in row group `rg`.
+fn damage(bytes: &mut [u8], rg: usize, column: &str) {
+    let meta = parquet_serde::file::FileReader::new(bytes.to_vec()).unwrap();
+    let col = meta
+        .schema()
+        .columns()
+        .iter()
+        .position(|c| c.path.to_string() == column)
+        .unwrap_or_else(|| panic!("no column {column}"));
+    let chunk = meta.metadata().file.row_groups[rg].columns[col]
+        .meta_data
+        .clone()
+        .unwrap();
+    let start = chunk
+        .dictionary_page_offset
+        .unwrap_or(chunk.data_page_offset);
+    bytes[(start + chunk.total_compressed_size / 2) as usize] ^= 0x5a;
+}
+
 /// An error as the tests compare it: kind, text, row group and column.
 type Found = (ErrorKind, String, Option<usize>, Option<String>);
 
@@ -205,22 +224,7 @@ fn a_corrupt_page_in_a_later_row_group_is_an_error_not_a_hang() {
     let mut bytes = to_vec_with(&rows, &options).unwrap();
     assert!(smallest_row_group(&bytes) >= 64 << 10);
     // Flip a byte inside the `message` column chunk of the third row group.
-    let meta = parquet_serde::file::FileReader::new(bytes.clone()).unwrap();
-    let col = meta
-        .schema()
-        .columns()
-        .iter()
-        .position(|c| c.path.to_string() == "message")
-        .unwrap();
-    let chunk = meta.metadata().file.row_groups[2].columns[col]
-        .meta_data
-        .clone()
-        .unwrap();
-    let start = chunk
-        .dictionary_page_offset
-        .unwrap_or(chunk.data_page_offset);
-    let at = (start + chunk.total_compressed_size / 2) as usize;
-    bytes[at] ^= 0x5a;
+    damage(&mut bytes, 2, "message");
     for threads in [1, 2, 4] {
         let err = read::<Event>(&bytes, threads).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Checksum, "{threads} threads: {err}");
@@ -268,22 +272,8 @@ fn the_first_broken_column_is_reported_whatever_the_threads() {
         .compression(Compression::Uncompressed);
     let mut bytes = to_vec_with(&rows, &options).unwrap();
     assert!(smallest_row_group(&bytes) >= 64 << 10);
-    let meta = parquet_serde::file::FileReader::new(bytes.clone()).unwrap();
     for name in ["message", "spans.list.element.name"] {
-        let col = meta
-            .schema()
-            .columns()
-            .iter()
-            .position(|c| c.path.to_string() == name)
-            .unwrap_or_else(|| panic!("no column {name}"));
-        let chunk = meta.metadata().file.row_groups[1].columns[col]
-            .meta_data
-            .clone()
-            .unwrap();
-        let start = chunk
-            .dictionary_page_offset
-            .unwrap_or(chunk.data_page_offset);
-        bytes[(start + chunk.total_compressed_size / 2) as usize] ^= 0x5a;
+        damage(&mut bytes, 1, name);
     }
     // Both chunks are broken: read alone, `spans` fails too.
     #[derive(Debug, Deserialize)]
