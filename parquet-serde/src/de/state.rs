@@ -165,12 +165,12 @@ impl State {
         }
         let n = &tree.nodes[repeated];
         let (def, rep) = (n.def, n.rep);
-        if self.decider(tree, repeated)?.def()? < def {
-            self.skip(tree, repeated, false)?;
-            Ok(0)
-        } else {
-            Ok(self.decider(tree, repeated)?.count(rep))
+        let decider = self.decider(tree, repeated)?;
+        if decider.def()? >= def {
+            return Ok(decider.count(rep));
         }
+        self.skip(tree, repeated, false)?;
+        Ok(0)
     }
 
     /// Consumes the next entry of leaf `node` (column `col`): its value, or `None` for a
