@@ -37,6 +37,11 @@ impl<'a> Prim<'a> {
     }
 }
 
+#[cold]
+fn fewer_values() -> Error {
+    Error::corrupt("fewer values than the definition levels announce")
+}
+
 fn levels_end() -> Error {
     Error::corrupt("levels end inside a row")
 }
@@ -434,10 +439,10 @@ impl Cursor {
     }
 
     /// Value `i` (an index `take` returned).
-    #[inline]
+    #[inline(always)]
     pub fn value(&self, i: usize) -> Result<Prim<'_>> {
+        // The fixed-width numbers inline; the rest in one call.
         let v = match &self.values {
-            ColumnValues::Boolean(v) => v.get(i).map(|&b| Prim::Bool(b)),
             ColumnValues::Int32(v) => {
                 prefetch(v, i + VALUES_AHEAD);
                 v.get(i).map(|&x| Prim::I32(x))
@@ -446,12 +451,25 @@ impl Cursor {
                 prefetch(v, i + VALUES_AHEAD);
                 v.get(i).map(|&x| Prim::I64(x))
             }
-            ColumnValues::Int96(v) => v.get(i).map(|&x| Prim::I96(x)),
-            ColumnValues::Float(v) => v.get(i).map(|&x| Prim::F32(x)),
             ColumnValues::Double(v) => {
                 prefetch(v, i + VALUES_AHEAD);
                 v.get(i).map(|&x| Prim::F64(x))
             }
+            _ => return self.other_value(i),
+        };
+        v.ok_or_else(fewer_values)
+    }
+
+    /// [`value`](Self::value) for the other physical types.
+    #[inline(never)]
+    fn other_value(&self, i: usize) -> Result<Prim<'_>> {
+        let v = match &self.values {
+            ColumnValues::Boolean(v) => v.get(i).map(|&b| Prim::Bool(b)),
+            ColumnValues::Int32(v) => v.get(i).map(|&x| Prim::I32(x)),
+            ColumnValues::Int64(v) => v.get(i).map(|&x| Prim::I64(x)),
+            ColumnValues::Int96(v) => v.get(i).map(|&x| Prim::I96(x)),
+            ColumnValues::Float(v) => v.get(i).map(|&x| Prim::F32(x)),
+            ColumnValues::Double(v) => v.get(i).map(|&x| Prim::F64(x)),
             ColumnValues::ByteArray(v) => {
                 prefetch(&v.offsets, i + VALUES_AHEAD);
                 match (v.offsets.get(i), v.offsets.get(i + 1), &self.text) {
@@ -471,7 +489,7 @@ impl Cursor {
                 range.and_then(|r| v.data.get(r)).map(Prim::Bytes)
             }
         };
-        v.ok_or_else(|| Error::corrupt("fewer values than the definition levels announce"))
+        v.ok_or_else(fewer_values)
     }
 
     /// Moves to the start of row `row` (after a row failed half-way); the end when there

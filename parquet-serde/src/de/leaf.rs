@@ -22,7 +22,6 @@ use super::access::KeyDe;
 use super::cursor::Prim;
 use super::error::DeError;
 use super::node::{NodeDe, Res, Want, VALUE_TOKEN};
-use super::state::Taken;
 use super::text::{self, StackStr};
 use super::tree::{Conv, Node};
 
@@ -49,9 +48,30 @@ macro_rules! prim_wants {
     ($($method:ident => $want:expr,)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
-            visit_prim(self.prim, self.conv, self.node, self.probing, $want, visitor)
+            visit_value(self.prim, self.conv, self.node, self.probing, $want, visitor)
         }
     )*};
+}
+
+/// [`visit_prim`] with its common case inline: numbers read as numbers go straight to the
+/// visitor (as `visit_prim` would send them), without a call into its other cases.
+#[inline(always)]
+fn visit_value<'de, V: Visitor<'de>>(
+    prim: Prim<'_>,
+    conv: Conv,
+    node: &Node,
+    probing: bool,
+    want: Want,
+    visitor: V,
+) -> Res<V::Value> {
+    match (want, prim, conv) {
+        (Want::Int | Want::Float, Prim::I64(x), Conv::Plain) => visitor.visit_i64(x),
+        (Want::Int | Want::Float, Prim::I32(x), Conv::Plain) => visitor.visit_i32(x),
+        (Want::Int | Want::Float, Prim::F64(x), Conv::Plain) => visitor.visit_f64(x),
+        (Want::Int | Want::Float, Prim::I32(x), Conv::Unsigned) => visitor.visit_u32(x as u32),
+        (Want::Int | Want::Float, Prim::I64(x), Conv::Unsigned) => visitor.visit_u64(x as u64),
+        _ => visit_prim(prim, conv, node, probing, want, visitor),
+    }
 }
 
 /// `SystemTime`'s serde fields.
@@ -90,24 +110,31 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
     let probing = st.probing();
     let wanted = Cell::new(matches!(want, Want::String));
     let takes_owned = conv == Conv::String && matches!(want, Want::String | Want::Option);
-    let result = if takes_owned && !probing {
-        match st.take_owned(tree, id, col, matches!(want, Want::String)) {
-            Ok(Some(Taken::Owned(s))) => visitor.visit_string(s),
-            Ok(Some(Taken::Value(prim, owned))) => match want {
-                Want::Option => visitor.visit_some(PrimDe {
-                    prim,
-                    conv,
-                    node,
-                    probing,
-                    owned,
-                    wanted: &wanted,
-                }),
-                _ => visit_prim(prim, conv, node, probing, want, visitor),
+    let result = if takes_owned && !probing && matches!(want, Want::String) {
+        // The hot case: the owned value when the cursor holds it, else the value.
+        match st.cursor(tree, id, col).and_then(|c| Ok((c.take()?, c))) {
+            Ok((Some(v), c)) => match c.take_owned(v) {
+                Some(s) => visitor.visit_string(s),
+                None => match c.value(v) {
+                    Ok(prim) => visit_prim(prim, conv, node, false, want, visitor),
+                    Err(e) => Err(e.into()),
+                },
             },
-            Ok(None) => match want {
-                Want::Option => visitor.visit_none(),
-                _ => Err(null_error(node)),
-            },
+            Ok((None, _)) => Err(null_error(node)),
+            Err(e) => Err(e.into()),
+        }
+    } else if takes_owned && !probing {
+        // An `Option<String>`.
+        match st.take_owned(tree, id, col) {
+            Ok(Some((prim, owned))) => visitor.visit_some(PrimDe {
+                prim,
+                conv,
+                node,
+                probing,
+                owned,
+                wanted: &wanted,
+            }),
+            Ok(None) => visitor.visit_none(),
             Err(e) => Err(e.into()),
         }
     } else {
@@ -122,6 +149,16 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
                     wanted: &wanted,
                 }),
                 Want::Ignored => visitor.visit_unit(),
+                // Numbers read as numbers, straight to the visitor (as `visit_prim` would
+                // send them, without a call into its other cases).
+                Want::Int | Want::Float => match (prim, conv) {
+                    (Prim::I64(x), Conv::Plain) => visitor.visit_i64(x),
+                    (Prim::I32(x), Conv::Plain) => visitor.visit_i32(x),
+                    (Prim::F64(x), Conv::Plain) => visitor.visit_f64(x),
+                    (Prim::I32(x), Conv::Unsigned) => visitor.visit_u32(x as u32),
+                    (Prim::I64(x), Conv::Unsigned) => visitor.visit_u64(x as u64),
+                    _ => visit_prim(prim, conv, node, probing, want, visitor),
+                },
                 _ => visit_prim(prim, conv, node, probing, want, visitor),
             },
             Ok(None) => match want {

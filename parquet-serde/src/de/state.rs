@@ -27,14 +27,6 @@ pub(crate) struct Probe {
     zeros: Vec<u8>,
 }
 
-/// A text value taken for a `String` target.
-pub(crate) enum Taken<'a> {
-    /// The value, owned.
-    Owned(String),
-    /// The value, and the value owned when the cursor holds it so.
-    Value(Prim<'a>, Option<String>),
-}
-
 /// The mutable state of the assembler.
 #[derive(Debug)]
 pub(crate) struct State {
@@ -173,6 +165,15 @@ impl State {
         Ok(0)
     }
 
+    /// The cursor of leaf `node` (column `col`).
+    #[inline(always)]
+    pub fn cursor(&mut self, tree: &Tree, node: NodeId, col: usize) -> Result<&mut Cursor> {
+        match self.cursors.get_mut(col) {
+            Some(Some(c)) => Ok(c),
+            _ => Err(not_projected(tree, node)),
+        }
+    }
+
     /// Consumes the next entry of leaf `node` (column `col`): its value, or `None` for a
     /// null.
     #[inline(always)]
@@ -189,26 +190,22 @@ impl State {
         }
     }
 
-    /// [`take`](Self::take) for a text leaf read into a `String` (`want_string`) or an
-    /// `Option` of one: the value as an owned `String` when the cursor holds it so (and,
-    /// for an `Option`, the value as well), else the value.
+    /// [`take`](Self::take) for a text leaf read into an `Option<String>`: the value, and
+    /// the value as an owned `String` when the cursor holds it so.
     #[inline(always)]
     pub fn take_owned(
         &mut self,
         tree: &Tree,
         node: NodeId,
         col: usize,
-        want_string: bool,
-    ) -> Result<Option<Taken<'_>>> {
-        match self.cursors.get_mut(col) {
-            Some(Some(c)) => match c.take()? {
-                Some(v) => match c.take_owned(v) {
-                    Some(s) if want_string => Ok(Some(Taken::Owned(s))),
-                    owned => Ok(Some(Taken::Value(c.value(v)?, owned))),
-                },
-                None => Ok(None),
-            },
-            _ => Err(not_projected(tree, node)),
+    ) -> Result<Option<(Prim<'_>, Option<String>)>> {
+        let c = self.cursor(tree, node, col)?;
+        match c.take()? {
+            Some(v) => {
+                let owned = c.take_owned(v);
+                Ok(Some((c.value(v)?, owned)))
+            }
+            None => Ok(None),
         }
     }
 
