@@ -64,12 +64,15 @@ fn visit_value<'de, V: Visitor<'de>>(
     want: Want,
     visitor: V,
 ) -> Res<V::Value> {
-    match (want, prim, conv) {
-        (Want::Int | Want::Float, Prim::I64(x), Conv::Plain) => visitor.visit_i64(x),
-        (Want::Int | Want::Float, Prim::I32(x), Conv::Plain) => visitor.visit_i32(x),
-        (Want::Int | Want::Float, Prim::F64(x), Conv::Plain) => visitor.visit_f64(x),
-        (Want::Int | Want::Float, Prim::I32(x), Conv::Unsigned) => visitor.visit_u32(x as u32),
-        (Want::Int | Want::Float, Prim::I64(x), Conv::Unsigned) => visitor.visit_u64(x as u64),
+    match want {
+        Want::Int | Want::Float => match (prim, conv) {
+            (Prim::I64(x), Conv::Plain) => visitor.visit_i64(x),
+            (Prim::I32(x), Conv::Plain) => visitor.visit_i32(x),
+            (Prim::F64(x), Conv::Plain) => visitor.visit_f64(x),
+            (Prim::I32(x), Conv::Unsigned) => visitor.visit_u32(x as u32),
+            (Prim::I64(x), Conv::Unsigned) => visitor.visit_u64(x as u64),
+            _ => visit_prim(prim, conv, node, probing, want, visitor),
+        },
         _ => visit_prim(prim, conv, node, probing, want, visitor),
     }
 }
@@ -149,17 +152,7 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
                     wanted: &wanted,
                 }),
                 Want::Ignored => visitor.visit_unit(),
-                // Numbers read as numbers, straight to the visitor (as `visit_prim` would
-                // send them, without a call into its other cases).
-                Want::Int | Want::Float => match (prim, conv) {
-                    (Prim::I64(x), Conv::Plain) => visitor.visit_i64(x),
-                    (Prim::I32(x), Conv::Plain) => visitor.visit_i32(x),
-                    (Prim::F64(x), Conv::Plain) => visitor.visit_f64(x),
-                    (Prim::I32(x), Conv::Unsigned) => visitor.visit_u32(x as u32),
-                    (Prim::I64(x), Conv::Unsigned) => visitor.visit_u64(x as u64),
-                    _ => visit_prim(prim, conv, node, probing, want, visitor),
-                },
-                _ => visit_prim(prim, conv, node, probing, want, visitor),
+                _ => visit_value(prim, conv, node, probing, want, visitor),
             },
             Ok(None) => match want {
                 Want::Option | Want::Any | Want::Value => visitor.visit_none(),

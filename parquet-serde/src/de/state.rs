@@ -181,12 +181,10 @@ impl State {
         if self.probe.is_some() {
             return self.probe_take(tree, node, col);
         }
-        match self.cursors.get_mut(col) {
-            Some(Some(c)) => match c.take()? {
-                Some(v) => c.value(v).map(Some),
-                None => Ok(None),
-            },
-            _ => Err(not_projected(tree, node)),
+        let c = self.cursor(tree, node, col)?;
+        match c.take()? {
+            Some(v) => c.value(v).map(Some),
+            None => Ok(None),
         }
     }
 
