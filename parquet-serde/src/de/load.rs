@@ -10,10 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use crate::column::ColumnChunkReader;
+use crate::column::ColumnBatch;
 use crate::error::{Error, ErrorKind, Result};
 use crate::file::{ChunkReader, ColumnChunkData, FileReader};
-use crate::page::PageReaderOptions;
 use crate::schema::ColumnDescriptor;
 
 use super::cursor::Cursor;
@@ -38,29 +37,19 @@ pub(super) fn group_rows<R: ChunkReader>(file: &FileReader<R>, rg: usize) -> Res
 pub(super) fn stored<R: ChunkReader>(file: &FileReader<R>, rg: usize, projected: &[usize]) -> u64 {
     projected
         .iter()
-        .map(|&c| pipeline::stored_bytes(file, c, |g| g == rg))
+        .map(|&c| pipeline::stored_bytes(file, c, Some(rg)))
         .sum()
 }
 
-/// Decodes the stored column chunk `chunk` (leaf `descr` of row group `rg`, which has
-/// `rows` rows) into a cursor.
-fn decode_chunk(
-    chunk: &ColumnChunkData<'_>,
+/// A cursor over `batch`, the decoded chunk of leaf `descr` in row group `rg`, which has
+/// `rows` rows.
+fn cursor_of(
+    batch: ColumnBatch,
     descr: &ColumnDescriptor,
-    options: PageReaderOptions,
     rg: usize,
     rows: usize,
 ) -> Result<Cursor> {
     let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
-    let batch = ColumnChunkReader::new(
-        chunk.pages(options),
-        descr.physical_type,
-        descr.type_length,
-        descr.max_def_level,
-        descr.max_rep_level,
-    )
-    .read_all()
-    .map_err(at)?;
     let cursor = Cursor::new(batch, descr.max_def_level, descr.max_rep_level).map_err(at)?;
     let n = cursor.rows();
     if n != rows {
@@ -78,9 +67,8 @@ fn load_column<R: ChunkReader>(
     rows: usize,
     col: usize,
 ) -> Result<Cursor> {
-    let chunk = file.column_chunk(rg, col)?;
-    let descr = &file.schema().columns()[col];
-    decode_chunk(&chunk, descr, file.options().page_options(), rg, rows)
+    let batch = file.read_column(rg, col)?;
+    cursor_of(batch, &file.schema().columns()[col], rg, rows)
 }
 
 /// The `projected` columns of row group `rg` (of `rows` rows), decoded on this thread,
@@ -123,7 +111,7 @@ pub(super) fn parallel<R: ChunkReader>(
             .collect()
     };
     let mut results: Vec<Option<Result<Cursor>>> = projected.iter().map(|_| None).collect();
-    let size = |col: usize| pipeline::stored_bytes(file, col, |g| g == rg);
+    let size = |col: usize| pipeline::stored_bytes(file, col, Some(rg));
     let mut groups = pipeline::share_out(projected, threads, size).into_iter();
     let mut mine = groups.next().unwrap_or_default();
     std::thread::scope(|scope| {
@@ -214,7 +202,7 @@ impl ReadAhead {
                         break;
                     }
                     let decoded = catch_unwind(AssertUnwindSafe(|| {
-                        decode_chunk(chunk, descr, options, rg, rows)
+                        cursor_of(chunk.read_all(descr, options)?, descr, rg, rows)
                     }));
                     out.push(decoded.unwrap_or_else(|_| Err(panicked())));
                 }

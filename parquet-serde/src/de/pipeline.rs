@@ -153,7 +153,7 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
         .collect();
     let cols: Vec<usize> = jobs.iter().map(|j| j.col).collect();
     let groups = share_out(&cols, threads.saturating_sub(1).max(1), |c| {
-        stored_bytes(file, c, |_| true)
+        stored_bytes(file, c, None)
     });
     let shared = Arc::new(Shared {
         error: Mutex::new(None),
@@ -300,19 +300,20 @@ fn assemble<R: ChunkReader, T: DeserializeOwned>(
     Ok(())
 }
 
-/// Stored bytes of column `col` in the row groups `groups` picks (by index).
+/// Stored bytes of column `col` in row group `rg`, or in every row group for `None`.
 pub(super) fn stored_bytes<R: ChunkReader>(
     file: &FileReader<R>,
     col: usize,
-    groups: impl Fn(usize) -> bool,
+    rg: Option<usize>,
 ) -> u64 {
-    file.metadata()
-        .file
-        .row_groups
+    let groups = &file.metadata().file.row_groups;
+    let groups = match rg {
+        Some(rg) => groups.get(rg..=rg).unwrap_or(&[]),
+        None => groups,
+    };
+    groups
         .iter()
-        .enumerate()
-        .filter(|(rg, _)| groups(*rg))
-        .filter_map(|(_, g)| g.columns.get(col)?.meta_data.as_ref())
+        .filter_map(|g| g.columns.get(col)?.meta_data.as_ref())
         .map(|m| m.total_compressed_size.max(0) as u64)
         .sum()
 }

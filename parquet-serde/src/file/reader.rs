@@ -66,6 +66,27 @@ impl ColumnChunkData<'_> {
         self.decryptor.is_some()
     }
 
+    /// Decodes the whole chunk, leaf `descr` of the schema, into values and levels; errors
+    /// name the chunk's row group and column.
+    pub fn read_all(
+        &self,
+        descr: &ColumnDescriptor,
+        options: PageReaderOptions,
+    ) -> Result<ColumnBatch> {
+        ColumnChunkReader::new(
+            self.pages(options),
+            descr.physical_type,
+            descr.type_length,
+            descr.max_def_level,
+            descr.max_rep_level,
+        )
+        .read_all()
+        .map_err(|e| {
+            e.with_row_group(self.row_group)
+                .with_column(descr.path.to_string())
+        })
+    }
+
     /// The chunk with its bytes owned (copied when borrowed), so that it can outlive its
     /// source, on another thread for example.
     pub fn into_owned(self) -> ColumnChunkData<'static> {
@@ -208,18 +229,7 @@ impl<R: ChunkReader> FileReader<R> {
     /// Decodes a whole column chunk into values and levels.
     pub fn read_column(&self, row_group: usize, column: usize) -> Result<ColumnBatch> {
         let descr = self.descriptor(column)?;
-        let data = self.column_chunk(row_group, column)?;
-        let pages = data.pages(self.options.page_options());
-        let reader = ColumnChunkReader::new(
-            pages,
-            descr.physical_type,
-            descr.type_length,
-            descr.max_def_level,
-            descr.max_rep_level,
-        );
-        reader.read_all().map_err(|e| {
-            e.with_row_group(row_group)
-                .with_column(descr.path.to_string())
-        })
+        self.column_chunk(row_group, column)?
+            .read_all(descr, self.options.page_options())
     }
 }
