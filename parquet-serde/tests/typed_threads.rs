@@ -298,6 +298,67 @@ fn the_first_broken_column_is_reported_whatever_the_threads() {
     }
 }
 
+/// The filtered row iterator: every row group's projected columns are shared out among the
+/// threads, for the selected rows only. Same rows whatever the threads; with two broken
+/// chunks, the error is the first column's in schema order.
+#[test]
+fn filtered_reads_agree_whatever_the_threads() {
+    use parquet_serde::filter::col;
+    let rows = events(8_000);
+    let options = WriterOptions::default()
+        .row_group_rows(4_000)
+        .page_row_limit(500)
+        .compression(Compression::Uncompressed);
+    let mut bytes = to_vec_with(&rows, &options).unwrap();
+    assert!(smallest_row_group(&bytes) >= 64 << 10);
+    let filtered = |bytes: &[u8], threads: usize| -> Vec<Result<Event, Found>> {
+        Reader::<_, Event>::with_options(bytes, ReadOptions::default().threads(threads))
+            .unwrap()
+            .filter(
+                col("code")
+                    .is_not_null()
+                    .and(col("ts").lt(1_700_000_000_000i64 + 7_000 * 37)),
+            )
+            .unwrap()
+            .map(|r| {
+                r.map_err(|e| {
+                    let at = e.location();
+                    (e.kind(), e.to_string(), at.row_group, at.column.clone())
+                })
+            })
+            .collect()
+    };
+    let want: Vec<Event> = rows
+        .iter()
+        .filter(|e| e.code.is_some() && e.ts < 1_700_000_000_000 + 7_000 * 37)
+        .cloned()
+        .collect();
+    assert_eq!(want.len(), 3_500);
+    for threads in [1, 2, 3, 8] {
+        let got: Vec<Event> = filtered(&bytes, threads)
+            .into_iter()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(got, want, "{threads} threads");
+    }
+    for name in ["message", "spans.list.element.name"] {
+        damage(&mut bytes, 1, name);
+    }
+    for threads in [1, 2, 3, 8] {
+        let items = filtered(&bytes, threads);
+        let errors: Vec<_> = items.iter().filter_map(|r| r.as_ref().err()).collect();
+        assert_eq!(errors.len(), 1, "{threads} threads: {errors:?}");
+        assert_eq!(errors[0].2, Some(1), "{threads} threads");
+        assert_eq!(errors[0].3.as_deref(), Some("message"), "{threads} threads");
+        let ok: Vec<&Event> = items.iter().filter_map(|r| r.as_ref().ok()).collect();
+        assert_eq!(
+            ok.len(),
+            2_000,
+            "{threads} threads: row group 0's selected rows"
+        );
+    }
+}
+
 /// A row whose `Deserialize` panics on one value (a bug in user code).
 #[derive(Debug, Serialize, Deserialize, ParquetSchema)]
 struct Fragile {

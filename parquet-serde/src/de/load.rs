@@ -104,14 +104,26 @@ pub(super) fn parallel<R: ChunkReader>(
     projected: &[usize],
     threads: usize,
 ) -> Vec<Result<Cursor>> {
+    shared_out(
+        projected,
+        threads,
+        |col| pipeline::stored_bytes(file, col, Some(rg)),
+        |col| load_column(file, rg, rows, col),
+    )
+}
+
+/// `decode(col)` for every column of `projected`, shared out among up to `threads` threads
+/// (the calling one included) by `size(col)`; the results in projected order.
+pub(super) fn shared_out(
+    projected: &[usize],
+    threads: usize,
+    size: impl Fn(usize) -> u64,
+    decode: impl Fn(usize) -> Result<Cursor> + Sync,
+) -> Vec<Result<Cursor>> {
     let decode = |group: &[usize]| -> Vec<(usize, Result<Cursor>)> {
-        group
-            .iter()
-            .map(|&k| (k, load_column(file, rg, rows, projected[k])))
-            .collect()
+        group.iter().map(|&k| (k, decode(projected[k]))).collect()
     };
     let mut results: Vec<Option<Result<Cursor>>> = projected.iter().map(|_| None).collect();
-    let size = |col: usize| pipeline::stored_bytes(file, col, Some(rg));
     let mut groups = pipeline::share_out(projected, threads, size).into_iter();
     let mut mine = groups.next().unwrap_or_default();
     std::thread::scope(|scope| {

@@ -17,6 +17,7 @@ use crate::schema::Schema;
 use super::cursor::Cursor;
 use super::load::{self, ReadAhead};
 use super::node::NodeDe;
+use super::pipeline;
 use super::probe;
 use super::state::State;
 use super::tree::Tree;
@@ -29,8 +30,9 @@ use super::tree::Tree;
 /// thread allowed ([`ReadOptions::threads`], the default on a multi-core machine), the
 /// first row group's columns are decoded on several threads, and each next row group's on
 /// a background thread while the rows of the one before are handed out (memory then holds
-/// two row groups). Each item is one row; after an error in a row the reader moves on to
-/// the next row.
+/// two row groups). With a [`filter`](Self::filter), each matched row group's columns are
+/// decoded (for the selected rows) on several threads. Each item is one row; after an
+/// error in a row the reader moves on to the next row.
 ///
 /// ```
 /// # fn main() -> parquet_serde::Result<()> {
@@ -79,8 +81,9 @@ pub struct Reader<R, T> {
     _rows: PhantomData<fn() -> T>,
 }
 
-/// The selected rows of a row group and its projected columns for those rows.
-type SelectedGroup = (RowSelection, Vec<(usize, crate::column::ColumnBatch)>);
+/// The selected rows of a row group, their count, and the cursors of its projected columns
+/// over those rows (in projected order; decoded in order, they stop at the first error).
+type SelectedGroup = (RowSelection, usize, Vec<Result<Cursor>>);
 
 /// The state of a filtered reader: the predicate and the row groups left after pruning.
 struct Filtering {
@@ -295,22 +298,59 @@ impl<R: ChunkReader, T> Reader<R, T> {
 
     /// Matches the next candidate row group of a filter and decodes the projected columns
     /// for its selected rows only: its row group and selected row count, `None` at the end.
+    ///
+    /// With more than one thread allowed and enough stored bytes, the projected columns
+    /// are shared out among that many threads; the error reported is still the first
+    /// failing column's in schema order.
     fn load_filtered(&mut self) -> Option<Result<(usize, usize)>> {
+        let threads = self.file.options().threads;
         let f = self.filtering.as_mut()?;
         loop {
             let candidate = f.candidates.next()?;
             let rg = candidate.rg;
             let (predicate, bound, options) = f.parts.take()?;
             let filter = Filter::from_parts(&self.file, predicate, bound, options);
+            let file = &self.file;
+            let projected = &self.projected;
             let loaded = (|| -> Result<Option<SelectedGroup>> {
-                let Some(mut m) = filter.match_candidate(candidate)? else {
+                let Some(m) = filter.match_candidate(candidate)? else {
                     return Ok(None);
                 };
-                let mut batches = Vec::with_capacity(self.projected.len());
-                for &col in &self.projected {
-                    batches.push((col, filter.read_selected(&mut m, col)?));
-                }
-                Ok(Some((m.selected, batches)))
+                let rows = usize::try_from(m.selected.row_count())
+                    .map_err(|_| Error::corrupt("row count exceeds memory"))?;
+                let decode = |col: usize| -> Result<Cursor> {
+                    let descr = &file.schema().columns()[col];
+                    let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
+                    let batch = filter.read_selected(&m, col).map_err(at)?;
+                    let cursor =
+                        Cursor::new(batch, descr.max_def_level, descr.max_rep_level).map_err(at)?;
+                    let n = cursor.rows();
+                    if n != rows {
+                        return Err(at(Error::corrupt(format!(
+                            "column holds {n} selected rows, the filter selected {rows}"
+                        ))));
+                    }
+                    Ok(cursor)
+                };
+                let cursors = if threads > 1
+                    && projected.len() > 1
+                    && load::stored(file, rg, projected) >= load::PARALLEL_LOAD_BYTES
+                {
+                    let size = |col| pipeline::stored_bytes(file, col, Some(rg));
+                    load::shared_out(projected, threads, size, decode)
+                } else {
+                    let mut out = Vec::with_capacity(projected.len());
+                    for &col in projected {
+                        let cursor = decode(col);
+                        let failed = cursor.is_err();
+                        out.push(cursor);
+                        if failed {
+                            break;
+                        }
+                    }
+                    out
+                };
+                Ok(Some((m.selected, rows, cursors)))
             })();
             f.parts = Some(filter.into_parts());
             let group_start: u64 = self.file.metadata().file.row_groups[..rg]
@@ -318,34 +358,21 @@ impl<R: ChunkReader, T> Reader<R, T> {
                 .map(|g| g.num_rows.max(0) as u64)
                 .sum();
             f.group_start = group_start;
-            let (selected, batches) = match loaded {
+            let (selected, rows, cursors) = match loaded {
                 Ok(Some(x)) => x,
                 Ok(None) => continue,
                 Err(e) => return Some(Err(e.with_row_group(rg))),
             };
-            let rows = selected.row_count();
-            f.report.rows_selected += rows;
+            f.report.rows_selected += selected.row_count();
             f.selected = selected;
-            let Ok(rows) = usize::try_from(rows) else {
-                return Some(Err(Error::corrupt("row count exceeds memory")));
-            };
             for c in &mut self.st.cursors {
                 *c = None;
             }
-            for (col, batch) in batches {
-                let descr = &self.file.schema().columns()[col];
-                let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
-                let cursor = match Cursor::new(batch, descr.max_def_level, descr.max_rep_level) {
-                    Ok(c) => c,
-                    Err(e) => return Some(Err(at(e))),
-                };
-                let n = cursor.rows();
-                if n != rows {
-                    return Some(Err(at(Error::corrupt(format!(
-                        "column holds {n} selected rows, the filter selected {rows}"
-                    )))));
+            for (&col, cursor) in self.projected.iter().zip(cursors) {
+                match cursor {
+                    Ok(cursor) => self.st.cursors[col] = Some(cursor),
+                    Err(e) => return Some(Err(e)),
                 }
-                self.st.cursors[col] = Some(cursor);
             }
             return Some(Ok((rg, rows)));
         }

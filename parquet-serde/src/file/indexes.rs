@@ -68,10 +68,7 @@ impl PageIndex {
         self.pages
             .iter()
             .enumerate()
-            .filter(|(_, p)| {
-                let s = RowSelection::from_ranges([p.rows.clone()]);
-                !s.intersect(selection).is_empty()
-            })
+            .filter(|(_, p)| selection.ranges_within(p.rows.clone()).next().is_some())
             .map(|(i, _)| i)
             .collect()
     }

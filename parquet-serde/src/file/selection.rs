@@ -84,6 +84,25 @@ impl RowSelection {
         self.ranges.get(i).is_some_and(|r| r.start <= row)
     }
 
+    /// The selected rows within `rows`, as ranges in order: the selection's ranges clipped
+    /// to `rows`. Found by binary search, so a page's share of a selection of many ranges
+    /// costs the ranges it holds, not a walk over all of them.
+    ///
+    /// ```
+    /// use parquet_serde::file::RowSelection;
+    /// let s = RowSelection::from_ranges([0..10, 20..30, 40..50]);
+    /// let within: Vec<_> = s.ranges_within(5..25).collect();
+    /// assert_eq!(within, [5..10, 20..25]);
+    /// assert_eq!(s.ranges_within(10..20).next(), None);
+    /// ```
+    pub fn ranges_within(&self, rows: Range<u64>) -> impl Iterator<Item = Range<u64>> + '_ {
+        let first = self.ranges.partition_point(|r| r.end <= rows.start);
+        self.ranges[first..]
+            .iter()
+            .take_while(move |r| r.start < rows.end && rows.start < rows.end)
+            .map(move |r| r.start.max(rows.start)..r.end.min(rows.end))
+    }
+
     /// Rows in both selections.
     pub fn intersect(&self, other: &RowSelection) -> RowSelection {
         let (mut i, mut j) = (0, 0);
@@ -190,8 +209,7 @@ pub(crate) fn local_ranges(covered: &[Range<u64>], selection: &RowSelection) -> 
     let mut local = Vec::new();
     let mut base = 0u64;
     for rows in covered {
-        let part = RowSelection::from_ranges([rows.clone()]);
-        for r in part.intersect(selection).ranges() {
+        for r in selection.ranges_within(rows.clone()) {
             local
                 .push((base + r.start - rows.start) as usize..(base + r.end - rows.start) as usize);
         }
@@ -250,6 +268,21 @@ mod tests {
         assert_eq!(s.intersect(&t).ranges(), &[2..3, 5..6, 8..9]);
         assert_eq!(s.union(&t).ranges(), std::slice::from_ref(&(0..20)));
         assert_eq!(RowSelection::none().intersect(&t), RowSelection::none());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ranges_within_agrees_with_intersect(
+            ranges in proptest::collection::vec((0u64..200, 0u64..20), 0..40),
+            start in 0u64..220,
+            len in 0u64..80,
+        ) {
+            let s = RowSelection::from_ranges(ranges.into_iter().map(|(a, n)| a..a + n));
+            let window = start..start + len;
+            let within: Vec<_> = s.ranges_within(window.clone()).collect();
+            let want = s.intersect(&RowSelection::from_ranges([window]));
+            proptest::prop_assert_eq!(within.as_slice(), want.ranges());
+        }
     }
 
     #[test]

@@ -469,7 +469,9 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
 
     /// Column `c` of a matched row group, for its selected rows only: taken from the
     /// predicate's batches when the predicate read it, else read (only the pages needed).
-    pub(crate) fn read_selected(&self, m: &mut Matched, c: usize) -> Result<ColumnBatch> {
+    /// Takes the row group by shared reference, so that its columns can be read on
+    /// several threads; page locations the predicate looked up are reused.
+    pub(crate) fn read_selected(&self, m: &Matched, c: usize) -> Result<ColumnBatch> {
         let d = self.reader.descriptor(c)?;
         Ok(match m.batches.get(&c) {
             Some(b) => {
@@ -477,9 +479,17 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
                 take_rows(b, d.max_def_level, d.max_rep_level, &local)
             }
             None => {
-                let pages = self.locations(m.rg, c, &mut m.cache).cloned();
+                let looked_up;
+                let pages = match m.cache.pages.get(&c) {
+                    Some(pages) => pages.as_ref(),
+                    None if self.options.page_index => {
+                        looked_up = self.reader.offset_pages(m.rg, c).ok().flatten();
+                        looked_up.as_ref()
+                    }
+                    None => None,
+                };
                 self.reader
-                    .read_rows_in_pages(m.rg, c, &m.selected, pages.as_ref())?
+                    .read_rows_in_pages(m.rg, c, &m.selected, pages)?
             }
         })
     }
@@ -517,10 +527,10 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
         }
         let mut rows = Vec::new();
         let (matched, _) = self.select_inner()?;
-        for mut m in matched {
+        for m in matched {
             let mut batches = Vec::with_capacity(selected.len());
             for &c in &selected {
-                batches.push(self.read_selected(&mut m, c)?);
+                batches.push(self.read_selected(&m, c)?);
             }
             let rg = m.rg;
             let mut asm = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)
