@@ -479,14 +479,16 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
                 take_rows(b, d.max_def_level, d.max_rep_level, &local)
             }
             None => {
+                // As `locations`, without filling the cache: no page index when it is
+                // off or unusable (the whole chunk is read).
                 let looked_up;
                 let pages = match m.cache.pages.get(&c) {
+                    _ if !self.options.page_index => None,
                     Some(pages) => pages.as_ref(),
-                    None if self.options.page_index => {
+                    None => {
                         looked_up = self.reader.offset_pages(m.rg, c).ok().flatten();
                         looked_up.as_ref()
                     }
-                    None => None,
                 };
                 self.reader
                     .read_rows_in_pages(m.rg, c, &m.selected, pages)?
