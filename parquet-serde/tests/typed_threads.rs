@@ -109,16 +109,17 @@ fn damage(bytes: &mut [u8], rg: usize, column: &str) {
 /// An error as the tests compare it: kind, text, row group and column.
 type Found = (ErrorKind, String, Option<usize>, Option<String>);
 
+/// An error as the tests compare it.
+fn found(e: parquet_serde::Error) -> Found {
+    let at = e.location();
+    (e.kind(), e.to_string(), at.row_group, at.column.clone())
+}
+
 /// Every item of the row iterator: rows, or errors with their location.
 fn iterate<T: serde::de::DeserializeOwned>(bytes: &[u8], threads: usize) -> Vec<Result<T, Found>> {
     Reader::<_, T>::with_options(bytes, ReadOptions::default().threads(threads))
         .unwrap()
-        .map(|r| {
-            r.map_err(|e| {
-                let at = e.location();
-                (e.kind(), e.to_string(), at.row_group, at.column.clone())
-            })
-        })
+        .map(|r| r.map_err(found))
         .collect()
 }
 
@@ -320,12 +321,7 @@ fn filtered_reads_agree_whatever_the_threads() {
                     .and(col("ts").lt(1_700_000_000_000i64 + 7_000 * 37)),
             )
             .unwrap()
-            .map(|r| {
-                r.map_err(|e| {
-                    let at = e.location();
-                    (e.kind(), e.to_string(), at.row_group, at.column.clone())
-                })
-            })
+            .map(|r| r.map_err(found))
             .collect()
     };
     let want: Vec<Event> = rows
