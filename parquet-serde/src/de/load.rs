@@ -20,7 +20,7 @@ use super::pipeline;
 
 /// Stored bytes of a row group's projected columns from which they are decoded on several
 /// threads, or ahead (below, starting a thread costs more than it saves).
-pub(super) const PARALLEL_LOAD_BYTES: u64 = 64 << 10;
+const PARALLEL_LOAD_BYTES: u64 = 64 << 10;
 
 /// Rows of row group `rg` (0 for a row group the footer does not list).
 pub(super) fn group_rows<R: ChunkReader>(file: &FileReader<R>, rg: usize) -> Result<usize> {
@@ -34,54 +34,88 @@ pub(super) fn group_rows<R: ChunkReader>(file: &FileReader<R>, rg: usize) -> Res
 }
 
 /// Stored bytes of the `projected` columns of row group `rg`.
-pub(super) fn stored<R: ChunkReader>(file: &FileReader<R>, rg: usize, projected: &[usize]) -> u64 {
+fn stored<R: ChunkReader>(file: &FileReader<R>, rg: usize, projected: &[usize]) -> u64 {
     projected
         .iter()
         .map(|&c| pipeline::stored_bytes(file, c, Some(rg)))
         .sum()
 }
 
-/// A cursor over `batch`, the decoded chunk of leaf `descr` in row group `rg`, which has
-/// `rows` rows.
-fn cursor_of(
+/// Whether the `projected` columns of row group `rg` are worth decoding on several of
+/// `threads` threads, or ahead: more than one thread allowed and enough stored bytes.
+pub(super) fn worth_threads<R: ChunkReader>(
+    file: &FileReader<R>,
+    rg: usize,
+    projected: &[usize],
+    threads: usize,
+) -> bool {
+    threads > 1 && stored(file, rg, projected) >= PARALLEL_LOAD_BYTES
+}
+
+/// Words the error of a cursor holding `held` rows where `expected` were due.
+pub(super) type Mismatch = fn(held: usize, expected: usize) -> String;
+
+/// [`Mismatch`] for a whole column chunk.
+fn chunk_mismatch(held: usize, rows: usize) -> String {
+    format!("column chunk holds {held} rows, its row group {rows}")
+}
+
+/// A cursor over `batch`, the decoded leaf `descr` in row group `rg`, which must hold
+/// `rows` rows (else the error `mismatch` words).
+pub(super) fn cursor_of(
     batch: ColumnBatch,
     descr: &ColumnDescriptor,
     rg: usize,
     rows: usize,
+    mismatch: Mismatch,
 ) -> Result<Cursor> {
     let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
     let cursor = Cursor::new(batch, descr.max_def_level, descr.max_rep_level).map_err(at)?;
     let n = cursor.rows();
     if n != rows {
-        return Err(at(Error::corrupt(format!(
-            "column chunk holds {n} rows, its row group {rows}"
-        ))));
+        return Err(at(Error::corrupt(mismatch(n, rows))));
     }
     Ok(cursor)
 }
 
 /// Fetches and decodes column `col` of row group `rg` (of `rows` rows) into a cursor.
-fn load_column<R: ChunkReader>(
+///
+/// Text values stay in their pages: rows handed out one by one, then dropped, copy each
+/// string when their row is built, which keeps the allocator's memory warm (strings built
+/// ahead for the whole row group measured slower for such a stream).
+pub(super) fn load_column<R: ChunkReader>(
     file: &FileReader<R>,
     rg: usize,
     rows: usize,
     col: usize,
 ) -> Result<Cursor> {
     let batch = file.read_column(rg, col)?;
-    cursor_of(batch, &file.schema().columns()[col], rg, rows)
+    cursor_of(
+        batch,
+        &file.schema().columns()[col],
+        rg,
+        rows,
+        chunk_mismatch,
+    )
 }
 
-/// The `projected` columns of row group `rg` (of `rows` rows), decoded on this thread,
-/// stopping at the first error.
-pub(super) fn in_order<R: ChunkReader>(
+/// `decode(col)` for every column of `projected` in row group `rg`, in projected order:
+/// shared out among `threads` threads (see [`shared_out`]) when there are several columns
+/// and [`worth_threads`] holds, else on this thread, stopping at the first error.
+pub(super) fn columns<R: ChunkReader>(
     file: &FileReader<R>,
     rg: usize,
-    rows: usize,
     projected: &[usize],
+    threads: usize,
+    decode: impl Fn(usize) -> Result<Cursor> + Sync,
 ) -> Vec<Result<Cursor>> {
+    if projected.len() > 1 && worth_threads(file, rg, projected, threads) {
+        let size = |col| pipeline::stored_bytes(file, col, Some(rg));
+        return shared_out(projected, threads, size, decode);
+    }
     let mut out = Vec::with_capacity(projected.len());
     for &col in projected {
-        let cursor = load_column(file, rg, rows, col);
+        let cursor = decode(col);
         let failed = cursor.is_err();
         out.push(cursor);
         if failed {
@@ -91,30 +125,9 @@ pub(super) fn in_order<R: ChunkReader>(
     out
 }
 
-/// The `projected` columns of row group `rg` (of `rows` rows), decoded on up to `threads`
-/// threads (the calling one included).
-///
-/// Text values stay in their pages: rows handed out one by one, then dropped, copy each
-/// string when their row is built, which keeps the allocator's memory warm (strings built
-/// ahead for the whole row group measured slower for such a stream).
-pub(super) fn parallel<R: ChunkReader>(
-    file: &FileReader<R>,
-    rg: usize,
-    rows: usize,
-    projected: &[usize],
-    threads: usize,
-) -> Vec<Result<Cursor>> {
-    shared_out(
-        projected,
-        threads,
-        |col| pipeline::stored_bytes(file, col, Some(rg)),
-        |col| load_column(file, rg, rows, col),
-    )
-}
-
 /// `decode(col)` for every column of `projected`, shared out among up to `threads` threads
 /// (the calling one included) by `size(col)`; the results in projected order.
-pub(super) fn shared_out(
+fn shared_out(
     projected: &[usize],
     threads: usize,
     size: impl Fn(usize) -> u64,
@@ -214,7 +227,13 @@ impl ReadAhead {
                         break;
                     }
                     let decoded = catch_unwind(AssertUnwindSafe(|| {
-                        cursor_of(chunk.read_all(descr, options)?, descr, rg, rows)
+                        cursor_of(
+                            chunk.read_all(descr, options)?,
+                            descr,
+                            rg,
+                            rows,
+                            chunk_mismatch,
+                        )
                     }));
                     out.push(decoded.unwrap_or_else(|_| Err(panicked())));
                 }

@@ -17,7 +17,6 @@ use crate::schema::Schema;
 use super::cursor::Cursor;
 use super::load::{self, ReadAhead};
 use super::node::NodeDe;
-use super::pipeline;
 use super::probe;
 use super::state::State;
 use super::tree::Tree;
@@ -318,38 +317,16 @@ impl<R: ChunkReader, T> Reader<R, T> {
                 };
                 let rows = usize::try_from(m.selected.row_count())
                     .map_err(|_| Error::corrupt("row count exceeds memory"))?;
-                let decode = |col: usize| -> Result<Cursor> {
+                let decode = |col: usize| {
                     let descr = &file.schema().columns()[col];
-                    let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
-                    let batch = filter.read_selected(&m, col).map_err(at)?;
-                    let cursor =
-                        Cursor::new(batch, descr.max_def_level, descr.max_rep_level).map_err(at)?;
-                    let n = cursor.rows();
-                    if n != rows {
-                        return Err(at(Error::corrupt(format!(
-                            "column holds {n} selected rows, the filter selected {rows}"
-                        ))));
-                    }
-                    Ok(cursor)
+                    let batch = filter
+                        .read_selected(&m, col)
+                        .map_err(|e| e.with_row_group(rg).with_column(descr.path.to_string()))?;
+                    load::cursor_of(batch, descr, rg, rows, |held, rows| {
+                        format!("column holds {held} selected rows, the filter selected {rows}")
+                    })
                 };
-                let cursors = if threads > 1
-                    && projected.len() > 1
-                    && load::stored(file, rg, projected) >= load::PARALLEL_LOAD_BYTES
-                {
-                    let size = |col| pipeline::stored_bytes(file, col, Some(rg));
-                    load::shared_out(projected, threads, size, decode)
-                } else {
-                    let mut out = Vec::with_capacity(projected.len());
-                    for &col in projected {
-                        let cursor = decode(col);
-                        let failed = cursor.is_err();
-                        out.push(cursor);
-                        if failed {
-                            break;
-                        }
-                    }
-                    out
-                };
+                let cursors = load::columns(file, rg, projected, threads, decode);
                 Ok(Some((m.selected, rows, cursors)))
             })();
             f.parts = Some(filter.into_parts());
@@ -391,19 +368,16 @@ impl<R: ChunkReader, T> Reader<R, T> {
         }
         let rows = load::group_rows(&self.file, rg)?;
         let threads = self.file.options().threads;
-        let worth = |file: &FileReader<R>, rg: usize, projected: &[usize]| {
-            threads > 1 && load::stored(file, rg, projected) >= load::PARALLEL_LOAD_BYTES
-        };
+        let (file, projected) = (&self.file, &self.projected);
         let cursors = match self.ahead.take() {
             Some(ahead) if ahead.row_group() == rg => ahead.finish(),
-            _ if self.projected.len() > 1 && worth(&self.file, rg, &self.projected) => {
-                load::parallel(&self.file, rg, rows, &self.projected, threads)
-            }
-            _ => load::in_order(&self.file, rg, rows, &self.projected),
+            _ => load::columns(file, rg, projected, threads, |col| {
+                load::load_column(file, rg, rows, col)
+            }),
         };
         let next = rg + 1;
-        if next < self.file.num_row_groups() && worth(&self.file, next, &self.projected) {
-            self.ahead = ReadAhead::start(&self.file, next, &self.projected);
+        if next < file.num_row_groups() && load::worth_threads(file, next, projected, threads) {
+            self.ahead = ReadAhead::start(file, next, projected);
         }
         for (&col, cursor) in self.projected.iter().zip(cursors) {
             self.st.cursors[col] = Some(cursor?);

@@ -36,8 +36,9 @@ pub struct ReadOptions {
     /// strings, on helper threads while the calling thread assembles rows; the row
     /// iterator (`Reader`) decodes the first row group's columns on that many threads and
     /// the next row group ahead, on a background thread, while handing out the rows of
-    /// the one before (two row groups in memory). `1` does everything on the calling
-    /// thread.
+    /// the one before (two row groups in memory); a filtered `Reader` decodes each
+    /// matched row group's columns on that many threads. `1` does everything on the
+    /// calling thread.
     pub threads: usize,
 }
 
