@@ -1,11 +1,11 @@
 //! Writes a small Parquet file with the core (column-level) API, reads it back, and prints its schema and
 //! its rows as JSON lines.
 
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
+use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
 use parquet_serde::record::{read_rows, write_json};
-use parquet_serde::schema::Schema;
-use parquet_serde::values::{ByteArrays, ColumnValues};
+use parquet_serde::core::schema::Schema;
+use parquet_serde::core::values::{ByteArrays, ColumnValues};
 use parquet_serde::Compression;
 
 fn main() -> Result<(), parquet_serde::Error> {

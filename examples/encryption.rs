@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use parquet_serde::encryption::{FileDecryptionProperties, FileEncryptionProperties};
-use parquet_serde::keytools::{
+use parquet_serde::core::encryption::{FileDecryptionProperties, FileEncryptionProperties};
+use parquet_serde::core::keytools::{
     CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, InMemoryKms, KmsClient,
     KmsConnectionConfig,
 };

@@ -143,7 +143,7 @@ fn main() -> Result<(), parquet_serde::Error> {
         }
         writer.write(&rec)?;
     }
-    let metadata = writer.close()?;
+    let (_, metadata) = writer.close()?;
     let row_groups = metadata.row_groups.len();
     assert_eq!(metadata.num_rows, ROWS as i64);
     assert_eq!(row_groups, ROWS.div_ceil(ROW_GROUP_ROWS));

@@ -60,7 +60,7 @@ fn main() -> Result<(), parquet_serde::Error> {
     let back: Vec<LogRecord> = parquet_serde::from_path(&path)?;
     assert_eq!(back, records);
 
-    let reader = parquet_serde::file::FileReader::new(std::fs::File::open(&path)?)?;
+    let reader = parquet_serde::core::file::FileReader::new(std::fs::File::open(&path)?)?;
     println!("{}", reader.schema());
     for row in parquet_serde::record::read_rows(&reader, &[], None)? {
         let mut line = String::new();

@@ -3,7 +3,7 @@
 mod common;
 
 use common::corpus;
-use parquet_serde::file::FileReader;
+use parquet_serde::core::file::FileReader;
 use parquet_serde::{ErrorKind, ReadOptions};
 
 fn read(name: &str, options: ReadOptions) -> Vec<(String, Result<usize, parquet_serde::Error>)> {

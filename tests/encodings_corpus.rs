@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::{corpus, json_eq, python, rows_json, testdata};
-use parquet_serde::column::{ColumnBatch, DataPageVersion};
-use parquet_serde::file::{ColumnOverrides, FileReader, FileWriter, WriterOptions};
-use parquet_serde::format::{CompressionCodec, Encoding, PageType};
-use parquet_serde::values::ColumnValues;
+use parquet_serde::core::column::{ColumnBatch, DataPageVersion};
+use parquet_serde::core::file::{ColumnOverrides, FileReader, FileWriter, WriterOptions};
+use parquet_serde::core::format::{CompressionCodec, Encoding, PageType};
+use parquet_serde::core::values::ColumnValues;
 use parquet_serde::{Compression, ReadOptions};
 
 /// Files whose values are checked against their `*_expect.csv`.
@@ -155,7 +155,7 @@ struct Layout {
     codec: CompressionCodec,
 }
 
-fn layout<R: parquet_serde::file::ChunkReader>(
+fn layout<R: parquet_serde::core::file::ChunkReader>(
     reader: &FileReader<R>,
     rg: usize,
     c: usize,
@@ -219,12 +219,10 @@ fn rewrite_keeping_encodings(reader: &FileReader<Vec<u8>>) -> Vec<u8> {
             .unwrap_or(Encoding::Plain);
         options = options.column(
             descr.path.to_string(),
-            ColumnOverrides {
-                compression: Some(compression(l.codec)),
-                dictionary: Some(l.dictionary),
-                encoding: Some(value_encoding),
-                ..Default::default()
-            },
+            ColumnOverrides::default()
+                .compression(compression(l.codec))
+                .dictionary(l.dictionary)
+                .encoding(value_encoding),
         );
     }
     let mut writer = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();

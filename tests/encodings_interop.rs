@@ -15,12 +15,12 @@ mod common;
 use std::path::Path;
 
 use common::rows_json;
-use parquet_serde::column::{ColumnBatch, DataPageVersion};
-use parquet_serde::encoding::alp;
-use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
-use parquet_serde::format::{Encoding, PageType, Type};
-use parquet_serde::schema::Schema;
-use parquet_serde::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use parquet_serde::core::column::{ColumnBatch, DataPageVersion};
+use parquet_serde::core::encoding::alp;
+use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
+use parquet_serde::core::format::{Encoding, PageType, Type};
+use parquet_serde::core::schema::Schema;
+use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::{Compression, ReadOptions};
 use serde_json::Value as J;
 
@@ -262,7 +262,7 @@ impl Case {
             Flba::Only => t == Type::FixedLenByteArray,
             Flba::Not => t != Type::FixedLenByteArray,
         };
-        flba_ok && parquet_serde::column::check_encoding(self.encoding, t).is_ok()
+        flba_ok && parquet_serde::core::column::check_encoding(self.encoding, t).is_ok()
     }
 
     /// DuckDB 2.0 refuses BYTE_STREAM_SPLIT on FIXED_LEN_BYTE_ARRAY ("only supported for

@@ -4,12 +4,12 @@
 
 mod common;
 
-use parquet_serde::bloom::hash::{hash_f32, hash_f64};
-use parquet_serde::encryption::{
+use parquet_serde::core::bloom::hash::{hash_f32, hash_f64};
+use parquet_serde::core::encryption::{
     Algorithm, FileDecryptionProperties, FileDecryptionPropertiesBuilder,
 };
-use parquet_serde::file::{FileReader, PageIndex, RowSelection};
-use parquet_serde::values::ColumnValues;
+use parquet_serde::core::file::{FileReader, PageIndex, RowSelection};
+use parquet_serde::core::values::ColumnValues;
 use parquet_serde::{ErrorKind, ReadOptions};
 
 const FILES_128: &[&str] = &[

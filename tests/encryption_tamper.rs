@@ -3,11 +3,11 @@
 //! prefix is an error naming the module, never wrong data. Page bodies under AES-CTR are not
 //! authenticated (the specification says so); their CRC still catches accidental changes.
 
-use parquet_serde::bloom::BloomFilterOptions;
-use parquet_serde::encryption::{
+use parquet_serde::core::bloom::BloomFilterOptions;
+use parquet_serde::core::encryption::{
     module_len, Algorithm, FileDecryptionProperties, FileEncryptionProperties,
 };
-use parquet_serde::file::{FileReader, ReadOptions, WriterOptions};
+use parquet_serde::core::file::{FileReader, ReadOptions, WriterOptions};
 use parquet_serde::{ErrorKind, ParquetSchema};
 use serde::{Deserialize, Serialize};
 

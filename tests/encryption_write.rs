@@ -9,12 +9,12 @@ mod common;
 
 use std::path::Path;
 
-use parquet_serde::column::DataPageVersion;
-use parquet_serde::encryption::{
+use parquet_serde::core::column::DataPageVersion;
+use parquet_serde::core::encryption::{
     file_aad, footer_aad, module_aad, module_len, Algorithm, FileEncryptionProperties, ModuleKey,
     ModuleType, CTR_OVERHEAD, GCM_OVERHEAD, SIGNATURE_LEN,
 };
-use parquet_serde::format::{
+use parquet_serde::core::format::{
     self, BloomFilterHeader, ColumnChunk, ColumnCryptoMetaData, ColumnIndex, ColumnMetaData,
     EncryptionAlgorithm, FileCryptoMetaData, FileMetaData, OffsetIndex, PageHeader, PageType,
 };
@@ -265,7 +265,7 @@ fn we_read_duckdb_encrypted_files() {
         .collect();
     assert_eq!(want.len(), 3000);
     let bytes = std::fs::read(&path).unwrap();
-    let keys = parquet_serde::encryption::FileDecryptionProperties::builder()
+    let keys = parquet_serde::core::encryption::FileDecryptionProperties::builder()
         .footer_key(K128.to_vec())
         .build()
         .unwrap();
@@ -280,7 +280,7 @@ fn we_read_duckdb_encrypted_files() {
         .collect();
     assert_rows(&got, &want, "DuckDB-encrypted file");
     // A wrong key is still an error.
-    let wrong = parquet_serde::encryption::FileDecryptionProperties::builder()
+    let wrong = parquet_serde::core::encryption::FileDecryptionProperties::builder()
         .footer_key(b"1234567890123450".to_vec())
         .build()
         .unwrap();
@@ -615,7 +615,7 @@ fn check_indexes(
     }
 }
 
-fn props(key: &[u8]) -> parquet_serde::encryption::FileEncryptionPropertiesBuilder {
+fn props(key: &[u8]) -> parquet_serde::core::encryption::FileEncryptionPropertiesBuilder {
     FileEncryptionProperties::builder(key.to_vec())
 }
 
@@ -625,7 +625,7 @@ fn structural(
     key_of: KeyOf,
     plaintext_footer: bool,
 ) -> Parsed {
-    let footer_key = options.encryption.as_ref().unwrap().footer_key().to_vec();
+    let footer_key = options.encryption_properties().unwrap().footer_key().to_vec();
     let data = rows(3000);
     let bytes = write(&data, options);
     let p = parse(bytes, &footer_key, prefix);
@@ -761,10 +761,10 @@ for r in t.to_pylist():
 
 #[test]
 fn chunks_bound_to_their_row_group() {
-    use parquet_serde::column::ColumnBatch;
-    use parquet_serde::file::FileWriter;
-    use parquet_serde::values::ColumnValues;
-    let schema: parquet_serde::schema::Schema = "message m { required int64 a; }".parse().unwrap();
+    use parquet_serde::core::column::ColumnBatch;
+    use parquet_serde::core::file::FileWriter;
+    use parquet_serde::core::values::ColumnValues;
+    let schema: parquet_serde::core::schema::Schema = "message m { required int64 a; }".parse().unwrap();
     let o = WriterOptions::default().encryption(props(K128).build().unwrap());
     let mut w = FileWriter::new(Vec::new(), schema, o).unwrap();
     let batch = ColumnBatch {
@@ -787,7 +787,7 @@ fn chunks_bound_to_their_row_group() {
 
 #[test]
 fn options_refuse_unknown_encrypted_columns() {
-    let schema: parquet_serde::schema::Schema = "message m { required int64 a; }".parse().unwrap();
+    let schema: parquet_serde::core::schema::Schema = "message m { required int64 a; }".parse().unwrap();
     let o = WriterOptions::default().encryption(
         props(K128)
             .column_key("b", KCOL.to_vec(), None)
@@ -795,7 +795,7 @@ fn options_refuse_unknown_encrypted_columns() {
             .unwrap(),
     );
     assert!(o.validate(&schema).is_err());
-    assert!(parquet_serde::file::FileWriter::new(Vec::new(), schema, o).is_err());
+    assert!(parquet_serde::core::file::FileWriter::new(Vec::new(), schema, o).is_err());
 }
 
 #[test]
@@ -804,10 +804,7 @@ fn unencrypted_output_unchanged_by_none() {
     let a = write(&data, base_options());
     let b = write(
         &data,
-        WriterOptions {
-            encryption: None,
-            ..base_options()
-        },
+        base_options().encryption(None),
     );
     assert_eq!(a, b);
     assert_eq!(&a[..4], b"PAR1");

@@ -11,15 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use parquet_serde::encryption::{
+use parquet_serde::core::encryption::{
     file_aad, footer_aad, module_aad, FileDecryptionProperties, ModuleKey, ModuleType,
     SIGNATURE_LEN,
 };
-use parquet_serde::format::{
+use parquet_serde::core::format::{
     decode, ColumnCryptoMetaData, ColumnMetaData, EncryptionAlgorithm, FileCryptoMetaData,
     FileMetaData,
 };
-use parquet_serde::keytools::{
+use parquet_serde::core::keytools::{
     CryptoFactory, DecryptionConfiguration, InMemoryKms, KeyMaterial, KeyMaterialStore,
     KeyMetadata, KmsClient, KmsConnectionConfig,
 };
@@ -377,10 +377,10 @@ fn hex(bytes: &[u8]) -> String {
 
 /// One key our CryptoFactory made: the file it is for, its key metadata, the data key.
 fn our_keys(
-    props: &parquet_serde::encryption::FileEncryptionProperties,
+    props: &parquet_serde::core::encryption::FileEncryptionProperties,
     path: &Path,
 ) -> Vec<(serde_json::Value, String)> {
-    use parquet_serde::encryption::ColumnEncryption;
+    use parquet_serde::core::encryption::ColumnEncryption;
     let entry = |metadata: &[u8]| {
         serde_json::json!({
             "path": path,
@@ -405,7 +405,7 @@ fn our_keys(
 
 #[test]
 fn pyarrow_parses_and_unwraps_our_key_material() {
-    use parquet_serde::keytools::EncryptionConfiguration;
+    use parquet_serde::core::keytools::EncryptionConfiguration;
     let dir = tempfile::tempdir().unwrap();
     let factory = factory(master_keys());
     let kms = KmsConnectionConfig::default();
@@ -464,7 +464,7 @@ fn pyarrow_parses_and_unwraps_our_key_material() {
 /// Whole-file round trips through the encrypting writer and decrypting reader.
 mod with_writer_and_reader {
     use super::*;
-    use parquet_serde::keytools::EncryptionConfiguration;
+    use parquet_serde::core::keytools::EncryptionConfiguration;
     use parquet_serde::{ParquetSchema, ReadOptions, WriterOptions};
 
     #[derive(serde::Serialize, ParquetSchema)]
@@ -523,7 +523,7 @@ mod with_writer_and_reader {
                 EncryptionConfiguration::new("kf")
                     .uniform_encryption(true)
                     .data_key_length_bits(256)
-                    .encryption_algorithm(parquet_serde::encryption::Algorithm::AesGcmCtrV1),
+                    .encryption_algorithm(parquet_serde::core::encryption::Algorithm::AesGcmCtrV1),
             ),
         ];
         let mut paths = Vec::new();

@@ -7,13 +7,13 @@
 
 use std::time::Instant;
 
-use parquet_serde::bloom::BloomFilterOptions;
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::file::{CountingReader, FileReader, FileWriter, WriterOptions};
+use parquet_serde::core::bloom::BloomFilterOptions;
+use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::file::{CountingReader, FileReader, FileWriter, WriterOptions};
 use parquet_serde::filter::{col, FilterOptions, Predicate};
 use parquet_serde::record::Value;
-use parquet_serde::schema::Schema;
-use parquet_serde::values::{ByteArrays, ColumnValues};
+use parquet_serde::core::schema::Schema;
+use parquet_serde::core::values::{ByteArrays, ColumnValues};
 
 const SCHEMA: &str = "message log {
   required int64 ts (TIMESTAMP(MICROS,true));
@@ -160,7 +160,7 @@ impl Log {
                 "ts".into(),
                 Value::Timestamp {
                     value: self.ts(i),
-                    unit: parquet_serde::format::TimeUnit::Micros,
+                    unit: parquet_serde::core::format::TimeUnit::Micros,
                     utc: true,
                 },
             ),

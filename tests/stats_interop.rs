@@ -10,11 +10,11 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{python, testdata};
-use parquet_serde::bloom::BloomFilterOptions;
-use parquet_serde::column::{ColumnBatch, Scalar};
-use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
-use parquet_serde::schema::Schema;
-use parquet_serde::values::{ByteArrays, ColumnValues, FixedLenByteArrays, Int96};
+use parquet_serde::core::bloom::BloomFilterOptions;
+use parquet_serde::core::column::{ColumnBatch, Scalar};
+use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
+use parquet_serde::core::schema::Schema;
+use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays, Int96};
 use serde_json::{json, Value as J};
 
 const SCHEMA: &str = "message stats {

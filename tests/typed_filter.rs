@@ -15,7 +15,7 @@
 use std::fs::File;
 use std::time::Instant;
 
-use parquet_serde::file::{CountingReader, FileReader};
+use parquet_serde::core::file::{CountingReader, FileReader};
 use parquet_serde::filter::{col, FilterOptions, Predicate};
 use parquet_serde::{ParquetSchema, Reader, Writer, WriterOptions};
 use serde::{Deserialize, Serialize};

@@ -7,10 +7,10 @@ mod common;
 use std::path::Path;
 
 use common::{json_eq, rows_json};
-use parquet_serde::column::{ColumnBatch, DataPageVersion};
-use parquet_serde::file::{FileWriter, WriterOptions};
-use parquet_serde::schema::Schema;
-use parquet_serde::values::{ByteArrays, ColumnValues, FixedLenByteArrays, Int96};
+use parquet_serde::core::column::{ColumnBatch, DataPageVersion};
+use parquet_serde::core::file::{FileWriter, WriterOptions};
+use parquet_serde::core::schema::Schema;
+use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays, Int96};
 use parquet_serde::{Compression, ReadOptions};
 use serde_json::{json, Value as J};
 

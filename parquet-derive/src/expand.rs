@@ -641,7 +641,7 @@ fn emit(
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
         const _: () = {
-            use #krate_tokens::schema::typed::__private as __p;
+            use #krate_tokens::__private as __p;
 
             #[automatically_derived]
             impl #impl_generics __p::ParquetSchema for #ident #ty_generics #where_clause {

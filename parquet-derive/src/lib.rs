@@ -1,9 +1,9 @@
 //! `#[derive(ParquetSchema)]` for parquet-serde.
 //!
-//! The derive implements `parquet_serde::schema::ParquetSchema` for a struct or enum so that
+//! The derive implements `parquet_serde::core::schema::ParquetSchema` for a struct or enum so that
 //! its Parquet schema mirrors what serde writes for it: fields in declaration order, named by
 //! serde's `rename` / `rename_all`, skipped fields left out, flattened structs spliced in.
-//! Parquet-only options go in `#[parquet(...)]`. See the `parquet_serde::schema::typed` module
+//! Parquet-only options go in `#[parquet(...)]`. See the `parquet_serde::core::schema::typed` module
 //! for the type table and every option.
 //!
 //! The expansion parses and checks all attributes first; each problem is a compile error at
@@ -17,7 +17,7 @@ mod expand;
 
 use proc_macro::TokenStream;
 
-/// Derives `parquet_serde::schema::ParquetSchema`. See the `parquet_serde::schema::typed`
+/// Derives `parquet_serde::core::schema::ParquetSchema`. See the `parquet_serde::core::schema::typed`
 /// module for the type table and the `#[parquet(...)]` options.
 #[proc_macro_derive(ParquetSchema, attributes(parquet))]
 pub fn derive_parquet_schema(input: TokenStream) -> TokenStream {

@@ -5,9 +5,9 @@
 //! `cargo bench -p parquet-serde --bench column -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
-use parquet_serde::values::{ByteArrays, ColumnValues};
+use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
+use parquet_serde::core::values::{ByteArrays, ColumnValues};
 use parquet_serde::Compression;
 
 const N: usize = 1 << 20;

@@ -3,7 +3,7 @@
 //! `cargo bench -p parquet-serde --bench compression -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::compression::{decompress, Compression};
+use parquet_serde::core::compression::{decompress, Compression};
 
 const PAGE: usize = 1 << 20;
 

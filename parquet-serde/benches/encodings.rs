@@ -42,14 +42,14 @@
 //! | Zstd(3) | Auto | 6,702,003 | 95 ms |
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::encoding::{
+use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::encoding::{
     alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
     rle_boolean,
 };
-use parquet_serde::file::{FileWriter, WriterOptions};
-use parquet_serde::format::Encoding;
-use parquet_serde::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use parquet_serde::core::file::{FileWriter, WriterOptions};
+use parquet_serde::core::format::Encoding;
+use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::Compression;
 
 const N: usize = 1 << 20;

@@ -4,10 +4,10 @@
 //! `cargo bench -p parquet-serde --bench stats -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::bloom::{hash, BloomFilterBuilder, BloomFilterOptions, Sbbf};
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::file::{FileWriter, StatisticsLevel, WriterOptions};
-use parquet_serde::values::{ByteArrays, ColumnValues};
+use parquet_serde::core::bloom::{hash, BloomFilterBuilder, BloomFilterOptions, Sbbf};
+use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::file::{FileWriter, StatisticsLevel, WriterOptions};
+use parquet_serde::core::values::{ByteArrays, ColumnValues};
 
 const N: usize = 1 << 20;
 

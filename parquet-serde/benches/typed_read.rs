@@ -9,9 +9,9 @@
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::file::{FileWriter, WriterOptions};
-use parquet_serde::values::{ByteArrays, ColumnValues};
+use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::file::{FileWriter, WriterOptions};
+use parquet_serde::core::values::{ByteArrays, ColumnValues};
 
 #[path = "../tests/common/logs.rs"]
 mod logs;

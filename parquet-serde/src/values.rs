@@ -34,7 +34,7 @@ impl Int96 {
 /// Variable-length byte strings in one buffer: value `i` is `data[offsets[i]..offsets[i + 1]]`.
 ///
 /// ```
-/// use parquet_serde::values::ByteArrays;
+/// use parquet_serde::core::values::ByteArrays;
 /// let mut v = ByteArrays::new();
 /// v.push(b"hello");
 /// v.push(b"");

@@ -8,8 +8,8 @@ use common::corpus_path;
 use std::path::Path;
 use std::process::Command;
 
-use parquet_serde::file::FileReader;
-use parquet_serde::format::{CompressionCodec, Encoding, PageType};
+use parquet_serde::core::file::FileReader;
+use parquet_serde::core::format::{CompressionCodec, Encoding, PageType};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))

@@ -10,10 +10,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use parquet_serde::compression::Compression;
-use parquet_serde::format::{ConvertedType, Encoding, LogicalType, TimeUnit, Type};
-use parquet_serde::schema::typed::{ColumnOptions, FieldAttrs};
-use parquet_serde::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
+use parquet_serde::core::compression::Compression;
+use parquet_serde::core::format::{ConvertedType, Encoding, LogicalType, TimeUnit, Type};
+use parquet_serde::core::schema::typed::{ColumnOptions, FieldAttrs};
+use parquet_serde::core::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
 use serde::{Deserialize, Serialize};
 
 // ---------------------------------------------------------------------------------------------
@@ -1242,7 +1242,7 @@ struct Blooms {
 
 #[test]
 fn bloom_filter_options() {
-    use parquet_serde::schema::typed::BloomFilterSpec;
+    use parquet_serde::core::schema::typed::BloomFilterSpec;
     let opts = Blooms::parquet_column_options();
     let bloom: Vec<_> = opts
         .iter()
@@ -1275,17 +1275,17 @@ fn bloom_filter_options() {
         only_fpp: vec![1, 2],
     }];
     let bytes = parquet_serde::to_vec(&rows).unwrap();
-    let r = parquet_serde::file::FileReader::new(bytes).unwrap();
+    let r = parquet_serde::core::file::FileReader::new(bytes).unwrap();
     for c in 0..3 {
         assert!(r.bloom_filter(0, c).unwrap().is_some(), "column {c}");
     }
     let options = parquet_serde::WriterOptions::default().bloom_filter(
         "sized",
-        parquet_serde::bloom::BloomFilterOptions::new(64, 0.5),
+        parquet_serde::core::bloom::BloomFilterOptions::new(64, 0.5),
     );
     let small = parquet_serde::to_vec_with(&rows, &options).unwrap();
-    let s = parquet_serde::file::FileReader::new(small).unwrap();
-    let size = |r: &parquet_serde::file::FileReader<Vec<u8>>| {
+    let s = parquet_serde::core::file::FileReader::new(small).unwrap();
+    let size = |r: &parquet_serde::core::file::FileReader<Vec<u8>>| {
         r.metadata().file.row_groups[0].columns[1]
             .meta_data
             .as_ref()

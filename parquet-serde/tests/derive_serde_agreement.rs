@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime};
 
-use parquet_serde::format::{LogicalType, Type};
-use parquet_serde::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
+use parquet_serde::core::format::{LogicalType, Type};
+use parquet_serde::core::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
 use serde::ser::{self, Serialize};
 
 // ---------------------------------------------------------------------------------------------
@@ -623,7 +623,7 @@ struct Mismatch {
 }
 
 impl ParquetSchema for Mismatch {
-    fn parquet_node(name: &str, _attrs: &parquet_serde::schema::typed::FieldAttrs) -> SchemaNode {
+    fn parquet_node(name: &str, _attrs: &parquet_serde::core::schema::typed::FieldAttrs) -> SchemaNode {
         let mut node = <(u8,)>::parquet_node(name, &Default::default());
         if let NodeKind::Group { fields } = &mut node.kind {
             fields[0].name = "b".into();

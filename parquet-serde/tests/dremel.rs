@@ -4,8 +4,8 @@
 //! is a 3-level LIST whose required wrappers add no levels), so every column has exactly the
 //! paper's (value, r, d) stream.
 
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::values::ColumnValues;
+use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::values::ColumnValues;
 use parquet_serde::ParquetSchema;
 use serde::Serialize;
 
@@ -111,7 +111,7 @@ fn s(v: &str) -> Option<String> {
 
 #[test]
 fn document_columns_match_the_paper() {
-    let (schema, batches) = parquet_serde::ser::shred(&records()).unwrap();
+    let (schema, batches) = parquet_serde::core::shred(&records()).unwrap();
     let columns: Vec<(String, i16, i16)> = schema
         .columns()
         .iter()
@@ -194,7 +194,7 @@ fn document_columns_match_the_paper() {
 #[test]
 fn document_round_trips_through_a_file() {
     let bytes = parquet_serde::to_vec(&records()).unwrap();
-    let reader = parquet_serde::file::FileReader::new(bytes).unwrap();
+    let reader = parquet_serde::core::file::FileReader::new(bytes).unwrap();
     let rows = parquet_serde::record::read_rows(&reader, &[], None).unwrap();
     let json: Vec<String> = rows
         .iter()
@@ -221,7 +221,7 @@ fn missing_optional_group() {
         Links: None,
         Name: vec![],
     };
-    let (schema, batches) = parquet_serde::ser::shred(&[doc]).unwrap();
+    let (schema, batches) = parquet_serde::core::shred(&[doc]).unwrap();
     for (c, b) in schema.columns().iter().zip(&batches) {
         let want_def = if c.max_def_level == 0 {
             vec![]

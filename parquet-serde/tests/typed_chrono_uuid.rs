@@ -3,7 +3,7 @@
 #![cfg(all(feature = "chrono", feature = "uuid"))]
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use parquet_serde::format::{LogicalType, TimeUnit};
+use parquet_serde::core::format::{LogicalType, TimeUnit};
 use parquet_serde::ParquetSchema;
 use serde::{Deserialize, Serialize};
 
@@ -53,7 +53,7 @@ fn chrono_and_uuid_round_trip() {
     let back: Vec<Event> = parquet_serde::from_slice(&bytes).unwrap();
     assert_eq!(back, rows);
 
-    let reader = parquet_serde::file::FileReader::new(bytes).unwrap();
+    let reader = parquet_serde::core::file::FileReader::new(bytes).unwrap();
     let lt = |i: usize| reader.schema().columns()[i].logical_type.clone();
     assert_eq!(
         lt(0),

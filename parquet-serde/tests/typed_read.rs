@@ -10,12 +10,12 @@ use common::{corpus_file, python_file};
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
-use parquet_serde::column::ColumnBatch;
-use parquet_serde::de::{ReadAll, Reader};
-use parquet_serde::file::{CountingReader, FileWriter, WriterOptions};
+use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::{ReadAll, Reader};
+use parquet_serde::core::file::{CountingReader, FileWriter, WriterOptions};
 use parquet_serde::record::Value;
-use parquet_serde::schema::Schema;
-use parquet_serde::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use parquet_serde::core::schema::Schema;
+use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::{from_path, from_reader, from_slice, ErrorKind};
 use serde::Deserialize;
 
@@ -693,7 +693,7 @@ fn projection_decodes_only_named_columns() {
     assert_eq!(rows[3001], OnlyC { c: Some(3001) });
     let data_bytes = counting.bytes_read() - footer_bytes;
     // Exactly the chunks of column `c`.
-    let metadata = parquet_serde::file::parse_footer(&bytes[..]).unwrap();
+    let metadata = parquet_serde::core::file::parse_footer(&bytes[..]).unwrap();
     let c_bytes: i64 = metadata
         .file
         .row_groups
@@ -1290,7 +1290,7 @@ fn bytes_wide_integers_and_times() {
         row.get("ms"),
         Some(&Value::Timestamp {
             value: -1,
-            unit: parquet_serde::format::TimeUnit::Millis,
+            unit: parquet_serde::core::format::TimeUnit::Millis,
             utc: false
         })
     );

@@ -5,7 +5,7 @@ mod common;
 
 use common::corpus;
 
-use parquet_serde::file::{FileReader, ReadOptions};
+use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::record::{read_rows, Value};
 
 #[test]

@@ -72,7 +72,7 @@ fn read<T: serde::de::DeserializeOwned>(
 /// Stored bytes of the smallest row group: the iterator decodes a row group's columns on
 /// several threads from 64 KiB on.
 fn smallest_row_group(bytes: &[u8]) -> i64 {
-    let file = parquet_serde::file::FileReader::new(bytes.to_vec()).unwrap();
+    let file = parquet_serde::core::file::FileReader::new(bytes.to_vec()).unwrap();
     let groups = &file.metadata().file.row_groups;
     groups
         .iter()
@@ -89,7 +89,7 @@ fn smallest_row_group(bytes: &[u8]) -> i64 {
 
 /// Flips a byte in the middle of the stored chunk of `column` in row group `rg`.
 fn damage(bytes: &mut [u8], rg: usize, column: &str) {
-    let meta = parquet_serde::file::FileReader::new(bytes.to_vec()).unwrap();
+    let meta = parquet_serde::core::file::FileReader::new(bytes.to_vec()).unwrap();
     let col = meta
         .schema()
         .columns()
@@ -136,7 +136,7 @@ fn every_thread_count_reads_the_same_rows() {
             .compression(Compression::Zstd(1)),
         WriterOptions::default()
             .dictionary(false)
-            .data_page_version(parquet_serde::file::DataPageVersion::V2)
+            .data_page_version(parquet_serde::core::file::DataPageVersion::V2)
             .page_size(1024),
     ];
     for options in layouts {

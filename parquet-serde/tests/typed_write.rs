@@ -17,11 +17,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use parquet_serde::file::{FileReader, StatisticsLevel};
-use parquet_serde::format::{CompressionCodec, LogicalType, PageType, TimeUnit, Type};
+use parquet_serde::core::file::{FileReader, StatisticsLevel};
+use parquet_serde::core::format::{CompressionCodec, LogicalType, PageType, TimeUnit, Type};
 use parquet_serde::record::{read_rows, Value};
-use parquet_serde::schema::typed::FieldAttrs;
-use parquet_serde::schema::{Repetition, SchemaNode};
+use parquet_serde::core::schema::typed::FieldAttrs;
+use parquet_serde::core::schema::{Repetition, SchemaNode};
 use parquet_serde::{Compression, ErrorKind, ParquetSchema, Writer, WriterOptions};
 use serde::Serialize;
 
@@ -215,8 +215,8 @@ fn log_records_with_every_codec_and_page_version() {
     ];
     for codec in codecs {
         for version in [
-            parquet_serde::file::DataPageVersion::V1,
-            parquet_serde::file::DataPageVersion::V2,
+            parquet_serde::core::file::DataPageVersion::V1,
+            parquet_serde::core::file::DataPageVersion::V2,
         ] {
             for dictionary in [true, false] {
                 let options = WriterOptions::default()
@@ -1321,7 +1321,7 @@ fn row_group_size_in_bytes() {
     let groups = writer.num_row_groups();
     assert!(groups > 3, "{groups} row groups");
     assert!(peak < 1 << 20, "peak {peak}");
-    let metadata = writer.close().unwrap();
+    let (_, metadata) = writer.close().unwrap();
     assert_eq!(metadata.row_groups.len(), groups);
     assert_eq!(metadata.num_rows, 60_000);
 }
@@ -1420,13 +1420,13 @@ fn encodings_from_attributes_and_misfits() {
     let reader = FileReader::new(bytes.clone()).unwrap();
     let cols = &reader.metadata().file.row_groups[0].columns;
     let encodings = |i: usize| cols[i].meta_data.as_ref().unwrap().encodings.clone();
-    assert!(encodings(0).contains(&parquet_serde::format::Encoding::DeltaBinaryPacked));
-    assert!(encodings(1).contains(&parquet_serde::format::Encoding::ByteStreamSplit));
+    assert!(encodings(0).contains(&parquet_serde::core::format::Encoding::DeltaBinaryPacked));
+    assert!(encodings(1).contains(&parquet_serde::core::format::Encoding::ByteStreamSplit));
     assert_eq!(parquet_serde::from_slice::<Delta>(&bytes).unwrap(), rows);
 
     // An encoding that does not fit the column's type is refused up front, naming it.
     let options = WriterOptions::default()
-        .column_encoding("a", parquet_serde::format::Encoding::DeltaBinaryPacked);
+        .column_encoding("a", parquet_serde::core::format::Encoding::DeltaBinaryPacked);
     let e = parquet_serde::to_vec_with::<WithOptions>(&[], &options).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);
     assert_eq!(e.location().column.as_deref(), Some("a"));

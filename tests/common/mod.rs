@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use parquet_serde::file::{FileReader, ReadOptions};
+use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::record::{write_json, RowAssembler};
 
 /// The parquet-testing corpus: `$PARQUET_TESTING`, else `../shared/parquet-testing` beside

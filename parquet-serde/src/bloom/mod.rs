@@ -9,7 +9,7 @@
 //!   count and false positive rate ([`BloomFilterOptions`]).
 //!
 //! ```
-//! use parquet_serde::bloom::{hash, Sbbf};
+//! use parquet_serde::core::bloom::{hash, Sbbf};
 //! let mut filter = Sbbf::with_ndv_fpp(1000, 0.01);
 //! filter.insert_hash(hash::hash_bytes(b"hello"));
 //! assert!(filter.check_hash(hash::hash_bytes(b"hello")));

@@ -9,8 +9,8 @@ use crate::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 /// maximum level is 0 (every level is then 0 and there is one value per row).
 ///
 /// ```
-/// use parquet_serde::column::ColumnBatch;
-/// use parquet_serde::values::ColumnValues;
+/// use parquet_serde::core::column::ColumnBatch;
+/// use parquet_serde::core::values::ColumnValues;
 /// // optional int32 with values [1, null, 3]:
 /// let b = ColumnBatch {
 ///     values: ColumnValues::Int32(vec![1, 3]),

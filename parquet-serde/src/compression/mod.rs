@@ -32,6 +32,7 @@ use crate::format::CompressionCodec;
 
 /// A codec with its level, as chosen by a writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Compression {
     /// No compression.
     Uncompressed,

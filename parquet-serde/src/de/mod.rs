@@ -161,12 +161,12 @@ fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<
 /// ```
 /// # fn main() -> parquet_serde::Result<()> {
 /// # let bytes = {
-/// #     use parquet_serde::{column::ColumnBatch, file::{FileWriter, WriterOptions}, values::ColumnValues};
+/// #     use parquet_serde::{core::column::ColumnBatch, core::file::{FileWriter, WriterOptions}, core::values::ColumnValues};
 /// #     let schema = "message m { required int32 x; optional binary name (STRING); }".parse()?;
 /// #     let mut w = FileWriter::new(Vec::new(), schema, WriterOptions::default())?;
 /// #     let mut x = w.column_writer(0)?;
 /// #     x.write(&ColumnBatch { values: ColumnValues::Int32(vec![7, 8]), def_levels: vec![], rep_levels: vec![] })?;
-/// #     let mut names = parquet_serde::values::ByteArrays::new();
+/// #     let mut names = parquet_serde::core::values::ByteArrays::new();
 /// #     names.push(b"seven");
 /// #     let mut n = w.column_writer(1)?;
 /// #     n.write(&ColumnBatch { values: ColumnValues::ByteArray(names), def_levels: vec![1, 0], rep_levels: vec![] })?;

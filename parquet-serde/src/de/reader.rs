@@ -35,10 +35,10 @@ use super::tree::Tree;
 ///
 /// ```
 /// # fn main() -> parquet_serde::Result<()> {
-/// use parquet_serde::column::ColumnBatch;
-/// use parquet_serde::de::Reader;
-/// use parquet_serde::file::{FileWriter, WriterOptions};
-/// use parquet_serde::values::ColumnValues;
+/// use parquet_serde::core::column::ColumnBatch;
+/// use parquet_serde::Reader;
+/// use parquet_serde::core::file::{FileWriter, WriterOptions};
+/// use parquet_serde::core::values::ColumnValues;
 ///
 /// // A file with columns `id` and `score`.
 /// let schema = "message m { required int64 id; required double score; }".parse()?;

@@ -14,7 +14,7 @@ use crate::file::ChunkReader;
 /// [`ReadAll`], which wraps any other `Read`.
 ///
 /// ```
-/// use parquet_serde::de::{IntoChunkReader, ReadAll};
+/// use parquet_serde::{IntoChunkReader, ReadAll};
 /// let stream = ReadAll(&b"PAR1"[..]);
 /// assert_eq!(stream.into_chunk_reader().unwrap(), b"PAR1".to_vec());
 /// ```

@@ -198,7 +198,7 @@ fn preset<T: AlpFloat>(values: &[T], vector_size: usize) -> Vec<(u8, u8)> {
 /// Appends `values` ALP-encoded with vectors of 1024.
 ///
 /// ```
-/// use parquet_serde::encoding::alp::{decode, encode};
+/// use parquet_serde::core::encoding::alp::{decode, encode};
 /// let prices = [19.99f64, 5.25, 100.0, 0.5, 19.99, f64::NAN];
 /// let mut page = Vec::new();
 /// encode(&prices, &mut page);

@@ -15,7 +15,7 @@ const MAX_WIDTH: u8 = 15;
 /// `bit_width` is above 15.
 ///
 /// ```
-/// use parquet_serde::encoding::bit_packed::decode_levels;
+/// use parquet_serde::core::encoding::bit_packed::decode_levels;
 /// // Encodings.md: 0..=7 with bit width 3.
 /// let mut out = Vec::new();
 /// let used = decode_levels(&[0b0000_0101, 0b0011_1001, 0b0111_0111], 3, 8, &mut out).unwrap();

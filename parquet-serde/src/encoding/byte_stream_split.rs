@@ -4,7 +4,7 @@
 //! apart from noisy ones (low mantissa bits).
 //!
 //! ```
-//! use parquet_serde::encoding::byte_stream_split::{decode, encode};
+//! use parquet_serde::core::encoding::byte_stream_split::{decode, encode};
 //! // Encodings.md: three 4-byte values AA BB CC DD, 00 11 22 33, A3 B4 C5 D6.
 //! let plain = [0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x11, 0x22, 0x33, 0xA3, 0xB4, 0xC5, 0xD6];
 //! let mut page = Vec::new();

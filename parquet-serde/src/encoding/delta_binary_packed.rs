@@ -114,7 +114,7 @@ impl DeltaInt for i64 {
 /// Appends `values` with the default block layout (128 values, 4 miniblocks).
 ///
 /// ```
-/// use parquet_serde::encoding::delta_binary_packed::{decode, encode};
+/// use parquet_serde::core::encoding::delta_binary_packed::{decode, encode};
 /// let mut page = Vec::new();
 /// encode(&[1i64, 2, 3, 4, 5], &mut page);
 /// // Header 128, 4, 5 values, first 1; one block: min delta 1, widths 0 0 0 0, no data.

@@ -3,8 +3,8 @@
 //! (DELTA_BINARY_PACKED INT32), then the suffixes as DELTA_LENGTH_BYTE_ARRAY.
 //!
 //! ```
-//! use parquet_serde::encoding::delta_byte_array::{decode, encode};
-//! use parquet_serde::values::ByteArrays;
+//! use parquet_serde::core::encoding::delta_byte_array::{decode, encode};
+//! use parquet_serde::core::values::ByteArrays;
 //! let mut values = ByteArrays::new();
 //! for s in ["axis", "axle", "babble", "babyhood"] {
 //!     values.push(s.as_bytes());

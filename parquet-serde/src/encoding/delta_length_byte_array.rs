@@ -2,8 +2,8 @@
 //! INT32), then all their bytes back to back.
 //!
 //! ```
-//! use parquet_serde::encoding::delta_length_byte_array::{decode, encode};
-//! use parquet_serde::values::ByteArrays;
+//! use parquet_serde::core::encoding::delta_length_byte_array::{decode, encode};
+//! use parquet_serde::core::values::ByteArrays;
 //! let mut values = ByteArrays::new();
 //! for s in ["Hello", "World", "Foobar", "ABCDEF"] {
 //!     values.push(s.as_bytes());

@@ -19,8 +19,8 @@ use crate::format::Encoding;
 /// With `max_level == 0` nothing is read and `n` zeros... are not written: returns 0.
 ///
 /// ```
-/// use parquet_serde::encoding::levels::decode_v1;
-/// use parquet_serde::format::Encoding;
+/// use parquet_serde::core::encoding::levels::decode_v1;
+/// use parquet_serde::core::format::Encoding;
 /// // Length 2, then an RLE run of 5 ones; the values follow.
 /// let page = [2, 0, 0, 0, 0x0A, 0x01, 0xAA, 0xBB];
 /// let mut levels = Vec::new();

@@ -9,8 +9,8 @@ use super::alp;
 /// `"UNKNOWN(n)"`.
 ///
 /// ```
-/// use parquet_serde::encoding::names::{name, parse};
-/// use parquet_serde::format::Encoding;
+/// use parquet_serde::core::encoding::names::{name, parse};
+/// use parquet_serde::core::format::Encoding;
 /// assert_eq!(name(Encoding::ByteStreamSplit), "BYTE_STREAM_SPLIT");
 /// assert_eq!(parse("delta_binary_packed"), Some(Encoding::DeltaBinaryPacked));
 /// assert_eq!(parse("alp").map(name).as_deref(), Some("ALP"));

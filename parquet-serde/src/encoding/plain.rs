@@ -82,7 +82,7 @@ pub fn encode_fixed<T: FixedWidth>(values: &[T], out: &mut Vec<u8>) {
 /// Decodes `n` PLAIN values of a fixed-width type.
 ///
 /// ```
-/// use parquet_serde::encoding::plain::decode_fixed;
+/// use parquet_serde::core::encoding::plain::decode_fixed;
 /// let mut out: Vec<i32> = Vec::new();
 /// assert_eq!(decode_fixed(&[1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 9], 2, &mut out).unwrap(), 8);
 /// assert_eq!(out, [1, -1]);
@@ -173,8 +173,8 @@ pub fn encode_byte_array<'a>(values: impl Iterator<Item = &'a [u8]>, out: &mut V
 /// Decodes `n` PLAIN byte arrays.
 ///
 /// ```
-/// use parquet_serde::encoding::plain::decode_byte_array;
-/// use parquet_serde::values::ByteArrays;
+/// use parquet_serde::core::encoding::plain::decode_byte_array;
+/// use parquet_serde::core::values::ByteArrays;
 /// let mut out = ByteArrays::new();
 /// let page = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0];
 /// assert_eq!(decode_byte_array(&page, 2, &mut out).unwrap(), 10);

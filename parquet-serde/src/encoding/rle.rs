@@ -29,7 +29,7 @@ const MAX_GROUPS_PER_PACKED_RUN: usize = 63;
 /// Streaming decoder of the hybrid encoding (no length prefix: callers strip it).
 ///
 /// ```
-/// use parquet_serde::encoding::rle::{RleDecoder, RleEncoder};
+/// use parquet_serde::core::encoding::rle::{RleDecoder, RleEncoder};
 /// let mut enc = RleEncoder::new(2);
 /// enc.put_u32(&[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
 /// let bytes = enc.finish();
@@ -328,7 +328,7 @@ impl<'a> RleDecoder<'a> {
 /// `dict_len`.
 ///
 /// ```
-/// use parquet_serde::encoding::rle::decode_dict_indices;
+/// use parquet_serde::core::encoding::rle::decode_dict_indices;
 /// // Bit width 2, one bit-packed group of 8 values: 0 1 2 3 0 1 2 3.
 /// let page = [2, 0b11, 0b1110_0100, 0b1110_0100];
 /// let mut out = Vec::new();

@@ -3,7 +3,7 @@
 //! (the table in Encodings.md).
 //!
 //! ```
-//! use parquet_serde::encoding::rle_boolean::{decode, encode};
+//! use parquet_serde::core::encoding::rle_boolean::{decode, encode};
 //! let mut page = Vec::new();
 //! encode(&[true; 100], &mut page);
 //! // Length 3, then one RLE run: header 100 << 1 (ULEB128, two bytes), value 1.

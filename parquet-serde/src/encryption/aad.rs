@@ -55,7 +55,7 @@ impl ModuleType {
 /// unique identifier.
 ///
 /// ```
-/// use parquet_serde::encryption::{file_aad, module_aad, ModuleType};
+/// use parquet_serde::core::encryption::{file_aad, module_aad, ModuleType};
 /// let file = file_aad(b"tester", &[1, 2, 3]);
 /// assert_eq!(file, b"tester\x01\x02\x03");
 /// let aad = module_aad(&file, ModuleType::DataPage, 1, 2, 3).unwrap();

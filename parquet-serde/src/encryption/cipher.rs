@@ -122,7 +122,7 @@ impl ModuleKey {
     /// Appends the GCM module of `plaintext` (length, nonce, ciphertext, tag) to `out`.
     ///
     /// ```
-    /// use parquet_serde::encryption::{ModuleKey, ModuleType};
+    /// use parquet_serde::core::encryption::{ModuleKey, ModuleType};
     /// let key = ModuleKey::new(b"0123456789012345").unwrap();
     /// let mut module = Vec::new();
     /// key.gcm_encrypt(b"page bytes", b"aad", &mut module).unwrap();

@@ -62,7 +62,7 @@ impl fmt::Debug for ColumnEncryption {
 /// the footer key) and all others are written in plaintext.
 ///
 /// ```
-/// use parquet_serde::encryption::{Algorithm, FileEncryptionProperties};
+/// use parquet_serde::core::encryption::{Algorithm, FileEncryptionProperties};
 /// let props = FileEncryptionProperties::builder(b"0123456789012345".to_vec())
 ///     .footer_key_metadata(b"kf".to_vec())
 ///     .column_key("double_field", b"1234567890123450".to_vec(), Some(b"kc1".to_vec()))
@@ -270,7 +270,7 @@ where
 /// stored in the file. Only the keys of the columns actually read are needed.
 ///
 /// ```
-/// use parquet_serde::encryption::FileDecryptionProperties;
+/// use parquet_serde::core::encryption::FileDecryptionProperties;
 /// let props = FileDecryptionProperties::builder()
 ///     .footer_key(b"0123456789012345".to_vec())
 ///     .column_key("double_field", b"1234567890123450".to_vec())

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 /// of those. In-memory sources hand out borrowed slices; files read into fresh buffers.
 ///
 /// ```
-/// use parquet_serde::file::ChunkReader;
+/// use parquet_serde::core::file::ChunkReader;
 /// let data = b"PAR1....PAR1".to_vec();
 /// assert_eq!(data.len_bytes(), 12);
 /// assert_eq!(&*data.read_range(8, 4).unwrap(), b"PAR1");
@@ -145,7 +145,7 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> Result<()>
 /// file a query touched.
 ///
 /// ```
-/// use parquet_serde::file::{ChunkReader, CountingReader};
+/// use parquet_serde::core::file::{ChunkReader, CountingReader};
 /// let reader = CountingReader::new(vec![0u8; 100]);
 /// reader.read_range(10, 20).unwrap();
 /// assert_eq!(reader.bytes_read(), 20);

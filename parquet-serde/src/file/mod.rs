@@ -14,7 +14,7 @@ mod writer;
 #[cfg(test)]
 mod index_tests;
 
-pub use crate::column::DataPageVersion;
+pub use crate::core::column::DataPageVersion;
 pub use chunk_reader::{ChunkReader, CountingReader};
 #[cfg(test)]
 pub(crate) use decryptor::ChunkDecryptor;

@@ -12,7 +12,7 @@ use crate::schema::Schema;
 /// Options of a reader.
 ///
 /// ```
-/// use parquet_serde::encryption::FileDecryptionProperties;
+/// use parquet_serde::core::encryption::FileDecryptionProperties;
 /// use parquet_serde::ReadOptions;
 /// let keys = FileDecryptionProperties::builder()
 ///     .footer_key(b"0123456789012345".to_vec())
@@ -24,12 +24,12 @@ use crate::schema::Schema;
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
     /// Verify page CRC32 checksums where present (default true).
-    pub verify_checksums: bool,
+    pub(crate) verify_checksums: bool,
     /// Largest decompressed page accepted, in bytes (default 1 GiB).
-    pub max_page_size: usize,
+    pub(crate) max_page_size: usize,
     /// Keys and AAD prefix for encrypted files (default none: plaintext files, and the
     /// plaintext columns of encrypted files with a plaintext footer).
-    pub decryption: Option<FileDecryptionProperties>,
+    pub(crate) decryption: Option<FileDecryptionProperties>,
     /// Threads the typed reader may use, the calling thread included (default: the
     /// machine's parallelism, at most [`MAX_DEFAULT_THREADS`]). With more than one,
     /// `from_slice` and its siblings decompress and decode pages, and build owned
@@ -39,7 +39,7 @@ pub struct ReadOptions {
     /// the one before (two row groups in memory); a filtered `Reader` decodes each
     /// matched row group's columns on that many threads. `1` does everything on the
     /// calling thread.
-    pub threads: usize,
+    pub(crate) threads: usize,
 }
 
 /// The most threads a reader or writer uses by default.
@@ -102,6 +102,7 @@ impl ReadOptions {
 
 /// Which statistics a writer stores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum StatisticsLevel {
     /// No statistics.
     None,
@@ -130,8 +131,10 @@ impl std::str::FromStr for StatisticsLevel {
 }
 
 /// A declared sort key of the rows written, stored as `sorting_columns` of every row
-/// group. The writer records it; it does not sort or check.
+/// group. The writer records it; it does not sort or check. Set with
+/// [`WriterOptions::sorting_column`], read with [`WriterOptions::sorting_columns`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SortKey {
     /// Dotted path of the leaf column.
     pub column: String,
@@ -142,8 +145,21 @@ pub struct SortKey {
 }
 
 /// Per-column settings that override the file-wide ones (set with
-/// [`WriterOptions::column`]).
+/// [`WriterOptions::column`]); unset ones (`None`) take the file-wide setting.
+///
+/// ```
+/// use parquet_serde::options::{ColumnOverrides, StatisticsLevel};
+/// use parquet_serde::{Compression, WriterOptions};
+/// let message = ColumnOverrides::default()
+///     .compression(Compression::Zstd(9))
+///     .dictionary(false)
+///     .statistics(StatisticsLevel::Chunk);
+/// let options = WriterOptions::default().column("message", message);
+/// assert_eq!(options.column_options("message").compression, Compression::Zstd(9));
+/// assert!(!options.column_options("message").dictionary);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct ColumnOverrides {
     /// Codec for this column.
     pub compression: Option<Compression>,
@@ -160,8 +176,61 @@ pub struct ColumnOverrides {
     pub bloom_filter: Option<BloomFilterOptions>,
 }
 
+impl ColumnOverrides {
+    /// Sets the codec of the column.
+    pub fn compression(mut self, compression: Compression) -> Self {
+        self.compression = Some(compression);
+        self
+    }
+
+    /// Turns dictionary encoding on or off for the column.
+    pub fn dictionary(mut self, on: bool) -> Self {
+        self.dictionary = Some(on);
+        self
+    }
+
+    /// Sets the statistics of the column.
+    pub fn statistics(mut self, level: StatisticsLevel) -> Self {
+        self.statistics = Some(level);
+        self
+    }
+
+    /// Sets the value encoding of the column (see [`WriterOptions::column_encoding`]).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = Some(encoding);
+        self
+    }
+
+    /// Lets the writer choose the column's encoding from its data, or not.
+    pub fn auto_encoding(mut self, on: bool) -> Self {
+        self.auto_encoding = Some(on);
+        self
+    }
+
+    /// Writes a Bloom filter for the column.
+    pub fn bloom_filter(mut self, options: BloomFilterOptions) -> Self {
+        self.bloom_filter = Some(options);
+        self
+    }
+
+    /// Fills the settings this one leaves unset from `other`.
+    pub fn or(self, other: ColumnOverrides) -> Self {
+        ColumnOverrides {
+            compression: self.compression.or(other.compression),
+            dictionary: self.dictionary.or(other.dictionary),
+            statistics: self.statistics.or(other.statistics),
+            encoding: self.encoding.or(other.encoding),
+            auto_encoding: self.auto_encoding.or(other.auto_encoding),
+            bloom_filter: self.bloom_filter.or(other.bloom_filter),
+        }
+    }
+}
+
 /// Options of a writer: codec, page and row group sizes, page format, dictionary,
 /// statistics, key-value metadata, and per-column overrides by dotted column path.
+///
+/// Set with the chained methods; read the settings a column is written with, file-wide ones
+/// and its overrides combined, with [`column_options`](Self::column_options).
 ///
 /// ```
 /// use parquet_serde::{Compression, WriterOptions};
@@ -177,47 +246,47 @@ pub struct ColumnOverrides {
 #[derive(Debug, Clone)]
 pub struct WriterOptions {
     /// Default codec (Snappy).
-    pub compression: Compression,
+    pub(crate) compression: Compression,
     /// Dictionary encoding (on).
-    pub dictionary: bool,
+    pub(crate) dictionary: bool,
     /// Largest dictionary page in bytes before falling back to PLAIN (1 MiB).
-    pub dictionary_page_size_limit: usize,
+    pub(crate) dictionary_page_size_limit: usize,
     /// Target data page size in bytes before compression (1 MiB).
-    pub page_size: usize,
+    pub(crate) page_size: usize,
     /// Most rows in a data page (20,000).
-    pub page_row_limit: usize,
+    pub(crate) page_row_limit: usize,
     /// Data page format (v1).
-    pub data_page_version: DataPageVersion,
+    pub(crate) data_page_version: DataPageVersion,
     /// Statistics (per chunk and per page).
-    pub statistics: StatisticsLevel,
+    pub(crate) statistics: StatisticsLevel,
     /// Page index: OffsetIndex, and ColumnIndex with page statistics (on).
-    pub page_index: bool,
+    pub(crate) page_index: bool,
     /// SizeStatistics and level histograms (on).
-    pub size_statistics: bool,
+    pub(crate) size_statistics: bool,
     /// Longest byte-string min/max in statistics, in bytes (64); longer bounds are
     /// shortened and marked inexact. `None` never shortens.
-    pub statistics_truncate_length: Option<usize>,
+    pub(crate) statistics_truncate_length: Option<usize>,
     /// The declared sort order of the rows (none).
-    pub sorting_columns: Vec<SortKey>,
+    pub(crate) sorting_columns: Vec<SortKey>,
     /// CRC32 on every page (on).
-    pub checksums: bool,
+    pub(crate) checksums: bool,
     /// Target row group size in bytes, as buffered before compression (128 MiB).
-    pub row_group_size: usize,
+    pub(crate) row_group_size: usize,
     /// Most rows in a row group (1,048,576).
-    pub row_group_rows: usize,
+    pub(crate) row_group_rows: usize,
     /// Key-value metadata written in the footer.
-    pub key_value_metadata: Vec<(String, Option<String>)>,
+    pub(crate) key_value_metadata: Vec<(String, Option<String>)>,
     /// Per-column overrides, by dotted column path.
-    pub columns: Vec<(String, ColumnOverrides)>,
+    pub(crate) columns: Vec<(String, ColumnOverrides)>,
     /// Let the writer choose each column's encoding from its data (off): see
     /// [`auto_encoding`](Self::auto_encoding).
-    pub auto_encoding: bool,
+    pub(crate) auto_encoding: bool,
     /// Parquet modular encryption of the file (none): see [`encryption`](Self::encryption).
-    pub encryption: Option<FileEncryptionProperties>,
+    pub(crate) encryption: Option<FileEncryptionProperties>,
     /// Threads the typed writer may use, the calling thread included (default: the
     /// machine's parallelism, at most [`MAX_DEFAULT_THREADS`]): see
     /// [`threads`](Self::threads).
-    pub threads: usize,
+    pub(crate) threads: usize,
 }
 
 impl PartialEq for WriterOptions {
@@ -402,7 +471,7 @@ impl WriterOptions {
     /// Writes a Bloom filter for the column at the dotted `path`.
     ///
     /// ```
-    /// use parquet_serde::bloom::BloomFilterOptions;
+    /// use parquet_serde::core::bloom::BloomFilterOptions;
     /// use parquet_serde::WriterOptions;
     /// let o = WriterOptions::default().bloom_filter("request_id", BloomFilterOptions::new(100_000, 0.01));
     /// assert_eq!(o.column_options("request_id").bloom_filter.unwrap().ndv, Some(100_000));
@@ -438,14 +507,22 @@ impl WriterOptions {
         self
     }
 
+    /// Adds a key-value metadata entry whose value may be absent (the footer's `KeyValue`
+    /// allows a key without a value).
+    pub fn key_value_metadata_entry(mut self, key: impl Into<String>, value: Option<String>) -> Self {
+        self.key_value_metadata.push((key.into(), value));
+        self
+    }
+
     /// Encrypts the file (Parquet modular encryption) as `properties` say: uniformly with the
     /// footer key, or the listed columns with their own keys (or the footer key) and the
     /// others in plaintext; with an encrypted footer (`PARE`) or a signed plaintext one
-    /// (`PAR1`, readable by readers without keys for the plaintext columns).
+    /// (`PAR1`, readable by readers without keys for the plaintext columns). `None` writes a
+    /// plaintext file.
     ///
     /// ```
-    /// use parquet_serde::encryption::FileEncryptionProperties;
-    /// use parquet_serde::schema::Schema;
+    /// use parquet_serde::core::encryption::FileEncryptionProperties;
+    /// use parquet_serde::core::schema::Schema;
     /// use parquet_serde::WriterOptions;
     /// let props = FileEncryptionProperties::builder(b"0123456789012345".to_vec())
     ///     .column_key("ssn", b"1234567890123450".to_vec(), Some(b"key1".to_vec()))
@@ -455,8 +532,8 @@ impl WriterOptions {
     /// assert!(options.validate(&schema).is_ok());
     /// # Ok::<(), parquet_serde::Error>(())
     /// ```
-    pub fn encryption(mut self, properties: FileEncryptionProperties) -> Self {
-        self.encryption = Some(properties);
+    pub fn encryption(mut self, properties: impl Into<Option<FileEncryptionProperties>>) -> Self {
+        self.encryption = properties.into();
         self
     }
 
@@ -512,7 +589,7 @@ impl WriterOptions {
     /// column's physical type ([`validate`](Self::validate) checks that up front).
     ///
     /// ```
-    /// use parquet_serde::format::Encoding;
+    /// use parquet_serde::core::format::Encoding;
     /// use parquet_serde::WriterOptions;
     /// let options = WriterOptions::default()
     ///     .column_encoding("ts", Encoding::DeltaBinaryPacked)
@@ -525,6 +602,16 @@ impl WriterOptions {
     pub fn column_encoding(mut self, path: impl Into<String>, encoding: Encoding) -> Self {
         self.column_entry(path).encoding = Some(encoding);
         self
+    }
+
+    /// The encryption settings, if the file is to be encrypted.
+    pub fn encryption_properties(&self) -> Option<&FileEncryptionProperties> {
+        self.encryption.as_ref()
+    }
+
+    /// The declared sort keys, in order.
+    pub fn sorting_columns(&self) -> &[SortKey] {
+        &self.sorting_columns
     }
 
     /// The overrides set for the column at the dotted `path`, if any.
@@ -543,8 +630,8 @@ impl WriterOptions {
     /// encryption properties list.
     ///
     /// ```
-    /// use parquet_serde::format::Encoding;
-    /// use parquet_serde::schema::Schema;
+    /// use parquet_serde::core::format::Encoding;
+    /// use parquet_serde::core::schema::Schema;
     /// use parquet_serde::WriterOptions;
     /// let schema: Schema = "message m { required double x; }".parse()?;
     /// let bad = WriterOptions::default().column_encoding("x", Encoding::DeltaBinaryPacked);

@@ -106,7 +106,7 @@ impl ColumnChunkData<'_> {
 /// of the column chunks asked for.
 ///
 /// ```no_run
-/// use parquet_serde::file::FileReader;
+/// use parquet_serde::core::file::FileReader;
 /// let file = std::fs::File::open("data.parquet")?;
 /// let reader = FileReader::new(file)?;
 /// println!("{} rows\n{}", reader.metadata().num_rows(), reader.schema());

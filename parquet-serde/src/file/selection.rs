@@ -8,7 +8,7 @@ use crate::column::{empty_values_like, ColumnBatch};
 /// Rows of a row group, as sorted, disjoint, non-adjacent ranges of row indexes.
 ///
 /// ```
-/// use parquet_serde::file::RowSelection;
+/// use parquet_serde::core::file::RowSelection;
 /// let a = RowSelection::from_ranges([0..10, 20..30]);
 /// let b = RowSelection::from_ranges([5..25]);
 /// assert_eq!(a.intersect(&b).ranges(), &[5..10, 20..25]);
@@ -89,7 +89,7 @@ impl RowSelection {
     /// costs the ranges it holds, not a walk over all of them.
     ///
     /// ```
-    /// use parquet_serde::file::RowSelection;
+    /// use parquet_serde::core::file::RowSelection;
     /// let s = RowSelection::from_ranges([0..10, 20..30, 40..50]);
     /// let within: Vec<_> = s.ranges_within(5..25).collect();
     /// assert_eq!(within, [5..10, 20..25]);

@@ -26,17 +26,17 @@ pub const CREATED_BY: &str = concat!("parquet-serde version ", env!("CARGO_PKG_V
 /// row group written next, so make them after writing the previous row group.
 ///
 /// ```
-/// use parquet_serde::column::ColumnBatch;
-/// use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
-/// use parquet_serde::schema::Schema;
-/// use parquet_serde::values::ColumnValues;
+/// use parquet_serde::core::column::ColumnBatch;
+/// use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
+/// use parquet_serde::core::schema::Schema;
+/// use parquet_serde::core::values::ColumnValues;
 ///
 /// let schema: Schema = "message m { required int64 id; optional binary name (STRING); }".parse()?;
 /// let mut writer = FileWriter::new(Vec::new(), schema, WriterOptions::default())?;
 /// let mut id = writer.column_writer(0)?;
 /// id.write(&ColumnBatch { values: ColumnValues::Int64(vec![1, 2]), def_levels: vec![], rep_levels: vec![] })?;
 /// let mut name = writer.column_writer(1)?;
-/// let mut names = parquet_serde::values::ByteArrays::new();
+/// let mut names = parquet_serde::core::values::ByteArrays::new();
 /// names.push(b"ann");
 /// name.write(&ColumnBatch { values: ColumnValues::ByteArray(names), def_levels: vec![1, 0], rep_levels: vec![] })?;
 /// writer.write_row_group(vec![id.close()?, name.close()?])?;

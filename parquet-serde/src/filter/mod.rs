@@ -4,7 +4,7 @@
 //! give.
 //!
 //! ```no_run
-//! use parquet_serde::file::FileReader;
+//! use parquet_serde::core::file::FileReader;
 //! use parquet_serde::filter::col;
 //! let reader = FileReader::new(std::fs::File::open("logs.parquet")?)?;
 //! let filter = reader.filter(col("level").eq("ERROR").and(col("ts").between(1_000, 2_000)))?;

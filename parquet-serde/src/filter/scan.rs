@@ -94,10 +94,10 @@ impl Selection {
 /// A [`Predicate`] bound to a file: columns resolved and literals checked.
 ///
 /// ```
-/// use parquet_serde::column::ColumnBatch;
-/// use parquet_serde::file::{FileReader, FileWriter, WriterOptions};
+/// use parquet_serde::core::column::ColumnBatch;
+/// use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
 /// use parquet_serde::filter::col;
-/// use parquet_serde::values::ColumnValues;
+/// use parquet_serde::core::values::ColumnValues;
 ///
 /// let schema = "message m { required int64 ts; required int32 code; }".parse()?;
 /// let mut w = FileWriter::new(Vec::new(), schema, WriterOptions::default().page_row_limit(100))?;

@@ -14,7 +14,7 @@ pub const DEFAULT_CACHE_LIFETIME: Duration = Duration::from_secs(600);
 /// parquet-java's `parquet.encryption.*` properties).
 ///
 /// ```
-/// use parquet_serde::keytools::EncryptionConfiguration;
+/// use parquet_serde::core::keytools::EncryptionConfiguration;
 /// let config = EncryptionConfiguration::new("kf")
 ///     .column_keys("kc1", ["double_field"])
 ///     .column_keys("kc2", ["float_field", "a.b.list.element"])
@@ -81,7 +81,7 @@ impl EncryptionConfiguration {
     /// `"masterKeyID:col1,col2;masterKeyID2:col3"`.
     ///
     /// ```
-    /// use parquet_serde::keytools::EncryptionConfiguration;
+    /// use parquet_serde::core::keytools::EncryptionConfiguration;
     /// let config = EncryptionConfiguration::new("kf")
     ///     .column_keys_str("kc1: double_field; kc2: float_field, int32_field")
     ///     .unwrap();

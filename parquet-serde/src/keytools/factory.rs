@@ -66,7 +66,7 @@ impl Shared {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use parquet_serde::keytools::{
+/// use parquet_serde::core::keytools::{
 ///     CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, InMemoryKms,
 ///     KmsConnectionConfig,
 /// };
@@ -409,7 +409,7 @@ mod tests {
 
     use super::*;
     use crate::encryption::{Algorithm, ColumnEncryption};
-    use crate::keytools::InMemoryKms;
+    use crate::core::keytools::InMemoryKms;
 
     /// A KMS that counts its calls.
     struct Counting {

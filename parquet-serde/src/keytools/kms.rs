@@ -76,7 +76,7 @@ pub type KmsClientFactory =
 /// master keys in a KMS.
 ///
 /// ```
-/// use parquet_serde::keytools::{InMemoryKms, KmsClient};
+/// use parquet_serde::core::keytools::{InMemoryKms, KmsClient};
 /// let kms = InMemoryKms::new([("kf", b"0123456789012345".to_vec())]).unwrap();
 /// let wrapped = kms.wrap_key(&[7u8; 16], "kf").unwrap();
 /// assert_eq!(kms.unwrap_key(&wrapped, "kf").unwrap(), [7u8; 16]);
@@ -117,7 +117,7 @@ impl InMemoryKms {
     /// `"id1: base64key1, id2: base64key2"`.
     ///
     /// ```
-    /// use parquet_serde::keytools::InMemoryKms;
+    /// use parquet_serde::core::keytools::InMemoryKms;
     /// let kms = InMemoryKms::from_key_list("kf: MDEyMzQ1Njc4OTAxMjM0NQ==, kc1: MTIzNDU2Nzg5MDEyMzQ1MA==")
     ///     .unwrap();
     /// assert_eq!(kms.master_key("kc1"), Some(&b"1234567890123450"[..]));

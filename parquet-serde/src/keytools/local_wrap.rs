@@ -16,7 +16,7 @@ use crate::error::{Error, ErrorKind, Result};
 /// returns the base64 text of `nonce | ciphertext | tag`.
 ///
 /// ```
-/// use parquet_serde::keytools::{decrypt_key_locally, encrypt_key_locally};
+/// use parquet_serde::core::keytools::{decrypt_key_locally, encrypt_key_locally};
 /// let wrapped = encrypt_key_locally(b"a 16-byte DEK...", b"0123456789012345", b"kf").unwrap();
 /// assert_eq!(wrapped.len(), 60); // base64 of 12 + 16 + 16 bytes
 /// let key = decrypt_key_locally(&wrapped, b"0123456789012345", b"kf").unwrap();

@@ -156,7 +156,7 @@ impl KeyMetadata {
     /// Parses the key metadata bytes of a file (UTF-8 JSON).
     ///
     /// ```
-    /// use parquet_serde::keytools::KeyMetadata;
+    /// use parquet_serde::core::keytools::KeyMetadata;
     /// let m = KeyMetadata::parse(
     ///     br#"{"keyMaterialType":"PKMT1","internalStorage":false,"keyReference":"footerKey"}"#,
     /// ).unwrap();

@@ -21,7 +21,7 @@ const MAX_KEY_MATERIAL_FILE: u64 = 64 << 20;
 ///
 /// ```
 /// use std::path::Path;
-/// use parquet_serde::keytools::key_material_path;
+/// use parquet_serde::core::keytools::key_material_path;
 /// assert_eq!(
 ///     key_material_path(Path::new("/data/t/part-0.parquet")).unwrap(),
 ///     Path::new("/data/t/_KEY_MATERIAL_FOR_part-0.parquet.json"),

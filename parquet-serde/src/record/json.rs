@@ -26,7 +26,7 @@ use super::Value;
 ///
 /// ```
 /// use parquet_serde::record::{write_json, Value};
-/// use parquet_serde::format::TimeUnit;
+/// use parquet_serde::core::format::TimeUnit;
 /// let row = Value::Group(vec![
 ///     ("ts".into(), Value::Timestamp { value: 1_500, unit: TimeUnit::Millis, utc: true }),
 ///     ("x".into(), Value::Double(f64::NAN)),

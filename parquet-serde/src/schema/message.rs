@@ -11,7 +11,7 @@ use crate::Result;
 /// order, each with its path and maximum definition and repetition levels.
 ///
 /// ```
-/// use parquet_serde::schema::Schema;
+/// use parquet_serde::core::schema::Schema;
 /// let schema: Schema = "message m {
 ///   required int64 id;
 ///   optional group tags (LIST) {

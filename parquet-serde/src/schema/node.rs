@@ -49,8 +49,8 @@ impl SchemaNode {
     /// A primitive leaf with no annotation (`type_length`, `precision` and `scale` 0).
     ///
     /// ```
-    /// use parquet_serde::format::Type;
-    /// use parquet_serde::schema::{Repetition, SchemaNode};
+    /// use parquet_serde::core::format::Type;
+    /// use parquet_serde::core::schema::{Repetition, SchemaNode};
     /// let id = SchemaNode::primitive("id", Repetition::Required, Type::Int64);
     /// assert_eq!(id.physical_type(), Some(Type::Int64));
     /// ```

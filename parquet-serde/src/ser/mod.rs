@@ -82,7 +82,7 @@ pub fn to_vec<T: Serialize + ParquetSchema>(rows: &[T]) -> Result<Vec<u8>> {
 /// let rows: Vec<Row> = (0..10).map(|id| Row { id, name: format!("n{id}") }).collect();
 /// let options = WriterOptions::default().compression(Compression::Zstd(3)).row_group_rows(4);
 /// let bytes = parquet_serde::to_vec_with(&rows, &options)?;
-/// let reader = parquet_serde::file::FileReader::new(bytes)?;
+/// let reader = parquet_serde::core::file::FileReader::new(bytes)?;
 /// assert_eq!(reader.num_row_groups(), 3);
 /// # Ok::<(), parquet_serde::Error>(())
 /// ```
@@ -139,13 +139,13 @@ pub fn to_path_with<T: Serialize + ParquetSchema>(
 /// Dremel's algorithm gives them.
 ///
 /// ```
-/// use parquet_serde::values::ColumnValues;
+/// use parquet_serde::core::values::ColumnValues;
 ///
 /// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
 /// struct Row { tags: Vec<Option<i32>> }
 ///
 /// let rows = [Row { tags: vec![Some(1), None, Some(3)] }, Row { tags: vec![] }];
-/// let (schema, batches) = parquet_serde::ser::shred(&rows)?;
+/// let (schema, batches) = parquet_serde::core::shred(&rows)?;
 /// assert_eq!(schema.columns()[0].path.to_string(), "tags.list.element");
 /// assert_eq!(batches[0].values, ColumnValues::Int32(vec![1, 3]));
 /// assert_eq!(batches[0].def_levels, [2, 1, 2, 0]);

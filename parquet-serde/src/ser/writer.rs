@@ -67,7 +67,7 @@ const CHECK_EVERY: usize = 64;
 /// assert_eq!(writer.num_rows(), 3);
 /// let bytes = writer.into_inner()?;
 ///
-/// let reader = parquet_serde::file::FileReader::new(bytes)?;
+/// let reader = parquet_serde::core::file::FileReader::new(bytes)?;
 /// assert_eq!(reader.num_row_groups(), 2);
 /// # Ok::<(), parquet_serde::Error>(())
 /// ```
@@ -202,18 +202,14 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         self.file.options()
     }
 
-    /// Writes the last row group and the footer; returns the file metadata.
-    pub fn close(self) -> Result<FileMetaData> {
-        self.finish().map(|(_, metadata)| metadata)
-    }
-
     /// Writes the last row group and the footer; returns the sink.
     pub fn into_inner(self) -> Result<W> {
-        self.finish().map(|(sink, _)| sink)
+        self.close().map(|(sink, _)| sink)
     }
 
-    /// Writes the last row group and the footer; returns the sink and the file metadata.
-    pub fn finish(mut self) -> Result<(W, FileMetaData)> {
+    /// Writes the last row group and the footer; returns the sink and the file metadata, as
+    /// [`FileWriter::close`](crate::core::file::FileWriter::close) does.
+    pub fn close(mut self) -> Result<(W, FileMetaData)> {
         self.flush_row_group()?;
         let (sink, metadata) = self.file.close()?;
         if let Some(pending) = self.pending.take() {

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use parquet_serde::file::FileReader;
+use parquet_serde::core::file::FileReader;
 use parquet_serde::record::{select_columns, write_json, RowAssembler};
 use parquet_serde::Error;
 

@@ -1,7 +1,7 @@
 //! Key flags shared by the commands that read (and write) encrypted files:
 //! `--footer-key HEX`, `--column-key PATH:HEX` (repeatable), `--aad-prefix TEXT`.
 
-use parquet_serde::encryption::FileDecryptionProperties;
+use parquet_serde::core::encryption::FileDecryptionProperties;
 use parquet_serde::Error;
 
 /// Help lines of the key flags.

@@ -14,7 +14,7 @@
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
-use parquet_serde::file::{FileReader, ReadOptions};
+use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::Error;
 
 mod cat;

@@ -2,10 +2,10 @@
 
 use std::io::Write;
 
-use parquet_serde::column::{Scalar, SortOrder};
-use parquet_serde::file::FileReader;
-use parquet_serde::format::{ColumnCryptoMetaData, Statistics};
-use parquet_serde::schema::ColumnDescriptor;
+use parquet_serde::core::column::{Scalar, SortOrder};
+use parquet_serde::core::file::FileReader;
+use parquet_serde::core::format::{ColumnCryptoMetaData, Statistics};
+use parquet_serde::core::schema::ColumnDescriptor;
 use parquet_serde::Error;
 
 pub fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(), Error> {
@@ -27,8 +27,8 @@ pub fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<
             "plaintext footer (signed)"
         };
         let alg = match alg {
-            parquet_serde::encryption::Algorithm::AesGcmV1 => "AES_GCM_V1",
-            parquet_serde::encryption::Algorithm::AesGcmCtrV1 => "AES_GCM_CTR_V1",
+            parquet_serde::core::encryption::Algorithm::AesGcmV1 => "AES_GCM_V1",
+            parquet_serde::core::encryption::Algorithm::AesGcmCtrV1 => "AES_GCM_CTR_V1",
         };
         writeln!(out, "encryption: {alg}, {footer}")?;
     }

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use parquet_serde::file::FileReader;
+use parquet_serde::core::file::FileReader;
 use parquet_serde::Error;
 
 pub fn pages(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(), Error> {

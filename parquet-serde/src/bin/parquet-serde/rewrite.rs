@@ -19,11 +19,11 @@
 
 use std::io::BufWriter;
 
-use parquet_serde::column::{check_encoding, ColumnBatch, DataPageVersion};
-use parquet_serde::encoding::names;
-use parquet_serde::file::{ColumnOverrides, FileReader, FileWriter, ReadOptions, WriterOptions};
-use parquet_serde::format::{CompressionCodec, Encoding, PageType};
-use parquet_serde::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use parquet_serde::core::column::{check_encoding, ColumnBatch, DataPageVersion};
+use parquet_serde::core::encoding::names;
+use parquet_serde::core::file::{ColumnOverrides, FileReader, FileWriter, ReadOptions, WriterOptions};
+use parquet_serde::core::format::{CompressionCodec, Encoding, PageType};
+use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::{Compression, Error};
 
 use crate::rewrite_crypto::{self, CryptoFlags};
@@ -219,16 +219,10 @@ fn options(
     let bad = |m: String| Error::invalid_argument(m);
     let schema = reader.schema();
     let md = reader.metadata();
-    let mut options = WriterOptions {
-        key_value_metadata: md
-            .file
-            .key_value_metadata
-            .iter()
-            .flatten()
-            .map(|kv| (kv.key.clone(), kv.value.clone()))
-            .collect(),
-        ..Default::default()
-    };
+    let mut options = WriterOptions::default();
+    for kv in md.file.key_value_metadata.iter().flatten() {
+        options = options.key_value_metadata_entry(kv.key.clone(), kv.value.clone());
+    }
     let mut choices = vec![Choice::Keep; schema.num_columns()];
     let mut layouts = Vec::with_capacity(schema.num_columns());
     for c in 0..schema.num_columns() {
@@ -290,50 +284,37 @@ fn options(
         }
     }
     if let Some(v) = page_version {
-        options.data_page_version = v;
+        options = options.data_page_version(v);
     } else if layouts.iter().any(|l| l.v2) {
-        options.data_page_version = DataPageVersion::V2;
+        options = options.data_page_version(DataPageVersion::V2);
     }
     for (c, descr) in schema.columns().iter().enumerate() {
         let path = descr.path.to_string();
         let codec = match compression {
             Some(c) => c,
             None if reader.num_row_groups() > 0 => compression_of(reader.column_chunk(0, c)?.codec),
-            None => options.compression,
+            None => options.column_options(&path).compression,
         };
         let l = layouts[c];
         let keep_encoding = l
             .encoding
             .filter(|&e| check_encoding(e, descr.physical_type).is_ok());
         let o = match choices[c] {
-            Choice::Keep => ColumnOverrides {
-                compression: Some(codec),
-                dictionary: Some(l.dictionary),
-                encoding: keep_encoding.or(Some(Encoding::Plain)),
-                ..Default::default()
-            },
-            Choice::Auto => ColumnOverrides {
-                compression: Some(codec),
-                auto_encoding: Some(true),
-                ..Default::default()
-            },
-            Choice::Fixed(e) => ColumnOverrides {
-                compression: Some(codec),
-                encoding: Some(e),
-                ..Default::default()
-            },
+            Choice::Keep => ColumnOverrides::default()
+                .compression(codec)
+                .dictionary(l.dictionary)
+                .encoding(keep_encoding.unwrap_or(Encoding::Plain)),
+            Choice::Auto => ColumnOverrides::default()
+                .compression(codec)
+                .auto_encoding(true),
+            Choice::Fixed(e) => ColumnOverrides::default().compression(codec).encoding(e),
         };
-        let existing = options.columns.iter_mut().find(|(p, _)| *p == path);
-        match existing {
-            // Another module's flag set something for this column: keep it, fill the rest.
-            Some((_, prev)) => {
-                prev.compression = prev.compression.or(o.compression);
-                prev.dictionary = prev.dictionary.or(o.dictionary);
-                prev.encoding = prev.encoding.or(o.encoding);
-                prev.auto_encoding = prev.auto_encoding.or(o.auto_encoding);
-            }
-            None => options.columns.push((path, o)),
-        }
+        // Another module's flag may have set something for this column: keep it, fill the rest.
+        let merged = match options.column_overrides(&path) {
+            Some(prev) => prev.clone().or(o),
+            None => o,
+        };
+        options = options.column(path, merged);
     }
     options.validate(schema)?;
     Ok((options, row_group_rows))
@@ -361,7 +342,9 @@ pub fn run(args: &[String]) -> Result<(), Error> {
     let file = std::fs::File::open(input).map_err(|e| Error::from(e).context(input))?;
     let reader = FileReader::with_options(file, read_options)?;
     let (mut options, row_group_rows) = options(&reader, &flags)?;
-    options.encryption = crypto.encryption(reader.schema())?;
+    if let Some(encryption) = crypto.encryption(reader.schema())? {
+        options = options.encryption(encryption);
+    }
     options.validate(reader.schema())?;
     let out = std::fs::File::create(output).map_err(|e| Error::from(e).context(output))?;
     let writer = FileWriter::new(BufWriter::new(out), reader.schema().clone(), options)?;

@@ -16,8 +16,8 @@
 //! key when no `--column-key` is given, else the listed columns with their keys and the others
 //! in plaintext.
 
-use parquet_serde::encryption::{Algorithm, FileDecryptionProperties, FileEncryptionProperties};
-use parquet_serde::schema::Schema;
+use parquet_serde::core::encryption::{Algorithm, FileDecryptionProperties, FileEncryptionProperties};
+use parquet_serde::core::schema::Schema;
 use parquet_serde::Error;
 
 use crate::keys::KeyFlags;
@@ -236,7 +236,7 @@ mod tests {
         assert_eq!(p.aad_prefix(), Some(&b"t"[..]));
         assert_eq!(p.footer_key_metadata(), Some(&b"kf"[..]));
         match p.column("a") {
-            parquet_serde::encryption::ColumnEncryption::ColumnKey { key_metadata, .. } => {
+            parquet_serde::core::encryption::ColumnEncryption::ColumnKey { key_metadata, .. } => {
                 assert_eq!(key_metadata.as_deref(), Some(&b"kc1"[..]))
             }
             other => panic!("{other:?}"),

@@ -12,8 +12,8 @@
 //!                                       declared sort key (repeatable, in order)
 //! ```
 
-use parquet_serde::bloom::BloomFilterOptions;
-use parquet_serde::file::{StatisticsLevel, WriterOptions};
+use parquet_serde::core::bloom::BloomFilterOptions;
+use parquet_serde::core::file::{StatisticsLevel, WriterOptions};
 
 /// Applies the statistics flags among `args` to `options`; returns the options and the
 /// arguments that are not statistics flags, in order.
@@ -133,16 +133,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(rest, args("in.parquet out.parquet --compression zstd"));
-        assert_eq!(o.statistics, StatisticsLevel::Chunk);
-        assert!(!o.page_index);
-        assert_eq!(o.statistics_truncate_length, Some(16));
+        assert!(o.column_options("x").statistics);
+        assert!(!o.column_options("x").page_statistics);
+        assert!(!o.column_options("x").page_index);
+        assert_eq!(o.column_options("x").statistics_truncate_length, Some(16));
         let id = o.column_options("id").bloom_filter.unwrap();
         assert_eq!((id.ndv, id.fpp), (Some(1000), 0.05));
         assert_eq!(o.column_options("name").bloom_filter.unwrap().ndv, None);
-        assert_eq!(o.sorting_columns.len(), 1);
-        assert!(o.sorting_columns[0].descending && o.sorting_columns[0].nulls_first);
+        assert_eq!(o.sorting_columns().len(), 1);
+        assert!(o.sorting_columns()[0].descending && o.sorting_columns()[0].nulls_first);
         let (o, _) = apply(WriterOptions::default(), &args("--truncate-stats none")).unwrap();
-        assert_eq!(o.statistics_truncate_length, None);
+        assert_eq!(o.column_options("x").statistics_truncate_length, None);
     }
 
     #[test]

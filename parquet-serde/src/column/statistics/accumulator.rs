@@ -48,8 +48,8 @@ enum MinMax {
 /// `TYPE_ORDER`.
 ///
 /// ```
-/// use parquet_serde::column::{SortOrder, StatisticsAccumulator};
-/// use parquet_serde::values::ColumnValues;
+/// use parquet_serde::core::column::{SortOrder, StatisticsAccumulator};
+/// use parquet_serde::core::values::ColumnValues;
 /// let mut s = StatisticsAccumulator::new(SortOrder::Signed);
 /// s.add_values(&ColumnValues::Int32(vec![3, -1, 7]));
 /// s.add_nulls(2);

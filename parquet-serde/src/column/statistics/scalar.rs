@@ -14,7 +14,7 @@ use crate::format::Type;
 /// compare with each other by value.
 ///
 /// ```
-/// use parquet_serde::column::Scalar;
+/// use parquet_serde::core::column::Scalar;
 /// assert_eq!(Scalar::from("ERROR"), Scalar::Bytes(b"ERROR".to_vec()));
 /// assert_eq!(Scalar::from(7u32), Scalar::Int(7));
 /// assert!(Scalar::from(2) < Scalar::from(2.5));

@@ -21,8 +21,8 @@ use crate::format::{Encoding, TimeUnit};
 /// back, so they are not part of this struct.
 ///
 /// ```
-/// use parquet_serde::format::TimeUnit;
-/// use parquet_serde::schema::typed::FieldAttrs;
+/// use parquet_serde::core::format::TimeUnit;
+/// use parquet_serde::core::schema::typed::FieldAttrs;
 ///
 /// let mut attrs = FieldAttrs::new();
 /// attrs.timestamp = Some(TimeUnit::Millis);
@@ -135,7 +135,7 @@ const fn or_opt<T: Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
 /// Precision and scale of a DECIMAL, checked on construction.
 ///
 /// ```
-/// use parquet_serde::schema::typed::DecimalSpec;
+/// use parquet_serde::core::schema::typed::DecimalSpec;
 ///
 /// let d = DecimalSpec::new(10, 2).unwrap();
 /// assert_eq!((d.precision(), d.scale()), (10, 2));
@@ -184,7 +184,7 @@ impl DecimalSpec {
 /// [`WriterOptions`](crate::WriterOptions) sets a Bloom filter for the column.
 ///
 /// ```
-/// use parquet_serde::schema::typed::BloomFilterSpec;
+/// use parquet_serde::core::schema::typed::BloomFilterSpec;
 /// let spec = BloomFilterSpec::DEFAULT;
 /// assert_eq!((spec.ndv, spec.fpp), (None, 0.01));
 /// ```

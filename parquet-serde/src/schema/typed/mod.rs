@@ -8,7 +8,7 @@
 //! it for the standard library's types.
 //!
 //! ```
-//! use parquet_serde::schema::ParquetSchema;
+//! use parquet_serde::core::schema::ParquetSchema;
 //! use serde::Serialize;
 //! use std::collections::BTreeMap;
 //!
@@ -224,9 +224,9 @@ use crate::schema::SchemaNode;
 /// message of a row type.
 ///
 /// ```
-/// use parquet_serde::format::Type;
-/// use parquet_serde::schema::{NodeKind, ParquetSchema, Repetition};
-/// use parquet_serde::schema::typed::FieldAttrs;
+/// use parquet_serde::core::format::Type;
+/// use parquet_serde::core::schema::{NodeKind, ParquetSchema, Repetition};
+/// use parquet_serde::core::schema::typed::FieldAttrs;
 ///
 /// let node = <Option<Vec<String>>>::parquet_node("tags", &FieldAttrs::new());
 /// assert_eq!(node.repetition, Repetition::Optional);
@@ -244,9 +244,9 @@ use crate::schema::SchemaNode;
 /// A hand-written implementation for a type with a custom `Serialize`:
 ///
 /// ```
-/// use parquet_serde::format::{LogicalType, Type};
-/// use parquet_serde::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
-/// use parquet_serde::schema::typed::FieldAttrs;
+/// use parquet_serde::core::format::{LogicalType, Type};
+/// use parquet_serde::core::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
+/// use parquet_serde::core::schema::typed::FieldAttrs;
 ///
 /// /// Serializes as its text form.
 /// struct Email(String);

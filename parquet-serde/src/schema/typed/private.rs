@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use std::cell::Cell;
 
-use crate::schema::{NodeKind, Repetition};
+use crate::core::schema::{NodeKind, Repetition};
 
 pub use super::attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use super::markers::{
@@ -13,9 +13,9 @@ pub use super::markers::{
     SupportsTimeMillis, SupportsTimestamp, SupportsUuid,
 };
 pub use super::ParquetSchema;
-pub use crate::compression::Compression;
-pub use crate::format::{Encoding, TimeUnit};
-pub use crate::schema::SchemaNode;
+pub use crate::core::compression::Compression;
+pub use crate::core::format::{Encoding, TimeUnit};
+pub use crate::core::schema::SchemaNode;
 pub use std::option::Option::{self, None, Some};
 pub use std::string::String;
 pub use std::vec::Vec;
