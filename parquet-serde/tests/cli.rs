@@ -153,7 +153,7 @@ fn check_passes_and_fails_where_the_crc_is_wrong() {
 fn usage_errors() {
     let (code, _, err) = run(&["frobnicate"]);
     assert_eq!(code, 2);
-    assert!(err.contains("usage"), "{err}");
+    assert!(err.contains("Usage: parquet-serde"), "{err}");
     let (code, _, err) = run(&["cat", "/nonexistent.parquet"]);
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent.parquet"), "{err}");
