@@ -93,6 +93,8 @@ impl Command {
         }
     }
 
+    /// Runs the command. `rewrite`'s invalid-argument errors (options that do not fit IN,
+    /// or each other) are usage failures.
     fn run(self) -> Result<(), Failure> {
         match self {
             Command::Cat(mut args) => {
