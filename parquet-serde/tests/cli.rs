@@ -153,7 +153,7 @@ fn check_passes_and_fails_where_the_crc_is_wrong() {
 fn usage_errors() {
     let (code, _, err) = run(&["frobnicate"]);
     assert_eq!(code, 2);
-    assert!(err.contains("usage"), "{err}");
+    assert!(err.contains("Usage: parquet-serde"), "{err}");
     let (code, _, err) = run(&["cat", "/nonexistent.parquet"]);
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent.parquet"), "{err}");
@@ -241,4 +241,110 @@ fn encrypted_files_with_key_flags() {
     let (code, _, err) = run(&["cat", p, "--column-key", FOOTER]);
     assert_eq!(code, 2);
     assert!(err.contains("PATH:HEX"), "{err}");
+}
+
+/// `--help` on the tool and on every command: exit 0, the flags listed on standard output.
+#[test]
+fn help_on_every_command() {
+    let keys = [
+        "--footer-key",
+        "--column-key",
+        "--aad-prefix",
+        "--no-verify",
+    ];
+    let rewrite = [
+        "--compression",
+        "--encoding",
+        "--page-version",
+        "--row-group-rows",
+        "--statistics",
+        "--page-index",
+        "--bloom-filter",
+        "--truncate-stats",
+        "--sorting-column",
+        "--algorithm",
+        "--plaintext-footer",
+        "--no-store-aad-prefix",
+        "--footer-key-metadata",
+        "--column-key-metadata",
+        "--in-footer-key",
+        "--in-column-key",
+        "--in-aad-prefix",
+        "--decrypt",
+    ];
+    let commands: [(&str, Vec<&str>); 6] = [
+        ("cat", [&keys[..], &["--columns", "--limit"]].concat()),
+        ("schema", keys.to_vec()),
+        ("meta", keys.to_vec()),
+        ("pages", keys.to_vec()),
+        ("check", keys.to_vec()),
+        ("rewrite", [&keys[..], &rewrite[..]].concat()),
+    ];
+    let (code, out, err) = run(&["--help"]);
+    assert_eq!(code, 0, "{err}");
+    for (command, flags) in &commands {
+        assert!(out.contains(command), "{out}");
+        for help in [vec![*command, "--help"], vec!["help", command]] {
+            let (code, out, err) = run(&help);
+            assert_eq!(code, 0, "{help:?}: {err}");
+            assert!(out.contains(&format!("parquet-serde {command}")), "{out}");
+            for flag in flags {
+                assert!(out.contains(flag), "{command} --help lacks {flag}: {out}");
+            }
+        }
+        // A flag of another command is not listed.
+        if *command != "rewrite" {
+            assert!(!run(&[command, "--help"]).1.contains("--compression"));
+        }
+    }
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        format!("parquet-serde {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// Exit codes: 2 for an unknown flag, a missing value or argument, no command; 1 for a file
+/// that does not open.
+#[test]
+fn exit_codes() {
+    let f = corpus_path("alltypes_plain.parquet");
+    let f = f.to_str().unwrap();
+    for command in ["cat", "schema", "meta", "pages", "check", "rewrite"] {
+        let (code, out, err) = run(&[command, "--frobnicate", f, "/nonexistent/out.parquet"]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains("unexpected argument '--frobnicate'"), "{err}");
+        let (code, _, err) = run(&[command]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(err.contains("required"), "{err}");
+    }
+    for command in ["cat", "schema", "meta", "pages", "check"] {
+        let (code, out, err) = run(&[command, "/nonexistent/file.parquet"]);
+        assert_eq!(code, 1, "{command}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.starts_with("parquet-serde: /nonexistent/file.parquet: I/O error"),
+            "{err}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.parquet");
+    let (code, _, err) = run(&[
+        "rewrite",
+        "/nonexistent/file.parquet",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("/nonexistent/file.parquet"), "{err}");
+    assert!(!out.exists());
+    let (code, _, err) = run(&["cat", f, "--limit"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--limit"), "{err}");
+    let (code, _, err) = run(&["cat", f, "--limit", "ten"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--limit"), "{err}");
+    let (code, _, _) = run(&[]);
+    assert_eq!(code, 2);
 }

@@ -6,11 +6,11 @@ use parquet_serde::core::file::FileReader;
 use parquet_serde::record::{select_columns, write_json, RowAssembler};
 use parquet_serde::Error;
 
-use crate::Args;
+use crate::read::CatArgs;
 
 pub fn cat(
     reader: &FileReader<std::fs::File>,
-    args: &Args,
+    args: &CatArgs,
     out: &mut impl Write,
 ) -> Result<(), Error> {
     let selected = select_columns(reader.schema(), &args.columns)?;

@@ -1,4 +1,4 @@
-//! `parquet-serde`: inspect and check Parquet files.
+//! `parquet-serde`: inspect, check and rewrite Parquet files.
 //!
 //! ```text
 //! parquet-serde cat FILE [--columns a,b.c] [--limit N]   one JSON object per row
@@ -8,162 +8,151 @@
 //! parquet-serde check FILE                               decode everything, verify every CRC
 //! parquet-serde rewrite IN OUT [options]                 same values and schema, other options
 //! ```
-//! `--no-verify` (any command) turns CRC verification off. Encrypted files: `--footer-key HEX`,
-//! `--column-key PATH:HEX` (repeatable), `--aad-prefix TEXT`.
+//! `--help` on any command lists its flags. Exit codes: 0 success, 1 a failure reading or
+//! writing (message on standard error), 2 a usage error.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
-use parquet_serde::core::file::{FileReader, ReadOptions};
-use parquet_serde::Error;
+use clap::{CommandFactory, Parser, Subcommand};
+use parquet_serde::{Error, ErrorKind};
 
+mod atomic;
 mod cat;
 mod check;
 mod keys;
 mod meta;
+mod names;
 mod pages;
+mod read;
 mod rewrite;
+mod rewrite_copy;
 mod rewrite_crypto;
-mod rewrite_flags;
+mod rewrite_layout;
 mod stats_flags;
 
-const USAGE: &str = "usage: parquet-serde <cat|schema|meta|pages|check> FILE [options]
-       parquet-serde rewrite IN OUT [options]
-  cat FILE [--columns a,b.c] [--limit N]   print rows as JSON lines
-  schema FILE                              print the schema (message-type text)
-  meta FILE                                print row groups, columns, encodings, sizes, statistics
-  pages FILE                               print the pages of every column chunk
-  check FILE                               decode every page and verify every checksum
-options: --no-verify  do not verify page checksums";
+use read::{read, CatArgs, ReadArgs};
+use rewrite::RewriteArgs;
 
-fn usage() -> String {
-    let mut u = format!(
-        "{USAGE}\n{}\n{}\n{}",
-        keys::HELP,
-        rewrite::USAGE,
-        rewrite_crypto::USAGE
-    );
-    for f in rewrite_flags::FLAGS {
-        let value = if f.takes_value { " VALUE" } else { "" };
-        u.push_str(&format!("\n          [--{}{value}]  {}", f.name, f.help));
-    }
-    u
+/// Inspect, check and rewrite Parquet files.
+#[derive(Debug, Parser)]
+#[command(name = "parquet-serde", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-pub(crate) struct Args {
-    pub(crate) command: String,
-    pub(crate) file: String,
-    pub(crate) columns: Vec<String>,
-    pub(crate) limit: Option<usize>,
-    pub(crate) verify: bool,
-    pub(crate) keys: keys::KeyFlags,
+/// The commands. A flag given twice keeps its last value, except the repeatable ones.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print one JSON object per row
+    #[command(args_override_self = true)]
+    Cat(CatArgs),
+    /// Print the schema (message-type text)
+    #[command(args_override_self = true)]
+    Schema(ReadArgs),
+    /// Print row groups, columns, encodings, sizes, statistics
+    #[command(args_override_self = true)]
+    Meta(ReadArgs),
+    /// Print the pages of every column chunk
+    #[command(args_override_self = true)]
+    Pages(ReadArgs),
+    /// Decode every page and verify every checksum
+    #[command(args_override_self = true)]
+    Check(ReadArgs),
+    /// Rewrite IN as OUT with other options, same values and schema
+    ///
+    /// What no option changes is kept from IN: each column's codec (its default level), its
+    /// encodings (dictionary or not, and the value encoding of its other pages), the page
+    /// version and the row groups. OUT is encrypted when given a footer key. OUT is written
+    /// to a temporary file next to it and renamed over it once complete.
+    #[command(
+        args_override_self = true,
+        mut_arg("footer_key", |a| a.help(
+            "Footer key of OUT, which encrypts OUT (and of IN, unless --in-footer-key)"
+        )),
+        mut_arg("column_key", |a| a.help(
+            "Key of OUT's column at dotted PATH (and of IN's, unless --in-column-key); the \
+             other columns stay plaintext (repeatable)"
+        )),
+        mut_arg("aad_prefix", |a| a.help("AAD prefix of OUT (not used to read IN)")),
+    )]
+    Rewrite(Box<RewriteArgs>),
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut it = std::env::args().skip(1);
-    let command = it.next().ok_or("missing command")?;
-    if command == "--help" || command == "-h" || command == "help" {
-        return Err(String::new());
-    }
-    let mut file = None;
-    let mut args = Args {
-        command,
-        file: String::new(),
-        columns: Vec::new(),
-        limit: None,
-        verify: true,
-        keys: keys::KeyFlags::default(),
-    };
-    while let Some(a) = it.next() {
-        if args.keys.take(&a, &mut || it.next())? {
-            continue;
+impl Command {
+    /// The command's name, as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Cat(_) => "cat",
+            Command::Schema(_) => "schema",
+            Command::Meta(_) => "meta",
+            Command::Pages(_) => "pages",
+            Command::Check(_) => "check",
+            Command::Rewrite(_) => "rewrite",
         }
-        match a.as_str() {
-            "--columns" => {
-                let v = it.next().ok_or("--columns needs a value")?;
-                args.columns = v
-                    .split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-                    .collect();
+    }
+
+    /// Runs the command. `rewrite`'s invalid-argument errors (options that do not fit IN,
+    /// or each other) are usage failures.
+    fn run(self) -> Result<(), Failure> {
+        match self {
+            Command::Cat(mut args) => {
+                args.columns.retain(|c| !c.is_empty());
+                read(&args.read, |r, out| cat::cat(r, &args, out))
             }
-            "--limit" => {
-                let v = it.next().ok_or("--limit needs a value")?;
-                args.limit = Some(
-                    v.parse()
-                        .map_err(|_| format!("--limit: not a number: {v}"))?,
-                );
-            }
-            "--no-verify" => args.verify = false,
-            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
-            s => {
-                if file.replace(s.to_string()).is_some() {
-                    return Err(format!("unexpected argument {s}"));
+            Command::Schema(args) => read(&args, |r, out| {
+                writeln!(out, "{}", r.schema()).map_err(Error::from)
+            }),
+            Command::Meta(args) => read(&args, meta::meta),
+            Command::Pages(args) => read(&args, pages::pages),
+            Command::Check(args) => read(&args, check::check),
+            Command::Rewrite(args) => rewrite::run(&args).map_err(|e| {
+                if e.kind() == ErrorKind::InvalidArgument {
+                    Failure::Usage(e)
+                } else {
+                    Failure::Run("parquet-serde rewrite".to_string(), e)
                 }
-            }
+            }),
         }
     }
-    args.file = file.ok_or("missing FILE")?;
-    Ok(args)
+}
+
+/// Why a command failed, which decides its exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// The arguments do not fit each other or the file: exit 2, with the command's usage.
+    Usage(Error),
+    /// Reading or writing failed: exit 1. The string starts the message: the tool and what
+    /// failed (a file, a command).
+    Run(String, Error),
 }
 
 fn main() -> ExitCode {
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    if raw.first().map(String::as_str) == Some("rewrite") {
-        return match rewrite::run(&raw[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("parquet-serde rewrite: {e}");
-                if e.kind() == parquet_serde::ErrorKind::InvalidArgument {
-                    eprintln!("{}", usage());
-                    ExitCode::from(2)
-                } else {
-                    ExitCode::from(1)
-                }
-            }
-        };
-    }
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(msg) => {
-            if !msg.is_empty() {
-                eprintln!("parquet-serde: {msg}");
-            }
-            eprintln!("{}", usage());
-            return ExitCode::from(2);
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to standard output with 0, usage errors to standard
+            // error with 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
-    let result = std::fs::File::open(&args.file)
-        .map_err(Error::from)
-        .and_then(|f| {
-            let mut options = ReadOptions::default().verify_checksums(args.verify);
-            if let Some(d) = args.keys.decryption()? {
-                options = options.decryption(d);
-            }
-            FileReader::with_options(f, options)
-        })
-        .and_then(|reader| {
-            let stdout = std::io::stdout();
-            let mut out = BufWriter::new(stdout.lock());
-            let r = match args.command.as_str() {
-                "cat" => cat::cat(&reader, &args, &mut out),
-                "schema" => writeln!(out, "{}", reader.schema()).map_err(Error::from),
-                "meta" => meta::meta(&reader, &mut out),
-                "pages" => pages::pages(&reader, &mut out),
-                "check" => check::check(&reader, &mut out),
-                other => Err(Error::invalid_argument(format!("unknown command {other}"))),
-            };
-            r.and_then(|_| out.flush().map_err(Error::from))
-        });
-    match result {
+    let name = cli.command.name();
+    match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e)
-            if e.kind() == parquet_serde::ErrorKind::Io && e.message().contains("Broken pipe") =>
-        {
-            ExitCode::SUCCESS
+        Err(Failure::Usage(e)) => {
+            let mut cli = Cli::command();
+            cli.build();
+            let e = match cli.find_subcommand_mut(name) {
+                Some(command) => command.error(clap::error::ErrorKind::ValueValidation, e),
+                None => cli.error(clap::error::ErrorKind::ValueValidation, e),
+            };
+            let _ = e.print();
+            ExitCode::from(2)
         }
-        Err(e) => {
-            eprintln!("parquet-serde: {}: {e}", args.file);
+        Err(Failure::Run(what, e)) => {
+            eprintln!("{what}: {e}");
             ExitCode::from(1)
         }
     }
