@@ -42,7 +42,6 @@
 //! error naming the column path and the row number (counted from 0); nothing of that row is
 //! written.
 
-mod convert;
 mod error;
 mod path;
 mod plan;
