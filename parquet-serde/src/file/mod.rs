@@ -6,6 +6,7 @@ mod decryptor;
 mod footer;
 mod indexes;
 mod options;
+mod pending;
 mod reader;
 mod selection;
 mod write_crypto;
@@ -27,6 +28,7 @@ pub use options::{
     default_threads, ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions,
     MAX_DEFAULT_THREADS,
 };
+pub(crate) use pending::PendingFile;
 pub use reader::{ColumnChunkData, FileReader};
 pub use selection::RowSelection;
 pub(crate) use selection::{local_ranges, take_rows};

@@ -43,7 +43,6 @@
 //! written.
 
 mod error;
-mod path;
 mod plan;
 mod serializer;
 mod shredder;

@@ -15,8 +15,8 @@ use crate::format::FileMetaData;
 use crate::schema::typed::{ColumnOptions, FieldAttrs};
 use crate::schema::{NodeKind, ParquetSchema, Repetition, Schema, SchemaNode};
 
-use super::path::PendingFile;
 use super::shredder::Shredder;
+use crate::file::PendingFile;
 
 /// Rows shredded before their buffers move into the column writers (where they become
 /// encoded pages).
