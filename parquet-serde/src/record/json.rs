@@ -186,8 +186,6 @@ fn non_finite(f: f64) -> Option<&'static str> {
     }
 }
 
-/// A text form printed through `Display` (serde's `collect_str`).
-
 #[cfg(test)]
 mod tests {
     use super::*;
