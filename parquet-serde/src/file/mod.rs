@@ -16,10 +16,8 @@ mod writer;
 mod index_tests;
 
 pub use crate::column::DataPageVersion;
+pub(crate) use crate::page::PageDecryptor;
 pub use chunk_reader::{ChunkReader, CountingReader};
-#[cfg(test)]
-pub(crate) use decryptor::ChunkDecryptor;
-pub(crate) use decryptor::PageDecryptor;
 pub use footer::{
     parse_footer, parse_footer_with, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED,
 };

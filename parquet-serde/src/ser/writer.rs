@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::bloom::BloomFilterOptions;
 use crate::column::parallel::ColumnPool;
 use crate::column::ColumnChunkWriter;
 use crate::error::{Error, Result};
@@ -344,7 +345,7 @@ pub(crate) fn apply_column_options(
         overrides.encoding = overrides.encoding.or(from_type.encoding);
         overrides.bloom_filter = overrides
             .bloom_filter
-            .or(from_type.bloom_filter.map(|b| b.to_options()));
+            .or(from_type.bloom_filter.map(BloomFilterOptions::from));
         if let Some(encoding) = overrides.encoding {
             crate::column::check_encoding(encoding, column.physical_type)
                 .map_err(|e| e.with_column(path.clone()))?;
