@@ -3,9 +3,9 @@
 
 use parquet_serde::core::column::ColumnBatch;
 use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
-use parquet_serde::record::{read_rows, write_json};
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues};
+use parquet_serde::record::{read_rows, write_json};
 use parquet_serde::Compression;
 
 fn main() -> Result<(), parquet_serde::Error> {

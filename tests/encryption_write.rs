@@ -625,7 +625,11 @@ fn structural(
     key_of: KeyOf,
     plaintext_footer: bool,
 ) -> Parsed {
-    let footer_key = options.encryption_properties().unwrap().footer_key().to_vec();
+    let footer_key = options
+        .encryption_properties()
+        .unwrap()
+        .footer_key()
+        .to_vec();
     let data = rows(3000);
     let bytes = write(&data, options);
     let p = parse(bytes, &footer_key, prefix);
@@ -764,7 +768,8 @@ fn chunks_bound_to_their_row_group() {
     use parquet_serde::core::column::ColumnBatch;
     use parquet_serde::core::file::FileWriter;
     use parquet_serde::core::values::ColumnValues;
-    let schema: parquet_serde::core::schema::Schema = "message m { required int64 a; }".parse().unwrap();
+    let schema: parquet_serde::core::schema::Schema =
+        "message m { required int64 a; }".parse().unwrap();
     let o = WriterOptions::default().encryption(props(K128).build().unwrap());
     let mut w = FileWriter::new(Vec::new(), schema, o).unwrap();
     let batch = ColumnBatch {
@@ -787,7 +792,8 @@ fn chunks_bound_to_their_row_group() {
 
 #[test]
 fn options_refuse_unknown_encrypted_columns() {
-    let schema: parquet_serde::core::schema::Schema = "message m { required int64 a; }".parse().unwrap();
+    let schema: parquet_serde::core::schema::Schema =
+        "message m { required int64 a; }".parse().unwrap();
     let o = WriterOptions::default().encryption(
         props(K128)
             .column_key("b", KCOL.to_vec(), None)
@@ -802,10 +808,7 @@ fn options_refuse_unknown_encrypted_columns() {
 fn unencrypted_output_unchanged_by_none() {
     let data = rows(100);
     let a = write(&data, base_options());
-    let b = write(
-        &data,
-        base_options().encryption(None),
-    );
+    let b = write(&data, base_options().encryption(None));
     assert_eq!(a, b);
     assert_eq!(&a[..4], b"PAR1");
 }

@@ -10,10 +10,10 @@ use std::time::Instant;
 use parquet_serde::core::bloom::BloomFilterOptions;
 use parquet_serde::core::column::ColumnBatch;
 use parquet_serde::core::file::{CountingReader, FileReader, FileWriter, WriterOptions};
-use parquet_serde::filter::{col, FilterOptions, Predicate};
-use parquet_serde::record::Value;
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues};
+use parquet_serde::filter::{col, FilterOptions, Predicate};
+use parquet_serde::record::Value;
 
 const SCHEMA: &str = "message log {
   required int64 ts (TIMESTAMP(MICROS,true));

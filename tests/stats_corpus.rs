@@ -11,8 +11,8 @@ use common::{corpus, python, testdata};
 use parquet_serde::core::bloom::{hash, Sbbf};
 use parquet_serde::core::column::{Scalar, SortOrder};
 use parquet_serde::core::file::{ChunkReader, CountingReader, FileReader};
-use parquet_serde::filter::{col, FilterOptions};
 use parquet_serde::core::format::{BoundaryOrder, ColumnOrder, PageType, Type};
+use parquet_serde::filter::{col, FilterOptions};
 use serde_json::{json, Value as J};
 
 /// Runs testdata/stats_with.py and parses its JSON lines.
@@ -531,7 +531,8 @@ fn data_index_bloom_encoding_files() {
     ] {
         let r = open(name);
         let f = r.bloom_filter(0, 0).unwrap().expect("a Bloom filter");
-        let parquet_serde::core::values::ColumnValues::ByteArray(v) = r.read_column(0, 0).unwrap().values
+        let parquet_serde::core::values::ColumnValues::ByteArray(v) =
+            r.read_column(0, 0).unwrap().values
         else {
             panic!()
         };

@@ -61,14 +61,45 @@ pub enum Codec {
     Lz4Raw,
 }
 
-/// The value encodings `encoding = "..."` may name (by their `Encoding` variant names).
-pub const ENCODINGS: &[(&str, &str)] = &[
-    ("plain", "Plain"),
-    ("rle", "Rle"),
-    ("delta_binary_packed", "DeltaBinaryPacked"),
-    ("delta_length_byte_array", "DeltaLengthByteArray"),
-    ("delta_byte_array", "DeltaByteArray"),
-    ("byte_stream_split", "ByteStreamSplit"),
+/// The value encodings `encoding = "..."` may name: the name, as
+/// `parquet_serde::core::format::Encoding`'s `FromStr` accepts it (compared after the same
+/// normalisation: trimmed, lower case, `-` for `_`), and its number in parquet.thrift (the
+/// expansion is `Encoding::from_i32(n)`, so ALP, which the enum does not name yet, needs no
+/// special case).
+pub const ENCODINGS: &[(&str, i32)] = &[
+    ("plain", 0),
+    ("rle", 3),
+    ("delta_binary_packed", 5),
+    ("delta_length_byte_array", 6),
+    ("delta_byte_array", 7),
+    ("byte_stream_split", 9),
+    ("alp", 10),
+];
+
+/// The other names `Encoding`'s `FromStr` accepts: encodings that are not value encodings
+/// (the writer would refuse them), refused here at compile time with a reason.
+pub const NOT_VALUE_ENCODINGS: &[(&str, &str)] = &[
+    ("rle_dictionary", DICTIONARY_HINT),
+    ("dictionary", DICTIONARY_HINT),
+    ("plain_dictionary", DICTIONARY_HINT),
+    ("bit_packed", "it is a deprecated encoding of levels"),
+];
+
+const DICTIONARY_HINT: &str = "dictionary encoding is chosen with `dictionary = true`";
+
+/// The names `compression = "..."` takes, as `parquet_serde::Compression`'s `FromStr`
+/// accepts them (after the same normalisation), and the codec each means with its default
+/// level.
+pub const CODECS: &[(&str, Codec)] = &[
+    ("uncompressed", Codec::Uncompressed),
+    ("none", Codec::Uncompressed),
+    ("snappy", Codec::Snappy),
+    ("gzip", Codec::Gzip(6)),
+    ("brotli", Codec::Brotli(1)),
+    ("zstd", Codec::Zstd(3)),
+    ("lz4_raw", Codec::Lz4Raw),
+    ("lz4", Codec::Lz4Raw),
+    ("lz4raw", Codec::Lz4Raw),
 ];
 
 /// A value with the span of the token it came from.
@@ -91,7 +122,8 @@ pub struct FieldParquet {
     pub bytes: Option<Span>,
     pub name: Option<Spanned<String>>,
     pub field_id: Option<i32>,
-    pub encoding: Option<&'static str>,
+    /// `encoding = "..."`: the encoding's number in parquet.thrift.
+    pub encoding: Option<i32>,
     pub compression: Option<Codec>,
     pub dictionary: Option<bool>,
     /// `bloom_filter` / `bloom_filter(ndv = N, fpp = F)`: expected distinct values and
@@ -329,70 +361,82 @@ fn parse_decimal(meta: &ParseNestedMeta) -> syn::Result<(u32, u32)> {
     Ok((p, s))
 }
 
-/// `encoding = "..."`, case-insensitive, `-` or `_` between words.
-fn parse_encoding(lit: &LitStr) -> syn::Result<&'static str> {
-    let norm = lit.value().to_ascii_lowercase().replace('-', "_");
-    if let Some((_, variant)) = ENCODINGS.iter().find(|(name, _)| *name == norm) {
-        return Ok(variant);
+/// `encoding = "..."`: the names `parquet_serde::core::format::Encoding` parses (any case, `-` for
+/// `_`), of value encodings only.
+fn parse_encoding(lit: &LitStr) -> syn::Result<i32> {
+    let norm = lit.value().trim().to_ascii_lowercase().replace('-', "_");
+    if let Some(&(_, value)) = ENCODINGS.iter().find(|(name, _)| *name == norm) {
+        return Ok(value);
     }
-    let hint = if norm.contains("dictionary") {
-        "; dictionary encoding is chosen with `dictionary = true`"
-    } else {
-        ""
-    };
+    if let Some((_, why)) = NOT_VALUE_ENCODINGS.iter().find(|(name, _)| *name == norm) {
+        return Err(syn::Error::new(
+            lit.span(),
+            format!("`{}` is not a value encoding: {why}", lit.value()),
+        ));
+    }
     let names: Vec<&str> = ENCODINGS.iter().map(|(n, _)| *n).collect();
     Err(syn::Error::new(
         lit.span(),
         format!(
-            "unknown encoding `{}`; expected one of: {}{hint}",
+            "unknown encoding `{}`; expected one of: {}",
             lit.value(),
             names.join(", ")
         ),
     ))
 }
 
-/// `compression = "name"` or `"name(level)"`.
+/// `compression = "..."`: the names and level forms `parquet_serde::Compression` parses:
+/// `name`, `name(LEVEL)` or `name:LEVEL`, any case, `-` for `_`.
 fn parse_codec(lit: &LitStr) -> syn::Result<Codec> {
-    let text = lit.value().to_ascii_lowercase();
+    let value = lit.value();
+    let text = value.trim();
     let err = |msg: String| syn::Error::new(lit.span(), msg);
     let (name, level) = match text.split_once('(') {
         Some((name, rest)) => {
             let Some(num) = rest.strip_suffix(')') else {
-                return Err(err(format!("expected `{name}(LEVEL)`")));
+                return Err(err(format!("expected `{}(LEVEL)`", name.trim())));
             };
-            let level = num
-                .trim()
-                .parse::<i32>()
-                .map_err(|_| err(format!("compression level `{num}` is not an integer")))?;
-            (name.trim(), Some(level))
+            (name, Some(num))
         }
-        None => (text.trim(), None),
+        None => match text.split_once(':') {
+            Some((name, num)) => (name, Some(num)),
+            None => (text, None),
+        },
     };
-    let ranged = |lo: i32, hi: i32, default: i32| -> syn::Result<i32> {
-        match level {
-            None => Ok(default),
-            Some(l) if (lo..=hi).contains(&l) => Ok(l),
-            Some(l) => Err(err(format!(
-                "{name} level {l} is out of range ({lo} to {hi})"
-            ))),
-        }
-    };
-    let no_level = |codec: Codec| match level {
-        None => Ok(codec),
-        Some(_) => Err(err(format!("{name} takes no level"))),
-    };
-    match name {
-        "uncompressed" | "none" => no_level(Codec::Uncompressed),
-        "snappy" => no_level(Codec::Snappy),
-        "lz4_raw" | "lz4" => no_level(Codec::Lz4Raw),
-        // The ranges checked make the casts lossless.
-        "gzip" => Ok(Codec::Gzip(ranged(0, 9, 6)? as u32)),
-        "brotli" => Ok(Codec::Brotli(ranged(0, 11, 1)? as u32)),
-        "zstd" => Ok(Codec::Zstd(ranged(-131_072, 22, 3)?)),
-        other => Err(err(format!(
-            "unknown compression `{other}`; expected one of: uncompressed, snappy, gzip, \
+    let name = name.trim().to_ascii_lowercase().replace('-', "_");
+    let Some(&(_, codec)) = CODECS.iter().find(|(n, _)| *n == name) else {
+        return Err(err(format!(
+            "unknown compression `{name}`; expected one of: uncompressed, snappy, gzip, \
              gzip(LEVEL), brotli, brotli(LEVEL), zstd, zstd(LEVEL), lz4_raw"
-        ))),
+        )));
+    };
+    let Some(num) = level else {
+        return Ok(codec);
+    };
+    let level = num.trim().parse::<i64>().map_err(|_| {
+        err(format!(
+            "compression level `{}` is not an integer",
+            num.trim()
+        ))
+    })?;
+    let ranged = |lo: i64, hi: i64| -> syn::Result<i64> {
+        if (lo..=hi).contains(&level) {
+            Ok(level)
+        } else {
+            Err(err(format!(
+                "{name} level {level} is out of range ({lo} to {hi})"
+            )))
+        }
+    };
+    // The ranges checked make the casts lossless; zstd's is the one of the zstd library
+    // parquet-serde links (`zstd::compression_level_range()`), which the writer checks again.
+    match codec {
+        Codec::Gzip(_) => Ok(Codec::Gzip(ranged(0, 9)? as u32)),
+        Codec::Brotli(_) => Ok(Codec::Brotli(ranged(0, 11)? as u32)),
+        Codec::Zstd(_) => Ok(Codec::Zstd(ranged(-131_072, 22)? as i32)),
+        Codec::Uncompressed | Codec::Snappy | Codec::Lz4Raw => {
+            Err(err(format!("{name} takes no level")))
+        }
     }
 }
 

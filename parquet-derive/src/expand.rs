@@ -198,8 +198,7 @@ fn attrs_expr(field: &Field) -> TokenStream {
         sets.push(quote!(__a.bytes = true;));
     }
     if let Some(enc) = p.encoding {
-        let variant = Ident::new(enc, Span::call_site());
-        sets.push(quote!(__a.encoding = __p::Some(__p::Encoding::#variant);));
+        sets.push(quote!(__a.encoding = __p::Some(__p::Encoding::from_i32(#enc));));
     }
     if let Some(codec) = p.compression {
         let c = match codec {

@@ -67,7 +67,7 @@ pub mod keytools;
 pub mod page;
 #[path = "schema/mod.rs"]
 pub mod schema;
-#[path = "values.rs"]
+#[path = "values/mod.rs"]
 pub mod values;
 
 pub use crate::ser::shred;

@@ -1294,3 +1294,65 @@ fn bloom_filter_options() {
     };
     assert!(size(&s) < size(&r), "{:?} {:?}", size(&s), size(&r));
 }
+
+/// Each spelling gives the attribute the value `FromStr` gives (the derive cannot call the
+/// library, so it keeps its own table; this keeps the two in step).
+macro_rules! attribute_agrees {
+    ($key:ident: $($name:literal),* $(,)?) => {{
+        let mut checked = Vec::<&str>::new();
+        $({
+            #[derive(Serialize, parquet_serde::ParquetSchema)]
+            struct One {
+                #[parquet($key = $name)]
+                x: f64,
+            }
+            let opts = One::parquet_column_options();
+            assert_eq!(opts.len(), 1, "{}", $name);
+            assert_eq!(opts[0].$key, Some($name.parse().unwrap()), "{}", $name);
+            checked.push($name);
+        })*
+        checked
+    }};
+}
+
+#[test]
+fn attribute_names_agree_with_from_str() {
+    let encodings = attribute_agrees!(encoding:
+        "plain", "PLAIN", "rle", "delta_binary_packed", "Delta-Length-Byte-Array",
+        "delta_byte_array", "byte_stream_split", "alp", " plain ",
+    );
+    // Every value encoding the library names is covered (the others are refused by the
+    // derive: tests/ui/bad_codec.rs).
+    for v in 0..=10 {
+        let e = Encoding::from_i32(v);
+        let Ok(_) = e.to_string().parse::<Encoding>() else {
+            continue;
+        };
+        let value_encoding = !matches!(
+            e,
+            Encoding::PlainDictionary | Encoding::RleDictionary | Encoding::BitPacked
+        );
+        let named = encodings
+            .iter()
+            .any(|n| n.trim().to_lowercase().replace('-', "_") == e.to_string().to_lowercase());
+        assert_eq!(named, value_encoding, "{e}");
+    }
+    let codecs = attribute_agrees!(compression:
+        "uncompressed", "none", "snappy", "SNAPPY", "gzip", "gzip(0)", "gzip:9", "brotli",
+        "brotli(11)", "zstd", "zstd(-7)", "zstd:22", "Zstd( 4 )", "lz4_raw", "lz4", "lz4raw",
+        "LZ4-RAW",
+    );
+    // Every codec's canonical form is covered.
+    for c in [
+        Compression::Uncompressed,
+        Compression::Snappy,
+        Compression::Lz4Raw,
+        Compression::GZIP_DEFAULT,
+        Compression::BROTLI_DEFAULT,
+        Compression::ZSTD_DEFAULT,
+    ] {
+        let name = c.to_string();
+        let name = name.split('(').next().unwrap_or_default();
+        assert!(codecs.contains(&name), "{name}");
+    }
+}

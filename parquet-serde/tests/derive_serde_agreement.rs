@@ -623,7 +623,10 @@ struct Mismatch {
 }
 
 impl ParquetSchema for Mismatch {
-    fn parquet_node(name: &str, _attrs: &parquet_serde::core::schema::typed::FieldAttrs) -> SchemaNode {
+    fn parquet_node(
+        name: &str,
+        _attrs: &parquet_serde::core::schema::typed::FieldAttrs,
+    ) -> SchemaNode {
         let mut node = <(u8,)>::parquet_node(name, &Default::default());
         if let NodeKind::Group { fields } = &mut node.kind {
             fields[0].name = "b".into();

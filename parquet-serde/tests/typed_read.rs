@@ -11,12 +11,12 @@ use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
 use parquet_serde::core::column::ColumnBatch;
-use parquet_serde::{ReadAll, Reader};
 use parquet_serde::core::file::{CountingReader, FileWriter, WriterOptions};
-use parquet_serde::record::Value;
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use parquet_serde::record::Value;
 use parquet_serde::{from_path, from_reader, from_slice, ErrorKind};
+use parquet_serde::{ReadAll, Reader};
 use serde::Deserialize;
 
 // ---------------------------------------------------------------------------------------------

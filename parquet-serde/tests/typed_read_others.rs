@@ -10,8 +10,8 @@ use common::{corpus_file, python_file};
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
-use parquet_serde::Reader;
 use parquet_serde::from_slice;
+use parquet_serde::Reader;
 use serde::Deserialize;
 
 // ---------------------------------------------------------------------------------------------

@@ -19,9 +19,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use parquet_serde::core::file::{FileReader, StatisticsLevel};
 use parquet_serde::core::format::{CompressionCodec, LogicalType, PageType, TimeUnit, Type};
-use parquet_serde::record::{read_rows, Value};
 use parquet_serde::core::schema::typed::FieldAttrs;
 use parquet_serde::core::schema::{Repetition, SchemaNode};
+use parquet_serde::record::{read_rows, Value};
 use parquet_serde::{Compression, ErrorKind, ParquetSchema, Writer, WriterOptions};
 use serde::Serialize;
 
@@ -1425,8 +1425,10 @@ fn encodings_from_attributes_and_misfits() {
     assert_eq!(parquet_serde::from_slice::<Delta>(&bytes).unwrap(), rows);
 
     // An encoding that does not fit the column's type is refused up front, naming it.
-    let options = WriterOptions::default()
-        .column_encoding("a", parquet_serde::core::format::Encoding::DeltaBinaryPacked);
+    let options = WriterOptions::default().column_encoding(
+        "a",
+        parquet_serde::core::format::Encoding::DeltaBinaryPacked,
+    );
     let e = parquet_serde::to_vec_with::<WithOptions>(&[], &options).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);
     assert_eq!(e.location().column.as_deref(), Some("a"));

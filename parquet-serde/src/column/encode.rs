@@ -2,8 +2,8 @@
 //! `decode.rs`), and which encodings fit which physical types.
 
 use crate::encoding::{
-    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, names,
-    plain, rle_boolean,
+    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, plain,
+    rle_boolean,
 };
 use crate::error::{Error, Result};
 use crate::format::{Encoding, Type};
@@ -63,7 +63,7 @@ pub fn check_encoding(encoding: Encoding, physical_type: Type) -> Result<()> {
     if fits.contains(&physical_type) {
         return Ok(());
     }
-    let name = names::name(encoding);
+    let name = encoding;
     Err(Error::invalid_argument(if fits.is_empty() {
         format!("{name} is not an encoding of values")
     } else {
@@ -135,7 +135,7 @@ pub(crate) fn encode_values(
             return Err(Error::invalid_argument(format!(
                 "cannot write {} values in {}",
                 super::decode::type_name(v),
-                names::name(e)
+                e
             )))
         }
     }

@@ -1,6 +1,7 @@
 //! Page compression codecs: pure functions over byte slices, one file per codec.
 //!
-//! Writers pick a [`Compression`] (codec and level) and call [`Compression::compress`];
+//! Writers pick a [`Compression`] (codec and level; it prints and parses as `zstd(3)`, see
+//! its `FromStr`) and call [`Compression::compress`];
 //! readers call [`decompress`] with the codec id from the column metadata and the
 //! uncompressed size from the page header.
 //!
@@ -24,6 +25,7 @@ mod brotli;
 mod gzip;
 mod lz4_hadoop;
 mod lz4_raw;
+mod names;
 mod snappy;
 mod zstd;
 
@@ -147,26 +149,12 @@ pub fn decompress(
             // Each codec checks the size itself; this is a second line of defence.
             let got = output.len() - start;
             output.truncate(start);
-            Err(size_mismatch(codec_name(codec), uncompressed_size, got))
+            Err(size_mismatch(&codec.to_string(), uncompressed_size, got))
         }
         Err(e) => {
             output.truncate(start);
             Err(e)
         }
-    }
-}
-
-fn codec_name(codec: CompressionCodec) -> &'static str {
-    match codec {
-        CompressionCodec::Uncompressed => "UNCOMPRESSED",
-        CompressionCodec::Snappy => "SNAPPY",
-        CompressionCodec::Gzip => "GZIP",
-        CompressionCodec::Lzo => "LZO",
-        CompressionCodec::Brotli => "BROTLI",
-        CompressionCodec::Lz4 => "LZ4",
-        CompressionCodec::Zstd => "ZSTD",
-        CompressionCodec::Lz4Raw => "LZ4_RAW",
-        CompressionCodec::Unknown(_) => "unknown codec",
     }
 }
 

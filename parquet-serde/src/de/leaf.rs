@@ -17,12 +17,13 @@ use serde::de::{
 
 use crate::error::Error;
 use crate::format::TimeUnit;
+use crate::values::numeric::{be_i128, be_u128, f16_to_f32, int96_nanos};
+use crate::values::text::{self, unit_scale, StackStr};
 
 use super::access::KeyDe;
 use super::cursor::Prim;
 use super::error::DeError;
 use super::node::{NodeDe, Res, Want, VALUE_TOKEN};
-use super::text::{self, StackStr};
 use super::tree::{Conv, Node};
 
 /// Variant names by which logical values reach [`Value`](crate::record::Value)'s visitor in
@@ -393,7 +394,7 @@ fn visit_prim<'de, V: Visitor<'de>>(
         Want::Float => match (prim, conv) {
             (Prim::I32(x), Conv::Decimal(s)) => visitor.visit_f64(text::decimal_f64(x as i128, s)),
             (Prim::I64(x), Conv::Decimal(s)) => visitor.visit_f64(text::decimal_f64(x as i128, s)),
-            (Prim::Bytes(b), Conv::Decimal(s)) => visitor.visit_f64(match text::be_i128(b) {
+            (Prim::Bytes(b), Conv::Decimal(s)) => visitor.visit_f64(match be_i128(b) {
                 Some(x) => text::decimal_f64(x, s),
                 None => text::decimal_long(b, s).parse().unwrap_or(f64::NAN),
             }),
@@ -427,10 +428,10 @@ fn visit_prim<'de, V: Visitor<'de>>(
         Want::Struct(fields) if fields == SYSTEM_TIME_FIELDS => {
             let nanos = match (prim, conv) {
                 (Prim::I64(x), Conv::Timestamp(unit, _)) => {
-                    let (per_sec, _) = text::unit_scale(unit);
+                    let (per_sec, _) = unit_scale(unit);
                     x as i128 * (1_000_000_000 / per_sec) as i128
                 }
-                (Prim::I96(v), _) => text::int96_nanos(v),
+                (Prim::I96(v), _) => int96_nanos(v),
                 _ => return Err(leaf_mismatch(node, want)),
             };
             let secs = i64::try_from(nanos.div_euclid(1_000_000_000))
@@ -456,7 +457,7 @@ fn visit_prim<'de, V: Visitor<'de>>(
 }
 
 fn be_int(b: &[u8]) -> Res<i128> {
-    text::be_i128(b).ok_or_else(|| {
+    be_i128(b).ok_or_else(|| {
         DeError::new(Error::data(format!(
             "{}-byte integer does not fit an i128",
             b.len()
@@ -465,7 +466,7 @@ fn be_int(b: &[u8]) -> Res<i128> {
 }
 
 fn be_uint(b: &[u8]) -> Res<u128> {
-    text::be_u128(b).ok_or_else(|| {
+    be_u128(b).ok_or_else(|| {
         DeError::new(Error::data(format!(
             "{}-byte integer does not fit a u128",
             b.len()
@@ -491,7 +492,7 @@ fn natural<'de, V: Visitor<'de>>(
         (Prim::I64(_), Conv::Decimal(_)) if text_logical => formatted(prim, conv, visitor),
         (Prim::I64(x), _) => visitor.visit_i64(x),
         (Prim::I96(v), _) => {
-            let nanos = text::int96_nanos(v);
+            let nanos = int96_nanos(v);
             match i64::try_from(nanos) {
                 Ok(n) => visitor.visit_i64(n),
                 Err(_) => visitor.visit_i128(nanos),
@@ -502,7 +503,7 @@ fn natural<'de, V: Visitor<'de>>(
         (Prim::Str(s), Conv::String) => visitor.visit_str(s),
         (Prim::Str(s), _) => natural(Prim::Bytes(s.as_bytes()), conv, text_logical, visitor),
         (Prim::Bytes(b), Conv::String) => visitor.visit_str(utf8(b)?),
-        (Prim::Bytes(&[lo, hi]), Conv::Float16) => visitor.visit_f32(text::f16_to_f32([lo, hi])),
+        (Prim::Bytes(&[lo, hi]), Conv::Float16) => visitor.visit_f32(f16_to_f32([lo, hi])),
         (Prim::Bytes(_), Conv::Decimal(_) | Conv::Uuid) if text_logical => {
             formatted(prim, conv, visitor)
         }
@@ -528,7 +529,7 @@ fn formatted<'de, V: Visitor<'de>>(prim: Prim<'_>, conv: Conv, visitor: V) -> Re
     let mut buf = StackStr::new();
     let written = match (prim, conv) {
         (Prim::Bytes(b), Conv::Uuid) if b.len() == 16 => text::uuid(b, &mut buf),
-        (Prim::Bytes(b), Conv::Decimal(s)) => match text::be_i128(b) {
+        (Prim::Bytes(b), Conv::Decimal(s)) => match be_i128(b) {
             Some(x) => text::decimal(x, s, &mut buf),
             None => return visitor.visit_string(text::decimal_long(b, s)),
         },
@@ -603,7 +604,7 @@ fn full_fidelity<'de, V: Visitor<'de>>(prim: Prim<'_>, conv: Conv, visitor: V) -
         }
         (Prim::Bytes(&[lo, hi]), Conv::Float16) => visitor.visit_enum(Tagged::new(
             tags::FLOAT16,
-            [Scalar::F32(text::f16_to_f32([lo, hi])), none, none],
+            [Scalar::F32(f16_to_f32([lo, hi])), none, none],
             1,
         )),
         (Prim::I96(v), _) => visitor.visit_enum(Tagged::new(

@@ -110,7 +110,6 @@ mod reader;
 mod row_pages;
 mod source;
 mod state;
-pub(crate) mod text;
 mod tree;
 
 #[cfg(test)]
@@ -130,20 +129,6 @@ pub(crate) use leaf::unit_id;
 pub(crate) use node::VALUE_TOKEN;
 pub use reader::Reader;
 pub use source::{IntoChunkReader, ReadAll};
-
-/// The decimal text of a big-endian two's complement unscaled value.
-pub(crate) fn text_decimal(unscaled: &[u8], scale: i32) -> String {
-    let mut s = text::StackStr::new();
-    match text::be_i128(unscaled) {
-        Some(x) if text::decimal(x, scale, &mut s).is_ok() => s.as_str().to_owned(),
-        _ => text::decimal_long(unscaled, scale),
-    }
-}
-
-/// Writes the hyphenated form of a UUID.
-pub(crate) fn text_uuid(bytes: &[u8], out: &mut impl std::fmt::Write) -> std::fmt::Result {
-    text::uuid(bytes, out)
-}
 
 /// Collects a reader's rows, stopping at the first error.
 fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<Vec<T>> {

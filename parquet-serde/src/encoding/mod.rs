@@ -22,7 +22,7 @@ pub mod delta_binary_packed;
 pub mod delta_byte_array;
 pub mod delta_length_byte_array;
 pub mod levels;
-pub mod names;
+mod names;
 pub mod plain;
 pub mod rle;
 pub mod rle_boolean;

@@ -17,11 +17,11 @@ use crate::page::{Page, PageReader};
 use crate::schema::ColumnDescriptor;
 use crate::values::ColumnValues;
 
-use super::decryptor::ChunkDecryptor;
 use super::footer::ParquetMetaData;
 use super::reader::chunk_range;
 use super::selection::{local_ranges, take_rows, RowSelection};
 use super::{ChunkReader, FileReader};
+use crate::page::ChunkDecryptor;
 
 /// One data page as the page index describes it.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,6 +6,7 @@ mod decryptor;
 mod footer;
 mod indexes;
 mod options;
+mod pending;
 mod reader;
 mod selection;
 mod write_crypto;
@@ -15,10 +16,8 @@ mod writer;
 mod index_tests;
 
 pub use crate::core::column::DataPageVersion;
+pub(crate) use crate::page::PageDecryptor;
 pub use chunk_reader::{ChunkReader, CountingReader};
-#[cfg(test)]
-pub(crate) use decryptor::ChunkDecryptor;
-pub(crate) use decryptor::PageDecryptor;
 pub use footer::{
     parse_footer, parse_footer_with, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED,
 };
@@ -27,6 +26,7 @@ pub use options::{
     default_threads, ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions,
     MAX_DEFAULT_THREADS,
 };
+pub use pending::PendingFile;
 pub use reader::{ColumnChunkData, FileReader};
 pub use selection::RowSelection;
 pub(crate) use selection::{local_ranges, take_rows};

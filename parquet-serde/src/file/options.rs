@@ -509,7 +509,11 @@ impl WriterOptions {
 
     /// Adds a key-value metadata entry whose value may be absent (the footer's `KeyValue`
     /// allows a key without a value).
-    pub fn key_value_metadata_entry(mut self, key: impl Into<String>, value: Option<String>) -> Self {
+    pub fn key_value_metadata_entry(
+        mut self,
+        key: impl Into<String>,
+        value: Option<String>,
+    ) -> Self {
         self.key_value_metadata.push((key.into(), value));
         self
     }

@@ -14,7 +14,7 @@ macro_rules! thrift_enum {
 
         impl $name {
             /// The enum for a Thrift value; unknown values are kept as `Unknown(n)`.
-            pub fn from_i32(value: i32) -> Self {
+            pub const fn from_i32(value: i32) -> Self {
                 match value {
                     $($value => $name::$variant,)*
                     other => $name::Unknown(other),
@@ -22,7 +22,7 @@ macro_rules! thrift_enum {
             }
 
             /// The Thrift value.
-            pub fn to_i32(self) -> i32 {
+            pub const fn to_i32(self) -> i32 {
                 match self {
                     $($name::$variant => $value,)*
                     $name::Unknown(other) => other,

@@ -408,8 +408,8 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
-    use crate::encryption::{Algorithm, ColumnEncryption};
     use crate::core::keytools::InMemoryKms;
+    use crate::encryption::{Algorithm, ColumnEncryption};
 
     /// A KMS that counts its calls.
     struct Counting {

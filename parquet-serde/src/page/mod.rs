@@ -3,10 +3,12 @@
 //!
 //! [`PageReader`] walks the pages of one column chunk; [`PageWriter`] serializes pages.
 
+mod decryptor;
 mod reader;
 mod types;
 mod writer;
 
+pub(crate) use decryptor::{ChunkDecryptor, PageDecryptor};
 pub use reader::{PageReader, PageReaderOptions};
 pub use types::Page;
 pub(crate) use writer::{

@@ -2,9 +2,9 @@
 
 use std::borrow::Cow;
 
+use super::PageDecryptor;
 use crate::compression::decompress;
 use crate::error::{Error, Result};
-use crate::file::PageDecryptor;
 use crate::format::{self, CompressionCodec, PageHeader, PageType};
 
 use super::Page;
@@ -381,8 +381,8 @@ impl<'a> PageReader<'a> {
 mod tests {
     use super::*;
     use crate::encryption::{module_aad, ModuleKey, ModuleType};
-    use crate::file::ChunkDecryptor;
     use crate::format::{DataPageHeaderV2, DictionaryPageHeader, Encoding};
+    use crate::page::ChunkDecryptor;
 
     const KEY: &[u8] = b"0123456789012345";
     const AAD: &[u8] = b"file-aad";

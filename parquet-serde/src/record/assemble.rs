@@ -186,7 +186,7 @@ fn bytes_value(b: &[u8], c: Convert) -> Value {
             u.copy_from_slice(b);
             Value::Uuid(u)
         }
-        Convert::Float16 => Value::Float16(crate::de::text::f16_to_f32([b[0], b[1]])),
+        Convert::Float16 => Value::Float16(crate::values::numeric::f16_to_f32([b[0], b[1]])),
         _ => Value::Bytes(b.to_vec()),
     }
 }

@@ -16,9 +16,15 @@
 //! Years outside 0000..=9999 are written with a sign and at least four digits (ISO 8601
 //! expanded years), so every stored value prints.
 
-use std::fmt::Write as _;
+use std::io;
 
-use crate::de::text;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
+
+use crate::error::Result;
+use crate::values::text::{self, Formatted};
 
 use super::Value;
 
@@ -37,131 +43,146 @@ use super::Value;
 /// assert_eq!(s, r#"{"ts":"1970-01-01T00:00:01.500Z","x":"NaN","tags":["a\"b"]}"#);
 /// ```
 pub fn write_json(value: &Value, out: &mut String) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => {
-            let _ = write!(out, "{i}");
-        }
-        Value::UInt(u) => {
-            let _ = write!(out, "{u}");
-        }
-        Value::Float(f) | Value::Float16(f) => write_float(*f as f64, &f.to_string(), out),
-        Value::Double(f) => write_float(*f, &f.to_string(), out),
-        Value::String(s) => write_string(s, out),
-        Value::Bytes(b) => {
-            out.push('"');
-            base64(b, out);
-            out.push('"');
-        }
-        // Writing to a String cannot fail; the text forms are shared with the deserializer.
-        Value::Date(d) => quoted(out, |o| text::date(*d as i64, o)),
-        Value::Time { value, unit } => quoted(out, |o| text::time(*value, *unit, o)),
-        Value::Timestamp { value, unit, utc } => {
-            quoted(out, |o| text::timestamp(*value, *unit, *utc, o))
-        }
-        Value::Int96(v) => quoted(out, |o| text::int96(*v, o)),
-        Value::Decimal { unscaled, scale } => {
-            quoted(out, |o| o.write_str(&text::decimal_long(unscaled, *scale)))
-        }
-        Value::Uuid(u) => quoted(out, |o| text::uuid(u, o)),
-        Value::List(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_json(v, out);
-            }
-            out.push(']');
-        }
-        Value::Map(pairs) => {
-            out.push('[');
-            for (i, (k, v)) in pairs.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str("{\"key\":");
-                write_json(k, out);
-                out.push_str(",\"value\":");
-                write_json(v, out);
-                out.push('}');
-            }
-            out.push(']');
-        }
-        Value::Group(fields) => {
-            out.push('{');
-            for (i, (name, v)) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(name, out);
-                out.push(':');
-                write_json(v, out);
-            }
-            out.push('}');
-        }
+    let mut bytes = Vec::with_capacity(128);
+    // Cannot fail: the sink is a `Vec`, every map key is a string and the formatter writes
+    // only whole UTF-8 text.
+    if write_json_to(value, &mut bytes).is_ok() {
+        out.push_str(&String::from_utf8_lossy(&bytes));
     }
 }
 
-/// Writes the text of `f` between double quotes.
-fn quoted(out: &mut String, f: impl FnOnce(&mut String) -> std::fmt::Result) {
-    out.push('"');
-    let _ = f(out);
-    out.push('"');
+/// Writes the JSON form of `value` (as [`write_json`] makes it) to `writer`.
+///
+/// ```
+/// use parquet_serde::record::{write_json_to, Value};
+/// let mut out = Vec::new();
+/// write_json_to(&Value::List(vec![Value::Float(0.5), Value::Double(2.0)]), &mut out)?;
+/// assert_eq!(out, b"[0.5,2.0]");
+/// # Ok::<(), parquet_serde::Error>(())
+/// ```
+pub fn write_json_to(value: &Value, writer: impl io::Write) -> Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(writer, CatFormatter);
+    Json(value).serialize(&mut ser).map_err(|e| {
+        let e = io::Error::from(e);
+        crate::Error::from(e).context("writing a row as JSON")
+    })
 }
 
-fn write_float(f: f64, shortest: &str, out: &mut String) {
-    if f.is_nan() {
-        out.push_str("\"NaN\"");
-    } else if f.is_infinite() {
-        out.push_str(if f > 0.0 {
-            "\"Infinity\""
-        } else {
-            "\"-Infinity\""
-        });
-    } else {
-        out.push_str(shortest);
+/// serde_json's compact output, with numbers and escapes as `cat` has always printed them:
+/// floats in Rust's shortest round-trip form without exponent and with at least one
+/// fractional digit (`1.0`, `1000000000000000000000.0`, `-0.0`; serde_json would print
+/// `1e21`), and backspace and form feed as `\u0008` and `\u000c` (serde_json: `\b`, `\f`).
+struct CatFormatter;
+
+impl CatFormatter {
+    fn write_float<W: ?Sized + io::Write>(writer: &mut W, shortest: String) -> io::Result<()> {
+        writer.write_all(shortest.as_bytes())?;
         if !shortest.contains(['.', 'e', 'E']) {
-            out.push_str(".0");
+            writer.write_all(b".0")?;
+        }
+        Ok(())
+    }
+}
+
+impl Formatter for CatFormatter {
+    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        Self::write_float(writer, value.to_string())
+    }
+
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        Self::write_float(writer, value.to_string())
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        char_escape: CharEscape,
+    ) -> io::Result<()> {
+        match char_escape {
+            CharEscape::Backspace => writer.write_all(b"\\u0008"),
+            CharEscape::FormFeed => writer.write_all(b"\\u000c"),
+            other => CompactFormatter.write_char_escape(writer, other),
         }
     }
 }
 
-fn write_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+/// A value in the JSON mapping of the module (what `cat` prints), for serde_json.
+struct Json<'a>(&'a Value);
+
+impl Serialize for Json<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Int(i) => s.serialize_i64(*i),
+            Value::UInt(u) => s.serialize_u64(*u),
+            Value::Float(f) | Value::Float16(f) => match non_finite(*f as f64) {
+                Some(name) => s.serialize_str(name),
+                None => s.serialize_f32(*f),
+            },
+            Value::Double(f) => match non_finite(*f) {
+                Some(name) => s.serialize_str(name),
+                None => s.serialize_f64(*f),
+            },
+            Value::String(v) => s.serialize_str(v),
+            Value::Bytes(b) => s.serialize_str(&BASE64.encode(b)),
+            Value::Date(d) => s.collect_str(&Formatted(|f| text::date(*d as i64, f))),
+            Value::Time { value, unit } => {
+                s.collect_str(&Formatted(|f| text::time(*value, *unit, f)))
             }
-            c => out.push(c),
+            Value::Timestamp { value, unit, utc } => {
+                s.collect_str(&Formatted(|f| text::timestamp(*value, *unit, *utc, f)))
+            }
+            Value::Int96(v) => s.collect_str(&Formatted(|f| text::int96(*v, f))),
+            Value::Decimal { unscaled, scale } => {
+                s.serialize_str(&text::decimal_be(unscaled, *scale))
+            }
+            Value::Uuid(u) => s.collect_str(&Formatted(|f| text::uuid(u, f))),
+            Value::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for v in items {
+                    seq.serialize_element(&Json(v))?;
+                }
+                seq.end()
+            }
+            Value::Map(pairs) => {
+                let mut seq = s.serialize_seq(Some(pairs.len()))?;
+                for (k, v) in pairs {
+                    seq.serialize_element(&Entry(k, v))?;
+                }
+                seq.end()
+            }
+            Value::Group(fields) => {
+                let mut map = s.serialize_map(Some(fields.len()))?;
+                for (name, v) in fields {
+                    map.serialize_entry(name, &Json(v))?;
+                }
+                map.end()
+            }
         }
     }
-    out.push('"');
 }
 
-fn base64(bytes: &[u8], out: &mut String) {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
+/// One entry of a MAP: `{"key": .., "value": ..}`.
+struct Entry<'a>(&'a Value, &'a Value);
+
+impl Serialize for Entry<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("key", &Json(self.0))?;
+        map.serialize_entry("value", &Json(self.1))?;
+        map.end()
+    }
+}
+
+/// The string NaN and the infinities are written as.
+fn non_finite(f: f64) -> Option<&'static str> {
+    if f.is_nan() {
+        Some("NaN")
+    } else if f.is_infinite() {
+        Some(if f > 0.0 { "Infinity" } else { "-Infinity" })
+    } else {
+        None
     }
 }
 
@@ -232,6 +253,9 @@ mod tests {
         assert_eq!(json(Value::Float(0.1)), "0.1");
         assert_eq!(json(Value::Double(1.0)), "1.0");
         assert_eq!(json(Value::Double(f64::NEG_INFINITY)), "\"-Infinity\"");
+        assert_eq!(json(Value::Double(f64::INFINITY)), "\"Infinity\"");
+        assert_eq!(json(Value::Float(f32::NAN)), "\"NaN\"");
+        assert_eq!(json(Value::Float16(f32::NEG_INFINITY)), "\"-Infinity\"");
         assert_eq!(json(Value::String("a\u{1}\n".into())), "\"a\\u0001\\n\"");
         assert_eq!(json(Value::Bytes(b"hello".to_vec())), "\"aGVsbG8=\"");
         assert_eq!(json(Value::Bytes(vec![])), "\"\"");
@@ -243,5 +267,56 @@ mod tests {
             json(Value::Map(vec![(Value::Int(1), Value::Null)])),
             "[{\"key\":1,\"value\":null}]"
         );
+    }
+
+    #[test]
+    fn floats_keep_their_shortest_form_without_exponent() {
+        assert_eq!(json(Value::Double(1e21)), "1000000000000000000000.0");
+        assert_eq!(json(Value::Double(-0.0)), "-0.0");
+        assert_eq!(json(Value::Double(0.0)), "0.0");
+        assert_eq!(json(Value::Double(1e-7)), "0.0000001");
+        assert_eq!(
+            json(Value::Double(f64::MIN_POSITIVE)),
+            format!("{}", f64::MIN_POSITIVE)
+        );
+        assert_eq!(json(Value::Double(123.456)), "123.456");
+        assert_eq!(json(Value::Float(1e10)), "10000000000.0");
+        assert_eq!(json(Value::Float(-0.0)), "-0.0");
+        // The f32's own shortest form, not the f64 it widens to.
+        assert_eq!(json(Value::Float(0.3)), "0.3");
+        assert_eq!(json(Value::Float16(0.5)), "0.5");
+        assert_eq!(json(Value::Int(i64::MIN)), "-9223372036854775808");
+        assert_eq!(json(Value::UInt(u64::MAX)), "18446744073709551615");
+        assert_eq!(json(Value::Bool(false)), "false");
+    }
+
+    #[test]
+    fn strings_escape_as_before() {
+        assert_eq!(
+            json(Value::String("\"\\\u{8}\u{c}\r\t\u{1f}\u{7f}é/".into())),
+            "\"\\\"\\\\\\u0008\\u000c\\r\\t\\u001f\u{7f}é/\""
+        );
+        assert_eq!(
+            json(Value::Group(vec![("a\nb".into(), Value::Null)])),
+            "{\"a\\nb\":null}"
+        );
+        assert_eq!(json(Value::Group(vec![])), "{}");
+        assert_eq!(json(Value::List(vec![])), "[]");
+        assert_eq!(json(Value::Map(vec![])), "[]");
+    }
+
+    #[test]
+    fn bytes_are_padded_base64() {
+        assert_eq!(json(Value::Bytes(vec![0xff])), "\"/w==\"");
+        assert_eq!(json(Value::Bytes(vec![0xfb, 0xff])), "\"+/8=\"");
+        assert_eq!(json(Value::Bytes(b"abc".to_vec())), "\"YWJj\"");
+    }
+
+    #[test]
+    fn write_json_appends() {
+        let mut s = String::from("x");
+        write_json(&Value::Int(1), &mut s);
+        write_json(&Value::List(vec![Value::Null, Value::Bool(true)]), &mut s);
+        assert_eq!(s, "x1[null,true]");
     }
 }

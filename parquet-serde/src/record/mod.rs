@@ -7,5 +7,5 @@ mod value;
 mod value_serde;
 
 pub use assemble::{read_rows, select_columns, RowAssembler};
-pub use json::write_json;
+pub use json::{write_json, write_json_to};
 pub use value::Value;

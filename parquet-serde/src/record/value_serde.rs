@@ -39,19 +39,12 @@ use serde::de::{
 };
 use serde::ser::{Serialize, SerializeTuple, Serializer};
 
-use crate::de::{tags, text_decimal, text_uuid, MAP_TAG, VALUE_TOKEN};
+use crate::de::{tags, MAP_TAG, VALUE_TOKEN};
 use crate::format::TimeUnit;
+use crate::values::text::{self, Formatted};
 use crate::values::Int96;
 
 use super::Value;
-
-struct Text<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result>(F);
-
-impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> fmt::Display for Text<F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        (self.0)(f)
-    }
-}
 
 impl Serialize for Value {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -76,8 +69,10 @@ impl Serialize for Value {
                     t.end()
                 }
             },
-            Value::Decimal { unscaled, scale } => s.serialize_str(&text_decimal(unscaled, *scale)),
-            Value::Uuid(b) => s.collect_str(&Text(|f| text_uuid(b, f))),
+            Value::Decimal { unscaled, scale } => {
+                s.serialize_str(&text::decimal_be(unscaled, *scale))
+            }
+            Value::Uuid(b) => s.collect_str(&Formatted(|f| text::uuid(b, f))),
             Value::List(items) => s.collect_seq(items),
             Value::Map(pairs) => s.collect_map(pairs.iter().map(|(k, v)| (k, v))),
             Value::Group(fields) => s.collect_map(fields.iter().map(|(k, v)| (k, v))),

@@ -42,9 +42,7 @@
 //! error naming the column path and the row number (counted from 0); nothing of that row is
 //! written.
 
-mod convert;
 mod error;
-mod path;
 mod plan;
 mod serializer;
 mod shredder;

@@ -8,8 +8,8 @@ use crate::format::TimeUnit;
 use crate::schema::Schema;
 use crate::values::ColumnValues;
 
-use super::convert::{self, nanos_per};
 use super::plan::{max_unscaled, Conv, Kind, Plan, PlanNode, Text};
+use crate::values::text::{self, nanos_per};
 
 /// The buffer of one leaf.
 #[derive(Debug)]
@@ -511,7 +511,7 @@ impl Shredder {
             (Conv::Fixed { width }, ColumnValues::FixedLenByteArray(out)) if s.len() == width => {
                 out.data.extend_from_slice(s.as_bytes())
             }
-            (Conv::Uuid, ColumnValues::FixedLenByteArray(out)) => match convert::parse_uuid(s) {
+            (Conv::Uuid, ColumnValues::FixedLenByteArray(out)) => match text::parse_uuid(s) {
                 Some(b) => out.data.extend_from_slice(&b),
                 None => return Err(self.error(node, format!("`{s}` is not a UUID"))),
             },
@@ -530,7 +530,7 @@ impl Shredder {
                 },
                 _,
             ) => {
-                let v = convert::parse_decimal(s, scale).ok_or_else(|| {
+                let v = text::parse_decimal(s, scale).ok_or_else(|| {
                     self.error(
                         node,
                         format!("`{s}` is not a decimal with at most {scale} fractional digits"),
@@ -547,7 +547,7 @@ impl Shredder {
                 },
                 _,
             ) => {
-                let d = convert::parse_date(s)
+                let d = text::parse_date(s)
                     .ok_or_else(|| self.error(node, format!("`{s}` is not a date (YYYY-MM-DD)")))?;
                 return self.put_int(node, rep, d as i128);
             }
@@ -562,7 +562,7 @@ impl Shredder {
                 },
                 _,
             ) => {
-                let t = convert::parse_time(s).ok_or_else(|| {
+                let t = text::parse_time(s).ok_or_else(|| {
                     self.error(
                         node,
                         format!("`{s}` is not a time of day (HH:MM:SS[.fraction])"),
@@ -581,7 +581,7 @@ impl Shredder {
                 },
                 _,
             ) => {
-                let t = convert::parse_timestamp(s).ok_or_else(|| {
+                let t = text::parse_timestamp(s).ok_or_else(|| {
                     self.error(node, format!("`{s}` is not an RFC 3339 date-time"))
                 })?;
                 return self.put_time_nanos(node, rep, t, unit);

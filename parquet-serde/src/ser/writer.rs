@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::bloom::BloomFilterOptions;
 use crate::column::parallel::ColumnPool;
 use crate::column::ColumnChunkWriter;
 use crate::error::{Error, Result};
@@ -15,8 +16,8 @@ use crate::format::FileMetaData;
 use crate::schema::typed::{ColumnOptions, FieldAttrs};
 use crate::schema::{NodeKind, ParquetSchema, Repetition, Schema, SchemaNode};
 
-use super::path::PendingFile;
 use super::shredder::Shredder;
+use crate::file::PendingFile;
 
 /// Rows shredded before their buffers move into the column writers (where they become
 /// encoded pages).
@@ -340,7 +341,7 @@ pub(crate) fn apply_column_options(
         overrides.encoding = overrides.encoding.or(from_type.encoding);
         overrides.bloom_filter = overrides
             .bloom_filter
-            .or(from_type.bloom_filter.map(|b| b.to_options()));
+            .or(from_type.bloom_filter.map(BloomFilterOptions::from));
         if let Some(encoding) = overrides.encoding {
             crate::column::check_encoding(encoding, column.physical_type)
                 .map_err(|e| e.with_column(path.clone()))?;

@@ -6,6 +6,12 @@ struct Row {
     b: String,
     #[parquet(compression = "snappy(1)", encoding = "plain", encoding = "plain")]
     c: String,
+    #[parquet(encoding = "bit-packed")]
+    d: String,
+    #[parquet(encoding = "zip")]
+    e: String,
+    #[parquet(compression = "lz4:1")]
+    f: String,
 }
 
 fn main() {}

@@ -17,7 +17,6 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 use parquet_serde::{Error, ErrorKind};
 
-mod atomic;
 mod cat;
 mod check;
 mod keys;

@@ -7,11 +7,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 use parquet_serde::core::column::{check_encoding, DataPageVersion};
-use parquet_serde::core::file::{ColumnOverrides, FileReader, FileWriter, ReadOptions, WriterOptions};
+use parquet_serde::core::file::{
+    ColumnOverrides, FileReader, FileWriter, PendingFile, ReadOptions, WriterOptions,
+};
 use parquet_serde::core::format::Encoding;
 use parquet_serde::{Compression, Error};
 
-use crate::atomic::AtomicFile;
 use crate::names::{parse_compression, parse_encoding};
 use crate::rewrite_copy::copy;
 use crate::rewrite_crypto::CryptoArgs;
@@ -193,13 +194,12 @@ pub fn run(args: &RewriteArgs) -> Result<(), Error> {
         options = options.encryption(encryption);
     }
     options.validate(reader.schema())?;
-    let out = AtomicFile::create(&args.output)?;
+    let (pending, out) = PendingFile::create(&args.output)?;
     let writer = FileWriter::new(BufWriter::new(out), reader.schema().clone(), options)?;
     let sink = copy(&reader, writer, args.row_group_rows)?;
-    let out = sink
-        .into_inner()
+    sink.into_inner()
         .map_err(|e| Error::from(e.into_error()).context(args.output.display()))?;
-    out.commit()
+    pending.commit()
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 //! in plaintext.
 
 use clap::{Args, ValueEnum};
-use parquet_serde::core::encryption::{Algorithm, FileDecryptionProperties, FileEncryptionProperties};
+use parquet_serde::core::encryption::{
+    Algorithm, FileDecryptionProperties, FileEncryptionProperties,
+};
 use parquet_serde::core::schema::Schema;
 use parquet_serde::Error;
 
@@ -224,7 +226,9 @@ mod tests {
         assert_eq!(p.aad_prefix(), Some(&b"t"[..]));
         assert_eq!(p.footer_key_metadata(), Some(&b"kf"[..]));
         match p.column("a") {
-            parquet_serde::core::encryption::ColumnEncryption::ColumnKey { key_metadata, .. } => {
+            parquet_serde::core::encryption::ColumnEncryption::ColumnKey {
+                key_metadata, ..
+            } => {
                 assert_eq!(key_metadata.as_deref(), Some(&b"kc1"[..]))
             }
             other => panic!("{other:?}"),

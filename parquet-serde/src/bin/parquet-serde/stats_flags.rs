@@ -188,7 +188,10 @@ mod tests {
         let o = parse("--truncate-stats none").unwrap();
         assert_eq!(o.column_options("x").statistics_truncate_length, None);
         let o = parse("").unwrap();
-        assert_eq!(o.column_options("x"), WriterOptions::default().column_options("x"));
+        assert_eq!(
+            o.column_options("x"),
+            WriterOptions::default().column_options("x")
+        );
     }
 
     #[test]

@@ -180,7 +180,8 @@ impl DecimalSpec {
 /// Bloom filter settings from `#[parquet(bloom_filter(ndv = N, fpp = F))]`: the expected
 /// distinct values per column chunk (`None`: sized from the values each chunk holds) and the
 /// false positive probability. The writer turns them into
-/// [`BloomFilterOptions`](crate::bloom::BloomFilterOptions) unless its
+/// [`BloomFilterOptions`](crate::bloom::BloomFilterOptions) (`From<BloomFilterSpec>`, in the
+/// bloom layer: the schema layer does not know the writer's options) unless its
 /// [`WriterOptions`](crate::WriterOptions) sets a Bloom filter for the column.
 ///
 /// ```
@@ -202,14 +203,6 @@ impl BloomFilterSpec {
         ndv: None,
         fpp: 0.01,
     };
-
-    /// The writer's options for these settings.
-    pub fn to_options(self) -> crate::bloom::BloomFilterOptions {
-        crate::bloom::BloomFilterOptions {
-            ndv: self.ndv,
-            fpp: self.fpp,
-        }
-    }
 }
 
 /// Equal when `ndv` is and `fpp` is bit for bit.

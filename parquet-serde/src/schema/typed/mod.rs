@@ -145,8 +145,8 @@
 //! | `name = "..."` | the column name (else serde's name: `rename`, `rename_all`) |
 //! | `field_id = N` | the field id of the node |
 //! | `as_type = "Type"` | take the schema of `Type` instead of the field's type: needed with `#[serde(with)]` or `serialize_with`, which change what serde writes |
-//! | `encoding = "plain" \| "rle" \| "delta_binary_packed" \| "delta_length_byte_array" \| "delta_byte_array" \| "byte_stream_split"` | value encoding of the column(s) below the field |
-//! | `compression = "uncompressed" \| "snappy" \| "gzip" \| "gzip(L)" \| "brotli" \| "brotli(L)" \| "zstd" \| "zstd(L)" \| "lz4_raw"` | codec of the column(s) below the field (default levels: gzip 6, brotli 1, zstd 3) |
+//! | `encoding = "plain" \| "rle" \| "delta_binary_packed" \| "delta_length_byte_array" \| "delta_byte_array" \| "byte_stream_split" \| "alp"` | value encoding of the column(s) below the field (the names `Encoding` parses: any case, `-` for `_`) |
+//! | `compression = "uncompressed" \| "snappy" \| "gzip" \| "gzip(L)" \| "brotli" \| "brotli(L)" \| "zstd" \| "zstd(L)" \| "lz4_raw"` | codec of the column(s) below the field (default levels: gzip 6, brotli 1, zstd 3); the forms `Compression` parses: also `zstd:L`, `none`, `lz4`, any case |
 //! | `dictionary = true \| false` | dictionary encoding of the column(s) below the field |
 //! | `bloom_filter`, `bloom_filter(ndv = N, fpp = F)` | a Bloom filter on the column(s) below the field: `N` expected distinct values per column chunk (default: counted per chunk), false positive probability `0 < F < 1` (default 0.01) |
 //!

@@ -2,6 +2,13 @@
 //!
 //! Hot loops work on these slices directly: byte arrays are one contiguous buffer plus
 //! offsets, never one allocation per value.
+//!
+//! The text forms of logical values (dates, times, timestamps, decimals, UUIDs), printed and
+//! parsed, live in the crate-internal `text` module; numeric conversions of stored values
+//! (INT96 to nanoseconds, big-endian bytes to 128-bit integers, FLOAT16) in `numeric`.
+
+pub(crate) mod numeric;
+pub(crate) mod text;
 
 /// A 96-bit value as stored by the deprecated INT96 type: three little-endian `u32` words.
 /// Legacy timestamps store nanoseconds of the day in the first two words (as a `u64`) and the
