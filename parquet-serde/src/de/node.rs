@@ -266,9 +266,10 @@ impl<'a> NodeDe<'a> {
             } => {
                 let (kv, key, value) = (*kv, *key, *value);
                 match want {
-                    // A map without a value column is, as Arrow reads it, the list of its
-                    // keys; it still reads into a map type (with unit or None values).
-                    Want::Any | Want::Value | Want::Seq | Want::Tuple(_) if value.is_none() => {
+                    // A map without a value column is a map whose values are all null
+                    // (the schema's answer, `MapShape::value` is `None`); read as a
+                    // sequence it is the list of its keys, as Arrow reads it.
+                    Want::Seq | Want::Tuple(_) if value.is_none() => {
                         self.list(kv, key, want, visitor)
                     }
                     Want::Map | Want::Any => self.map(kv, key, value, visitor),
