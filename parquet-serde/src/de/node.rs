@@ -273,6 +273,19 @@ impl<'a> NodeDe<'a> {
                         self.list(kv, key, want, visitor)
                     }
                     Want::Map | Want::Any => self.map(kv, key, value, visitor),
+                    // Without a value column, the entries are read from the key/value level
+                    // itself (a plain group of the key alone), each padded to a (key, null)
+                    // pair.
+                    Want::Value if value.is_none() => {
+                        let entries = NodeDe {
+                            tree,
+                            st: self.st,
+                            id: kv,
+                            checked: true,
+                            element: false,
+                        };
+                        visitor.visit_enum(MapMagic { de: entries })
+                    }
                     Want::Value => visitor.visit_enum(MapMagic { de: self }),
                     Want::Seq | Want::Tuple(_) => self.list(kv, kv, want, visitor),
                     Want::Unit => self.skip_then_unit(visitor),
