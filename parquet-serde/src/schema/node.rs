@@ -1,6 +1,6 @@
 //! The schema tree: groups and primitive leaves.
 
-use super::annotation::{converted_type_for, logical_type_for};
+use super::annotation::converted_type_for;
 use crate::format::{ConvertedType, FieldRepetitionType, LogicalType, Type};
 use crate::Result;
 
@@ -268,17 +268,18 @@ impl SchemaNode {
         }
     }
 
-    /// The logical type a reader should use: the logical type when present, otherwise the
-    /// one the legacy converted type stands for (see [`logical_type_for`]). `None` when
-    /// there is neither, and for [`LogicalType::Unknown`] (read as the physical type).
+    /// The logical type a reader should use: the logical type when this library knows it,
+    /// otherwise the one the legacy converted type stands for (see [`logical_type_for`](super::logical_type_for));
+    /// `None` when there is neither. An unknown logical type (or a TIME/TIMESTAMP with an
+    /// unknown unit) with no converted type reads as the physical type. The rule of
+    /// [`conversion`](SchemaNode::conversion), which also answers how the values read.
     pub fn effective_logical_type(&self) -> Option<LogicalType> {
-        match &self.logical_type {
-            Some(LogicalType::Unknown(_)) => None,
-            Some(lt) => Some(lt.clone()),
-            None => self
-                .converted_type
-                .and_then(|ct| logical_type_for(ct, self.precision(), self.scale())),
-        }
+        super::shape::effective_logical_type(
+            self.logical_type.as_ref(),
+            self.converted_type,
+            self.precision(),
+            self.scale(),
+        )
     }
 
     /// Checks this node as a field of a schema: names non-empty, groups non-empty,

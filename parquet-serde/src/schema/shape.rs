@@ -3,54 +3,7 @@
 //! backward-compatibility sections included) for every part of the library that reads or
 //! writes rows.
 //!
-//! # Groups
-//!
-//! [`SchemaNode::container_annotation`] says what a group *claims* to be:
-//! the LogicalType decides (LIST, MAP); when it is absent or one this library does not know,
-//! the legacy ConvertedType decides (LIST; MAP; MAP_KEY_VALUE, which old writers put in
-//! place of MAP). [`SchemaNode::group_shape`] says how the group *reads*:
-//!
-//! - A LIST-annotated group whose only field is repeated is a [`ListShape`]. Its element is
-//!   decided by the backward-compatibility rules ([`ListLayout`]): the repeated field itself
-//!   when it is a primitive, a group of several fields, a group named `array` or
-//!   `<list name>_tuple`, or a group whose only field is repeated (parquet-java's rule, which
-//!   `old_list_structure.parquet` needs: `repeated group array (LIST) { repeated int32
-//!   array; }` is a list of lists); otherwise the repeated group's only field (the 3-level
-//!   layout, whatever the levels are named).
-//! - A MAP-annotated group whose only field is a repeated group of one or two fields is a
-//!   [`MapShape`]: key first, value second when present (names are not enforced; the key
-//!   may be optional, as in `incorrect_map_schema.parquet`). A MAP without a value column
-//!   reads as a map whose values are all null.
-//! - A MAP-annotated group whose only field is repeated but is not such a group (a repeated
-//!   primitive, a group of three fields) reads leniently as a LIST of that repeated field,
-//!   by the LIST rules.
-//! - Anything else is a [`GroupShape::Struct`], an annotated group whose layout does not fit
-//!   its annotation included (readers fall back to the fields as they are; strict
-//!   validation and the writer report the layout instead).
-//!
-//! The group's own repetition does not matter: a repeated LIST group is a list of lists.
-//! A repeated field that is not the repeated level of a LIST or MAP shape (a "bare"
-//! repeated field, `repeated int32 x;` or `repeated group phone { ... }` inside a struct) is
-//! a required list of required elements, each element being the field itself.
-//!
-//! The repeated level of a MAP (`key_value`) is the map's entries, a struct of the key and
-//! the value, whatever its own annotation: old writers annotate it MAP_KEY_VALUE, which only
-//! means MAP outside a MAP-annotated group. Its own [`group_shape`] is therefore never the
-//! answer for it; walkers of the whole tree take [`MapShape::key_value`] as a struct.
-//!
-//! # Leaves
-//!
-//! [`SchemaNode::conversion`] says how a leaf's physical values become typed values
-//! ([`Conversion`]). INT96 is always [`Conversion::Int96`]. Otherwise the LogicalType
-//! decides when this library knows it (a TIME or TIMESTAMP with an unknown unit counts as
-//! unknown) and it may annotate the leaf's physical type; failing that, the legacy
-//! ConvertedType decides under the same condition (so an old writer's UTF8 or UINT_8
-//! column beside a LogicalType from a newer format version still reads as text or as an
-//! unsigned integer); failing that, the physical value reads as it is
-//! ([`Conversion::Plain`]). A known LogicalType always wins over the ConvertedType, also
-//! when it reads as plain values (BSON, UNKNOWN/null, GEOMETRY, ...).
-//!
-//! [`group_shape`]: SchemaNode::group_shape
+//! The rules are documented on [`GroupShape`] (groups) and [`Conversion`] (leaves).
 
 use super::annotation::{check_converted_on_leaf, check_logical_on_leaf, logical_type_for, Leaf};
 use super::{NodeKind, Repetition, SchemaNode};
@@ -65,7 +18,42 @@ pub enum ContainerAnnotation {
     Map,
 }
 
-/// How a group reads (see the [module documentation](self) for the rules).
+/// How a group reads.
+///
+/// [`SchemaNode::container_annotation`] says what a group *claims* to be:
+/// the LogicalType decides (LIST, MAP); when it is absent or one this library does not know,
+/// the legacy ConvertedType decides (LIST; MAP; MAP_KEY_VALUE, which old writers put in
+/// place of MAP). [`SchemaNode::group_shape`] says how the group *reads*:
+///
+/// - A LIST-annotated group whose only field is repeated is a [`ListShape`]. Its element is
+///   decided by the backward-compatibility rules ([`ListLayout`]): the repeated field itself
+///   when it is a primitive, a group of several fields, a group named `array` or
+///   `<list name>_tuple`, or a group whose only field is repeated (parquet-java's rule, which
+///   `old_list_structure.parquet` needs: `repeated group array (LIST) { repeated int32
+///   array; }` is a list of lists); otherwise the repeated group's only field (the 3-level
+///   layout, whatever the levels are named).
+/// - A MAP-annotated group whose only field is a repeated group of one or two fields is a
+///   [`MapShape`]: key first, value second when present (names are not enforced; the key
+///   may be optional, as in `incorrect_map_schema.parquet`). A MAP without a value column
+///   reads as a map whose values are all null.
+/// - A MAP-annotated group whose only field is repeated but is not such a group (a repeated
+///   primitive, a group of three fields) reads leniently as a LIST of that repeated field,
+///   by the LIST rules.
+/// - Anything else is a [`GroupShape::Struct`], an annotated group whose layout does not fit
+///   its annotation included (readers fall back to the fields as they are; strict
+///   validation and the writer report the layout instead).
+///
+/// The group's own repetition does not matter: a repeated LIST group is a list of lists.
+/// A repeated field that is not the repeated level of a LIST or MAP shape (a "bare"
+/// repeated field, `repeated int32 x;` or `repeated group phone { ... }` inside a struct) is
+/// a required list of required elements, each element being the field itself.
+///
+/// The repeated level of a MAP (`key_value`) is the map's entries, a struct of the key and
+/// the value, whatever its own annotation: old writers annotate it MAP_KEY_VALUE, which only
+/// means MAP outside a MAP-annotated group. Its own [`group_shape`] is therefore never the
+/// answer for it; walkers of the whole tree take [`MapShape::key_value`] as a struct.
+///
+/// [`group_shape`]: SchemaNode::group_shape
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum GroupShape<'a> {
     /// A struct of named fields (also an annotated group whose layout does not fit).
@@ -127,7 +115,17 @@ pub struct MapShape<'a> {
     pub value: Option<&'a SchemaNode>,
 }
 
-/// How a leaf's physical values become typed values (see [`SchemaNode::conversion`]).
+/// How a leaf's physical values become typed values ([`SchemaNode::conversion`]).
+///
+/// [`SchemaNode::conversion`] says how a leaf's physical values become typed values
+/// ([`Conversion`]). INT96 is always [`Conversion::Int96`]. Otherwise the LogicalType
+/// decides when this library knows it (a TIME or TIMESTAMP with an unknown unit counts as
+/// unknown) and it may annotate the leaf's physical type; failing that, the legacy
+/// ConvertedType decides under the same condition (so an old writer's UTF8 or UINT_8
+/// column beside a LogicalType from a newer format version still reads as text or as an
+/// unsigned integer); failing that, the physical value reads as it is
+/// ([`Conversion::Plain`]). A known LogicalType always wins over the ConvertedType, also
+/// when it reads as plain values (BSON, UNKNOWN/null, GEOMETRY, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Conversion {
     /// The physical value as it is: BOOLEAN, INT32, INT64, FLOAT, DOUBLE, or the bytes of a
@@ -214,8 +212,8 @@ impl SchemaNode {
         }
     }
 
-    /// How this group reads as a field (see the [module documentation](self)); `None` for
-    /// a primitive.
+    /// How this group reads as a field (see [`GroupShape`] for the rules); `None` for a
+    /// primitive.
     ///
     /// ```
     /// use parquet_serde::schema::{GroupShape, ListLayout, Schema};
@@ -265,7 +263,7 @@ impl SchemaNode {
         }))
     }
 
-    /// How this leaf's physical values read (see the [module documentation](self));
+    /// How this leaf's physical values read (see [`Conversion`] for the rules);
     /// `None` for a group.
     ///
     /// ```
@@ -311,6 +309,33 @@ impl SchemaNode {
                 .and_then(known_conversion)
         };
         Some(logical.or_else(legacy).unwrap_or(Conversion::Plain))
+    }
+}
+
+/// The logical type a stored pair of annotations stands for, by the rule of
+/// [`SchemaNode::conversion`] without its physical-type check: the LogicalType when this
+/// library knows it (an unknown member or a TIME/TIMESTAMP with an unknown unit is not
+/// known), otherwise the one the legacy ConvertedType stands for.
+pub(crate) fn effective_logical_type(
+    logical: Option<&LogicalType>,
+    converted: Option<ConvertedType>,
+    precision: i32,
+    scale: i32,
+) -> Option<LogicalType> {
+    match logical {
+        Some(
+            LogicalType::Unknown(_)
+            | LogicalType::Time {
+                unit: TimeUnit::Unknown(_),
+                ..
+            }
+            | LogicalType::Timestamp {
+                unit: TimeUnit::Unknown(_),
+                ..
+            },
+        )
+        | None => converted.and_then(|ct| logical_type_for(ct, precision, scale)),
+        Some(lt) => Some(lt.clone()),
     }
 }
 
