@@ -1407,6 +1407,16 @@ fn value_rows_and_json() {
             (Value::Int(3), Value::Null)
         ]))
     );
+    // A map without a value column is a map whose values are null (the schema's shape);
+    // only a sequence target reads it as the list of its keys.
+    assert_eq!(
+        maps[1].get("my_map_no_v"),
+        Some(&Value::Map(vec![
+            (Value::Int(4), Value::Null),
+            (Value::Int(5), Value::Null),
+            (Value::Int(6), Value::Null)
+        ]))
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

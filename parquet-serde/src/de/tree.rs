@@ -1,12 +1,13 @@
 //! The file schema compiled for the assembler: one arena node per schema node, with its
 //! Dremel levels, the range of leaf columns below it, its list or map shape and, for leaves,
-//! how physical values convert.
+//! how physical values convert. Shapes and conversions are the schema's answers
+//! ([`SchemaNode::group_shape`], [`SchemaNode::conversion`]), compiled to arena ids.
 
 use std::ops::Range;
 
 use crate::error::{Error, Result};
-use crate::format::{ConvertedType, LogicalType, TimeUnit, Type};
-use crate::schema::{NodeKind, Repetition, Schema, SchemaNode};
+use crate::format::{TimeUnit, Type};
+use crate::schema::{Conversion, GroupShape, NodeKind, Repetition, Schema, SchemaNode};
 
 /// Index of a node in [`Tree::nodes`]; the root is [`ROOT`].
 pub(crate) type NodeId = usize;
@@ -167,52 +168,22 @@ pub(crate) struct Tree {
     plan_index: Vec<Vec<(usize, usize, usize)>>,
 }
 
-fn has_annotation(node: &SchemaNode, lt: &LogicalType, ct: ConvertedType) -> bool {
-    node.logical_type.as_ref() == Some(lt) || node.converted_type == Some(ct)
-}
-
-/// The conversion of a leaf from its stored annotations.
-fn conv_of(node: &SchemaNode, physical: Type, type_length: i32, scale: i32) -> Conv {
-    use ConvertedType as C;
-    match (&node.logical_type, node.converted_type) {
-        (Some(LogicalType::String | LogicalType::Enum | LogicalType::Json), _) => Conv::String,
-        (None | Some(LogicalType::Unknown(_)), Some(C::Utf8 | C::Enum | C::Json)) => Conv::String,
-        (
-            Some(LogicalType::Integer {
-                is_signed: false, ..
-            }),
-            _,
-        ) => Conv::Unsigned,
-        (
-            None | Some(LogicalType::Unknown(_)),
-            Some(C::Uint8 | C::Uint16 | C::Uint32 | C::Uint64),
-        ) => Conv::Unsigned,
-        (Some(LogicalType::Date), _) | (None, Some(C::Date)) => Conv::Date,
-        (Some(LogicalType::Time { unit, .. }), _) => Conv::Time(*unit),
-        (None, Some(C::TimeMillis)) => Conv::Time(TimeUnit::Millis),
-        (None, Some(C::TimeMicros)) => Conv::Time(TimeUnit::Micros),
-        (
-            Some(LogicalType::Timestamp {
-                unit,
-                is_adjusted_to_utc,
-            }),
-            _,
-        ) => Conv::Timestamp(*unit, *is_adjusted_to_utc),
-        (None, Some(C::TimestampMillis)) => Conv::Timestamp(TimeUnit::Millis, true),
-        (None, Some(C::TimestampMicros)) => Conv::Timestamp(TimeUnit::Micros, true),
-        (Some(LogicalType::Decimal { scale, .. }), _) => Conv::Decimal(*scale),
-        (None, Some(C::Decimal)) => Conv::Decimal(scale),
-        (Some(LogicalType::Uuid), _)
-            if physical == Type::FixedLenByteArray && type_length == 16 =>
-        {
-            Conv::Uuid
+impl Conv {
+    /// The assembler's conversion for the schema's answer ([`SchemaNode::conversion`]):
+    /// signed integers and INT96 read by their physical type, every text flavour as text.
+    fn of(conversion: Conversion) -> Conv {
+        match conversion {
+            Conversion::Plain | Conversion::Int96 => Conv::Plain,
+            Conversion::Integer { signed: true, .. } => Conv::Plain,
+            Conversion::Integer { signed: false, .. } => Conv::Unsigned,
+            Conversion::Text(_) => Conv::String,
+            Conversion::Date => Conv::Date,
+            Conversion::Time { unit, .. } => Conv::Time(unit),
+            Conversion::Timestamp { unit, utc } => Conv::Timestamp(unit, utc),
+            Conversion::Decimal { scale, .. } => Conv::Decimal(scale),
+            Conversion::Uuid => Conv::Uuid,
+            Conversion::Float16 => Conv::Float16,
         }
-        (Some(LogicalType::Float16), _)
-            if physical == Type::FixedLenByteArray && type_length == 2 =>
-        {
-            Conv::Float16
-        }
-        _ => Conv::Plain,
     }
 }
 
@@ -271,7 +242,6 @@ impl Tree {
             NodeKind::Primitive {
                 physical_type,
                 type_length,
-                scale,
                 ..
             } => {
                 self.num_leaves += 1;
@@ -279,7 +249,7 @@ impl Tree {
                 Kind::Leaf {
                     col: first_leaf,
                     physical: *physical_type,
-                    conv: conv_of(node, *physical_type, *type_length, *scale),
+                    conv: Conv::of(node.conversion().unwrap_or(Conversion::Plain)),
                     width: *type_length,
                 }
             }
@@ -310,40 +280,42 @@ impl Tree {
         id
     }
 
-    /// The shape of group `node` whose compiled children are `children`.
-    fn shape(&self, node: &SchemaNode, children: &[NodeId]) -> Shape {
-        let is_list = has_annotation(node, &LogicalType::List, ConvertedType::List);
-        let is_map = has_annotation(node, &LogicalType::Map, ConvertedType::Map)
-            || node.converted_type == Some(ConvertedType::MapKeyValue);
-        let NodeKind::Group { fields } = &node.kind else {
+    /// The shape of group `node` whose compiled children are `children`, as the schema
+    /// answers it ([`SchemaNode::group_shape`]). The key/value level of a MAP is set to a
+    /// plain group: it reads as the map's entries (a struct of key and value) whatever its
+    /// own annotation says (MAP_KEY_VALUE only means MAP outside a MAP).
+    fn shape(&mut self, node: &SchemaNode, children: &[NodeId]) -> Shape {
+        let Some(&repeated) = children.first() else {
             return Shape::Plain;
         };
-        if !(is_list || is_map)
-            || children.len() != 1
-            || fields[0].repetition != Repetition::Repeated
-        {
-            return Shape::Plain;
-        }
-        let repeated = children[0];
-        let r = &self.nodes[repeated];
-        if is_map {
-            if let Kind::Group { children: kv, .. } = &r.kind {
-                if (1..=2).contains(&kv.len()) {
-                    return Shape::Map {
-                        kv: repeated,
-                        key: kv[0],
-                        value: kv.get(1).copied(),
-                    };
+        match node.group_shape() {
+            Some(GroupShape::List(list)) => Shape::List {
+                repeated,
+                element: if list.element_is_repeated() {
+                    repeated
+                } else {
+                    match self.nodes[repeated].children().first() {
+                        Some(&only) => only,
+                        None => return Shape::Plain,
+                    }
+                },
+            },
+            Some(GroupShape::Map(_)) => {
+                let (key, value) = match self.nodes[repeated].children() {
+                    [key] => (*key, None),
+                    [key, value] => (*key, Some(*value)),
+                    _ => return Shape::Plain,
+                };
+                if let Kind::Group { shape, .. } = &mut self.nodes[repeated].kind {
+                    *shape = Shape::Plain;
+                }
+                Shape::Map {
+                    kv: repeated,
+                    key,
+                    value,
                 }
             }
-        }
-        Shape::List {
-            repeated,
-            element: if node.list_element_is_repeated_node(&fields[0]) {
-                repeated
-            } else {
-                self.nodes[repeated].children()[0]
-            },
+            Some(GroupShape::Struct) | None => Shape::Plain,
         }
     }
 
@@ -560,6 +532,87 @@ mod tests {
         assert_eq!(conv(3), Conv::Uuid);
         assert_eq!(conv(4), Conv::Decimal(2));
         assert_eq!(conv(5), Conv::String);
+    }
+
+    #[test]
+    fn map_key_value_level_reads_as_entries() {
+        // Impala's MAP_KEY_VALUE on the repeated level of a MAP: the level is the entries.
+        let t = tree("message m { optional group m (MAP) { repeated group map (MAP_KEY_VALUE) { required binary key (UTF8); optional int32 value; } } }");
+        let m = t.child_named(ROOT, "m").unwrap();
+        let Kind::Group {
+            shape: Shape::Map { kv, key, value },
+            ..
+        } = t.nodes[m].kind
+        else {
+            panic!("m is a map")
+        };
+        assert_eq!(t.nodes[key].name, "key");
+        assert_eq!(value.map(|v| t.nodes[v].name.as_str()), Some("value"));
+        assert!(matches!(
+            t.nodes[kv].kind,
+            Kind::Group {
+                shape: Shape::Plain,
+                ..
+            }
+        ));
+        // Even a key/value level whose own layout would make it a map is the entries.
+        let t = tree("message m { optional group m (MAP) { repeated group kv (MAP_KEY_VALUE) { repeated group e { required int32 k; } } } }");
+        let m = t.child_named(ROOT, "m").unwrap();
+        let Kind::Group {
+            shape: Shape::Map {
+                kv, value: None, ..
+            },
+            ..
+        } = t.nodes[m].kind
+        else {
+            panic!("m is a map")
+        };
+        assert!(matches!(
+            t.nodes[kv].kind,
+            Kind::Group {
+                shape: Shape::Plain,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn legacy_converted_type_beside_an_unknown_logical_type() {
+        use crate::format::{ConvertedType, LogicalType};
+        let leaf = |name: &str, t: Type, ct: ConvertedType| {
+            let mut n =
+                SchemaNode::primitive(name, Repetition::Optional, t).with_converted_type(ct);
+            n.logical_type = Some(LogicalType::Unknown(2555));
+            n
+        };
+        let root = SchemaNode::group(
+            "m",
+            Repetition::Required,
+            vec![
+                leaf("s", Type::ByteArray, ConvertedType::Utf8),
+                leaf("u", Type::Int32, ConvertedType::Uint16),
+                leaf("t", Type::Int64, ConvertedType::TimestampMillis),
+                SchemaNode::primitive("b", Repetition::Optional, Type::ByteArray),
+            ],
+        );
+        let t = Tree::new(&Schema::new(root).unwrap()).unwrap();
+        let convs: Vec<Conv> = t
+            .leaf_nodes
+            .iter()
+            .map(|&id| match t.nodes[id].kind {
+                Kind::Leaf { conv, .. } => conv,
+                Kind::Group { .. } => panic!("leaf"),
+            })
+            .collect();
+        assert_eq!(
+            convs,
+            [
+                Conv::String,
+                Conv::Unsigned,
+                Conv::Timestamp(TimeUnit::Millis, true),
+                Conv::Plain
+            ]
+        );
     }
 
     #[test]

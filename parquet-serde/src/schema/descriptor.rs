@@ -216,16 +216,16 @@ impl ColumnDescriptor {
         self.max_def_level > 0
     }
 
-    /// The logical type a reader should use: the stored logical type, or the one the legacy
-    /// converted type stands for; `None` for neither or an unknown logical type.
+    /// The logical type a reader should use: the stored logical type when this library
+    /// knows it, otherwise the one the legacy converted type stands for; `None` when there
+    /// is neither (see [`SchemaNode::effective_logical_type`](super::SchemaNode)).
     pub fn effective_logical_type(&self) -> Option<LogicalType> {
-        match &self.logical_type {
-            Some(LogicalType::Unknown(_)) => None,
-            Some(lt) => Some(lt.clone()),
-            None => self
-                .converted_type
-                .and_then(|ct| super::annotation::logical_type_for(ct, self.precision, self.scale)),
-        }
+        super::shape::effective_logical_type(
+            self.logical_type.as_ref(),
+            self.converted_type,
+            self.precision,
+            self.scale,
+        )
     }
 }
 

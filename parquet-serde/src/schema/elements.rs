@@ -16,7 +16,8 @@ impl Schema {
     /// after the tree ends. Tolerated: a repetition on the root (ignored), a leaf written
     /// with `num_children = 0`, a converted type without a logical type (kept as is; see
     /// [`SchemaNode::effective_logical_type`]), an unknown logical type (kept; the column
-    /// reads as its physical type).
+    /// reads by its converted type if any, else as its physical type: see
+    /// [`SchemaNode::conversion`]).
     ///
     /// [`ErrorKind::Corrupt`]: crate::ErrorKind::Corrupt
     pub fn from_elements(elements: &[SchemaElement]) -> Result<Schema> {

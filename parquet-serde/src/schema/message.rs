@@ -487,5 +487,14 @@ mod tests {
         let mut unknown = leaf("u", Type::Int32);
         unknown.logical_type = Some(LogicalType::Unknown(42));
         assert_eq!(unknown.effective_logical_type(), None);
+        // Beside an unknown logical type, the legacy converted type stands.
+        let legacy = unknown.with_converted_type(ConvertedType::Uint8);
+        assert_eq!(
+            legacy.effective_logical_type(),
+            Some(LogicalType::Integer {
+                bit_width: 8,
+                is_signed: false
+            })
+        );
     }
 }

@@ -33,6 +33,7 @@ mod descriptor;
 mod elements;
 mod message;
 mod node;
+mod shape;
 mod text;
 pub mod typed;
 mod validate;
@@ -41,5 +42,8 @@ pub use annotation::{converted_type_for, logical_type_for, max_decimal_precision
 pub use descriptor::{ColumnDescriptor, ColumnPath, ColumnPathQuery, PathNode};
 pub use message::Schema;
 pub use node::{NodeKind, Repetition, SchemaNode};
+pub use shape::{
+    ContainerAnnotation, Conversion, GroupShape, ListLayout, ListShape, MapShape, TextKind,
+};
 pub use typed::ParquetSchema;
 pub use validate::MAX_SCHEMA_DEPTH;

@@ -1,6 +1,6 @@
 //! The schema tree: groups and primitive leaves.
 
-use super::annotation::{converted_type_for, logical_type_for};
+use super::annotation::converted_type_for;
 use crate::format::{ConvertedType, FieldRepetitionType, LogicalType, Type};
 use crate::Result;
 
@@ -131,17 +131,10 @@ impl SchemaNode {
     /// that repeated node is itself the element (2-level lists: a repeated primitive, a
     /// repeated group of several fields or of a repeated field, or one named `array` or
     /// `<list>_tuple`) rather than its only field (the 3-level layout), by the
-    /// backward-compatibility rules of LogicalTypes.md.
+    /// backward-compatibility rules of LogicalTypes.md. The rules are those of
+    /// [`group_shape`](SchemaNode::group_shape), which answers for the whole group.
     pub fn list_element_is_repeated_node(&self, repeated: &SchemaNode) -> bool {
-        match &repeated.kind {
-            NodeKind::Primitive { .. } => true,
-            NodeKind::Group { fields } => {
-                fields.len() != 1
-                    || repeated.name == "array"
-                    || repeated.name == format!("{}_tuple", self.name)
-                    || fields[0].repetition == Repetition::Repeated
-            }
-        }
+        super::shape::list_layout(&self.name, repeated) != super::ListLayout::ThreeLevel
     }
 
     /// Sets the logical type and the matching legacy converted type (none for types with no
@@ -275,17 +268,18 @@ impl SchemaNode {
         }
     }
 
-    /// The logical type a reader should use: the logical type when present, otherwise the
-    /// one the legacy converted type stands for (see [`logical_type_for`]). `None` when
-    /// there is neither, and for [`LogicalType::Unknown`] (read as the physical type).
+    /// The logical type a reader should use: the logical type when this library knows it,
+    /// otherwise the one the legacy converted type stands for (see [`logical_type_for`](super::logical_type_for));
+    /// `None` when there is neither. An unknown logical type (or a TIME/TIMESTAMP with an
+    /// unknown unit) with no converted type reads as the physical type. The rule of
+    /// [`conversion`](SchemaNode::conversion), which also answers how the values read.
     pub fn effective_logical_type(&self) -> Option<LogicalType> {
-        match &self.logical_type {
-            Some(LogicalType::Unknown(_)) => None,
-            Some(lt) => Some(lt.clone()),
-            None => self
-                .converted_type
-                .and_then(|ct| logical_type_for(ct, self.precision(), self.scale())),
-        }
+        super::shape::effective_logical_type(
+            self.logical_type.as_ref(),
+            self.converted_type,
+            self.precision(),
+            self.scale(),
+        )
     }
 
     /// Checks this node as a field of a schema: names non-empty, groups non-empty,

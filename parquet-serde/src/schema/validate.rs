@@ -10,8 +10,8 @@ use super::annotation::{
     check_converted_on_group, check_converted_on_leaf, check_logical_on_group,
     check_logical_on_leaf, converted_type_for, Leaf,
 };
-use super::{NodeKind, Repetition, SchemaNode};
-use crate::format::{ConvertedType, LogicalType, Type};
+use super::{ContainerAnnotation, GroupShape, NodeKind, Repetition, SchemaNode};
+use crate::format::{LogicalType, Type};
 use crate::{Error, Result};
 
 /// Deepest nesting a schema may have (the root is depth 0, its fields depth 1). Keeps
@@ -46,7 +46,7 @@ fn err(path: &[&str], message: impl Into<String>) -> Error {
 /// Validates a node as a field (strict), its path starting at its own name.
 pub(crate) fn validate_field(node: &SchemaNode) -> Result<()> {
     let mut path = Vec::new();
-    check(node, &mut path, 1, Mode::Strict)
+    check(node, &mut path, 1, Mode::Strict, false)
 }
 
 /// Validates the root of a schema and everything under it.
@@ -69,19 +69,22 @@ pub(crate) fn validate_root(root: &SchemaNode, mode: Mode) -> Result<()> {
     // An empty root is allowed: a file may have rows and no columns.
     let mut path = Vec::new();
     for field in fields {
-        check(field, &mut path, 1, mode)?;
+        check(field, &mut path, 1, mode, false)?;
     }
     Ok(())
 }
 
+/// Checks `node` and below; `entries` says it is the key/value level of a MAP, which is
+/// the map's entries whatever its own annotation (old writers annotate it MAP_KEY_VALUE).
 fn check<'a>(
     node: &'a SchemaNode,
     path: &mut Vec<&'a str>,
     depth: usize,
     mode: Mode,
+    entries: bool,
 ) -> Result<()> {
     path.push(&node.name);
-    let result = check_node(node, path, depth, mode);
+    let result = check_node(node, path, depth, mode, entries);
     path.pop();
     result
 }
@@ -91,6 +94,7 @@ fn check_node<'a>(
     path: &mut Vec<&'a str>,
     depth: usize,
     mode: Mode,
+    entries: bool,
 ) -> Result<()> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(err(
@@ -162,13 +166,21 @@ fn check_node<'a>(
             if let Some(ct) = node.converted_type {
                 check_converted_on_group(ct).map_err(|m| err(path, m))?;
             }
+            let shape = node.group_shape();
             if mode == Mode::Strict {
                 check_consistent(node, path)?;
                 check_unique_names(fields, path)?;
-                check_layout(node, fields, path)?;
+                if !entries {
+                    check_layout(node, shape, fields, path)?;
+                }
             }
+            let key_value = match shape {
+                Some(GroupShape::Map(map)) => Some(map.key_value),
+                _ => None,
+            };
             for field in fields {
-                check(field, path, depth + 1, mode)?;
+                let entries = key_value.is_some_and(|kv| std::ptr::eq(kv, field));
+                check(field, path, depth + 1, mode, entries)?;
             }
             Ok(())
         }
@@ -223,18 +235,23 @@ fn duplicate(path: &[&str], name: &str) -> Error {
     }
 }
 
-/// Strict: LIST and MAP groups have the layout LogicalTypes.md requires of writers
-/// (names of the inner levels are not enforced). A MAP_KEY_VALUE group is not checked:
-/// old writers put it on the repeated level inside a MAP.
-fn check_layout(node: &SchemaNode, fields: &[SchemaNode], path: &[&str]) -> Result<()> {
-    let is_list = matches!(node.logical_type, Some(LogicalType::List))
-        || (node.logical_type.is_none() && node.converted_type == Some(ConvertedType::List));
-    let is_map = matches!(node.logical_type, Some(LogicalType::Map))
-        || (node.logical_type.is_none() && node.converted_type == Some(ConvertedType::Map));
-    if !is_list && !is_map {
+/// Strict: LIST and MAP groups (as [`SchemaNode::container_annotation`] recognises them)
+/// have the layout LogicalTypes.md requires of writers, `shape` being the group's
+/// [`SchemaNode::group_shape`] (names of the inner levels are not enforced). Not called
+/// for the key/value level of a MAP: old writers annotate it MAP_KEY_VALUE.
+fn check_layout(
+    node: &SchemaNode,
+    shape: Option<GroupShape<'_>>,
+    fields: &[SchemaNode],
+    path: &[&str],
+) -> Result<()> {
+    let Some(annotation) = node.container_annotation() else {
         return Ok(());
-    }
-    let what = if is_list { "LIST" } else { "MAP" };
+    };
+    let what = match annotation {
+        ContainerAnnotation::List => "LIST",
+        ContainerAnnotation::Map => "MAP",
+    };
     if node.repetition == Repetition::Repeated {
         return Err(err(
             path,
@@ -256,26 +273,87 @@ fn check_layout(node: &SchemaNode, fields: &[SchemaNode], path: &[&str]) -> Resu
             format!("the field of a {what} group must be repeated"),
         ));
     }
-    if is_list {
-        if let [element] = inner.fields() {
-            if inner.is_group()
-                && element.repetition == Repetition::Repeated
-                && inner.fields().len() == 1
-            {
-                return Err(err(path, "a LIST element must be required or optional"));
+    match (annotation, shape) {
+        (ContainerAnnotation::List, _) => {
+            // Whatever rule reads it, a repeated field as the only field of the repeated
+            // level is not an element a writer may produce.
+            if let [element] = inner.fields() {
+                if element.repetition == Repetition::Repeated {
+                    return Err(err(path, "a LIST element must be required or optional"));
+                }
             }
+            Ok(())
         }
-        return Ok(());
-    }
-    let kv = inner.fields();
-    if !inner.is_group() || kv.is_empty() || kv.len() > 2 {
-        return Err(err(
+        (ContainerAnnotation::Map, Some(GroupShape::Map(map))) => {
+            if map.key.repetition != Repetition::Required {
+                return Err(err(path, "a MAP key must be required"));
+            }
+            Ok(())
+        }
+        (ContainerAnnotation::Map, _) => Err(err(
             path,
             "the repeated level of a MAP must be a group of a key and an optional value",
-        ));
+        )),
     }
-    if kv[0].repetition != Repetition::Required {
-        return Err(err(path, "a MAP key must be required"));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::Schema;
+
+    fn strict(text: &str) -> Result<(), String> {
+        let schema: Schema = text.parse().map_err(|e| format!("parse: {e}"))?;
+        schema.validate_strict().map_err(|e| e.to_string())
     }
-    Ok(())
+
+    #[test]
+    fn strict_layouts_by_the_schema_shape() {
+        let table: [(&str, Option<&str>); 9] = [
+            (
+                "message m { optional group l (LIST) { repeated group list { optional int32 element; } } }",
+                None,
+            ),
+            (
+                "message m { repeated group l (LIST) { repeated group list { optional int32 element; } } }",
+                Some("must be required or optional"),
+            ),
+            (
+                "message m { optional group l (LIST) { repeated int32 a; repeated int32 b; } }",
+                Some("exactly one field, found 2"),
+            ),
+            (
+                "message m { optional group l (LIST) { required group list { optional int32 element; } } }",
+                Some("must be repeated"),
+            ),
+            (
+                "message m { optional group l (LIST) { repeated group array { repeated int32 x; } } }",
+                Some("LIST element must be required or optional"),
+            ),
+            (
+                "message m { optional group m (MAP) { repeated group key_value { optional int32 key; } } }",
+                Some("MAP key must be required"),
+            ),
+            (
+                "message m { optional group m (MAP) { repeated int32 key; } }",
+                Some("a group of a key and an optional value"),
+            ),
+            // MAP_KEY_VALUE in place of MAP is a MAP, and checked as one...
+            (
+                "message m { optional group m (MAP_KEY_VALUE) { repeated group map { required int32 key; required int32 a; required int32 b; } } }",
+                Some("a group of a key and an optional value"),
+            ),
+            // ...but on the key/value level of a MAP it is the entries, not a MAP.
+            (
+                "message m { optional group m (MAP) { repeated group map (MAP_KEY_VALUE) { required int32 key; optional int32 value; } } }",
+                None,
+            ),
+        ];
+        for (text, want) in table {
+            match (strict(text), want) {
+                (Ok(()), None) => {}
+                (Err(e), Some(w)) => assert!(e.contains(w), "{text}: {e}"),
+                (got, want) => panic!("{text}: got {got:?}, want {want:?}"),
+            }
+        }
+    }
 }

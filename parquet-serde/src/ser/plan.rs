@@ -9,8 +9,11 @@
 //! MAP node: serde never sees them.
 
 use crate::error::{Error, Result};
-use crate::format::{ConvertedType, LogicalType, TimeUnit, Type};
-use crate::schema::{NodeKind, Repetition, Schema, SchemaNode};
+use crate::format::{TimeUnit, Type};
+use crate::schema::{
+    ContainerAnnotation, Conversion, GroupShape, ListLayout, MapShape, NodeKind, Repetition,
+    Schema, SchemaNode,
+};
 
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,10 +191,9 @@ impl Plan {
             NodeKind::Primitive {
                 physical_type,
                 type_length,
-                precision,
-                scale,
+                ..
             } => {
-                let conv = conv_of(node, *physical_type, *type_length, *precision, *scale)
+                let conv = conv_of(node, *physical_type, *type_length)
                     .map_err(|e| e.with_column(path.clone()))?;
                 let leaf = self.leaves.len() as u32;
                 self.leaves.push(LeafPlan {
@@ -205,43 +207,64 @@ impl Plan {
             }
             NodeKind::Group { fields } => {
                 let first_leaf = self.leaves.len() as u32;
-                if is_list(node) {
-                    let (repeated, element) = three_level(fields, 1).ok_or_else(|| {
-                        layout_error(&path, "LIST", "repeated group list { element }")
-                    })?;
-                    let entry_path = format!("{path}.{}", repeated.name);
-                    let element_idx = self.push();
-                    self.fill(element_idx, &element[0], &entry_path, def + 1, rep + 1)?;
-                    let kind = Kind::List {
-                        element: element_idx,
-                        entry_rep: rep + 1,
-                    };
-                    self.set(idx, node, path, def, optional, first_leaf, kind);
-                } else if is_map(node) {
-                    let (repeated, kv) = three_level(fields, 2).ok_or_else(|| {
-                        layout_error(&path, "MAP", "repeated group key_value { key; value }")
-                    })?;
-                    if kv[0].repetition != Repetition::Required {
-                        return Err(Error::schema(format!(
-                            "the key of map `{path}` must be required"
-                        )));
+                match (node.container_annotation(), node.group_shape()) {
+                    (Some(ContainerAnnotation::List), Some(GroupShape::List(list)))
+                        if list.layout == ListLayout::ThreeLevel =>
+                    {
+                        let entry_path = format!("{path}.{}", list.repeated.name);
+                        let element_idx = self.push();
+                        self.fill(element_idx, list.element, &entry_path, def + 1, rep + 1)?;
+                        let kind = Kind::List {
+                            element: element_idx,
+                            entry_rep: rep + 1,
+                        };
+                        self.set(idx, node, path, def, optional, first_leaf, kind);
                     }
-                    let entry_path = format!("{path}.{}", repeated.name);
-                    let key = self.push();
-                    let value = self.push();
-                    self.fill(key, &kv[0], &entry_path, def + 1, rep + 1)?;
-                    self.fill(value, &kv[1], &entry_path, def + 1, rep + 1)?;
-                    self.nodes[key as usize].is_key = true;
-                    let kind = Kind::Map {
-                        key,
-                        entry_rep: rep + 1,
-                    };
-                    self.set(idx, node, path.clone(), def, optional, first_leaf, kind);
-                } else {
-                    let group_path = path.clone();
-                    self.fill_group(idx, node, fields, &group_path, def, rep)?;
-                    let kind = self.nodes[idx as usize].kind;
-                    self.set(idx, node, path, def, optional, first_leaf, kind);
+                    (Some(ContainerAnnotation::List), _) => {
+                        return Err(layout_error(
+                            &path,
+                            "LIST",
+                            "repeated group list { element }",
+                        ))
+                    }
+                    (
+                        Some(ContainerAnnotation::Map),
+                        Some(GroupShape::Map(MapShape {
+                            key_value,
+                            key,
+                            value: Some(value),
+                        })),
+                    ) => {
+                        if key.repetition != Repetition::Required {
+                            return Err(Error::schema(format!(
+                                "the key of map `{path}` must be required"
+                            )));
+                        }
+                        let entry_path = format!("{path}.{}", key_value.name);
+                        let key_idx = self.push();
+                        let value_idx = self.push();
+                        self.fill(key_idx, key, &entry_path, def + 1, rep + 1)?;
+                        self.fill(value_idx, value, &entry_path, def + 1, rep + 1)?;
+                        self.nodes[key_idx as usize].is_key = true;
+                        let kind = Kind::Map {
+                            key: key_idx,
+                            entry_rep: rep + 1,
+                        };
+                        self.set(idx, node, path.clone(), def, optional, first_leaf, kind);
+                    }
+                    (Some(ContainerAnnotation::Map), _) => {
+                        return Err(layout_error(
+                            &path,
+                            "MAP",
+                            "repeated group key_value { key; value }",
+                        ))
+                    }
+                    (None, _) => {
+                        let group_path = path.clone();
+                        self.fill_group(idx, node, fields, &group_path, def, rep)?;
+                        let kind = self.nodes[idx as usize].kind;
+                        self.set(idx, node, path, def, optional, first_leaf, kind);
+                    }
                 }
             }
         }
@@ -326,30 +349,6 @@ fn placeholder() -> PlanNode {
     }
 }
 
-fn is_list(node: &SchemaNode) -> bool {
-    matches!(node.logical_type, Some(LogicalType::List))
-        || node.converted_type == Some(ConvertedType::List)
-}
-
-fn is_map(node: &SchemaNode) -> bool {
-    matches!(node.logical_type, Some(LogicalType::Map))
-        || matches!(
-            node.converted_type,
-            Some(ConvertedType::Map | ConvertedType::MapKeyValue)
-        )
-}
-
-/// The repeated group of a LIST/MAP and its `n` children, when the layout is the 3-level one.
-fn three_level(fields: &[SchemaNode], n: usize) -> Option<(&SchemaNode, &[SchemaNode])> {
-    match fields {
-        [repeated] if repeated.repetition == Repetition::Repeated => match &repeated.kind {
-            NodeKind::Group { fields: inner } if inner.len() == n => Some((repeated, inner)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 fn layout_error(path: &str, what: &str, layout: &str) -> Error {
     Error::unsupported(format!(
         "{what} `{path}` is not in the 3-level layout ({layout}) typed rows write"
@@ -361,74 +360,57 @@ pub(crate) fn max_unscaled(precision: u32) -> i128 {
     10i128.pow(precision.min(38)) - 1
 }
 
-/// The conversion of a leaf.
-fn conv_of(
-    node: &SchemaNode,
-    physical: Type,
-    type_length: i32,
-    precision: i32,
-    scale: i32,
-) -> Result<Conv> {
-    let logical = node.effective_logical_type();
-    let decimal = match logical {
-        Some(LogicalType::Decimal { precision, scale }) => Some((precision, scale)),
-        _ if node.converted_type == Some(ConvertedType::Decimal) => Some((precision, scale)),
-        _ => None,
-    };
-    let decimal = match decimal {
-        Some((p, s)) if p >= 1 && s >= 0 && s <= p => Some((p as u32, s as u32)),
-        Some((p, s)) => {
+/// The conversion of serde's values for a leaf, from the schema's answer for it
+/// ([`SchemaNode::conversion`]) and its physical type.
+fn conv_of(node: &SchemaNode, physical: Type, type_length: i32) -> Result<Conv> {
+    let conversion = node.conversion().unwrap_or(Conversion::Plain);
+    let decimal = match conversion {
+        Conversion::Decimal { precision, scale }
+            if precision >= 1 && (0..=precision).contains(&scale) =>
+        {
+            Some((precision as u32, scale as u32))
+        }
+        Conversion::Decimal { precision, scale } => {
             return Err(Error::schema(format!(
-                "DECIMAL({p}, {s}) is not a valid decimal"
+                "DECIMAL({precision}, {scale}) is not a valid decimal"
             )))
         }
-        None => None,
+        _ => None,
     };
-    let text = match (&logical, decimal) {
-        (_, Some((_, s))) => Text::Decimal(s),
-        (Some(LogicalType::Date), _) => Text::Date,
-        (Some(LogicalType::Time { unit, .. }), _) => Text::Time(*unit),
-        (Some(LogicalType::Timestamp { unit, .. }), _) => Text::Timestamp(*unit),
+    let text = match conversion {
+        Conversion::Decimal { .. } => Text::Decimal(decimal.map_or(0, |(_, s)| s)),
+        Conversion::Date => Text::Date,
+        Conversion::Time { unit, .. } => Text::Time(unit),
+        Conversion::Timestamp { unit, .. } => Text::Timestamp(unit),
         _ => Text::None,
     };
-    if let Text::Time(TimeUnit::Unknown(_)) | Text::Timestamp(TimeUnit::Unknown(_)) = text {
-        return Err(Error::unsupported("a time unit this library does not know"));
-    }
+    let integer = match conversion {
+        Conversion::Integer { bit_width, signed } => Some((bit_width, signed)),
+        _ => None,
+    };
     Ok(match physical {
         Type::Boolean => Conv::Bool,
         Type::Int32 => {
-            let (lo, hi) = match (&logical, decimal) {
+            let (lo, hi) = match (integer, decimal) {
                 (_, Some((p, _))) => {
                     let m = max_unscaled(p).min(i32::MAX as i128) as i64;
                     (-m, m)
                 }
-                (
-                    Some(LogicalType::Integer {
-                        bit_width,
-                        is_signed,
-                    }),
-                    _,
-                ) => int_range(*bit_width, *is_signed, 32),
+                (Some((bit_width, signed)), _) => int_range(bit_width, signed, 32),
                 _ => (i32::MIN as i64, i32::MAX as i64),
             };
             Conv::Int32 { lo, hi, text }
         }
         Type::Int64 => {
-            let (lo, hi) = match (&logical, decimal) {
+            let (lo, hi) = match (integer, decimal) {
                 (_, Some((p, _))) => {
                     let m = max_unscaled(p).min(i64::MAX as i128);
                     (-m, m)
                 }
-                (
-                    Some(LogicalType::Integer {
-                        bit_width,
-                        is_signed,
-                    }),
-                    _,
-                ) => {
-                    let (lo, hi) = int_range(*bit_width, *is_signed, 64);
+                (Some((bit_width, signed)), _) => {
+                    let (lo, hi) = int_range(bit_width, signed, 64);
                     // An unsigned 64-bit column holds up to u64::MAX (as its bits).
-                    let hi = if !*is_signed && *bit_width >= 64 {
+                    let hi = if !signed && bit_width >= 64 {
                         u64::MAX as i128
                     } else {
                         hi as i128
@@ -441,13 +423,13 @@ fn conv_of(
         }
         Type::Float => Conv::Float,
         Type::Double => Conv::Double,
-        Type::ByteArray => match (&logical, decimal) {
+        Type::ByteArray => match (conversion, decimal) {
             (_, Some((precision, scale))) => Conv::Decimal {
                 width: None,
                 precision,
                 scale,
             },
-            (Some(LogicalType::String | LogicalType::Enum | LogicalType::Json), _) => Conv::Str,
+            (Conversion::Text(_), _) => Conv::Str,
             _ => Conv::Binary,
         },
         Type::FixedLenByteArray => {
@@ -455,7 +437,7 @@ fn conv_of(
                 .ok()
                 .filter(|&w| w > 0)
                 .ok_or_else(|| Error::schema("FIXED_LEN_BYTE_ARRAY needs a positive length"))?;
-            match (&logical, decimal) {
+            match (conversion, decimal) {
                 (_, Some((precision, scale))) => {
                     if width > 16 {
                         return Err(Error::unsupported("decimals wider than 16 bytes"));
@@ -466,7 +448,7 @@ fn conv_of(
                         scale,
                     }
                 }
-                (Some(LogicalType::Uuid), _) if width == 16 => Conv::Uuid,
+                (Conversion::Uuid, _) if width == 16 => Conv::Uuid,
                 _ => Conv::Fixed { width },
             }
         }
@@ -476,7 +458,7 @@ fn conv_of(
 }
 
 /// The range of an INTEGER(bit_width, signed) annotation, clamped to the physical width.
-fn int_range(bit_width: i8, signed: bool, physical_bits: u32) -> (i64, i64) {
+fn int_range(bit_width: u8, signed: bool, physical_bits: u32) -> (i64, i64) {
     let bits = (bit_width.clamp(1, 64) as u32).min(physical_bits);
     if signed {
         let hi = ((1u64 << (bits - 1)) - 1) as i64;
@@ -619,6 +601,55 @@ mod tests {
         assert!(e.to_string().contains("3-level"), "{e}");
         let e = err("message m { required int96 t; }");
         assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
+    }
+
+    #[test]
+    fn layouts_follow_the_schema_shape() {
+        let err = |t: &str| Plan::new(&t.parse().unwrap(), false).unwrap_err();
+        // A repeated group named `array` is a 2-level list's element (a struct), which the
+        // 3-level writer cannot write as the list of its field.
+        let e = err(
+            "message m { optional group l (LIST) { repeated group array { required int32 x; } } }",
+        );
+        assert!(e.to_string().contains("3-level"), "{e}");
+        let e = err("message m { optional group l (LIST) { repeated group l_tuple { required int32 x; } } }");
+        assert!(e.to_string().contains("3-level"), "{e}");
+        // A MAP needs its value column to be written.
+        let e = err("message m { required group m (MAP) { repeated group key_value { required int32 key; } } }");
+        assert!(e.to_string().contains("MAP"), "{e}");
+        let e = err("message m { required group m (MAP) { repeated group key_value { optional int32 key; required int32 value; } } }");
+        assert!(e.to_string().contains("must be required"), "{e}");
+        // Misnamed 3-level levels and MAP_KEY_VALUE (inside a MAP or in its place) write.
+        let p = plan(
+            "message m {
+               optional group l (LIST) { repeated group bag { optional int32 item; } }
+               optional group a (MAP) { repeated group map (MAP_KEY_VALUE) { required binary key (UTF8); optional int32 value; } }
+               optional group b (MAP_KEY_VALUE) { repeated group map { required int32 key; required int32 value; } }
+             }",
+        );
+        assert!(matches!(p.nodes[1].kind, Kind::List { .. }));
+        assert!(matches!(p.nodes[2].kind, Kind::Map { .. }));
+        assert!(matches!(p.nodes[3].kind, Kind::Map { .. }));
+        assert_eq!(p.nodes[4].path, "l.bag.item");
+        // Legacy annotations convert as their logical counterparts.
+        let p = plan("message m { required int32 u (UINT_8); required binary s (UTF8); required int64 t (TIMESTAMP_MICROS); }");
+        assert_eq!(
+            p.leaves[0].conv,
+            Conv::Int32 {
+                lo: 0,
+                hi: 255,
+                text: Text::None
+            }
+        );
+        assert_eq!(p.leaves[1].conv, Conv::Str);
+        assert_eq!(
+            p.leaves[2].conv,
+            Conv::Int64 {
+                lo: i64::MIN as i128,
+                hi: i64::MAX as i128,
+                text: Text::Timestamp(TimeUnit::Micros)
+            }
+        );
     }
 
     #[test]
