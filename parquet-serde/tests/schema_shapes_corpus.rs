@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use parquet_serde::file::FileReader;
-use parquet_serde::schema::{GroupShape, Repetition, SchemaNode};
+use parquet_serde::core::file::FileReader;
+use parquet_serde::core::schema::{GroupShape, Repetition, SchemaNode};
 
 /// `data/<name>` of the corpus, `shared/parquet-testing` beside the workspace.
 fn corpus_file(name: &str) -> Vec<u8> {

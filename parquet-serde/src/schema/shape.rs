@@ -190,7 +190,7 @@ impl SchemaNode {
     /// MAP_KEY_VALUE. `None` for other annotations and for primitives.
     ///
     /// ```
-    /// use parquet_serde::schema::{ContainerAnnotation, Schema};
+    /// use parquet_serde::core::schema::{ContainerAnnotation, Schema};
     /// let s: Schema = "message m { optional group l (LIST) { repeated int32 x; } }".parse().unwrap();
     /// assert_eq!(s.fields()[0].container_annotation(), Some(ContainerAnnotation::List));
     /// ```
@@ -216,7 +216,7 @@ impl SchemaNode {
     /// primitive.
     ///
     /// ```
-    /// use parquet_serde::schema::{GroupShape, ListLayout, Schema};
+    /// use parquet_serde::core::schema::{GroupShape, ListLayout, Schema};
     /// let s: Schema = "message m {
     ///   optional group a (LIST) { repeated group list { optional int32 element; } }
     ///   optional group b (LIST) { repeated int32 b; }
@@ -267,7 +267,7 @@ impl SchemaNode {
     /// `None` for a group.
     ///
     /// ```
-    /// use parquet_serde::schema::{Conversion, Schema, TextKind};
+    /// use parquet_serde::core::schema::{Conversion, Schema, TextKind};
     /// let s: Schema = "message m { required binary s (UTF8); required int32 u (UINT_16); }"
     ///     .parse()
     ///     .unwrap();
