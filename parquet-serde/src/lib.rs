@@ -1,6 +1,7 @@
 //! parquet-serde: Apache Parquet as easy as serde_json.
 
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 
 pub mod bloom;
 pub mod column;
@@ -9,12 +10,12 @@ pub mod de;
 pub mod encoding;
 pub mod encryption;
 mod error;
+mod exec;
 pub mod file;
 pub mod filter;
 pub mod format;
 pub mod keytools;
 pub mod page;
-mod prefault;
 pub mod record;
 pub mod schema;
 pub mod ser;
