@@ -61,8 +61,8 @@ impl<T> Scoped<'_, T> {
 /// Runs `job` on every item of `groups` with up to `threads` threads, the calling one
 /// included: a thread takes a whole group and runs its items in order, then takes the next
 /// group left. The calling thread takes the first group; groups no helper thread took (none
-/// could start) it runs too. The results come back in the shape and order of `groups`; a
-/// panicking item fails with its message (and the other items still run).
+/// could start) it runs too. The results come back in the shape and order of `groups`, one
+/// per item; a panicking item fails with its message (and the other items still run).
 pub(crate) fn run_groups<I: Send, T: Send>(
     name: &str,
     threads: usize,
@@ -70,6 +70,7 @@ pub(crate) fn run_groups<I: Send, T: Send>(
     job: impl Fn(I) -> Result<T> + Sync,
 ) -> Vec<Vec<Result<T>>> {
     let count = groups.len();
+    let lens: Vec<usize> = groups.iter().map(Vec::len).collect();
     let queue = Mutex::new(groups.into_iter().enumerate());
     let results: Mutex<Vec<Option<Vec<Result<T>>>>> =
         Mutex::new((0..count).map(|_| None).collect());
@@ -111,16 +112,20 @@ pub(crate) fn run_groups<I: Send, T: Send>(
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner)
         .into_iter()
-        .map(|r| {
+        .zip(lens)
+        .map(|(r, len)| {
             r.unwrap_or_else(|| {
-                // A group taken by a helper that failed: its error, once.
-                let e = failed.take().unwrap_or_else(|| {
-                    Error::new(
-                        ErrorKind::Internal,
-                        format!("{name}: a group of jobs was not run to its end"),
-                    )
-                });
-                vec![Err(e)]
+                // A group taken by a helper that failed: its error (once), for each item.
+                (0..len)
+                    .map(|_| {
+                        Err(failed.take().unwrap_or_else(|| {
+                            Error::new(
+                                ErrorKind::Internal,
+                                format!("{name}: a group of jobs was not run to its end"),
+                            )
+                        }))
+                    })
+                    .collect()
             })
         })
         .collect()
