@@ -87,12 +87,13 @@
 //! the thread count.
 
 #![deny(missing_docs)]
+#![deny(unsafe_code)]
 
 pub mod core;
 mod de;
 mod error;
+mod exec;
 pub mod filter;
-mod prefault;
 pub mod record;
 mod ser;
 #[cfg(test)]

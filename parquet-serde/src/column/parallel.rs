@@ -14,12 +14,11 @@
 //! number of batches back, waiting for them if needed.
 
 use std::collections::VecDeque;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::thread::JoinHandle;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
+use crate::exec::{self, Worker};
 use crate::page::{EncodedPage, PageCodec, StoredPage};
 
 use super::batch::{clear_values, empty_values_like};
@@ -217,7 +216,7 @@ fn clear_batch(batch: &mut ColumnBatch) {
 #[derive(Debug)]
 struct Workers {
     shared: Arc<Shared>,
-    handles: Vec<JoinHandle<()>>,
+    handles: Vec<Worker<()>>,
     /// Working memory of the tasks the calling thread runs.
     scratch: Vec<u8>,
 }
@@ -344,9 +343,10 @@ impl Workers {
         let mut handles = Vec::with_capacity(n);
         for i in 0..n {
             let s = Arc::clone(&shared);
-            let spawned = std::thread::Builder::new()
-                .name(format!("parquet-serde-writer-{i}"))
-                .spawn(move || worker(&s));
+            let spawned = Worker::spawn(format!("parquet-serde-writer-{i}"), move |_| {
+                worker(i, &s);
+                Ok(())
+            });
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(_) => break,
@@ -560,19 +560,22 @@ impl Drop for Workers {
         }
         self.shared.work.notify_all();
         for h in self.handles.drain(..) {
-            // A helper's panics are caught inside its tasks; a join error has nothing to
-            // report here.
+            // A helper's panics are caught inside its tasks, and reported by the pool.
             let _ = h.join();
         }
     }
 }
 
-/// A helper thread: runs tasks until shutdown. Tasks catch their own panics; should one
+/// Helper thread `i`: runs tasks until shutdown. Tasks catch their own panics; should one
 /// escape the bookkeeping around them, the pool fails (instead of waiting for the thread).
-fn worker(shared: &Shared) {
-    if let Err(panic) = catch_unwind(AssertUnwindSafe(|| work(shared))) {
+fn worker(i: usize, shared: &Shared) {
+    let run = exec::catch(format_args!("column writer thread {i}"), || {
+        work(shared);
+        Ok(())
+    });
+    if let Err(e) = run {
         let mut st = lock(&shared.state);
-        st.fail(panicked(panic));
+        st.fail(e);
         shared.failed.store(true, Ordering::Relaxed);
         drop(st);
         shared.progress.notify_all();
@@ -621,8 +624,9 @@ fn run<'a>(
             codec,
         } => {
             drop(st);
-            let stored = catch_unwind(AssertUnwindSafe(|| codec.store(&page, scratch)))
-                .unwrap_or_else(|panic| Err(panicked(panic)));
+            let stored = exec::catch("a column writer's page task", || {
+                codec.store(&page, scratch)
+            });
             let mut st = lock(&shared.state);
             st.pages_out -= 1;
             st.page_bytes -= page.body.len();
@@ -676,7 +680,7 @@ fn run_column<'a>(
         writer.put_stored(at, page, body);
     }
     let mut sizes = Vec::with_capacity(batches.len());
-    let result = catch_unwind(AssertUnwindSafe(|| -> Result<()> {
+    let result = exec::catch("a column writer's task", || -> Result<()> {
         for batch in &batches {
             #[cfg(test)]
             if writer.path_string() == tests::PANIC_COLUMN {
@@ -689,8 +693,7 @@ fn run_column<'a>(
             writer.close_pages()?;
         }
         Ok(())
-    }))
-    .unwrap_or_else(|panic| Err(panicked(panic)));
+    });
     for batch in &mut batches {
         clear_batch(batch);
     }
@@ -743,22 +746,10 @@ fn run_column<'a>(
     st
 }
 
-/// The error of a panicked task.
-fn panicked(panic: Box<dyn std::any::Any + Send>) -> Error {
-    let what = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "no message".to_string());
-    Error::new(
-        ErrorKind::Internal,
-        format!("a column writer thread panicked: {what}"),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
     use crate::file::{FileWriter, WriterOptions};
     use crate::schema::Schema;
     use crate::values::{ByteArrays, ColumnValues};
@@ -899,7 +890,10 @@ mod tests {
         }
         let e = failed.expect("the panic is reported");
         assert_eq!(e.kind(), ErrorKind::Internal);
-        assert!(e.to_string().contains("panicked"), "{e}");
+        assert_eq!(
+            e.message(),
+            "a column writer's task panicked: column task panics on purpose"
+        );
         assert_eq!(e.location().column.as_deref(), Some(PANIC_COLUMN));
         // Every later call fails too, without waiting.
         assert!(pool.check().is_err());

@@ -218,7 +218,10 @@ fn prefetch<T>(items: &[T], i: usize) {
         // SAFETY: SSE, which `_mm_prefetch` needs, is part of the x86_64 baseline; a
         // prefetch of a valid address (an element of a live slice) reads nothing and
         // changes nothing but the cache.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast()) }
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast())
+        };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (items, i);

@@ -5,13 +5,9 @@
 //! Whichever way, the results come in projected order and an error is the first failing
 //! column's, as one thread decoding them in order would find it.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
-
 use crate::column::ColumnBatch;
 use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{self, Worker};
 use crate::file::{ChunkReader, ColumnChunkData, FileReader};
 use crate::schema::ColumnDescriptor;
 
@@ -133,69 +129,36 @@ fn shared_out(
     size: impl Fn(usize) -> u64,
     decode: impl Fn(usize) -> Result<Cursor> + Sync,
 ) -> Vec<Result<Cursor>> {
-    let decode = |group: &[usize]| -> Vec<(usize, Result<Cursor>)> {
-        group.iter().map(|&k| (k, decode(projected[k]))).collect()
-    };
+    let groups: Vec<Vec<usize>> = pipeline::share_out(projected, threads, size);
+    let done = exec::run_groups("parquet-serde-decode", threads, groups.clone(), |k| {
+        decode(projected[k])
+    });
     let mut results: Vec<Option<Result<Cursor>>> = projected.iter().map(|_| None).collect();
-    let mut groups = pipeline::share_out(projected, threads, size).into_iter();
-    let mut mine = groups.next().unwrap_or_default();
-    std::thread::scope(|scope| {
-        let mut spawned = Vec::new();
-        for group in groups {
-            let decode = &decode;
-            let theirs = group.clone();
-            let started = std::thread::Builder::new()
-                .name("parquet-serde-decode".into())
-                .spawn_scoped(scope, move || {
-                    // A panic is a bug, not bad input: it fails the group's columns.
-                    catch_unwind(AssertUnwindSafe(|| decode(&theirs))).map_err(|_| theirs)
-                });
-            match started {
-                Ok(handle) => spawned.push(handle),
-                // No thread to be had: this one decodes the group as well.
-                Err(_) => mine.extend(group),
-            }
-        }
-        for (k, r) in decode(&mine) {
+    for (group, done) in groups.into_iter().zip(done) {
+        for (k, r) in group.into_iter().zip(done) {
             results[k] = Some(r);
         }
-        for handle in spawned {
-            // The closure catches panics, so joining gives its result.
-            let Ok(done) = handle.join() else { continue };
-            match done {
-                Ok(done) => {
-                    for (k, r) in done {
-                        results[k] = Some(r);
-                    }
-                }
-                Err(group) => {
-                    for k in group {
-                        results[k] = Some(Err(panicked()));
-                    }
-                }
-            }
-        }
-    });
+    }
     results
         .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(panicked())))
+        .map(|r| r.unwrap_or_else(|| Err(not_decoded())))
         .collect()
 }
 
-fn panicked() -> Error {
-    Error::new(ErrorKind::Internal, "a column decoding thread panicked")
+/// The error of a column a shared-out decoding left without a result (a bug).
+fn not_decoded() -> Error {
+    Error::new(ErrorKind::Internal, "a column was left undecoded")
 }
 
 /// A row group's projected columns being decoded on a background thread, from copies of
 /// their stored bytes: the row iterator starts it for the next row group when it enters
 /// one, so that decoding overlaps with handing out rows. Memory then holds two row groups.
-/// Dropped unfinished (the reader dropped early), it tells the thread to stop after the
+/// Dropped unfinished (the reader dropped early), the worker is told to stop after the
 /// column at hand.
 #[derive(Debug)]
 pub(super) struct ReadAhead {
     rg: usize,
-    handle: Option<JoinHandle<Vec<Result<Cursor>>>>,
-    cancel: Arc<AtomicBool>,
+    worker: Worker<Vec<Result<Cursor>>>,
 }
 
 impl ReadAhead {
@@ -216,17 +179,16 @@ impl ReadAhead {
         let columns = file.schema().columns();
         let descrs: Vec<ColumnDescriptor> = projected.iter().map(|&c| columns[c].clone()).collect();
         let options = file.options().page_options();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let stop = Arc::clone(&cancel);
-        let handle = std::thread::Builder::new()
-            .name("parquet-serde-ahead".into())
-            .spawn(move || {
-                let mut out = Vec::with_capacity(chunks.len());
-                for (chunk, descr) in chunks.iter().zip(&descrs) {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let decoded = catch_unwind(AssertUnwindSafe(|| {
+        let worker = Worker::spawn("parquet-serde-ahead", move |stop| {
+            let mut out = Vec::with_capacity(chunks.len());
+            for (chunk, descr) in chunks.iter().zip(&descrs) {
+                if stop.is_set() {
+                    break;
+                }
+                // A panic is a bug, not bad input: it fails this column.
+                out.push(exec::catch(
+                    format_args!("decoding column {} ahead", descr.path),
+                    || {
                         cursor_of(
                             chunk.read_all(descr, options)?,
                             descr,
@@ -234,17 +196,13 @@ impl ReadAhead {
                             rows,
                             chunk_mismatch,
                         )
-                    }));
-                    out.push(decoded.unwrap_or_else(|_| Err(panicked())));
-                }
-                out
-            })
-            .ok()?;
-        Some(ReadAhead {
-            rg,
-            handle: Some(handle),
-            cancel,
+                    },
+                ));
+            }
+            Ok(out)
         })
+        .ok()?;
+        Some(ReadAhead { rg, worker })
     }
 
     /// The row group being decoded.
@@ -253,17 +211,7 @@ impl ReadAhead {
     }
 
     /// Waits for the cursors, in projected order.
-    pub fn finish(mut self) -> Vec<Result<Cursor>> {
-        match self.handle.take().map(JoinHandle::join) {
-            Some(Ok(cursors)) => cursors,
-            // Panics are caught inside: a failed join has nothing to give.
-            _ => vec![Err(panicked())],
-        }
-    }
-}
-
-impl Drop for ReadAhead {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
+    pub fn finish(self) -> Vec<Result<Cursor>> {
+        self.worker.join().unwrap_or_else(|e| vec![Err(e)])
     }
 }

@@ -4,23 +4,24 @@
 //! assembles rows from what they send. Rows of `T` are only ever built on the calling
 //! thread, so `T` need not be `Send`.
 //!
-//! Each column has a bounded channel ([`AHEAD`] runs). A helper always decodes, among its
-//! columns of the current row group, the one it has sent the fewest rows of: the column
-//! the calling thread will run out of first. So a helper blocked on a full channel is never
+//! Each column has a bounded lane of an [`exec::Handoff`] ([`AHEAD`] runs). A helper
+//! always decodes, among its columns of the current row group, the one it has sent the
+//! fewest rows of: the column
+//! the calling thread will run out of first. So a helper blocked on a full lane is never
 //! what the calling thread waits for, and memory stays bounded by a few pages per column.
+//! (Column chunks that disagree on their rows could break that; the hand-off then fails
+//! the read instead of waiting for good.)
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
 use crate::column::ColumnChunkReader;
 use crate::error::{Error, Result};
+use crate::exec::{self, prefault, Handoff, Producer, Taken};
 use crate::file::{ChunkReader, FileReader};
 use crate::format::Type;
-use crate::prefault;
 
 use super::cursor::{Cursor, Feed, Segment};
 use super::node::NodeDe;
@@ -33,36 +34,20 @@ const AHEAD: usize = 2;
 /// Rows between two reports of the calling thread's progress (to the prefault helper).
 const PROGRESS_ROWS: u64 = 256;
 
-/// What the threads share: the first error, whether a cursor has reported it, and how
-/// many runs wait in each channel.
-#[derive(Debug)]
-struct Shared {
-    error: Mutex<Option<Error>>,
-    reported: AtomicBool,
-    queued: Vec<AtomicUsize>,
-}
+/// The runs of every projected column (lane `k` for [`Job::slot`] `k`), and the used
+/// segments coming back.
+type Lanes = Handoff<Run, Segment>;
 
-impl Shared {
-    fn fail(&self, e: Error) {
-        if let Ok(mut slot) = self.error.lock() {
-            slot.get_or_insert(e);
-        }
-    }
-
-    fn take_error(&self) -> Error {
-        self.reported.store(true, Ordering::Relaxed);
-        self.error
-            .lock()
-            .ok()
-            .and_then(|mut slot| slot.take())
-            .unwrap_or_else(|| Error::corrupt("column data ended before its row group"))
-    }
+/// The error of a helper waiting for room in one of its columns while the calling thread
+/// waits on another of them: the column chunks disagree on their rows.
+fn stuck() -> Error {
+    Error::corrupt("column chunks disagree on where their rows end")
 }
 
 /// One projected column as a helper decodes it.
 #[derive(Debug, Clone)]
 struct Job {
-    /// Index in [`Shared::queued`].
+    /// Its lane.
     slot: usize,
     col: usize,
     path: String,
@@ -74,19 +59,27 @@ struct Job {
     owned: bool,
 }
 
-/// A cursor's feed: the runs a helper sends (and the used ones it gets back, to reuse
-/// their buffers).
+/// A cursor's feed: the runs a helper sends down the column's lane (and the used ones it
+/// gets back, to reuse their buffers).
 struct ChannelFeed {
-    rx: Receiver<Run>,
-    back: Sender<Segment>,
-    shared: Arc<Shared>,
+    lanes: Arc<Lanes>,
     slot: usize,
+    /// Set once a cursor has met the read's error.
+    reported: Arc<AtomicBool>,
 }
 
-/// A helper's end of one column: the job, where runs go, and where used ones come back.
-type Column = (Job, SyncSender<Run>, Receiver<Segment>);
+impl ChannelFeed {
+    /// The column cannot go on: the first error of the read.
+    fn ended(&self, taken: Taken<Run>) -> Error {
+        self.reported.store(true, Ordering::Relaxed);
+        match taken {
+            Taken::Failed(e) => e,
+            _ => Error::corrupt("column data ended before its row group"),
+        }
+    }
+}
 
-/// What a helper sends down a column's channel.
+/// What a helper sends down a column's lane.
 enum Run {
     /// The next rows of the column chunk.
     Rows(Segment),
@@ -96,27 +89,25 @@ enum Run {
 
 impl Feed for ChannelFeed {
     fn next_segment(&mut self) -> Result<Segment> {
-        match self.rx.recv() {
-            Ok(Run::Rows(s)) => {
-                self.shared.queued[self.slot].fetch_sub(1, Ordering::Relaxed);
-                Ok(s)
-            }
-            Ok(Run::End) => Err(Error::corrupt("levels end inside a row")),
-            Err(_) => Err(self.shared.take_error()),
+        match self.lanes.recv(self.slot) {
+            Taken::Item(Run::Rows(s)) => Ok(s),
+            Taken::Item(Run::End) => Err(Error::corrupt("levels end inside a row")),
+            other => Err(self.ended(other)),
         }
     }
 
     fn end_group(&mut self) -> Result<()> {
-        match self.rx.recv() {
-            Ok(Run::End) => Ok(()),
-            Ok(Run::Rows(_)) => Err(Error::corrupt("column has level entries past the last row")),
-            Err(_) => Err(self.shared.take_error()),
+        match self.lanes.recv(self.slot) {
+            Taken::Item(Run::End) => Ok(()),
+            Taken::Item(Run::Rows(_)) => {
+                Err(Error::corrupt("column has level entries past the last row"))
+            }
+            other => Err(self.ended(other)),
         }
     }
 
     fn recycle(&mut self, used: Segment) {
-        // A helper that has stopped no longer needs it.
-        let _ = self.back.send(used);
+        self.lanes.give_back(self.slot, used);
     }
 }
 
@@ -155,61 +146,49 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
     let groups = share_out(&cols, threads.saturating_sub(1).max(1), |c| {
         stored_bytes(file, c, None)
     });
-    let shared = Arc::new(Shared {
-        error: Mutex::new(None),
-        reported: AtomicBool::new(false),
-        queued: jobs.iter().map(|_| AtomicUsize::new(0)).collect(),
-    });
+    let mut producer_of = vec![0; jobs.len()];
+    for (helper, group) in groups.iter().enumerate() {
+        for &k in group {
+            producer_of[k] = helper;
+        }
+    }
+    let lanes: Arc<Lanes> = Handoff::new(AHEAD, producer_of, stuck);
+    let reported = Arc::new(AtomicBool::new(false));
     let assembled = AtomicBool::new(false);
     let progress = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
+    exec::scope(|scope| {
         // From here on, every way out (a panic in the row type's code included) stops the
         // helpers, so that the scope's join never waits on them.
         let guard = StopHelpers {
             st: &mut *st,
             assembled: &assembled,
+            lanes: &lanes,
         };
-        let mut ends: Vec<Option<(SyncSender<Run>, Receiver<Segment>)>> =
-            Vec::with_capacity(jobs.len());
         for job in &jobs {
-            let (tx, rx) = sync_channel(AHEAD);
-            let (back, back_rx) = channel();
-            ends.push(Some((tx, back_rx)));
             let feed = ChannelFeed {
-                rx,
-                back,
-                shared: Arc::clone(&shared),
+                lanes: Arc::clone(&lanes),
                 slot: job.slot,
+                reported: Arc::clone(&reported),
             };
             guard.st.cursors[job.col] =
                 Some(Cursor::fed(job.max_def, job.max_rep, Some(Box::new(feed))));
         }
-        for group in groups {
-            let mine: Vec<Column> = group
-                .into_iter()
-                .filter_map(|k| {
-                    let (tx, back) = ends[k].take()?;
-                    Some((jobs[k].clone(), tx, back))
-                })
-                .collect();
-            let mine_shared = Arc::clone(&shared);
-            let spawned = std::thread::Builder::new()
-                .name("parquet-serde-decode".into())
-                .spawn_scoped(scope, move || {
-                    let shared = mine_shared;
-                    let run = catch_unwind(AssertUnwindSafe(|| decode(file, &mine, &shared)));
-                    match run {
-                        Ok(Ok(())) => {}
-                        Ok(Err(e)) => shared.fail(e),
-                        // A bug, not bad input.
-                        Err(_) => shared.fail(Error::new(
-                            crate::ErrorKind::Internal,
-                            "a column decoding thread panicked",
-                        )),
-                    }
+        for (helper, group) in groups.into_iter().enumerate() {
+            let mine: Vec<Job> = group.into_iter().map(|k| jobs[k].clone()).collect();
+            let producer = lanes.producer(helper);
+            let spawned = scope.spawn(format!("parquet-serde-decode-{helper}"), move || {
+                // A panic (a bug, not bad input) fails the read with its message; the
+                // producer ends its lanes only after that.
+                let run = exec::catch(format_args!("decoding thread {helper}"), || {
+                    decode(file, &mine, &producer)
                 });
+                if let Err(e) = run {
+                    producer.fail(e);
+                }
+                Ok(())
+            });
             if let Err(e) = spawned {
-                shared.fail(Error::from(e).context("starting a decoding thread"));
+                lanes.fail(e);
             }
         }
         // The rows' memory is mapped by a helper a little ahead of the rows assembled.
@@ -217,35 +196,37 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
         let (addr, bytes) = (spare.as_ptr() as usize, std::mem::size_of_val(spare));
         if bytes >= prefault::MIN_BYTES {
             let (assembled, progress) = (&assembled, &progress);
-            let _ = std::thread::Builder::new()
-                .name("parquet-serde-prefault".into())
-                .spawn_scoped(scope, move || {
-                    prefault::prefault(addr, bytes, || {
-                        let rows = progress.load(Ordering::Relaxed);
-                        (!assembled.load(Ordering::Relaxed)).then(|| {
-                            rows.saturating_mul(std::mem::size_of::<T>())
-                                .saturating_add(prefault::AHEAD_BYTES)
-                        })
+            // Without the helper, the pages are mapped as the rows are written.
+            let _ = scope.spawn("parquet-serde-prefault", move || {
+                prefault::prefault(addr, bytes, || {
+                    let rows = progress.load(Ordering::Relaxed);
+                    (!assembled.load(Ordering::Relaxed)).then(|| {
+                        rows.saturating_mul(std::mem::size_of::<T>())
+                            .saturating_add(prefault::AHEAD_BYTES)
                     })
                 });
+                Ok(())
+            });
         }
-        let result = assemble(file, tree, guard.st, projected, &shared, &progress, out);
+        let result = assemble(file, tree, guard.st, projected, &reported, &progress, out);
         drop(guard);
         result
     })
 }
 
 /// Stops the helpers of [`collect`] when dropped, whether the calling thread's part ended
-/// or unwound: the prefault helper sees `assembled`, and dropping the cursors closes their
-/// channels, so decoding helpers blocked on a full channel return.
+/// or unwound: the prefault helper sees `assembled`, and the lanes stop, so decoding
+/// helpers waiting for room return. The cursors reading the lanes go too.
 struct StopHelpers<'a> {
     st: &'a mut State,
     assembled: &'a AtomicBool,
+    lanes: &'a Lanes,
 }
 
 impl Drop for StopHelpers<'_> {
     fn drop(&mut self) {
         self.assembled.store(true, Ordering::Relaxed);
+        self.lanes.stop();
         for c in self.st.cursors.iter_mut() {
             *c = None;
         }
@@ -258,7 +239,7 @@ fn assemble<R: ChunkReader, T: DeserializeOwned>(
     tree: &Tree,
     st: &mut State,
     projected: &[usize],
-    shared: &Shared,
+    reported: &AtomicBool,
     progress: &AtomicUsize,
     out: &mut Vec<T>,
 ) -> Result<()> {
@@ -277,7 +258,7 @@ fn assemble<R: ChunkReader, T: DeserializeOwned>(
                     let e = Error::from(e).with_row_group(rg);
                     // A decoding error is about the column chunk, not this row: it reads as
                     // the sequential reader's, which decodes the chunk before any row.
-                    return Err(if shared.reported.load(Ordering::Relaxed) {
+                    return Err(if reported.load(Ordering::Relaxed) {
                         e
                     } else {
                         e.with_row(row)
@@ -351,19 +332,23 @@ pub(super) fn share_out(
 
 /// A helper's loop: every row group, its columns' runs in the order the calling thread
 /// needs them. Returns early (`Ok`) when the reader has gone.
-fn decode<R: ChunkReader>(file: &FileReader<R>, jobs: &[Column], shared: &Shared) -> Result<()> {
+fn decode<R: ChunkReader>(
+    file: &FileReader<R>,
+    jobs: &[Job],
+    lanes: &Producer<Run, Segment>,
+) -> Result<()> {
     let options = file.options().page_options();
     for (rg, group) in file.metadata().file.row_groups.iter().enumerate() {
         let rows = usize::try_from(group.num_rows.max(0))
             .map_err(|_| Error::corrupt("row count exceeds memory").with_row_group(rg))?;
         let chunks = jobs
             .iter()
-            .map(|(j, _, _)| file.column_chunk(rg, j.col))
+            .map(|j| file.column_chunk(rg, j.col))
             .collect::<Result<Vec<_>>>()?;
         let mut pages: Vec<RowPages<'_>> = chunks
             .iter()
             .zip(jobs)
-            .map(|(chunk, (j, _, _))| {
+            .map(|(chunk, j)| {
                 let reader = ColumnChunkReader::new(
                     chunk.pages(options),
                     j.physical,
@@ -380,9 +365,9 @@ fn decode<R: ChunkReader>(file: &FileReader<R>, jobs: &[Column], shared: &Shared
             .filter(|&k| open[k])
             .min_by_key(|&k| sent[k])
         {
-            let (job, tx, back) = &jobs[k];
+            let job = &jobs[k];
             let at = |e: Error| e.with_row_group(rg).with_column(job.path.clone());
-            let spare = back.try_recv().ok().map(Segment::into_spare);
+            let spare = lanes.take_back(job.slot).map(Segment::into_spare);
             let (spare_batch, spare_owned) = match spare {
                 Some(s) => (Some(s.batch), s.owned),
                 None => (None, Vec::new()),
@@ -395,15 +380,14 @@ fn decode<R: ChunkReader>(file: &FileReader<R>, jobs: &[Column], shared: &Shared
                         sent[k]
                     ))));
                 }
-                if tx.send(Run::End).is_err() {
+                if !lanes.send(job.slot, Run::End) {
                     return Ok(());
                 }
                 continue;
             };
             // Owned strings only while the calling thread has runs of this column waiting:
             // when it is the one waiting, it copies strings itself and this thread gets on.
-            let queued = &shared.queued[job.slot];
-            let owned = job.owned && queued.load(Ordering::Relaxed) > 0;
+            let owned = job.owned && lanes.pending(job.slot) > 0;
             let segment = Segment::prepare_with(
                 batch,
                 job.max_def,
@@ -417,8 +401,7 @@ fn decode<R: ChunkReader>(file: &FileReader<R>, jobs: &[Column], shared: &Shared
                     "column chunk holds more than its row group's {rows} rows"
                 ))));
             }
-            queued.fetch_add(1, Ordering::Relaxed);
-            if tx.send(Run::Rows(segment)).is_err() {
+            if !lanes.send(job.slot, Run::Rows(segment)) {
                 return Ok(());
             }
         }

@@ -490,30 +490,16 @@ pub(crate) fn extend_vec(
             at += p.len();
         }
     }
-    // Each thread takes runs until none is left: without a helper thread (one that could
-    // not start), this one copies them all.
-    let queue = std::sync::Mutex::new(runs);
-    let work = || loop {
-        let next = queue
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop();
-        match next {
-            Some((dst, run)) => fill(dst, run),
-            None => break,
-        }
-    };
-    std::thread::scope(|s| {
-        for _ in 1..threads {
-            let spawned = std::thread::Builder::new()
-                .name("parquet-serde-copy".into())
-                .spawn_scoped(s, work);
-            if spawned.is_err() {
-                break;
-            }
-        }
-        work();
+    // A run per thread; without a helper thread (one that could not start), this one
+    // copies them all.
+    let runs: Vec<Vec<_>> = runs.into_iter().map(|run| vec![run]).collect();
+    let copied = crate::exec::run_groups("parquet-serde-copy", threads, runs, |(dst, run)| {
+        fill(dst, run);
+        Ok(())
     });
+    for done in copied.into_iter().flatten() {
+        done?;
+    }
     out.truncate(len);
     *sink = out;
     Ok(())

@@ -1,4 +1,4 @@
-//! Mapping the pages of a large buffer ahead of its first writes, from a helper thread.
+//! A worker's job: mapping the pages of a large buffer ahead of its first writes.
 //!
 //! A fresh allocation of many megabytes (the `Vec<T>` of a whole file's rows, the bytes of
 //! a file written in memory) is mapped by the kernel one 4 KiB page at a time, on the first
@@ -48,6 +48,7 @@ pub(crate) fn prefault(addr: usize, len: usize, limit: impl Fn() -> Option<usize
             // writing): it never changes the contents of memory, so no Rust object can
             // observe it, whatever the range holds. A range that is not mapped fails with
             // an error code, which ends the work.
+            #[allow(unsafe_code)]
             let failed =
                 unsafe { libc::madvise(at as *mut libc::c_void, n, libc::MADV_POPULATE_WRITE) }
                     != 0;
