@@ -146,11 +146,11 @@ fn main() -> ExitCode {
             let stdout = std::io::stdout();
             let mut out = BufWriter::new(stdout.lock());
             let r = match args.command.as_str() {
-                "cat" => cat::cat(&reader, &args, &mut out),
+                "cat" => cat::cat(reader, &args, &mut out),
                 "schema" => writeln!(out, "{}", reader.schema()).map_err(Error::from),
                 "meta" => meta::meta(&reader, &mut out),
                 "pages" => pages::pages(&reader, &mut out),
-                "check" => check::check(&reader, &mut out),
+                "check" => check::check(reader, &mut out),
                 other => Err(Error::invalid_argument(format!("unknown command {other}"))),
             };
             r.and_then(|_| out.flush().map_err(Error::from))
