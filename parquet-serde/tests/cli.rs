@@ -348,3 +348,76 @@ fn exit_codes() {
     let (code, _, _) = run(&[]);
     assert_eq!(code, 2);
 }
+
+/// The Parquet files below `dir`, recursively, sorted.
+fn parquet_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            parquet_files(&path, out);
+        } else if name.ends_with(".parquet") || name.ends_with(".parquet.encrypted") {
+            out.push(path);
+        }
+    }
+    out.sort();
+}
+
+/// `cat` (the command, reading a row group at a time) and `from_slice::<Value>` (the
+/// whole-file read) give the same JSON lines for every file of the parquet-testing corpus,
+/// and the files one cannot read (encrypted without keys, corrupt) fail the same way in
+/// both.
+#[test]
+fn cat_equals_value_rows_on_every_corpus_file() {
+    use parquet_serde::record::{write_json, Value};
+
+    let corpus =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/parquet-testing");
+    assert!(
+        corpus.join("data").is_dir(),
+        "the parquet-testing corpus belongs at {} (shared/ beside the repository)",
+        corpus.display()
+    );
+    let mut files = Vec::new();
+    parquet_files(&corpus.join("data"), &mut files);
+    parquet_files(&corpus.join("bad_data"), &mut files);
+    let (mut read, mut failed) = (0, 0);
+    for path in &files {
+        let shown = path.display();
+        let (code, out, err) = run(&["cat", path.to_str().unwrap()]);
+        let bytes = std::fs::read(path).unwrap();
+        match parquet_serde::from_slice::<Value>(&bytes) {
+            Ok(rows) => {
+                assert_eq!(code, 0, "{shown}: cat failed where from_slice read: {err}");
+                let lines: Vec<String> = rows
+                    .iter()
+                    .map(|row| {
+                        let mut line = String::new();
+                        write_json(row, &mut line);
+                        line
+                    })
+                    .collect();
+                let cat: Vec<&str> = out.lines().collect();
+                assert_eq!(cat.len(), lines.len(), "{shown}: row counts");
+                for (i, (c, l)) in cat.iter().zip(&lines).enumerate() {
+                    assert_eq!(c, l, "{shown}: row {i}");
+                }
+                read += 1;
+            }
+            Err(e) => {
+                assert_eq!(code, 1, "{shown}: cat read what from_slice fails on: {e}");
+                assert_eq!(
+                    err.trim_end(),
+                    format!("parquet-serde: {}: {e}", path.to_str().unwrap()),
+                    "{shown}"
+                );
+                failed += 1;
+            }
+        }
+    }
+    assert!(
+        read > 60 && failed > 5,
+        "{read} files read, {failed} failed"
+    );
+}

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use parquet_serde::core::file::{FileReader, ReadOptions};
-use parquet_serde::record::{write_json, RowAssembler};
+use parquet_serde::record::{write_json, Value};
 
 /// The parquet-testing corpus: `$PARQUET_TESTING`, else `../shared/parquet-testing` beside
 /// the project root.
@@ -28,15 +28,11 @@ pub fn testdata() -> PathBuf {
 /// Every row of `bytes` as JSON lines (the `cat` mapping), reading all columns.
 pub fn rows_json(bytes: Vec<u8>, options: ReadOptions) -> parquet_serde::Result<Vec<String>> {
     let reader = FileReader::with_options(bytes, options)?;
-    let selected: Vec<usize> = (0..reader.schema().num_columns()).collect();
     let mut lines = Vec::new();
-    for rg in 0..reader.num_row_groups() {
-        let mut rows = RowAssembler::for_row_group(&reader, rg, &selected)?;
-        while let Some(row) = rows.next_row()? {
-            let mut s = String::new();
-            write_json(&row, &mut s);
-            lines.push(s);
-        }
+    for row in parquet_serde::Reader::<_, Value>::from_file_reader(reader)? {
+        let mut s = String::new();
+        write_json(&row?, &mut s);
+        lines.push(s);
     }
     Ok(lines)
 }

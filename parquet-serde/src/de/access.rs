@@ -109,7 +109,8 @@ impl<'de> MapAccess<'de> for StructAccess<'_, '_> {
     }
 }
 
-/// Every child of a group as a map entry keyed by its name.
+/// Every child of a group with a projected leaf (or no leaf) as a map entry keyed by its
+/// name.
 pub(crate) struct ChildrenMap<'a> {
     pub tree: &'a Tree,
     pub st: &'a mut State,
@@ -133,7 +134,18 @@ impl<'de> MapAccess<'de> for ChildrenMap<'_> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Res<Option<K::Value>> {
         let tree = self.tree;
-        let Some(&c) = tree.nodes[self.parent].children().get(self.next) else {
+        let children = tree.nodes[self.parent].children();
+        // Children with leaves none of which is projected (columns left out of a selection)
+        // are not entries; the probe, which decides the projection, sees every child.
+        if !self.st.probing() {
+            while children.get(self.next).is_some_and(|&c| {
+                let n = &tree.nodes[c];
+                n.decide.is_none() && !n.leaves.is_empty()
+            }) {
+                self.next += 1;
+            }
+        }
+        let Some(&c) = children.get(self.next) else {
             return Ok(None);
         };
         seed.deserialize(KeyDe(&tree.nodes[c].name)).map(Some)

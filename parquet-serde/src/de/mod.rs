@@ -101,13 +101,13 @@
 mod access;
 mod cursor;
 mod error;
+mod feed;
 mod leaf;
-mod load;
 mod node;
-mod pipeline;
 mod probe;
 mod reader;
-mod row_pages;
+mod rows;
+mod select;
 mod source;
 mod state;
 mod tree;
@@ -120,7 +120,11 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use crate::error::Result;
-use crate::file::{ChunkReader, ReadOptions};
+use crate::file::{ChunkReader, FileReader, ReadOptions};
+use crate::filter::{FilterOptions, Predicate};
+
+use feed::{Feeder, FileOrder, Filtered};
+use rows::{Assembly, RowLoop};
 
 pub(crate) use access::MAP_TAG;
 pub(crate) use leaf::tags;
@@ -130,15 +134,77 @@ pub(crate) use node::VALUE_TOKEN;
 pub use reader::Reader;
 pub use source::{IntoChunkReader, ReadAll};
 
+/// Room for the rows of `file`: the footer's row count is a hint only, capped by the
+/// file's size (hostile footers) and by 1 GiB of rows.
+fn capacity<R: ChunkReader, T>(file: &FileReader<R>) -> usize {
+    let len = file.get_ref().len_bytes().max(1 << 16);
+    let budget = ((1u64 << 30) / std::mem::size_of::<T>().max(1) as u64).max(1);
+    let rows = file.metadata().num_rows().max(0) as u64;
+    rows.min(len).min(budget) as usize
+}
+
 /// Collects a reader's rows, stopping at the first error.
 fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<Vec<T>> {
-    // The footer's row count is a hint only: capped by the file's size (hostile footers) and
-    // by 1 GiB of rows.
-    let len = reader.get_ref().len_bytes().max(1 << 16);
-    let budget = ((1u64 << 30) / std::mem::size_of::<T>().max(1) as u64).max(1);
-    let mut rows = Vec::with_capacity(reader.num_rows().min(len).min(budget) as usize);
+    let mut rows = Vec::with_capacity(reader.capacity());
     reader.collect_into(&mut rows)?;
     Ok(rows)
+}
+
+/// Rows of `T` from `file`, fed by `feeder`, at most `limit`, stopping at the first error.
+fn collect_fed<R: ChunkReader, T: DeserializeOwned>(
+    file: &FileReader<R>,
+    asm: &mut Assembly,
+    mut feeder: impl Feeder,
+    limit: usize,
+) -> Result<Vec<T>> {
+    let mut out = Vec::with_capacity(capacity::<R, T>(file).min(limit));
+    let mut rows = RowLoop::new();
+    while out.len() < limit {
+        match rows.next(file, asm, &mut feeder) {
+            Some(row) => out.push(row?),
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
+/// Every row of an opened file as `T` (the file borrowed), keeping the leaf columns
+/// `columns` selects (every one when empty; see [`Reader::select_columns`]), at most
+/// `limit` rows. Whole files are read as [`from_slice`] reads them (with helper threads
+/// when allowed).
+pub(crate) fn rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
+    file: &FileReader<R>,
+    columns: &[S],
+    limit: Option<usize>,
+) -> Result<Vec<T>> {
+    let mut asm = Assembly::new::<T, S>(file.schema(), columns)?;
+    let threads = file.options().threads;
+    match limit {
+        None if threads > 1 && !asm.projected.is_empty() => {
+            let mut out = Vec::with_capacity(capacity::<R, T>(file));
+            feed::pipelined::collect(file, &mut asm, threads, &mut out)?;
+            Ok(out)
+        }
+        _ => collect_fed(
+            file,
+            &mut asm,
+            FileOrder::new(),
+            limit.unwrap_or(usize::MAX),
+        ),
+    }
+}
+
+/// The rows of an opened file where `predicate` holds, as `T` (see [`Reader::filter`]),
+/// keeping the leaf columns `columns` selects (every one when empty).
+pub(crate) fn filtered_rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
+    file: &FileReader<R>,
+    predicate: Predicate,
+    options: FilterOptions,
+    columns: &[S],
+) -> Result<Vec<T>> {
+    let mut asm = Assembly::new::<T, S>(file.schema(), columns)?;
+    let feeder = Filtered::new(file, predicate, options)?;
+    collect_fed(file, &mut asm, feeder, usize::MAX)
 }
 
 /// Reads every row of the Parquet file in `bytes`.

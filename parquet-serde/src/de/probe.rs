@@ -24,18 +24,23 @@ pub(crate) struct Projection {
     pub owned: Vec<bool>,
 }
 
-/// Sets the projection of `tree` to the leaf columns rows of `T` read; returns them.
+/// Sets the projection of `tree` to the leaf columns rows of `T` read, of those `keep`
+/// marks (all for `None`); returns them.
 ///
 /// A schema mismatch (a field the file lacks without a default, a type that cannot be read
 /// from its column) is an error now. When the type rejects a stand-in value instead, the
 /// probe cannot tell what it reads, and every column is decoded.
-pub(crate) fn project<T: DeserializeOwned>(tree: &mut Tree) -> Result<Projection> {
+pub(crate) fn project<T: DeserializeOwned>(
+    tree: &mut Tree,
+    keep: Option<&[bool]>,
+) -> Result<Projection> {
+    let kept = |c: usize| keep.is_none_or(|k| k.get(c).copied().unwrap_or(false));
     let mut st = State::for_probe(tree);
     let result = T::deserialize(NodeDe::root(tree, &mut st));
     let Some(probe) = st.probe.take() else {
         return Err(crate::Error::schema("probe state lost"));
     };
-    let all = vec![true; tree.num_leaves];
+    let all: Vec<bool> = (0..tree.num_leaves).map(kept).collect();
     match result {
         Ok(_) => {}
         Err(e) if e.error().kind() == ErrorKind::Schema => return Err(e.into()),
@@ -48,11 +53,16 @@ pub(crate) fn project<T: DeserializeOwned>(tree: &mut Tree) -> Result<Projection
         }
     }
     let mut leaves = probe.leaves;
-    // A node whose presence or length is read needs one decoded leaf below it.
+    for (c, l) in leaves.iter_mut().enumerate() {
+        *l &= kept(c);
+    }
+    // A node whose presence or length is read needs one decoded leaf below it (one kept).
     for (id, &asked) in probe.decide.iter().enumerate() {
-        let range = tree.nodes[id].leaves.clone();
-        if asked && !range.is_empty() && !leaves[range.clone()].iter().any(|&l| l) {
-            leaves[range.start] = true;
+        let mut range = tree.nodes[id].leaves.clone();
+        if asked && !leaves[range.clone()].iter().any(|&l| l) {
+            if let Some(c) = range.find(|&c| kept(c)) {
+                leaves[c] = true;
+            }
         }
     }
     tree.set_projection(&leaves, &probe.structs);

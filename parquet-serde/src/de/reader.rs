@@ -8,18 +8,13 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Result};
-use crate::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions, RowSelection};
-use crate::filter::{
-    bind_predicate, Bound, Candidate, Filter, FilterOptions, FilterReport, Predicate,
-};
+use crate::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions};
+use crate::filter::{FilterOptions, FilterReport, Predicate};
+use crate::record::Value;
 use crate::schema::Schema;
 
-use super::cursor::Cursor;
-use super::load::{self, ReadAhead};
-use super::node::NodeDe;
-use super::probe;
-use super::state::State;
-use super::tree::Tree;
+use super::feed::{pipelined, FileOrder, Filtered, ReaderFeed};
+use super::rows::{Assembly, RowLoop};
 
 /// An iterator of the rows of a Parquet file as values of `T`.
 ///
@@ -64,43 +59,18 @@ use super::tree::Tree;
 /// ```
 pub struct Reader<R, T> {
     file: FileReader<R>,
-    tree: Tree,
-    st: State,
-    projected: Vec<usize>,
-    /// Projected text columns read into `String` targets.
-    owned: Vec<bool>,
-    next_row_group: usize,
-    row_group: usize,
-    rows_in_group: usize,
-    rows_left: usize,
-    row: u64,
-    filtering: Option<Box<Filtering>>,
-    /// The next row group, being decoded on a background thread.
-    ahead: Option<ReadAhead>,
+    asm: Assembly,
+    rows: RowLoop,
+    feed: ReaderFeed,
     _rows: PhantomData<fn() -> T>,
-}
-
-/// The selected rows of a row group, their count, and the cursors of its projected columns
-/// over those rows (in projected order; decoded in order, they stop at the first error).
-type SelectedGroup = (RowSelection, usize, Vec<Result<Cursor>>);
-
-/// The state of a filtered reader: the predicate and the row groups left after pruning.
-struct Filtering {
-    /// The predicate, its binding and options (taken out while a row group is matched).
-    parts: Option<(Predicate, Bound, FilterOptions)>,
-    candidates: std::vec::IntoIter<Candidate>,
-    report: FilterReport,
-    /// The selected rows of the row group being read, and the file row of its first row.
-    selected: RowSelection,
-    group_start: u64,
 }
 
 impl<R, T> fmt::Debug for Reader<R, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Reader")
-            .field("projected", &self.projected)
-            .field("row_group", &self.row_group)
-            .field("row", &self.row)
+            .field("projected", &self.asm.projected)
+            .field("row_group", &self.rows.row_group())
+            .field("row", &self.rows.rows_read())
             .finish_non_exhaustive()
     }
 }
@@ -118,24 +88,12 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
 
     /// Reads rows of `T` from an opened [`FileReader`].
     pub fn from_file_reader(file: FileReader<R>) -> Result<Self> {
-        let mut tree = Tree::new(file.schema())?;
-        let projection = probe::project::<T>(&mut tree)?;
-        let mask = &projection.leaves;
-        let projected: Vec<usize> = (0..mask.len()).filter(|&c| mask[c]).collect();
-        let st = State::for_reading(&tree);
+        let asm = Assembly::new::<T, &str>(file.schema(), &[])?;
         Ok(Reader {
             file,
-            tree,
-            st,
-            projected,
-            owned: projection.owned,
-            next_row_group: 0,
-            row_group: 0,
-            rows_in_group: 0,
-            rows_left: 0,
-            row: 0,
-            filtering: None,
-            ahead: None,
+            asm,
+            rows: RowLoop::new(),
+            feed: ReaderFeed::FileOrder(FileOrder::new()),
             _rows: PhantomData,
         })
     }
@@ -191,26 +149,62 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
         predicate: Predicate,
         options: FilterOptions,
     ) -> Result<Self> {
-        if self.next_row_group > 0 || self.row > 0 {
+        if self.rows.started() {
             return Err(Error::invalid_argument(
                 "a filter must be set before the first row is read",
             ));
         }
-        let predicate = match self.filtering.take().and_then(|f| f.parts) {
-            Some((old, _, _)) => old.and(predicate),
-            None => predicate,
+        let predicate = match &self.feed {
+            ReaderFeed::Filtered(f) => match f.predicate() {
+                Some(old) => old.clone().and(predicate),
+                None => predicate,
+            },
+            ReaderFeed::FileOrder(_) => predicate,
         };
-        let bound = bind_predicate(&predicate, self.file.schema())?;
-        let filter = Filter::from_parts(&self.file, predicate, bound, options);
-        let (candidates, report) = filter.prune_inner()?;
-        let parts = filter.into_parts();
-        self.filtering = Some(Box::new(Filtering {
-            parts: Some(parts),
-            candidates: candidates.into_iter(),
-            report,
-            selected: RowSelection::none(),
-            group_start: 0,
-        }));
+        let filtered = Filtered::new(&self.file, predicate, options)?;
+        self.feed = ReaderFeed::Filtered(Box::new(filtered));
+        Ok(self)
+    }
+}
+
+impl<R: ChunkReader> Reader<R, Value> {
+    /// Keeps, of the rows' fields, only the leaf columns whose dotted paths are one of
+    /// `columns` or lie below one (`a` selects `a.b` and `a.c.d`, not `ab`); the other
+    /// columns are never decoded, and groups left without a column are left out of the
+    /// rows. A MAP's entries are read whole (key and value). Every column when `columns`
+    /// is empty. Fails when rows were already read, or when nothing that exists is named.
+    ///
+    /// ```
+    /// # fn main() -> parquet_serde::Result<()> {
+    /// use parquet_serde::record::Value;
+    /// use parquet_serde::{ParquetSchema, Reader};
+    ///
+    /// #[derive(serde::Serialize, ParquetSchema)]
+    /// struct Point {
+    ///     x: i32,
+    ///     y: i32,
+    /// }
+    /// #[derive(serde::Serialize, ParquetSchema)]
+    /// struct Row {
+    ///     id: i64,
+    ///     at: Point,
+    /// }
+    /// let bytes = parquet_serde::to_vec(&[Row { id: 1, at: Point { x: 2, y: 3 } }])?;
+    /// let rows = Reader::<_, Value>::new(&bytes[..])?
+    ///     .select_columns(&["at.y"])?
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// let y = Value::Group(vec![("y".into(), Value::Int(3))]);
+    /// assert_eq!(rows, [Value::Group(vec![("at".into(), y)])]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn select_columns<S: AsRef<str>>(mut self, columns: &[S]) -> Result<Self> {
+        if self.rows.started() {
+            return Err(Error::invalid_argument(
+                "columns must be selected before the first row is read",
+            ));
+        }
+        self.asm = Assembly::new::<Value, S>(self.file.schema(), columns)?;
         Ok(self)
     }
 }
@@ -221,20 +215,9 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
     /// columns while this thread assembles the rows.
     pub(super) fn collect_into(mut self, out: &mut Vec<T>) -> Result<()> {
         let threads = self.file.options().threads;
-        if threads > 1
-            && self.filtering.is_none()
-            && self.next_row_group == 0
-            && !self.projected.is_empty()
-        {
-            return super::pipeline::collect(
-                &self.file,
-                &self.tree,
-                &mut self.st,
-                &self.projected,
-                &self.owned,
-                threads,
-                out,
-            );
+        let whole = matches!(&self.feed, ReaderFeed::FileOrder(_)) && !self.rows.started();
+        if threads > 1 && whole && !self.asm.projected.is_empty() {
+            return pipelined::collect(&self.file, &mut self.asm, threads, out);
         }
         for row in self {
             out.push(row?);
@@ -280,7 +263,12 @@ impl<R: ChunkReader, T> Reader<R, T> {
 
     /// Ordinals of the leaf columns that are decoded: those `T` reads.
     pub fn projected_columns(&self) -> &[usize] {
-        &self.projected
+        &self.asm.projected
+    }
+
+    /// Room for the rows left (the footer's row count, capped).
+    pub(super) fn capacity(&self) -> usize {
+        super::capacity::<R, T>(&self.file)
     }
 
     /// The underlying reader.
@@ -292,213 +280,10 @@ impl<R: ChunkReader, T> Reader<R, T> {
     /// (known when the filter is set), and `rows_selected` counted so far as row groups are
     /// read. `None` without a filter.
     pub fn filter_report(&self) -> Option<&FilterReport> {
-        self.filtering.as_ref().map(|f| &f.report)
-    }
-
-    /// Matches the next candidate row group of a filter and decodes the projected columns
-    /// for its selected rows only: its row group and selected row count, `None` at the end.
-    ///
-    /// With more than one thread allowed and enough stored bytes, the projected columns
-    /// are shared out among that many threads; the error reported is still the first
-    /// failing column's in schema order.
-    fn load_filtered(&mut self) -> Option<Result<(usize, usize)>> {
-        let threads = self.file.options().threads;
-        let f = self.filtering.as_mut()?;
-        loop {
-            let candidate = f.candidates.next()?;
-            let rg = candidate.rg;
-            let (predicate, bound, options) = f.parts.take()?;
-            let filter = Filter::from_parts(&self.file, predicate, bound, options);
-            let file = &self.file;
-            let projected = &self.projected;
-            let loaded = (|| -> Result<Option<SelectedGroup>> {
-                let Some(m) = filter.match_candidate(candidate)? else {
-                    return Ok(None);
-                };
-                let rows = usize::try_from(m.selected.row_count())
-                    .map_err(|_| Error::corrupt("row count exceeds memory"))?;
-                let decode = |col: usize| {
-                    let descr = &file.schema().columns()[col];
-                    let batch = filter
-                        .read_selected(&m, col)
-                        .map_err(|e| e.with_row_group(rg).with_column(descr.path.to_string()))?;
-                    load::cursor_of(batch, descr, rg, rows, |held, rows| {
-                        format!("column holds {held} selected rows, the filter selected {rows}")
-                    })
-                };
-                let cursors = load::columns(file, rg, projected, threads, decode);
-                Ok(Some((m.selected, rows, cursors)))
-            })();
-            f.parts = Some(filter.into_parts());
-            let group_start: u64 = self.file.metadata().file.row_groups[..rg]
-                .iter()
-                .map(|g| g.num_rows.max(0) as u64)
-                .sum();
-            f.group_start = group_start;
-            let (selected, rows, cursors) = match loaded {
-                Ok(Some(x)) => x,
-                Ok(None) => continue,
-                Err(e) => return Some(Err(e.with_row_group(rg))),
-            };
-            f.report.rows_selected += selected.row_count();
-            f.selected = selected;
-            for c in &mut self.st.cursors {
-                *c = None;
-            }
-            for (&col, cursor) in self.projected.iter().zip(cursors) {
-                match cursor {
-                    Ok(cursor) => self.st.cursors[col] = Some(cursor),
-                    Err(e) => return Some(Err(e)),
-                }
-            }
-            return Some(Ok((rg, rows)));
+        match &self.feed {
+            ReaderFeed::Filtered(f) => Some(f.report()),
+            ReaderFeed::FileOrder(_) => None,
         }
-    }
-
-    /// Decodes the projected columns of row group `rg`; its row count.
-    ///
-    /// With more than one thread allowed ([`ReadOptions::threads`]), the columns are shared
-    /// out among that many threads (the calling one included), or were decoded ahead while
-    /// the rows of the row group before were read; and the next row group's decoding
-    /// starts on a background thread. The error reported is the first failing column's in
-    /// schema order, as one thread decoding them in order would find it.
-    fn load(&mut self, rg: usize) -> Result<usize> {
-        for c in &mut self.st.cursors {
-            *c = None;
-        }
-        let rows = load::group_rows(&self.file, rg)?;
-        let threads = self.file.options().threads;
-        let (file, projected) = (&self.file, &self.projected);
-        let cursors = match self.ahead.take() {
-            Some(ahead) if ahead.row_group() == rg => ahead.finish(),
-            _ => load::columns(file, rg, projected, threads, |col| {
-                load::load_column(file, rg, rows, col)
-            }),
-        };
-        let next = rg + 1;
-        if next < file.num_row_groups() && load::worth_threads(file, next, projected, threads) {
-            self.ahead = ReadAhead::start(file, next, projected);
-        }
-        for (&col, cursor) in self.projected.iter().zip(cursors) {
-            self.st.cursors[col] = Some(cursor?);
-        }
-        Ok(rows)
-    }
-
-    /// Checks that the finished row group left no level entries unread.
-    fn check_finished(&self) -> Result<()> {
-        check_finished(
-            &self.st,
-            &self.projected,
-            self.file.schema(),
-            self.row_group,
-        )
-    }
-}
-
-/// Checks that the cursors of the `projected` columns of finished row group `rg` hold no
-/// level entries past its last row.
-pub(super) fn check_finished(
-    st: &State,
-    projected: &[usize],
-    schema: &Schema,
-    rg: usize,
-) -> Result<()> {
-    for &col in projected {
-        if let Some(c) = &st.cursors[col] {
-            if !c.at_end() {
-                return Err(Error::corrupt("column has level entries past the last row")
-                    .with_row_group(rg)
-                    .with_column(schema.columns()[col].path.to_string()));
-            }
-        }
-    }
-    Ok(())
-}
-
-impl<R: ChunkReader, T> Reader<R, T> {
-    /// Moves to the next row group with rows: `None` when there is none left, `Some(Err)`
-    /// when one cannot be decoded (its rows are skipped).
-    #[cold]
-    fn next_group(&mut self) -> Option<Result<()>> {
-        while self.rows_left == 0 {
-            if self.next_row_group > 0 && self.st.cursors.iter().any(Option::is_some) {
-                let finished = self.check_finished();
-                for c in &mut self.st.cursors {
-                    *c = None;
-                }
-                if let Err(e) = finished {
-                    return Some(Err(e));
-                }
-            }
-            if self.filtering.is_some() {
-                self.next_row_group += 1;
-                match self.load_filtered()? {
-                    Ok((rg, rows)) => {
-                        self.row_group = rg;
-                        self.rows_left = rows;
-                        self.rows_in_group = rows;
-                    }
-                    Err(e) => {
-                        for c in &mut self.st.cursors {
-                            *c = None;
-                        }
-                        return Some(Err(e));
-                    }
-                }
-                continue;
-            }
-            let rg = self.next_row_group;
-            if rg >= self.file.num_row_groups() {
-                return None;
-            }
-            self.next_row_group += 1;
-            self.row_group = rg;
-            match self.load(rg) {
-                Ok(rows) => {
-                    self.rows_left = rows;
-                    self.rows_in_group = rows;
-                }
-                Err(e) => {
-                    let rows = self.file.metadata().file.row_groups[rg].num_rows.max(0) as u64;
-                    self.row += rows;
-                    for c in &mut self.st.cursors {
-                        *c = None;
-                    }
-                    return Some(Err(e));
-                }
-            }
-        }
-        Some(Ok(()))
-    }
-
-    /// Locates a row's error and moves every cursor to the start of the next row.
-    #[cold]
-    fn failed_row(&mut self, e: super::error::DeError, row: u64) -> Error {
-        let next = self.rows_in_group - self.rows_left;
-        for &col in &self.projected {
-            if let Some(c) = &mut self.st.cursors[col] {
-                c.seek_row(next);
-            }
-        }
-        let row = match &self.filtering {
-            // The row's place in the file: the `next - 1`th selected row of the group.
-            Some(f) => {
-                let mut k = next.saturating_sub(1) as u64;
-                let mut at = row;
-                for r in f.selected.ranges() {
-                    let len = r.end - r.start;
-                    if k < len {
-                        at = f.group_start + r.start + k;
-                        break;
-                    }
-                    k -= len;
-                }
-                at
-            }
-            None => row,
-        };
-        Error::from(e).with_row_group(self.row_group).with_row(row)
     }
 }
 
@@ -507,15 +292,6 @@ impl<R: ChunkReader, T: DeserializeOwned> Iterator for Reader<R, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Result<T>> {
-        if self.rows_left == 0 {
-            if let Err(e) = self.next_group()? {
-                return Some(Err(e));
-            }
-        }
-        let result = T::deserialize(NodeDe::root(&self.tree, &mut self.st));
-        let row = self.row;
-        self.row += 1;
-        self.rows_left -= 1;
-        Some(result.map_err(|e| self.failed_row(e, row)))
+        self.rows.next(&self.file, &mut self.asm, &mut self.feed)
     }
 }

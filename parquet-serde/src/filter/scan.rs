@@ -8,7 +8,7 @@ use crate::column::ColumnBatch;
 use crate::error::{Error, Result};
 use crate::file::{local_ranges, take_rows, ChunkReader, FileReader, PageIndex, RowSelection};
 use crate::format::{ColumnMetaData, Encoding, PageType};
-use crate::record::{RowAssembler, Value};
+use crate::record::Value;
 use crate::values::ColumnValues;
 
 use super::bind::{bind, Bound, Leaf, Test};
@@ -507,41 +507,12 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
         })
     }
 
-    /// The selected rows as [`Value`] groups, keeping the leaves whose dotted paths start
-    /// with one of `columns` (every leaf when empty). Columns the predicate read are not
-    /// read again.
+    /// The selected rows as [`Value`] groups, keeping the leaf columns whose dotted paths
+    /// are one of `columns` or lie below one (every leaf when empty; see
+    /// [`record::read_rows`](crate::record::read_rows)). The rows are assembled as the
+    /// filtered [`Reader`](crate::Reader) assembles them.
     pub fn read_rows(&self, columns: &[&str]) -> Result<Vec<Value>> {
-        let schema = self.reader.schema();
-        let selected: Vec<usize> = (0..schema.num_columns())
-            .filter(|&i| {
-                let path = schema.columns()[i].path.to_string();
-                columns.is_empty()
-                    || columns
-                        .iter()
-                        .any(|c| path == *c || path.starts_with(&format!("{c}.")))
-            })
-            .collect();
-        if selected.is_empty() {
-            return Err(Error::invalid_argument(format!(
-                "no column matches {}",
-                columns.join(",")
-            )));
-        }
-        let mut rows = Vec::new();
-        let (matched, _) = self.select_inner()?;
-        for m in matched {
-            let mut batches = Vec::with_capacity(selected.len());
-            for &c in &selected {
-                batches.push(self.read_selected(&m, c)?);
-            }
-            let rg = m.rg;
-            let mut asm = RowAssembler::new(schema.root(), schema.columns(), &selected, batches)
-                .map_err(|e| e.with_row_group(rg))?;
-            while let Some(r) = asm.next_row().map_err(|e| e.with_row_group(rg))? {
-                rows.push(r);
-            }
-        }
-        Ok(rows)
+        crate::de::filtered_rows_of(self.reader, self.predicate.clone(), self.options, columns)
     }
 }
 

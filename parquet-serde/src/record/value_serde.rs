@@ -186,22 +186,27 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
-        while let Some((k, v)) = map.next_entry::<Value, Value>()? {
-            pairs.push((k, v));
+        // A group while every key is a string (built in place: rows are mostly groups);
+        // the first other key turns it into a map.
+        let room = map.size_hint().unwrap_or(0).min(4096);
+        let mut fields: Vec<(String, Value)> = Vec::with_capacity(room);
+        while let Some(key) = map.next_key::<Value>()? {
+            let key = match key {
+                Value::String(name) => {
+                    fields.push((name, map.next_value()?));
+                    continue;
+                }
+                other => other,
+            };
+            let mut pairs: Vec<(Value, Value)> = Vec::with_capacity(room.max(fields.len() + 1));
+            pairs.extend(fields.into_iter().map(|(k, v)| (Value::String(k), v)));
+            pairs.push((key, map.next_value()?));
+            while let Some(entry) = map.next_entry::<Value, Value>()? {
+                pairs.push(entry);
+            }
+            return Ok(Value::Map(pairs));
         }
-        if pairs.iter().all(|(k, _)| matches!(k, Value::String(_))) {
-            let fields = pairs
-                .into_iter()
-                .map(|(k, v)| match k {
-                    Value::String(name) => (name, v),
-                    _ => (String::new(), v),
-                })
-                .collect();
-            Ok(Value::Group(fields))
-        } else {
-            Ok(Value::Map(pairs))
-        }
+        Ok(Value::Group(fields))
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {

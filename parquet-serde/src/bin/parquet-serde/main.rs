@@ -103,8 +103,8 @@ impl Command {
             Command::Schema(args) => read(&args, |r, out| {
                 writeln!(out, "{}", r.schema()).map_err(Error::from)
             }),
-            Command::Meta(args) => read(&args, meta::meta),
-            Command::Pages(args) => read(&args, pages::pages),
+            Command::Meta(args) => read(&args, |r, out| meta::meta(&r, out)),
+            Command::Pages(args) => read(&args, |r, out| pages::pages(&r, out)),
             Command::Check(args) => read(&args, check::check),
             Command::Rewrite(args) => rewrite::run(&args).map_err(|e| {
                 if e.kind() == ErrorKind::InvalidArgument {

@@ -46,7 +46,7 @@ pub type Out = BufWriter<StdoutLock<'static>>;
 /// failure, except a closed standard output (`| head`), which ends the command quietly.
 pub fn read(
     args: &ReadArgs,
-    print: impl FnOnce(&FileReader<std::fs::File>, &mut Out) -> Result<(), Error>,
+    print: impl FnOnce(FileReader<std::fs::File>, &mut Out) -> Result<(), Error>,
 ) -> Result<(), Failure> {
     let mut options = ReadOptions::default().verify_checksums(!args.no_verify);
     if let Some(d) = args.keys.decryption().map_err(Failure::Usage)? {
@@ -56,7 +56,7 @@ pub fn read(
     let file = std::fs::File::open(&args.file).map_err(|e| failed(e.into()))?;
     let reader = FileReader::with_options(file, options).map_err(failed)?;
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let result = print(&reader, &mut out).and_then(|()| out.flush().map_err(Error::from));
+    let result = print(reader, &mut out).and_then(|()| out.flush().map_err(Error::from));
     match result {
         Err(e)
             if e.kind() == parquet_serde::ErrorKind::Io && e.message().contains("Broken pipe") =>

@@ -23,11 +23,11 @@ use crate::exec::{self, prefault, Handoff, Producer, Taken};
 use crate::file::{ChunkReader, FileReader};
 use crate::format::Type;
 
-use super::cursor::{Cursor, Feed, Segment};
-use super::node::NodeDe;
+use super::super::cursor::{Cursor, Feed, Segment};
+use super::super::rows::{Assembly, RowLoop};
 use super::row_pages::RowPages;
-use super::state::State;
-use super::tree::Tree;
+use super::shared_out::share_out;
+use super::{check_finished, group_rows, stored_bytes, Feeder, Group};
 
 /// Runs of rows decoded ahead per column.
 const AHEAD: usize = 2;
@@ -112,19 +112,18 @@ impl Feed for ChannelFeed {
 }
 
 /// Reads every row of `file` into `out` with up to `threads` threads (the calling one
-/// included), decoding the `projected` columns; `owned` marks the text columns read into
-/// `String`s. Stops at the first error, as a sequential read would.
-pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
+/// included), decoding the projected columns of `asm` (its `owned` marks the text columns
+/// read into `String`s). Stops at the first error, as a sequential read would.
+pub(in crate::de) fn collect<R: ChunkReader, T: DeserializeOwned>(
     file: &FileReader<R>,
-    tree: &Tree,
-    st: &mut State,
-    projected: &[usize],
-    owned: &[bool],
+    asm: &mut Assembly,
     threads: usize,
     out: &mut Vec<T>,
 ) -> Result<()> {
     let columns = file.schema().columns();
-    let jobs: Vec<Job> = projected
+    let owned = &asm.owned;
+    let jobs: Vec<Job> = asm
+        .projected
         .iter()
         .enumerate()
         .map(|(slot, &col)| {
@@ -160,7 +159,7 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
         // From here on, every way out (a panic in the row type's code included) stops the
         // helpers, so that the scope's join never waits on them.
         let guard = StopHelpers {
-            st: &mut *st,
+            asm: &mut *asm,
             assembled: &assembled,
             lanes: &lanes,
         };
@@ -170,7 +169,7 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                 slot: job.slot,
                 reported: Arc::clone(&reported),
             };
-            guard.st.cursors[job.col] =
+            guard.asm.st.cursors[job.col] =
                 Some(Cursor::fed(job.max_def, job.max_rep, Some(Box::new(feed))));
         }
         for (helper, group) in groups.into_iter().enumerate() {
@@ -208,7 +207,27 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
                 Ok(())
             });
         }
-        let result = assemble(file, tree, guard.st, projected, &reported, &progress, out);
+        let mut feeder = Pipelined {
+            reported: &reported,
+            next_row_group: 0,
+            next_first_row: 0,
+        };
+        let mut rows = RowLoop::new();
+        let mut result = Ok(());
+        while let Some(row) = rows.next(file, guard.asm, &mut feeder) {
+            match row {
+                Ok(v) => {
+                    out.push(v);
+                    if (rows.rows_read() - 1).is_multiple_of(PROGRESS_ROWS) {
+                        progress.store(out.len(), Ordering::Relaxed);
+                    }
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
         drop(guard);
         result
     })
@@ -218,7 +237,7 @@ pub(super) fn collect<R: ChunkReader, T: DeserializeOwned>(
 /// or unwound: the prefault helper sees `assembled`, and the lanes stop, so decoding
 /// helpers waiting for room return. The cursors reading the lanes go too.
 struct StopHelpers<'a> {
-    st: &'a mut State,
+    asm: &'a mut Assembly,
     assembled: &'a AtomicBool,
     lanes: &'a Lanes,
 }
@@ -227,107 +246,73 @@ impl Drop for StopHelpers<'_> {
     fn drop(&mut self) {
         self.assembled.store(true, Ordering::Relaxed);
         self.lanes.stop();
-        for c in self.st.cursors.iter_mut() {
-            *c = None;
-        }
+        self.asm.clear_cursors();
     }
 }
 
-/// Assembles the rows of every row group from the cursors.
-fn assemble<R: ChunkReader, T: DeserializeOwned>(
-    file: &FileReader<R>,
-    tree: &Tree,
-    st: &mut State,
-    projected: &[usize],
-    reported: &AtomicBool,
-    progress: &AtomicUsize,
-    out: &mut Vec<T>,
-) -> Result<()> {
-    let mut row = 0u64;
-    for (rg, group) in file.metadata().file.row_groups.iter().enumerate() {
-        let rows = group.num_rows.max(0) as u64;
-        for _ in 0..rows {
-            match T::deserialize(NodeDe::root(tree, st)) {
-                Ok(v) => {
-                    out.push(v);
-                    if row.is_multiple_of(PROGRESS_ROWS) {
-                        progress.store(out.len(), Ordering::Relaxed);
-                    }
-                }
-                Err(e) => {
-                    let e = Error::from(e).with_row_group(rg);
-                    // A decoding error is about the column chunk, not this row: it reads as
-                    // the sequential reader's, which decodes the chunk before any row.
-                    return Err(if reported.load(Ordering::Relaxed) {
-                        e
-                    } else {
-                        e.with_row(row)
-                    });
-                }
-            }
-            row += 1;
+/// The calling thread's side of the pipeline: the cursors stay installed for the whole
+/// file, fed by the helpers' channels; a row group ends when every column chunk has ended
+/// there too.
+struct Pipelined<'s> {
+    /// Set once a cursor has met the read's error (a decoding error, not this row's).
+    reported: &'s AtomicBool,
+    next_row_group: usize,
+    /// The file row of the first row of `next_row_group`.
+    next_first_row: u64,
+}
+
+impl Feeder for Pipelined<'_> {
+    fn next_group<R: ChunkReader>(
+        &mut self,
+        file: &FileReader<R>,
+        _asm: &mut Assembly,
+    ) -> Option<Result<Group>> {
+        let rg = self.next_row_group;
+        if rg >= file.num_row_groups() {
+            return None;
         }
-        super::reader::check_finished(st, projected, file.schema(), rg)?;
+        self.next_row_group += 1;
+        let first_row = self.next_first_row;
+        let rows = group_rows(file, rg);
+        if let Ok(rows) = rows {
+            self.next_first_row += rows as u64;
+        }
+        Some(rows.map(|rows| Group {
+            rg,
+            rows,
+            first_row,
+        }))
+    }
+
+    fn end_group<R: ChunkReader>(
+        &mut self,
+        file: &FileReader<R>,
+        asm: &mut Assembly,
+        group: &Group,
+    ) -> Result<()> {
+        let rg = group.rg;
+        check_finished(&asm.st, &asm.projected, file.schema(), rg)?;
         // Every column chunk must also end here, as its helper found it (row counts).
-        for &col in projected {
-            if let Some(c) = st.cursors[col].as_mut() {
+        for &col in &asm.projected {
+            if let Some(c) = asm.st.cursors[col].as_mut() {
                 c.end_group().map_err(|e| {
                     e.with_row_group(rg)
                         .with_column(file.schema().columns()[col].path.to_string())
                 })?;
             }
         }
+        Ok(())
     }
-    Ok(())
-}
 
-/// Stored bytes of column `col` in row group `rg`, or in every row group for `None`.
-pub(super) fn stored_bytes<R: ChunkReader>(
-    file: &FileReader<R>,
-    col: usize,
-    rg: Option<usize>,
-) -> u64 {
-    let groups = &file.metadata().file.row_groups;
-    let groups = match rg {
-        Some(rg) => groups.get(rg..=rg).unwrap_or(&[]),
-        None => groups,
-    };
-    groups
-        .iter()
-        .filter_map(|g| g.columns.get(col)?.meta_data.as_ref())
-        .map(|m| m.total_compressed_size.max(0) as u64)
-        .sum()
-}
-
-/// Splits the leaf columns `cols` among `workers` threads, balancing `size` (largest first
-/// to the least loaded): per worker, positions in `cols`, ascending.
-pub(super) fn share_out(
-    cols: &[usize],
-    workers: usize,
-    size: impl Fn(usize) -> u64,
-) -> Vec<Vec<usize>> {
-    let workers = workers.min(cols.len()).max(1);
-    let mut order: Vec<(u64, usize)> = cols
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| (size(c), k))
-        .collect();
-    order.sort_by(|a, b| b.cmp(a));
-    let mut groups = vec![(0u64, Vec::new()); workers];
-    for (bytes, k) in order {
-        if let Some(g) = groups.iter_mut().min_by_key(|g| g.0) {
-            g.0 += bytes;
-            g.1.push(k);
-        }
+    /// The cursors cannot seek across the runs the helpers send: the rows end at an error
+    /// (the whole-file read stops at the first one anyway).
+    fn resync(&mut self, _asm: &mut Assembly, _next: usize) -> bool {
+        false
     }
-    groups
-        .into_iter()
-        .map(|(_, mut g)| {
-            g.sort_unstable();
-            g
-        })
-        .filter(|g| !g.is_empty())
-        .collect()
+
+    fn decoding_failed(&self) -> bool {
+        self.reported.load(Ordering::Relaxed)
+    }
 }
 
 /// A helper's loop: every row group, its columns' runs in the order the calling thread

@@ -1,0 +1,189 @@
+//! The row loop: every read of rows (the [`Reader`](super::Reader) iterator, the
+//! pipelined whole-file read, `Value` rows) deserializes its rows here, one at a time from
+//! the cursors a [`Feeder`] installs, and locates their errors: row number, row group and
+//! column path.
+
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+use crate::file::{ChunkReader, FileReader};
+use crate::schema::Schema;
+
+use super::error::DeError;
+use super::feed::{Feeder, Group};
+use super::node::NodeDe;
+use super::probe;
+use super::select::select_leaves;
+use super::state::State;
+use super::tree::Tree;
+
+/// What rows of one type are assembled from: the compiled schema, the cursors, and the
+/// leaf columns the type reads.
+#[derive(Debug)]
+pub(crate) struct Assembly {
+    /// The compiled schema, projected.
+    pub tree: Tree,
+    /// The cursors and struct plans.
+    pub st: State,
+    /// Ordinals of the leaf columns decoded, ascending.
+    pub projected: Vec<usize>,
+    /// Per leaf column: text read into `String` targets.
+    pub owned: Vec<bool>,
+}
+
+impl Assembly {
+    /// The assembly of rows of `T` from files of `schema`: only the leaf columns `T` reads
+    /// are projected, and of those only the ones `columns` selects (see
+    /// [`select_leaves`]; every one when empty).
+    pub fn new<T: DeserializeOwned, S: AsRef<str>>(
+        schema: &Schema,
+        columns: &[S],
+    ) -> Result<Assembly> {
+        let mut tree = Tree::new(schema)?;
+        let keep = select_leaves(&tree, schema, columns)?;
+        let projection = probe::project::<T>(&mut tree, keep.as_deref())?;
+        let mask = &projection.leaves;
+        let projected = (0..mask.len()).filter(|&c| mask[c]).collect();
+        let st = State::for_reading(&tree);
+        Ok(Assembly {
+            tree,
+            st,
+            projected,
+            owned: projection.owned,
+        })
+    }
+
+    /// Drops every cursor.
+    pub fn clear_cursors(&mut self) {
+        for c in &mut self.st.cursors {
+            *c = None;
+        }
+    }
+}
+
+/// Where the row loop is: the row group being read and the next row in it.
+#[derive(Debug, Default)]
+pub(crate) struct RowLoop {
+    /// The row group whose cursors are installed.
+    group: Group,
+    /// Whether `group` is open (its end not yet checked).
+    open: bool,
+    /// The next row of `group`.
+    next: usize,
+    /// Rows handed out, errors included.
+    read: u64,
+    /// No row is left (the feeder could not go on after an error).
+    done: bool,
+    /// A row group was asked of the feeder.
+    started: bool,
+}
+
+impl RowLoop {
+    /// Before the first row.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Rows handed out so far (failed ones included).
+    pub fn rows_read(&self) -> u64 {
+        self.read
+    }
+
+    /// Whether a row group was asked for yet (rows are then being read).
+    pub fn started(&self) -> bool {
+        self.started
+    }
+
+    /// The row group being read.
+    pub fn row_group(&self) -> usize {
+        self.group.rg
+    }
+
+    /// The next row of `T`, `None` after the last.
+    #[inline]
+    pub fn next<R: ChunkReader, T: DeserializeOwned, F: Feeder>(
+        &mut self,
+        file: &FileReader<R>,
+        asm: &mut Assembly,
+        feeder: &mut F,
+    ) -> Option<Result<T>> {
+        if self.next == self.group.rows {
+            if let Err(e) = self.next_group(file, asm, feeder)? {
+                return Some(Err(e));
+            }
+        }
+        let result = T::deserialize(NodeDe::root(&asm.tree, &mut asm.st));
+        let k = self.next;
+        self.next += 1;
+        self.read += 1;
+        Some(result.map_err(|e| self.failed_row(e, k, asm, feeder)))
+    }
+
+    /// Ends the row group read (checking its cursors ended with it) and moves to the next
+    /// one with rows: `None` when there is none left, `Some(Err)` when one cannot be
+    /// decoded (its rows are skipped) or the one before did not end with its last row.
+    #[cold]
+    fn next_group<R: ChunkReader, F: Feeder>(
+        &mut self,
+        file: &FileReader<R>,
+        asm: &mut Assembly,
+        feeder: &mut F,
+    ) -> Option<Result<()>> {
+        self.started = true;
+        loop {
+            if self.done {
+                return None;
+            }
+            if self.open {
+                self.open = false;
+                let ended = feeder.end_group(file, asm, &self.group);
+                if let Err(e) = ended {
+                    asm.clear_cursors();
+                    return Some(Err(e));
+                }
+            }
+            match feeder.next_group(file, asm) {
+                None => {
+                    asm.clear_cursors();
+                    self.done = true;
+                    return None;
+                }
+                Some(Err(e)) => return Some(Err(e)),
+                Some(Ok(group)) => {
+                    self.group = group;
+                    self.next = 0;
+                    self.open = true;
+                    if group.rows > 0 {
+                        return Some(Ok(()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Locates the error of row `k` of the group and moves every cursor to the next row.
+    #[cold]
+    fn failed_row<F: Feeder>(
+        &mut self,
+        e: DeError,
+        k: usize,
+        asm: &mut Assembly,
+        feeder: &mut F,
+    ) -> Error {
+        let e = Error::from(e).with_row_group(self.group.rg);
+        // A decoding error is about the column chunk, not this row: it reads as a reader
+        // decoding the chunk before any row reports it.
+        let e = if feeder.decoding_failed() {
+            e
+        } else {
+            e.with_row(feeder.file_row(&self.group, k))
+        };
+        if !feeder.resync(asm, k + 1) {
+            self.done = true;
+            self.next = self.group.rows;
+            self.open = false;
+            asm.clear_cursors();
+        }
+        e
+    }
+}
