@@ -1407,14 +1407,13 @@ fn value_rows_and_json() {
             (Value::Int(3), Value::Null)
         ]))
     );
-    // A map without a value column is a map whose values are null (the schema's shape);
-    // only a sequence target reads it as the list of its keys.
+    // A map without a value column reads as the list of its keys, as pyarrow reads it.
     assert_eq!(
         maps[1].get("my_map_no_v"),
-        Some(&Value::Map(vec![
-            (Value::Int(4), Value::Null),
-            (Value::Int(5), Value::Null),
-            (Value::Int(6), Value::Null)
+        Some(&Value::List(vec![
+            Value::Int(4),
+            Value::Int(5),
+            Value::Int(6)
         ]))
     );
 }

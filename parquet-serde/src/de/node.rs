@@ -266,26 +266,13 @@ impl<'a> NodeDe<'a> {
             } => {
                 let (kv, key, value) = (*kv, *key, *value);
                 match want {
-                    // A map without a value column is a map whose values are all null
-                    // (the schema's answer, `MapShape::value` is `None`); read as a
-                    // sequence it is the list of its keys, as Arrow reads it.
-                    Want::Seq | Want::Tuple(_) if value.is_none() => {
+                    // A map without a value column (`MapShape::value` is `None`) is, as Arrow
+                    // reads it, the list of its keys; it still reads into a map type (with
+                    // unit or None values).
+                    Want::Any | Want::Value | Want::Seq | Want::Tuple(_) if value.is_none() => {
                         self.list(kv, key, want, visitor)
                     }
                     Want::Map | Want::Any => self.map(kv, key, value, visitor),
-                    // Without a value column, the entries are read from the key/value level
-                    // itself (a plain group of the key alone), each padded to a (key, null)
-                    // pair.
-                    Want::Value if value.is_none() => {
-                        let entries = NodeDe {
-                            tree,
-                            st: self.st,
-                            id: kv,
-                            checked: true,
-                            element: false,
-                        };
-                        visitor.visit_enum(MapMagic { de: entries })
-                    }
                     Want::Value => visitor.visit_enum(MapMagic { de: self }),
                     Want::Seq | Want::Tuple(_) => self.list(kv, kv, want, visitor),
                     Want::Unit => self.skip_then_unit(visitor),
