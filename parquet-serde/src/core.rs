@@ -18,7 +18,7 @@
 //! - encrypt or decrypt files, with explicit keys or a KMS ([`encryption`], [`keytools`]);
 //! - encode, decode, compress or decompress buffers with one Parquet encoding or codec
 //!   ([`encoding`], [`compression`]), or read and write the Thrift structures of
-//!   `parquet.thrift` ([`format`]).
+//!   `parquet.thrift` ([`format`](mod@format)).
 //!
 //! # Layers
 //!

@@ -56,6 +56,49 @@
 //! options, are tabled in [the type table](core::schema::typed#the-type-table) and the
 //! [`ParquetSchema`] derive.
 //!
+//! ## Reading into a Rust type
+//!
+//! The Rust type decides what is read; the file's schema decides how:
+//!
+//! - Struct fields are matched to the group's fields by name (serde's names, after
+//!   `rename`; an `alias` matches too). Fields the file lacks are `None` for an `Option`, or
+//!   serde's `default`, else opening fails with an error naming the field. Columns the type
+//!   does not name are ignored and never decoded (projection).
+//! - A row type that is not a struct (an integer, a `Vec`, a map, an `Option`) reads the
+//!   file's single top-level field (the `value` of
+//!   [`ParquetSchema::parquet_root`]).
+//! - `Option<T>` reads an `optional` node (null is `None`); on a `required` node it is
+//!   always `Some`. A non-`Option` field reads an `optional` node too, and fails only on a
+//!   row where the value is actually null, naming the field and the row.
+//! - Sequences (`Vec`, sets, arrays, tuples of a LIST) read LISTs in every form of the
+//!   LogicalTypes.md backward-compatibility rules (3-level, 2-level, `array` / `_tuple`
+//!   elements) and bare `repeated` fields; a struct whose only field is repeated reads as
+//!   that list. A MAP reads as a sequence of `(key, value)` tuples too.
+//! - Maps read MAP (and MAP_KEY_VALUE) groups; a map without a value column gives `None` /
+//!   `()` values. A map type on a plain group reads its fields by name
+//!   (`BTreeMap<String, Value>`, `#[serde(flatten)]`).
+//! - Unit-only enums read BYTE_ARRAY (ENUM or STRING) values by variant name. Enums with
+//!   data read the group with one optional field per variant (exactly one set per row).
+//! - Integers are handed over at the column's width and checked against the target's
+//!   range by serde (an INT32 read into a `u8` fails on 300; INT32 widens into `i64`, FLOAT
+//!   into `f64`). Unsigned columns (`INTEGER(_, false)`, `UINT_*`) go to unsigned targets.
+//!   `i128` / `u128` read 16-byte (or shorter) big-endian decimals and UUIDs. Floats read
+//!   decimals scaled; integer targets read the unscaled value.
+//! - Text targets (`String`, `&str` visitors, chrono's types) read STRING and plain
+//!   BYTE_ARRAY values (checked to be UTF-8), and logical values in their text forms: DATE as
+//!   `YYYY-MM-DD`, TIME as `HH:MM:SS.ffffff`, TIMESTAMP as `YYYY-MM-DDTHH:MM:SS.ffffff`
+//!   with `Z` when adjusted to UTC, INT96 as a UTC timestamp with nanoseconds, DECIMAL as a
+//!   decimal number, UUID hyphenated.
+//! - Byte targets (`serde_bytes`, `Vec<u8>` as a sequence, `[u8; N]`) read BYTE_ARRAY and
+//!   FIXED_LEN_BYTE_ARRAY values.
+//! - `SystemTime` reads TIMESTAMP (any unit) and INT96 columns; integer targets read a
+//!   TIMESTAMP's raw count of its unit.
+//! - `deserialize_any` (self-describing targets such as `serde_json::Value`) sees groups as
+//!   maps, lists as sequences, MAPs as maps, nulls as `None`, and leaves as their physical
+//!   value, with DECIMAL and UUID as text and INT96 as nanoseconds: the same mapping as
+//!   [`Value`]'s `Serialize`.
+//! - The deserializer is not human-readable (`is_human_readable` is `false`).
+//!
 //! ## Errors
 //!
 //! Every fallible function returns [`Result<T>`](Result) with one [`Error`] type, a single

@@ -19,7 +19,7 @@ use super::rows::{Assembly, RowLoop};
 /// An iterator of the rows of a Parquet file as values of `T`.
 ///
 /// Opening reads the footer and matches `T` against the file schema (see the
-/// [module docs](super) for the rules); only the columns `T` reads are fetched and decoded,
+/// [crate docs](crate#reading-into-a-rust-type) for the rules); only the columns `T` reads are fetched and decoded,
 /// one row group at a time, so memory is bounded by a row group. With more than one
 /// thread allowed ([`ReadOptions::threads`], the default on a multi-core machine), the
 /// first row group's columns are decoded on several threads, and each next row group's on

@@ -11,7 +11,8 @@
 //! - [`byte_stream_split`]: BYTE_STREAM_SPLIT for FLOAT, DOUBLE, INT32, INT64 and
 //!   FIXED_LEN_BYTE_ARRAY.
 //! - [`alp`]: ALP for FLOAT and DOUBLE (preview in the specification).
-//! - [`names`]: the specification's names of encodings.
+//! - `names.rs`: the specification's names of encodings, behind
+//!   [`Encoding`](crate::core::format::Encoding)'s `Display` and `FromStr`.
 
 pub mod alp;
 pub mod bit_packed;
