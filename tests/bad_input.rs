@@ -2,6 +2,7 @@
 //! corruptions of valid files give `Err` (or, for corruptions the format cannot detect,
 //! some rows) — never a panic or a hang.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::time::{Duration, Instant};

@@ -1,5 +1,6 @@
 //! Page CRC32 checksums: verified by default, errors name column and page.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use common::corpus;

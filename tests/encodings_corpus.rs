@@ -3,6 +3,7 @@
 //! (dictionary or not, the value encoding of the other pages, page version, codec), then
 //! read back by our reader and by pyarrow with the same values.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeSet;

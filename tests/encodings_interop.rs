@@ -10,6 +10,7 @@
 //! DuckDB 2.0: invalid data), so ALP files are checked with our reader here and against the
 //! specification's examples in `encoding::alp`.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;

@@ -2,6 +2,7 @@
 //! with the keys of its README (INDEX.md), the values are right, and wrong or missing keys,
 //! wrong AAD prefixes and altered bytes fail with Crypto errors naming what failed.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use parquet_serde::core::bloom::hash::{hash_f32, hash_f64};

@@ -5,6 +5,7 @@
 //!   key and AAD the specification gives it, and every offset and length checked;
 //! - pyarrow, without keys, reads the plaintext columns of a plaintext-footer file.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;

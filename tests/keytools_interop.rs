@@ -4,6 +4,7 @@
 //! are checked by decrypting each file's footer and column metadata by hand (AES-GCM
 //! authenticates, so a wrong key cannot pass).
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,7 @@
 //! Reads every file of the parquet-testing corpus and compares every value with what
 //! pyarrow reads (testdata/expected/*.jsonl, made by testdata/make_expectations.py).
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::io::Read;

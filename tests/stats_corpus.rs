@@ -1,6 +1,7 @@
 //! Statistics, page indexes and Bloom filters of the parquet-testing corpus, read through
 //! the metadata API and compared with what pyarrow reports (testdata/stats_with.py).
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::collections::HashMap;

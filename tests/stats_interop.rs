@@ -3,6 +3,7 @@
 //! itself, DuckDB's parquet_metadata agrees, and DuckDB's parquet_bloom_probe uses our Bloom
 //! filters.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::collections::HashMap;

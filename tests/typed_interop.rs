@@ -6,6 +6,7 @@
 // `is_multiple_of` is newer than the crate's minimum Rust version.
 #![allow(unknown_lints, clippy::manual_is_multiple_of)]
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeMap;

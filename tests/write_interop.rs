@@ -2,6 +2,7 @@
 //! with nulls, several pages and row groups, and nested lists, are read by pyarrow and
 //! DuckDB (run as subprocesses) with exactly the values written.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-/// The parquet-testing corpus: `$PARQUET_TESTING`, else `shared/parquet-testing` next to the
-/// workspace (where CI puts it), else the shared copy of the development machines.
+/// The parquet-testing corpus: `$PARQUET_TESTING`, else `../shared/parquet-testing` beside
+/// the repository (where CI and every checkout of the project put it).
 pub(crate) fn corpus_dir() -> Option<PathBuf> {
     [
         std::env::var_os("PARQUET_TESTING").map(PathBuf::from),
@@ -11,7 +11,6 @@ pub(crate) fn corpus_dir() -> Option<PathBuf> {
             env!("CARGO_MANIFEST_DIR"),
             "/../../shared/parquet-testing"
         ))),
-        Some(PathBuf::from("/work/shared/parquet-testing")),
     ]
     .into_iter()
     .flatten()

@@ -14,9 +14,7 @@ use parquet_serde::{
 use serde::{Deserialize, Serialize};
 
 mod common;
-#[path = "common/logs.rs"]
-mod logs;
-use logs::{flat_rows, nested_rows, Http, LogFlat, Rng, Span};
+use common::logs::{flat_rows, nested_rows, Http, LogFlat, Rng, Span};
 
 /// The workload's event, with an optional list of optional booleans besides.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]

@@ -3,6 +3,7 @@
 
 #![allow(clippy::manual_is_multiple_of, clippy::type_complexity)]
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use common::{corpus_file, python_file};

@@ -3,6 +3,7 @@
 //! cover), a file DuckDB writes at test time, and a pandas-style pyarrow file whose columns
 //! are all `OPTIONAL`.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use common::{corpus_file, python_file};

@@ -1,6 +1,7 @@
 //! Every readable file of the parquet-testing corpus read as `Value` rows through the typed
 //! deserializer equals the dynamic reader's rows.
 
+#[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
 use common::corpus;

@@ -1,18 +1,13 @@
 //! The schema's shape and conversion answers for every legacy and edge layout of the
 //! parquet-testing corpus: each group's shape and each leaf's conversion, file by file.
 
-use std::path::PathBuf;
+#[path = "../parquet-serde/tests/common/mod.rs"]
+mod common;
+
+use common::corpus_file;
 
 use parquet_serde::core::file::FileReader;
 use parquet_serde::core::schema::{GroupShape, Repetition, SchemaNode};
-
-/// `data/<name>` of the corpus, `shared/parquet-testing` beside the workspace.
-fn corpus_file(name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/parquet-testing/data")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 /// One line per node below the root, depth first: `path: answer`, the answer being a
 /// leaf's conversion, a group's shape, or `entries` for a level that is only a container's
