@@ -7,10 +7,8 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::process::Command;
 
-use common::{corpus, json_eq, python, rows_json, testdata};
+use common::{corpus, json_eq, read_with, rows_json};
 use parquet_serde::core::column::{ColumnBatch, DataPageVersion};
 use parquet_serde::core::file::{ColumnOverrides, FileReader, FileWriter, WriterOptions};
 use parquet_serde::core::format::{CompressionCodec, Encoding, PageType};
@@ -239,32 +237,6 @@ fn rewrite_keeping_encodings(reader: &FileReader<Vec<u8>>) -> Vec<u8> {
     writer.close().unwrap().0
 }
 
-fn pyarrow_rows(files: &[PathBuf]) -> Vec<(String, Result<Vec<serde_json::Value>, String>)> {
-    let out = Command::new(python())
-        .arg(testdata().join("read_with.py"))
-        .arg("pyarrow")
-        .args(files)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut result: Vec<(String, Result<Vec<serde_json::Value>, String>)> = Vec::new();
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
-        if let Some(rest) = line.strip_prefix("== ") {
-            match rest.split_once(" ERROR ") {
-                Some((f, e)) => result.push((f.to_string(), Err(e.to_string()))),
-                None => result.push((rest.to_string(), Ok(vec![]))),
-            }
-        } else if let Some((_, Ok(rows))) = result.last_mut() {
-            rows.push(serde_json::from_str(line).unwrap());
-        }
-    }
-    result
-}
-
 #[test]
 fn corpus_files_round_trip_keeping_their_encodings() {
     let dir = tempfile::tempdir().unwrap();
@@ -302,7 +274,7 @@ fn corpus_files_round_trip_keeping_their_encodings() {
         written.push(path);
     }
     // pyarrow reads the copies with the values of the originals.
-    let results = pyarrow_rows(&written);
+    let results = read_with("pyarrow", &written);
     assert_eq!(results.len(), written.len());
     for ((file, rows), expected) in results.into_iter().zip(&expected_rows) {
         let rows = rows.unwrap_or_else(|e| panic!("pyarrow failed on {file}: {e}"));
