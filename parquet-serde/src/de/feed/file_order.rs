@@ -6,7 +6,7 @@ use crate::file::{ChunkReader, FileReader};
 use super::super::rows::Assembly;
 use super::in_order::load_column;
 use super::read_ahead::ReadAhead;
-use super::{columns, group_rows, install, worth_threads, Feeder, Group};
+use super::{columns, group_rows, install, worth_threads, Feeder, Group, GroupOrder};
 
 /// Feeds every row group in file order. With more than one thread allowed
 /// ([`ReadOptions::threads`](crate::file::ReadOptions::threads)), a row group's columns are
@@ -15,9 +15,7 @@ use super::{columns, group_rows, install, worth_threads, Feeder, Group};
 /// starts on a background thread. Memory then holds two row groups.
 #[derive(Debug, Default)]
 pub(in crate::de) struct FileOrder {
-    next_row_group: usize,
-    /// The file row of the first row of `next_row_group`.
-    next_first_row: u64,
+    order: GroupOrder,
     /// The next row group, being decoded on a background thread.
     ahead: Option<ReadAhead>,
 }
@@ -60,13 +58,7 @@ impl Feeder for FileOrder {
         file: &FileReader<R>,
         asm: &mut Assembly,
     ) -> Option<Result<Group>> {
-        let rg = self.next_row_group;
-        if rg >= file.num_row_groups() {
-            return None;
-        }
-        self.next_row_group += 1;
-        let first_row = self.next_first_row;
-        self.next_first_row += file.metadata().file.row_groups[rg].num_rows.max(0) as u64;
+        let (rg, first_row) = self.order.advance(file)?;
         Some(self.load(file, asm, rg).map(|rows| Group {
             rg,
             rows,

@@ -93,6 +93,27 @@ pub(super) trait Feeder {
     }
 }
 
+/// Row groups in file order, each with the file row its first row is: the numbering the
+/// feeders that walk the whole file share.
+#[derive(Debug, Default)]
+pub(super) struct GroupOrder {
+    next: usize,
+    /// The file row of the first row of `next`.
+    first_row: u64,
+}
+
+impl GroupOrder {
+    /// The next row group and the file row of its first row; `None` past the last.
+    pub fn advance<R: ChunkReader>(&mut self, file: &FileReader<R>) -> Option<(usize, u64)> {
+        let rg = self.next;
+        let group = file.metadata().file.row_groups.get(rg)?;
+        self.next += 1;
+        let first_row = self.first_row;
+        self.first_row = first_row.saturating_add(group.num_rows.max(0) as u64);
+        Some((rg, first_row))
+    }
+}
+
 /// Rows of row group `rg` (0 for a row group the footer does not list).
 pub(super) fn group_rows<R: ChunkReader>(file: &FileReader<R>, rg: usize) -> Result<usize> {
     let rows = file

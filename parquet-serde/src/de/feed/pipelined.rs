@@ -27,7 +27,7 @@ use super::super::cursor::{Cursor, Feed, Segment};
 use super::super::rows::{Assembly, RowLoop};
 use super::row_pages::RowPages;
 use super::shared_out::share_out;
-use super::{check_finished, group_rows, stored_bytes, Feeder, Group};
+use super::{check_finished, group_rows, stored_bytes, Feeder, Group, GroupOrder};
 
 /// Runs of rows decoded ahead per column.
 const AHEAD: usize = 2;
@@ -209,8 +209,7 @@ pub(in crate::de) fn collect<R: ChunkReader, T: DeserializeOwned>(
         }
         let mut feeder = Pipelined {
             reported: &reported,
-            next_row_group: 0,
-            next_first_row: 0,
+            order: GroupOrder::default(),
         };
         let mut rows = RowLoop::new();
         let mut result = Ok(());
@@ -256,9 +255,7 @@ impl Drop for StopHelpers<'_> {
 struct Pipelined<'s> {
     /// Set once a cursor has met the read's error (a decoding error, not this row's).
     reported: &'s AtomicBool,
-    next_row_group: usize,
-    /// The file row of the first row of `next_row_group`.
-    next_first_row: u64,
+    order: GroupOrder,
 }
 
 impl Feeder for Pipelined<'_> {
@@ -267,16 +264,8 @@ impl Feeder for Pipelined<'_> {
         file: &FileReader<R>,
         _asm: &mut Assembly,
     ) -> Option<Result<Group>> {
-        let rg = self.next_row_group;
-        if rg >= file.num_row_groups() {
-            return None;
-        }
-        self.next_row_group += 1;
-        let first_row = self.next_first_row;
+        let (rg, first_row) = self.order.advance(file)?;
         let rows = group_rows(file, rg);
-        if let Ok(rows) = rows {
-            self.next_first_row += rows as u64;
-        }
         Some(rows.map(|rows| Group {
             rg,
             rows,
