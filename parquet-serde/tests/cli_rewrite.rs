@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::corpus_path;
+use common::{corpus_path, python, regression_path};
 
 use std::path::Path;
 use std::process::Command;
@@ -542,4 +542,61 @@ fn rewrite_writes_out_atomically() {
     assert_eq!(cat(&out), cat(&input));
     assert_eq!(shape(&out).codecs, vec![CompressionCodec::Zstd]);
     assert_eq!(dir_names(dir.path()), vec!["out.parquet"]);
+}
+
+/// `rewrite --truncate-stats 4` of a file with a UUID, a decimal, a plain and a FLOAT16
+/// FIXED_LEN_BYTE_ARRAY column (`../shared/regressions/uuid-column.parquet`): the bounds
+/// used to be cut to 4 bytes, and DuckDB then refuses the whole file ("Incorrect stats size
+/// for type UUID"). FIXED_LEN_BYTE_ARRAY bounds now keep the type's width, and DuckDB reads
+/// every row and filters by them.
+#[test]
+fn rewrite_truncating_statistics_keeps_fixed_width_bounds_for_duckdb() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = regression_path("uuid-column.parquet");
+    let out = dir.path().join("uuid.parquet");
+    let (code, _, err) = run(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--truncate-stats",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(cat(&out), cat(&input));
+    let reader = FileReader::new(std::fs::read(&out).unwrap()).unwrap();
+    for (c, d) in reader.schema().columns().iter().enumerate() {
+        let meta = reader.metadata().file.row_groups[0].columns[c]
+            .meta_data
+            .clone()
+            .unwrap();
+        let s = meta.statistics.unwrap();
+        for b in [&s.min_value, &s.max_value].into_iter().flatten() {
+            assert_eq!(b.len(), d.type_length as usize, "{}: {b:?}", d.path);
+        }
+    }
+    let script = r#"
+import sys, duckdb
+p = sys.argv[1]
+con = duckdb.connect()
+print(con.execute(f"select count(*) from read_parquet('{p}')").fetchone()[0])
+print(con.execute(f"select count(*) from read_parquet('{p}') where u > '00000000-0000-0000-0000-000000000005'::uuid").fetchone()[0])
+print(con.execute(f"select count(*) from read_parquet('{p}') where u >= '00000000-0000-0000-0000-000000000000'::uuid").fetchone()[0])
+print(con.execute(f"select count(*) from read_parquet('{p}') where f = 'zzzzzzzz'::blob").fetchone()[0])
+"#;
+    let o = Command::new(python())
+        .arg("-c")
+        .arg(script)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "DuckDB rejects the file: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let counts = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        counts.split_whitespace().collect::<Vec<_>>(),
+        ["2", "1", "2", "1"]
+    );
 }

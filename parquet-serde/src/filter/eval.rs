@@ -188,13 +188,15 @@ pub(crate) fn eval_leaf(
     };
     let slot = |v: bool| if v { TRUE } else { FALSE };
     let n = batch.num_levels();
+    // `rows` comes from the footer: each row starts at a level entry of the decoded
+    // column, so more rows than entries is corrupt, found before any room is reserved.
+    if rows > n || max_rep == 0 && n != rows {
+        return Err(Error::corrupt(format!(
+            "column holds {n} level entries where {rows} rows were expected"
+        )));
+    }
     let mut out = Vec::with_capacity(rows);
     if max_rep == 0 {
-        if n != rows {
-            return Err(Error::corrupt(format!(
-                "column holds {n} rows where {rows} were expected"
-            )));
-        }
         if max_def == 0 {
             out.extend(passed.iter().map(|&v| slot(v)));
         } else {

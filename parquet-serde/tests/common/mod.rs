@@ -47,6 +47,19 @@ pub fn corpus_file(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// The path of `<name>` in the regressions directory (files that once crashed, hung or
+/// broke another engine): `regressions` beside the corpus, so `../shared/regressions`
+/// beside the repository, or beside `$PARQUET_TESTING`.
+pub fn regression_path(name: &str) -> PathBuf {
+    corpus().join("../regressions").join(name)
+}
+
+/// The bytes of `<name>` in the regressions directory.
+pub fn regression_file(name: &str) -> Vec<u8> {
+    let path = regression_path(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// The project's testdata directory.
 pub fn testdata() -> PathBuf {
     repo().join("testdata")

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::ops::Range;
 
 use super::order::{compare_decimal_bytes, f16_to_f64, SortOrder};
-use super::truncate::{truncate_max, truncate_min};
+use super::truncate::{round_max_fixed, round_min_fixed, truncate_max, truncate_min};
 use crate::format::Statistics;
 use crate::values::ColumnValues;
 
@@ -65,6 +65,8 @@ pub struct StatisticsAccumulator {
     nan_count: u64,
     floating: bool,
     deprecated: bool,
+    /// The values are FIXED_LEN_BYTE_ARRAYs: bounds keep their width when truncated.
+    fixed_len: bool,
     values: u64,
     minmax: MinMax,
 }
@@ -85,6 +87,7 @@ impl StatisticsAccumulator {
             nan_count: 0,
             floating: false,
             deprecated: false,
+            fixed_len: false,
             values: 0,
             minmax: MinMax::Empty,
         }
@@ -208,6 +211,7 @@ impl StatisticsAccumulator {
                 }
             }
             ColumnValues::FixedLenByteArray(v) => {
+                self.fixed_len = true;
                 if self.order == SortOrder::Float16 {
                     self.floating = true;
                     if v.width == 2 {
@@ -365,6 +369,7 @@ impl StatisticsAccumulator {
         self.values += other.values;
         self.floating |= other.floating;
         self.deprecated |= other.deprecated;
+        self.fixed_len |= other.fixed_len;
         match &other.minmax {
             MinMax::Empty => {}
             MinMax::Bool(a, b) => self.merge_bool(*a, *b),
@@ -407,12 +412,25 @@ impl StatisticsAccumulator {
     }
 
     /// The bounds as written: byte strings of the unsigned order longer than the truncate
-    /// length are shortened. Returns `(min, min_exact, max, max_exact)`.
+    /// length are shortened, FIXED_LEN_BYTE_ARRAYs rounded within their width instead
+    /// (readers require bounds of exactly the type's length). Returns
+    /// `(min, min_exact, max, max_exact)`.
     pub fn bounds(&self) -> Option<(Vec<u8>, bool, Vec<u8>, bool)> {
         let (min, max) = self.min_max_bytes()?;
         if let (MinMax::Bytes(..), SortOrder::Unsigned, Some(limit)) =
             (&self.minmax, self.order, self.format.truncate_length)
         {
+            if self.fixed_len {
+                let (min, min_exact) = match round_min_fixed(&min, limit) {
+                    Some(t) => (t, false),
+                    None => (min, true),
+                };
+                let (max, max_exact) = match round_max_fixed(&max, limit) {
+                    Some(t) => (t, false),
+                    None => (max, true),
+                };
+                return Some((min, min_exact, max, max_exact));
+            }
             let (min, min_exact) = match truncate_min(&min, limit, self.format.utf8) {
                 Some(t) => (t, false),
                 None => (min, true),
@@ -711,6 +729,37 @@ mod tests {
         let t = s.to_thrift();
         assert_eq!(t.max_value, Some(b"zzz{".to_vec()));
         assert_eq!(t.is_max_value_exact, Some(false));
+    }
+
+    #[test]
+    fn fixed_len_bounds_keep_their_width_when_truncated() {
+        let format = StatisticsFormat {
+            truncate_length: Some(4),
+            utf8: false,
+        };
+        let mut page = StatisticsAccumulator::with_format(SortOrder::Unsigned, format);
+        let mut v = FixedLenByteArrays::new(16);
+        v.push(&[0x12; 16]);
+        v.push(&[0x80; 16]);
+        page.add_values(&ColumnValues::FixedLenByteArray(v));
+        let t = page.to_thrift();
+        let mut lo = vec![0x12; 4];
+        lo.resize(16, 0);
+        let mut hi = vec![0x80; 4];
+        hi.resize(16, 0xff);
+        assert_eq!(
+            (t.min_value, t.max_value),
+            (Some(lo.clone()), Some(hi.clone()))
+        );
+        assert_eq!(
+            (t.is_min_value_exact, t.is_max_value_exact),
+            (Some(false), Some(false))
+        );
+        // Merged into a chunk, the rule still holds.
+        let mut chunk = StatisticsAccumulator::with_format(SortOrder::Unsigned, format);
+        chunk.merge(&page);
+        let (min, _, max, _) = chunk.bounds().unwrap();
+        assert_eq!((min, max), (lo, hi));
     }
 
     #[test]

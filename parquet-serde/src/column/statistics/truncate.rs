@@ -48,6 +48,30 @@ pub fn truncate_max(value: &[u8], limit: usize, utf8: bool) -> Option<Vec<u8>> {
     }
 }
 
+/// A lower bound of the FIXED_LEN_BYTE_ARRAY `value` of the same width, keeping only its
+/// first `limit` bytes (the rest zeros), or `None` when that is `value` itself (not longer
+/// than `limit`, or already ending in zeros). A fixed-width bound must keep the type's
+/// width, so truncating it means rounding it down.
+pub fn round_min_fixed(value: &[u8], limit: usize) -> Option<Vec<u8>> {
+    round_fixed(value, limit, 0x00)
+}
+
+/// An upper bound of the FIXED_LEN_BYTE_ARRAY `value` of the same width, keeping only its
+/// first `limit` bytes (the rest 0xFF), or `None` when that is `value` itself.
+pub fn round_max_fixed(value: &[u8], limit: usize) -> Option<Vec<u8>> {
+    round_fixed(value, limit, 0xff)
+}
+
+fn round_fixed(value: &[u8], limit: usize, fill: u8) -> Option<Vec<u8>> {
+    let tail = value.get(limit..)?;
+    if tail.iter().all(|&b| b == fill) {
+        return None;
+    }
+    let mut out = value.to_vec();
+    out[limit..].fill(fill);
+    Some(out)
+}
+
 fn floor_boundary(s: &str, limit: usize) -> usize {
     let mut i = limit.min(s.len());
     while !s.is_char_boundary(i) {
@@ -106,6 +130,26 @@ mod tests {
             truncate_max(&[0xc3, 0x28, 0x41], 2, true),
             Some(vec![0xc3, 0x29])
         );
+    }
+
+    #[test]
+    fn fixed_width_bounds_are_rounded_not_cut() {
+        let v = [7u8, 1, 2, 3, 4, 5];
+        assert_eq!(round_min_fixed(&v, 2), Some(vec![7, 1, 0, 0, 0, 0]));
+        assert_eq!(
+            round_max_fixed(&v, 2),
+            Some(vec![7, 1, 0xff, 0xff, 0xff, 0xff])
+        );
+        assert_eq!(round_min_fixed(&v, 6), None);
+        assert_eq!(round_min_fixed(&v, 9), None);
+        assert_eq!(round_min_fixed(&[1, 0, 0], 1), None);
+        assert_eq!(round_max_fixed(&[1, 0xff, 0xff], 1), None);
+        for limit in 0..v.len() {
+            let lo = round_min_fixed(&v, limit).unwrap();
+            let hi = round_max_fixed(&v, limit).unwrap();
+            assert!(lo.len() == v.len() && lo.as_slice() < &v[..]);
+            assert!(hi.len() == v.len() && hi.as_slice() > &v[..]);
+        }
     }
 
     #[test]
