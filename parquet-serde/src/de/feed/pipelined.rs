@@ -111,6 +111,36 @@ impl Feed for ChannelFeed {
     }
 }
 
+/// A failure made to happen in a helper (tests of the hand-off protocol): when lane `slot`
+/// is about to get its run number `at` (counted over the whole file, the End of each row
+/// group included).
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(test), allow(dead_code))]
+struct Fault {
+    slot: usize,
+    at: usize,
+    kind: FaultKind,
+}
+
+/// What an injected [`Fault`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
+enum FaultKind {
+    /// The helper fails with an error (a corrupt page).
+    Error,
+    /// The helper ends the lane's column chunk there, unchecked (levels that end early
+    /// without the helper seeing it).
+    EarlyEnd,
+    /// The helper sends the run twice (level entries past the row group's end).
+    Extra,
+    /// The helper counts the run as holding half a row group more rows than it does (it
+    /// then puts the column off while the reader waits for it: levels whose rows the
+    /// helper and the reader count differently).
+    Overcount,
+    /// The helper panics (a bug).
+    Panic,
+}
+
 /// Reads every row of `file` into `out` with up to `threads` threads (the calling one
 /// included), decoding the projected columns of `asm` (its `owned` marks the text columns
 /// read into `String`s). Stops at the first error, as a sequential read would.
@@ -119,6 +149,17 @@ pub(in crate::de) fn collect<R: ChunkReader, T: DeserializeOwned>(
     asm: &mut Assembly,
     threads: usize,
     out: &mut Vec<T>,
+) -> Result<()> {
+    collect_with(file, asm, threads, out, None)
+}
+
+/// [`collect`], with `fault` injected into the helper of its lane.
+fn collect_with<R: ChunkReader, T: DeserializeOwned>(
+    file: &FileReader<R>,
+    asm: &mut Assembly,
+    threads: usize,
+    out: &mut Vec<T>,
+    fault: Option<Fault>,
 ) -> Result<()> {
     let columns = file.schema().columns();
     let owned = &asm.owned;
@@ -179,7 +220,7 @@ pub(in crate::de) fn collect<R: ChunkReader, T: DeserializeOwned>(
                 // A panic (a bug, not bad input) fails the read with its message; the
                 // producer ends its lanes only after that.
                 let run = exec::catch(format_args!("decoding thread {helper}"), || {
-                    decode(file, &mine, &producer)
+                    decode(file, &mine, &producer, fault)
                 });
                 if let Err(e) = run {
                     producer.fail(e);
@@ -310,8 +351,11 @@ fn decode<R: ChunkReader>(
     file: &FileReader<R>,
     jobs: &[Job],
     lanes: &Producer<Run, Segment>,
+    fault: Option<Fault>,
 ) -> Result<()> {
     let options = file.options().page_options();
+    // Runs sent per job, over the whole file (where an injected fault strikes).
+    let mut runs = vec![0usize; jobs.len()];
     for (rg, group) in file.metadata().file.row_groups.iter().enumerate() {
         let rows = usize::try_from(group.num_rows.max(0))
             .map_err(|_| Error::corrupt("row count exceeds memory").with_row_group(rg))?;
@@ -341,6 +385,22 @@ fn decode<R: ChunkReader>(
         {
             let job = &jobs[k];
             let at = |e: Error| e.with_row_group(rg).with_column(job.path.clone());
+            let injected = fault
+                .filter(|f| f.slot == job.slot && f.at == runs[k])
+                .map(|f| f.kind);
+            runs[k] += 1;
+            match injected {
+                Some(FaultKind::Error) => return Err(at(Error::corrupt("injected failure"))),
+                Some(FaultKind::Panic) => panic!("injected panic"),
+                Some(FaultKind::EarlyEnd) => {
+                    open[k] = false;
+                    if !lanes.send(job.slot, Run::End) {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                Some(FaultKind::Extra | FaultKind::Overcount) | None => {}
+            }
             let spare = lanes.take_back(job.slot).map(Segment::into_spare);
             let (spare_batch, spare_owned) = match spare {
                 Some(s) => (Some(s.batch), s.owned),
@@ -362,6 +422,7 @@ fn decode<R: ChunkReader>(
             // Owned strings only while the calling thread has runs of this column waiting:
             // when it is the one waiting, it copies strings itself and this thread gets on.
             let owned = job.owned && lanes.pending(job.slot) > 0;
+            let extra = (injected == Some(FaultKind::Extra)).then(|| batch.clone());
             let segment = Segment::prepare_with(
                 batch,
                 job.max_def,
@@ -370,10 +431,19 @@ fn decode<R: ChunkReader>(
             )
             .map_err(at)?;
             sent[k] += segment.rows();
+            if injected == Some(FaultKind::Overcount) {
+                sent[k] += rows / 2;
+            }
             if sent[k] > rows {
                 return Err(at(Error::corrupt(format!(
                     "column chunk holds more than its row group's {rows} rows"
                 ))));
+            }
+            if let Some(batch) = extra {
+                let copy = Segment::prepare_with(batch, job.max_def, job.max_rep, None);
+                if !lanes.send(job.slot, Run::Rows(copy.map_err(at)?)) {
+                    return Ok(());
+                }
             }
             if !lanes.send(job.slot, Run::Rows(segment)) {
                 return Ok(());
@@ -382,3 +452,7 @@ fn decode<R: ChunkReader>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "pipelined_tests.rs"]
+mod tests;
