@@ -4,6 +4,9 @@ use crate::encoding::rle::RleDecoder;
 use crate::error::{Error, Result};
 use crate::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 
+/// Dictionary indices decoded at a time (the page header's count is not trusted for room).
+const INDEX_RUN: usize = 1 << 16;
+
 /// A decoded dictionary (the values of a dictionary page).
 #[derive(Debug, Clone)]
 pub(crate) struct Dictionary {
@@ -41,15 +44,25 @@ impl Dictionary {
                 "dictionary index bit width {bit_width} > 32"
             )));
         }
-        scratch.clear();
-        scratch.resize(n, 0);
-        let got = RleDecoder::new(rest, bit_width).next_batch_u32(scratch)?;
-        if got != n {
-            return Err(Error::corrupt(format!(
-                "page holds {got} dictionary indices, expected {n}"
-            )));
+        // `n` comes from the page header: the indices are decoded a bounded run at a time,
+        // so memory grows only with the values the data really holds.
+        let mut decoder = RleDecoder::new(rest, bit_width);
+        let mut done = 0;
+        while done < n {
+            let want = (n - done).min(INDEX_RUN);
+            scratch.clear();
+            scratch.resize(want, 0);
+            let got = decoder.next_batch_u32(scratch)?;
+            if got != want {
+                return Err(Error::corrupt(format!(
+                    "page holds {} dictionary indices, expected {n}",
+                    done + got
+                )));
+            }
+            self.gather(scratch, out)?;
+            done += want;
         }
-        self.gather(scratch, out)
+        Ok(())
     }
 
     /// Appends the values at `indices` to `out` (same physical type).

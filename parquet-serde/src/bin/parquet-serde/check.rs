@@ -22,7 +22,7 @@ pub fn check(reader: FileReader<std::fs::File>, out: &mut impl Write) -> Result<
         .flat_map(|g| &g.columns)
         .filter_map(|c| c.meta_data.as_ref())
         .map(|m| m.num_values.max(0))
-        .sum();
+        .fold(0i64, i64::saturating_add);
     for row in Reader::<_, Value>::from_file_reader(reader)? {
         row?;
     }
