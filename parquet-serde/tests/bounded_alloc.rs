@@ -167,16 +167,21 @@ fn list_length_mutations(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
         if i == 0 || footer[i - 1] & 0x0f != 9 {
             continue;
         }
-        for varint in [&[0xff, 0xff, 0xff, 0xff, 0x07][..]] {
+        {
+            // 2^31 - 1 elements.
+            let varint = [0xff, 0xff, 0xff, 0xff, 0x07];
             let mut f = footer[..i].to_vec();
             f.push(0xf0 | elem);
-            f.extend_from_slice(varint);
+            f.extend_from_slice(&varint);
             f.extend_from_slice(&footer[i + 1..]);
             let mut file = bytes[..start].to_vec();
             file.extend_from_slice(&f);
             file.extend_from_slice(&(f.len() as u32).to_le_bytes());
             file.extend_from_slice(b"PAR1");
-            out.push((format!("footer list at byte {i} claims {varint:?}"), file));
+            out.push((
+                format!("footer list at byte {i} claims 2^31 - 1 elements"),
+                file,
+            ));
         }
     }
     out
@@ -195,13 +200,16 @@ fn pages_of(bytes: &[u8], start: usize, len: usize) -> Vec<(PageHeader, Vec<u8>)
     pages
 }
 
+/// Sets one field of a page header to a value; `false` when the header has no such field.
+type Mutation = fn(&mut PageHeader, i32) -> bool;
+
 /// Files whose page headers claim huge sizes and counts: for each column, its first data
 /// page (and its dictionary page) with `uncompressed_page_size`, `num_values` or the
 /// dictionary's `num_values` set huge. The file is laid out again around the longer headers
 /// (the page index and Bloom filters dropped, their offsets would be off).
 fn page_mutations(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
     let (meta, _) = footer_of(bytes);
-    let mutations: [(&str, fn(&mut PageHeader, i32) -> bool); 4] = [
+    let mutations: [(&str, Mutation); 4] = [
         ("uncompressed_page_size", |h, v| {
             h.uncompressed_page_size = v;
             true
