@@ -177,6 +177,14 @@ impl Dataset {
         Ok(self)
     }
 
+    /// Keeps only the files for which `keep` holds (of those found, and of those a
+    /// predicate selected).
+    pub fn retain(mut self, mut keep: impl FnMut(&DataFile) -> bool) -> Dataset {
+        self.files.retain(&mut keep);
+        self.selected.retain(|(f, _)| keep(f));
+        self
+    }
+
     /// Every file found, in the order read.
     pub fn files(&self) -> &[DataFile] {
         &self.files

@@ -10,6 +10,7 @@ use crate::de::Constant;
 use crate::error::{Error, Result};
 use crate::file::{FileReader, ReadOptions};
 use crate::filter::{FilterOptions, Predicate};
+use crate::record::Value;
 use crate::Reader;
 
 use super::list::DataFile;
@@ -28,7 +29,15 @@ pub struct DatasetReader<T> {
     current: Option<(PathBuf, Reader<File, T>)>,
     options: ReadOptions,
     filter_options: FilterOptions,
+    /// The columns kept of each file (every one when empty), for `Value` rows.
+    select: Option<Select<T>>,
 }
+
+/// [`Reader::select_columns`] for rows of one type, with its columns.
+type Select<T> = (
+    fn(Reader<File, T>, &[String]) -> Result<Reader<File, T>>,
+    Vec<String>,
+);
 
 impl<T> fmt::Debug for DatasetReader<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -50,6 +59,7 @@ impl<T: DeserializeOwned> DatasetReader<T> {
             current: None,
             options,
             filter_options,
+            select: None,
         }
     }
 
@@ -68,8 +78,9 @@ impl<T: DeserializeOwned> DatasetReader<T> {
                 .collect_into(&mut out)
                 .map_err(|e| at_file(e, &path))?;
         }
-        for (file, predicate) in self.files.by_ref() {
-            let reader = open::<T>(&file, predicate, &self.options, self.filter_options)
+        while let Some((file, predicate)) = self.files.next() {
+            let reader = self
+                .open(&file, predicate)
                 .map_err(|e| at_file(e, file.path()))?;
             reader
                 .collect_into(&mut out)
@@ -84,25 +95,44 @@ fn at_file(e: Error, path: &Path) -> Error {
     e.context(path.display())
 }
 
-/// Opens `file` for rows of `T` with its partition values as constant fields, filtered by
-/// `predicate` when there is one.
-fn open<T: DeserializeOwned>(
-    file: &DataFile,
-    predicate: Option<Predicate>,
-    options: &ReadOptions,
-    filter_options: FilterOptions,
-) -> Result<Reader<File, T>> {
-    let f = File::open(file.path())?;
-    let reader = FileReader::with_options(f, options.clone())?;
-    let constants: Vec<Constant> = file
-        .partitions()
-        .iter()
-        .filter_map(|(k, v)| Some(Constant::new(k, v.constant()?)))
-        .collect();
-    let reader = Reader::with_constants(reader, &constants)?;
-    match predicate {
-        Some(p) => reader.filter_with_options(p, filter_options),
-        None => Ok(reader),
+impl<T: DeserializeOwned> DatasetReader<T> {
+    /// Opens `file` for rows of `T` with its partition values as constant fields, its
+    /// columns selected, filtered by `predicate` when there is one.
+    fn open(&self, file: &DataFile, predicate: Option<Predicate>) -> Result<Reader<File, T>> {
+        let f = File::open(file.path())?;
+        let reader = FileReader::with_options(f, self.options.clone())?;
+        let constants: Vec<Constant> = file
+            .partitions()
+            .iter()
+            .filter_map(|(k, v)| Some(Constant::new(k, v.constant()?)))
+            .collect();
+        let mut reader = Reader::with_constants(reader, &constants)?;
+        if let Some((select, columns)) = &self.select {
+            reader = select(reader, columns)?;
+        }
+        match predicate {
+            Some(p) => reader.filter_with_options(p, self.filter_options),
+            None => Ok(reader),
+        }
+    }
+}
+
+impl DatasetReader<Value> {
+    /// Keeps of each file's rows only the columns named (see
+    /// [`Reader::select_columns`]); a partition key named keeps its value. Every column
+    /// when `columns` is empty. Fails when rows were already read.
+    pub fn select_columns<S: AsRef<str>>(mut self, columns: &[S]) -> Result<Self> {
+        if self.current.is_some() {
+            return Err(Error::invalid_argument(
+                "columns must be selected before the first row is read",
+            ));
+        }
+        let columns: Vec<String> = columns.iter().map(|c| c.as_ref().to_string()).collect();
+        self.select = (!columns.is_empty()).then_some((
+            |r: Reader<File, Value>, c: &[String]| r.select_columns(c),
+            columns,
+        ));
+        Ok(self)
     }
 }
 
@@ -118,7 +148,7 @@ impl<T: DeserializeOwned> Iterator for DatasetReader<T> {
                 }
             }
             let (file, predicate) = self.files.next()?;
-            match open::<T>(&file, predicate, &self.options, self.filter_options) {
+            match self.open(&file, predicate) {
                 Ok(reader) => self.current = Some((file.path().to_path_buf(), reader)),
                 Err(e) => return Some(Err(at_file(e, file.path()))),
             }
