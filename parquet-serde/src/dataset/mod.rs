@@ -207,7 +207,7 @@ impl Dataset {
         DatasetReader::new(
             self.selected.clone(),
             self.options.clone(),
-            self.filter_options.clone(),
+            self.filter_options,
         )
     }
 

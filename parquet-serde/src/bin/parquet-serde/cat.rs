@@ -17,7 +17,8 @@ pub fn run(args: &CatArgs) -> Result<(), Failure> {
     let path = &args.read.file;
     let text = path.to_string_lossy();
     let is_dir = path.is_dir();
-    if !is_dir && !(Dataset::is_pattern(&text) && !path.exists()) {
+    let is_glob = Dataset::is_pattern(&text) && !path.exists();
+    if !is_dir && !is_glob {
         return read(&args.read, |r, out| cat(r, args, out));
     }
     let failed = |e: Error| Failure::Run(format!("parquet-serde: {}", path.display()), e);

@@ -87,7 +87,10 @@ pub fn run(args: &TailArgs) -> Result<(), Failure> {
     let mut seen = Seen::default();
     let first = list()?;
     last_rows(&first, args, &mut seen).map_err(failed)?;
-    while !args.once {
+    if args.once {
+        return finish(&seen, failed);
+    }
+    loop {
         let now = Instant::now();
         let wait = match deadline {
             Some(d) if d <= now => break,
@@ -105,6 +108,11 @@ pub fn run(args: &TailArgs) -> Result<(), Failure> {
             print_file(&dataset, &file, args, &mut seen).map_err(failed)?;
         }
     }
+    finish(&seen, failed)
+}
+
+/// Success, or a failure counting the errors printed.
+fn finish(seen: &Seen, failed: impl Fn(Error) -> Failure) -> Result<(), Failure> {
     match seen.errors {
         0 => Ok(()),
         n => Err(failed(Error::new(
