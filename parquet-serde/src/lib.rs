@@ -47,6 +47,8 @@
 //! | write rows as they come, one row group buffered at a time | [`Writer`] |
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
+//! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`], [`Reader::from_dir`] |
+//! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
 //!
@@ -120,7 +122,7 @@
 //! | `chrono` | `ParquetSchema` for chrono's `DateTime`, `NaiveDateTime`, `NaiveDate`, `NaiveTime` |
 //! | `uuid` | `ParquetSchema` for `uuid::Uuid` (`FIXED_LEN_BYTE_ARRAY(16)` UUID) |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
-//! | `cli` | the `parquet-serde` command-line tool (`cat`, `schema`, `meta`, `pages`, `check`, `rewrite`) |
+//! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`) |
 //!
 //! ## Threads
 //!
@@ -133,6 +135,7 @@
 #![deny(unsafe_code)]
 
 pub mod core;
+pub mod dataset;
 mod de;
 mod error;
 mod exec;

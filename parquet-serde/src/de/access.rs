@@ -9,7 +9,7 @@ use serde::de::{
 use super::error::DeError;
 use super::node::{NodeDe, Res, Want};
 use super::state::State;
-use super::tree::{NodeId, StructPlan, Tree};
+use super::tree::{NodeId, StructPlan, Tree, ROOT};
 
 /// A field or variant name handed to serde as an identifier (`visit_str`).
 pub(crate) struct KeyDe<'a>(pub &'a str);
@@ -90,7 +90,7 @@ impl<'de> MapAccess<'de> for StructAccess<'_, '_> {
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Res<Option<K::Value>> {
         let Some(&(name, _)) = self.plan.entries.get(self.next) else {
-            return Ok(None);
+            return self.next_constant_key(seed);
         };
         seed.deserialize(KeyDe(name)).map(Some)
     }
@@ -98,15 +98,59 @@ impl<'de> MapAccess<'de> for StructAccess<'_, '_> {
     #[inline]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Res<S::Value> {
         let Some(&(_, child)) = self.plan.entries.get(self.next) else {
-            return Err(de::Error::custom("value asked before its key"));
+            return self.next_constant_value(seed);
         };
         self.next += 1;
         seed.deserialize(NodeDe::field(self.tree, self.st, child))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.plan.entries.len().saturating_sub(self.next))
+        let all = self.plan.entries.len() + self.plan.constants.len();
+        Some(all.saturating_sub(self.next))
     }
+}
+
+impl StructAccess<'_, '_> {
+    /// The constant field (see [`constant`](super::constant)) after the file's fields.
+    fn constant(&self) -> Option<(&'static str, usize)> {
+        let k = self.next.checked_sub(self.plan.entries.len())?;
+        self.plan.constants.get(k).copied()
+    }
+
+    #[cold]
+    fn next_constant_key<'de, K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Res<Option<K::Value>> {
+        match self.constant() {
+            Some((name, _)) => seed.deserialize(KeyDe(name)).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    #[cold]
+    fn next_constant_value<'de, S: DeserializeSeed<'de>>(&mut self, seed: S) -> Res<S::Value> {
+        let Some((_, i)) = self.constant() else {
+            return Err(de::Error::custom("value asked before its key"));
+        };
+        self.next += 1;
+        constant_value(self.tree, self.st, i, seed)
+    }
+}
+
+/// Constant field `i` of `tree` through `seed`.
+fn constant_value<'de, S: DeserializeSeed<'de>>(
+    tree: &Tree,
+    st: &State,
+    i: usize,
+    seed: S,
+) -> Res<S::Value> {
+    let Some(c) = tree.constants.get(i) else {
+        return Err(de::Error::custom("no such constant field"));
+    };
+    let wanted = std::cell::Cell::new(false);
+    seed.deserialize(c.de(st.probing(), &wanted))
+        .map_err(|e| e.at(c.name()))
 }
 
 /// Every child of a group with a projected leaf (or no leaf) as a map entry keyed by its
@@ -146,26 +190,47 @@ impl<'de> MapAccess<'de> for ChildrenMap<'_> {
             }
         }
         let Some(&c) = children.get(self.next) else {
-            return Ok(None);
+            return match self.constant() {
+                Some(i) => seed.deserialize(KeyDe(tree.constants[i].name())).map(Some),
+                None => Ok(None),
+            };
         };
         seed.deserialize(KeyDe(&tree.nodes[c].name)).map(Some)
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Res<S::Value> {
         let Some(&c) = self.tree.nodes[self.parent].children().get(self.next) else {
-            return Err(de::Error::custom("value asked before its key"));
+            let Some(i) = self.constant() else {
+                return Err(de::Error::custom("value asked before its key"));
+            };
+            self.next += 1;
+            return constant_value(self.tree, self.st, i, seed);
         };
         self.next += 1;
         seed.deserialize(NodeDe::field(self.tree, self.st, c))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(
-            self.tree.nodes[self.parent]
-                .children()
-                .len()
-                .saturating_sub(self.next),
-        )
+        let constants = if self.parent == ROOT {
+            self.tree.constants.len()
+        } else {
+            0
+        };
+        Some((self.tree.nodes[self.parent].children().len() + constants).saturating_sub(self.next))
+    }
+}
+
+impl ChildrenMap<'_> {
+    /// The constant field due (see [`constant`](super::constant)): after the root's
+    /// children, each of the tree's constants.
+    fn constant(&self) -> Option<usize> {
+        if self.parent != ROOT {
+            return None;
+        }
+        let k = self
+            .next
+            .checked_sub(self.tree.nodes[ROOT].children().len())?;
+        (k < self.tree.constants.len()).then_some(k)
     }
 }
 

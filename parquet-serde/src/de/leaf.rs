@@ -193,6 +193,27 @@ pub(crate) struct PrimDe<'a> {
     wanted: &'a Cell<bool>,
 }
 
+impl<'a> PrimDe<'a> {
+    /// A value not taken from a cursor (a [constant field](super::constant)), read as
+    /// leaf `node` with conversion `conv`.
+    pub(crate) fn constant(
+        prim: Prim<'a>,
+        conv: Conv,
+        node: &'a Node,
+        probing: bool,
+        wanted: &'a Cell<bool>,
+    ) -> Self {
+        PrimDe {
+            prim,
+            conv,
+            node,
+            probing,
+            owned: None,
+            wanted,
+        }
+    }
+}
+
 impl<'de> Deserializer<'de> for PrimDe<'_> {
     type Error = DeError;
 

@@ -54,6 +54,7 @@
 //! ("Reading into a Rust type").
 
 mod access;
+mod constant;
 mod cursor;
 mod error;
 mod feed;
@@ -82,6 +83,7 @@ use feed::{Feeder, FileOrder, Filtered};
 use rows::{Assembly, RowLoop};
 
 pub(crate) use access::MAP_TAG;
+pub(crate) use constant::{ConstValue, Constant};
 pub(crate) use leaf::tags;
 #[cfg(test)]
 pub(crate) use leaf::unit_id;

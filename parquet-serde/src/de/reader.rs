@@ -13,6 +13,7 @@ use crate::filter::{FilterOptions, FilterReport, Predicate};
 use crate::record::Value;
 use crate::schema::Schema;
 
+use super::constant::Constant;
 use super::feed::{pipelined, FileOrder, Filtered, ReaderFeed};
 use super::rows::{Assembly, RowLoop};
 
@@ -88,7 +89,13 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
 
     /// Reads rows of `T` from an opened [`FileReader`].
     pub fn from_file_reader(file: FileReader<R>) -> Result<Self> {
-        let asm = Assembly::new::<T, &str>(file.schema(), &[])?;
+        Self::with_constants(file, &[])
+    }
+
+    /// [`from_file_reader`](Self::from_file_reader), with constant top-level fields
+    /// filling the fields of `T` the file lacks (a dataset's partition values).
+    pub(crate) fn with_constants(file: FileReader<R>, constants: &[Constant]) -> Result<Self> {
+        let asm = Assembly::with_constants::<T, &str>(file.schema(), &[], constants)?;
         Ok(Reader {
             file,
             asm,
@@ -204,7 +211,12 @@ impl<R: ChunkReader> Reader<R, Value> {
                 "columns must be selected before the first row is read",
             ));
         }
-        self.asm = Assembly::new::<Value, S>(self.file.schema(), columns)?;
+        // Constant fields stay when every field is kept or when one is named.
+        let mut constants = std::mem::take(&mut self.asm.tree.constants);
+        if !columns.is_empty() {
+            constants.retain(|c| columns.iter().any(|s| s.as_ref() == c.name()));
+        }
+        self.asm = Assembly::with_constants::<Value, S>(self.file.schema(), columns, &constants)?;
         Ok(self)
     }
 }
@@ -213,7 +225,7 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
     /// Appends every row left to `out`, stopping at the first error. With more than one
     /// thread allowed ([`ReadOptions::threads`]) and no filter, helper threads decode the
     /// columns while this thread assembles the rows.
-    pub(super) fn collect_into(mut self, out: &mut Vec<T>) -> Result<()> {
+    pub(crate) fn collect_into(mut self, out: &mut Vec<T>) -> Result<()> {
         let threads = self.file.options().threads;
         let whole = matches!(&self.feed, ReaderFeed::FileOrder(_)) && !self.rows.started();
         if threads > 1 && whole && !self.asm.projected.is_empty() {

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::file::{ChunkReader, FileReader};
 use crate::schema::Schema;
 
+use super::constant::Constant;
 use super::error::DeError;
 use super::feed::{Feeder, Group};
 use super::node::NodeDe;
@@ -39,7 +40,18 @@ impl Assembly {
         schema: &Schema,
         columns: &[S],
     ) -> Result<Assembly> {
+        Self::with_constants::<T, S>(schema, columns, &[])
+    }
+
+    /// [`new`](Self::new) with constant top-level fields for the names the file lacks
+    /// (see [`constant`](super::constant)).
+    pub fn with_constants<T: DeserializeOwned, S: AsRef<str>>(
+        schema: &Schema,
+        columns: &[S],
+        constants: &[Constant],
+    ) -> Result<Assembly> {
         let mut tree = Tree::new(schema)?;
+        tree.set_constants(constants);
         let keep = select_leaves(&tree, schema, columns)?;
         let projection = probe::project::<T>(&mut tree, keep.as_deref())?;
         let mask = &projection.leaves;

@@ -8,7 +8,8 @@ use super::tree::{Kind, Shape, Tree};
 /// The leaf columns (of `schema`, compiled as `tree`) whose dotted paths are one of
 /// `columns` or lie below one (`a` selects `a.b` and `a.c.d`, not `ab`), widened to the
 /// whole entries of every MAP one of them is in (an entry is read as its key and value);
-/// `None` (every leaf) when `columns` is empty. Naming nothing that exists is an error.
+/// `None` (every leaf) when `columns` is empty. Naming nothing that exists (no column, no
+/// constant field of the tree) is an error.
 pub(super) fn select_leaves<S: AsRef<str>>(
     tree: &Tree,
     schema: &Schema,
@@ -31,7 +32,12 @@ pub(super) fn select_leaves<S: AsRef<str>>(
             })
         })
         .collect();
-    if !keep.contains(&true) {
+    let names_constant = || {
+        columns
+            .iter()
+            .any(|c| tree.constants.iter().any(|k| k.name() == c.as_ref()))
+    };
+    if !keep.contains(&true) && !names_constant() {
         let names: Vec<&str> = columns.iter().map(|c| c.as_ref()).collect();
         return Err(Error::invalid_argument(format!(
             "no column matches {}",

@@ -9,6 +9,8 @@ use crate::error::{Error, Result};
 use crate::format::{TimeUnit, Type};
 use crate::schema::{Conversion, GroupShape, NodeKind, Repetition, Schema, SchemaNode};
 
+use super::constant::Constant;
+
 /// Index of a node in [`Tree::nodes`]; the root is [`ROOT`].
 pub(crate) type NodeId = usize;
 
@@ -151,6 +153,9 @@ pub(crate) struct StructPlan {
     pub entries: Vec<(&'static str, NodeId)>,
     /// Children not asked for that hold projected leaves (each consumed after the struct).
     pub extra: Vec<NodeId>,
+    /// `(serde's field name, index in Tree::constants)` of the fields the file lacks that
+    /// constant fields fill (top-level structs only), handed out after `entries`.
+    pub constants: Vec<(&'static str, usize)>,
 }
 
 /// The compiled schema.
@@ -166,6 +171,8 @@ pub(crate) struct Tree {
     plans: Vec<StructPlan>,
     /// Per node: `(field list address, field list length, index in plans)`.
     plan_index: Vec<Vec<(usize, usize, usize)>>,
+    /// Constant top-level fields the file lacks (see [`Tree::set_constants`]).
+    pub constants: Vec<Constant>,
 }
 
 impl Conv {
@@ -196,6 +203,7 @@ impl Tree {
             leaf_nodes: Vec::new(),
             plans: Vec::new(),
             plan_index: Vec::new(),
+            constants: Vec::new(),
         };
         tree.add(schema.root(), "", 0, 0, true);
         if tree.num_leaves != schema.num_columns() {
@@ -390,11 +398,35 @@ impl Tree {
             .copied()
             .filter(|c| !entries.iter().any(|e| e.1 == *c) && self.nodes[*c].decide.is_some())
             .collect();
+        let mut constants: Vec<(&'static str, usize)> = Vec::new();
+        if node == ROOT {
+            for &name in fields {
+                if entries.iter().any(|e| e.0 == name) {
+                    continue;
+                }
+                if let Some(i) = self.constants.iter().position(|c| c.name() == name) {
+                    if !constants.iter().any(|&(_, j)| j == i) {
+                        constants.push((name, i));
+                    }
+                }
+            }
+        }
         StructPlan {
             fields,
             entries,
             extra,
+            constants,
         }
+    }
+
+    /// Adds constant top-level fields (before the projection is set): those whose name
+    /// is a top-level field of the file are left out (the file's column is read).
+    pub fn set_constants(&mut self, constants: &[Constant]) {
+        self.constants = constants
+            .iter()
+            .filter(|c| self.child_named(ROOT, c.name()).is_none())
+            .cloned()
+            .collect();
     }
 
     /// The FIXED_LEN_BYTE_ARRAY length of leaf `id` (0 for others).

@@ -3,8 +3,9 @@
 
 use crate::column::{Scalar, SortOrder};
 use crate::error::{Error, Result};
-use crate::format::Type;
+use crate::format::{LogicalType, Type};
 use crate::schema::{ColumnDescriptor, Schema};
+use crate::values::text;
 
 use super::predicate::{CmpOp, Predicate};
 
@@ -122,6 +123,38 @@ fn resolve<'s>(schema: &'s Schema, path: &str) -> Result<(usize, &'s ColumnDescr
     Ok((i, &schema.columns()[i]))
 }
 
+/// A text literal for a DATE, TIME or TIMESTAMP column (INT32/INT64 underneath) as the
+/// column's integer: `'2026-11-24'`, `'13:00:00'`, `'2026-11-24T13:00:00Z'` (the text
+/// forms of [`values::text`](crate::values::text)). `None` for other literals and columns.
+/// A fraction finer than the column's unit is truncated toward the past.
+fn temporal(value: &Scalar, descr: &ColumnDescriptor, path: &str) -> Option<Result<Scalar>> {
+    let Scalar::Bytes(b) = value else {
+        return None;
+    };
+    let lt = descr.effective_logical_type()?;
+    let text = std::str::from_utf8(b).ok().map(str::trim);
+    let parsed = match &lt {
+        LogicalType::Date => text.and_then(text::parse_date).map(i128::from),
+        LogicalType::Time { unit, .. } => text
+            .and_then(text::parse_time)
+            .map(|ns| (ns as i128).div_euclid(text::nanos_per(*unit))),
+        LogicalType::Timestamp { unit, .. } => text
+            .and_then(text::parse_timestamp)
+            .map(|ns| ns.div_euclid(text::nanos_per(*unit))),
+        _ => return None,
+    };
+    Some(parsed.map(Scalar::Int).ok_or_else(|| {
+        let form = match lt {
+            LogicalType::Date => "YYYY-MM-DD",
+            LogicalType::Time { .. } => "HH:MM:SS[.fff]",
+            _ => "YYYY-MM-DDTHH:MM:SS[.fff][Z|+HH:MM]",
+        };
+        Error::invalid_argument(format!(
+            "column {path:?} holds {lt:?} values; the literal {value} is not of the form {form}"
+        ))
+    }))
+}
+
 /// The literal in the column's domain.
 fn coerce(value: &Scalar, kind: Kind, path: &str) -> Result<Scalar> {
     let bad = |what: &str| {
@@ -159,6 +192,10 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
     let leaf = |path: &str, test: Test| -> Result<Bound> {
         let (column, d) = resolve(schema, path)?;
         let kind = Kind::of(d);
+        let coerce = |v: &Scalar, kind: Kind, path: &str| match temporal(v, d, path) {
+            Some(parsed) => parsed,
+            None => coerce(v, kind, path),
+        };
         let test = match test {
             Test::Cmp(op, v) => Test::Cmp(op, coerce(&v, kind, path)?),
             Test::Between(a, b) => Test::Between(coerce(&a, kind, path)?, coerce(&b, kind, path)?),
@@ -317,6 +354,31 @@ mod tests {
         let b = bind(&(col("ts").eq(1) & col("ts").eq(2) & col("ts").eq(3)), &s).unwrap();
         assert!(matches!(b, Bound::And(v) if v.len() == 3));
         assert_eq!(bind(&col("d").eq(-5), &s).unwrap().columns(), vec![4]);
+    }
+
+    #[test]
+    fn text_literals_of_dates_times_and_timestamps() {
+        let s: Schema = "message m {
+          required int64 ts (TIMESTAMP(MICROS,true)); required int32 d (DATE);
+          required int64 t (TIME(NANOS,false)); required int64 plain;
+        }"
+        .parse()
+        .unwrap();
+        let int = Kind::Int { unsigned: false };
+        let cmp = |c, op, v: i128| leaf(c, int, Test::Cmp(op, Scalar::Int(v)), false);
+        let b = bind(&col("ts").ge("2026-11-24T13:00:00Z"), &s).unwrap();
+        assert_eq!(b, cmp(0, CmpOp::Ge, 1_795_525_200_000_000));
+        let b = bind(&col("ts").lt("2026-11-24 14:00:00+01:00"), &s).unwrap();
+        assert_eq!(b, cmp(0, CmpOp::Lt, 1_795_525_200_000_000));
+        let b = bind(&col("d").eq("2026-11-24"), &s).unwrap();
+        assert_eq!(b, cmp(1, CmpOp::Eq, 20_781));
+        let b = bind(&col("t").eq("00:00:01.5"), &s).unwrap();
+        assert_eq!(b, cmp(2, CmpOp::Eq, 1_500_000_000));
+        // Numbers still compare with the raw integer.
+        assert_eq!(bind(&col("ts").eq(5), &s).unwrap(), cmp(0, CmpOp::Eq, 5));
+        let e = bind(&col("ts").ge("yesterday"), &s).unwrap_err();
+        assert!(e.message().contains("YYYY-MM-DDTHH:MM"), "{e}");
+        assert!(bind(&col("plain").eq("2026-11-24"), &s).is_err());
     }
 
     #[test]

@@ -14,12 +14,16 @@
 //! # Ok::<(), parquet_serde::Error>(())
 //! ```
 //!
+//! [`Predicate::parse`] reads a predicate from SQL-like text
+//! (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`), as the command line's `--where`.
+//!
 //! [`Filter::select`] gives per row group a [`RowSelection`](crate::file::RowSelection);
 //! [`FileReader::read_column_rows`](crate::file::FileReader::read_column_rows) reads those
 //! rows of any column, fetching only the pages that hold them.
 
 mod bind;
 mod eval;
+mod parse;
 mod predicate;
 mod prune;
 mod scan;

@@ -1,7 +1,9 @@
 //! `parquet-serde`: inspect, check and rewrite Parquet files.
 //!
 //! ```text
-//! parquet-serde cat FILE [--columns a,b.c] [--limit N]   one JSON object per row
+//! parquet-serde cat FILE|DIR|GLOB [--columns a,b.c] [--limit N] [--where PRED]
+//!                                                        one JSON object per row
+//! parquet-serde tail DIR [-n N] [--where PRED]           last rows, then new files' rows
 //! parquet-serde schema FILE                              the message-type text
 //! parquet-serde meta FILE                                row groups, columns, encodings, sizes, statistics
 //! parquet-serde pages FILE                               the page layout of every column chunk
@@ -29,9 +31,11 @@ mod rewrite_copy;
 mod rewrite_crypto;
 mod rewrite_layout;
 mod stats_flags;
+mod tail;
 
 use read::{read, CatArgs, ReadArgs};
 use rewrite::RewriteArgs;
+use tail::TailArgs;
 
 /// Inspect, check and rewrite Parquet files.
 #[derive(Debug, Parser)]
@@ -45,8 +49,20 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print one JSON object per row
-    #[command(args_override_self = true)]
+    ///
+    /// FILE may be a folder, read as a dataset: every final `.parquet` file below it
+    /// (names starting with `_` or `.` skipped) in time order, with the values of
+    /// `key=value` folders as fields; or a glob pattern (`'logs/**/*.parquet'`).
+    #[command(
+        args_override_self = true,
+        mut_arg("file", |a| a.help("The Parquet file, a folder of them, or a glob pattern"))
+    )]
     Cat(CatArgs),
+    /// Print the last rows of a folder's final Parquet files, then each new file's rows
+    ///
+    /// Files being written (named `_…` or `.…`) are read once they get their final name.
+    #[command(args_override_self = true)]
+    Tail(TailArgs),
     /// Print the schema (message-type text)
     #[command(args_override_self = true)]
     Schema(ReadArgs),
@@ -84,6 +100,7 @@ impl Command {
     fn name(&self) -> &'static str {
         match self {
             Command::Cat(_) => "cat",
+            Command::Tail(_) => "tail",
             Command::Schema(_) => "schema",
             Command::Meta(_) => "meta",
             Command::Pages(_) => "pages",
@@ -98,7 +115,11 @@ impl Command {
         match self {
             Command::Cat(mut args) => {
                 args.columns.retain(|c| !c.is_empty());
-                read(&args.read, |r, out| cat::cat(r, &args, out))
+                cat::run(&args)
+            }
+            Command::Tail(mut args) => {
+                args.columns.retain(|c| !c.is_empty());
+                tail::run(&args)
             }
             Command::Schema(args) => read(&args, |r, out| {
                 writeln!(out, "{}", r.schema()).map_err(Error::from)

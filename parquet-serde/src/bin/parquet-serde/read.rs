@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use parquet_serde::core::file::{FileReader, ReadOptions};
-use parquet_serde::Error;
+use parquet_serde::{Error, Predicate};
 
 use crate::keys::KeyArgs;
 use crate::Failure;
@@ -33,6 +33,11 @@ pub struct CatArgs {
     /// At most N rows
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Only the rows where this holds: `level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`
+    /// (and/or/not, = != < <= > >=, in (...), between, is [not] null; partition keys of
+    /// a folder's `key=value` subfolders too)
+    #[arg(long = "where", value_name = "PREDICATE", value_parser = parse_predicate)]
+    pub filter: Option<Predicate>,
     /// The file and its keys (last: their help heading would take the flags after them).
     #[command(flatten)]
     pub read: ReadArgs,
@@ -41,6 +46,36 @@ pub struct CatArgs {
 /// Where the reading commands print.
 pub type Out = BufWriter<StdoutLock<'static>>;
 
+/// A `--where` predicate (the parser's message says where it went wrong).
+pub fn parse_predicate(s: &str) -> Result<Predicate, String> {
+    Predicate::parse(s).map_err(|e| e.message().to_string())
+}
+
+/// The reader options of `args`: checksums and keys (bad key flags are a usage failure).
+pub fn options(args: &ReadArgs) -> Result<ReadOptions, Failure> {
+    let mut options = ReadOptions::default().verify_checksums(!args.no_verify);
+    if let Some(d) = args.keys.decryption().map_err(Failure::Usage)? {
+        options = options.decryption(d);
+    }
+    Ok(options)
+}
+
+/// Standard output for printing, and the end of printing: a closed standard output
+/// (`| head`) ends the command quietly.
+pub fn print_to_stdout(print: impl FnOnce(&mut Out) -> Result<(), Error>) -> Result<(), Error> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let result = print(&mut out).and_then(|()| out.flush().map_err(Error::from));
+    match result {
+        Err(e) if broken_pipe(&e) => Ok(()),
+        r => r,
+    }
+}
+
+/// Whether `e` is a write to a closed pipe.
+pub fn broken_pipe(e: &Error) -> bool {
+    e.kind() == parquet_serde::ErrorKind::Io && e.message().contains("Broken pipe")
+}
+
 /// Opens `args.file` with its keys and checksum setting and hands it to `print` with
 /// standard output. Bad key flags are a usage failure; anything else failing is a run
 /// failure, except a closed standard output (`| head`), which ends the command quietly.
@@ -48,21 +83,9 @@ pub fn read(
     args: &ReadArgs,
     print: impl FnOnce(FileReader<std::fs::File>, &mut Out) -> Result<(), Error>,
 ) -> Result<(), Failure> {
-    let mut options = ReadOptions::default().verify_checksums(!args.no_verify);
-    if let Some(d) = args.keys.decryption().map_err(Failure::Usage)? {
-        options = options.decryption(d);
-    }
+    let options = options(args)?;
     let failed = |e: Error| Failure::Run(format!("parquet-serde: {}", args.file.display()), e);
     let file = std::fs::File::open(&args.file).map_err(|e| failed(e.into()))?;
     let reader = FileReader::with_options(file, options).map_err(failed)?;
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let result = print(reader, &mut out).and_then(|()| out.flush().map_err(Error::from));
-    match result {
-        Err(e)
-            if e.kind() == parquet_serde::ErrorKind::Io && e.message().contains("Broken pipe") =>
-        {
-            Ok(())
-        }
-        r => r.map_err(failed),
-    }
+    print_to_stdout(|out| print(reader, out)).map_err(failed)
 }

@@ -1,0 +1,181 @@
+//! [`DatasetReader`]: the rows of a dataset's files, one file open at a time.
+
+use std::fmt;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+use crate::de::Constant;
+use crate::error::{Error, Result};
+use crate::file::{FileReader, ReadOptions};
+use crate::filter::{FilterOptions, Predicate};
+use crate::record::Value;
+use crate::Reader;
+
+use super::list::DataFile;
+use super::Dataset;
+
+/// An iterator of the rows of a dataset's files as values of `T`, file after file in time
+/// order (see [`Dataset`]). Each file is opened when its first row is due, read as
+/// [`Reader`] reads one file (one row group in memory at a time, only the columns `T`
+/// reads), with its partition values filling the fields of `T` it does not store.
+///
+/// Each item is one row. An error names its file; after a file that cannot be opened (not
+/// Parquet, truncated, unreadable, a schema `T` does not fit) the reader moves on to the
+/// next file, and after an error in a row to the next row, as [`Reader`] does.
+pub struct DatasetReader<T> {
+    files: std::vec::IntoIter<(DataFile, Option<Predicate>)>,
+    current: Option<(PathBuf, Reader<File, T>)>,
+    options: ReadOptions,
+    filter_options: FilterOptions,
+    /// The columns kept of each file (every one when empty), for `Value` rows.
+    select: Option<Select<T>>,
+}
+
+/// [`Reader::select_columns`] for rows of one type, with its columns.
+type Select<T> = (
+    fn(Reader<File, T>, &[String]) -> Result<Reader<File, T>>,
+    Vec<String>,
+);
+
+impl<T> fmt::Debug for DatasetReader<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DatasetReader")
+            .field("current", &self.current.as_ref().map(|c| &c.0))
+            .field("files_left", &self.files.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: DeserializeOwned> DatasetReader<T> {
+    pub(super) fn new(
+        files: Vec<(DataFile, Option<Predicate>)>,
+        options: ReadOptions,
+        filter_options: FilterOptions,
+    ) -> Self {
+        DatasetReader {
+            files: files.into_iter(),
+            current: None,
+            options,
+            filter_options,
+            select: None,
+        }
+    }
+
+    /// The file being read (`None` before the first row and after the last).
+    pub fn current_file(&self) -> Option<&Path> {
+        self.current.as_ref().map(|c| c.0.as_path())
+    }
+
+    /// Every row left, in order, stopping at the first error. Whole files are read as
+    /// [`from_path`](crate::from_path) reads them (helper threads decode while this thread
+    /// assembles).
+    pub fn read_all(mut self) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        if let Some((path, reader)) = self.current.take() {
+            reader
+                .collect_into(&mut out)
+                .map_err(|e| at_file(e, &path))?;
+        }
+        while let Some((file, predicate)) = self.files.next() {
+            let reader = self
+                .open(&file, predicate)
+                .map_err(|e| at_file(e, file.path()))?;
+            reader
+                .collect_into(&mut out)
+                .map_err(|e| at_file(e, file.path()))?;
+        }
+        Ok(out)
+    }
+}
+
+/// `e` with the file it happened in.
+fn at_file(e: Error, path: &Path) -> Error {
+    e.context(path.display())
+}
+
+impl<T: DeserializeOwned> DatasetReader<T> {
+    /// Opens `file` for rows of `T` with its partition values as constant fields, its
+    /// columns selected, filtered by `predicate` when there is one.
+    fn open(&self, file: &DataFile, predicate: Option<Predicate>) -> Result<Reader<File, T>> {
+        let f = File::open(file.path())?;
+        let reader = FileReader::with_options(f, self.options.clone())?;
+        let constants: Vec<Constant> = file
+            .partitions()
+            .iter()
+            .filter_map(|(k, v)| Some(Constant::new(k, v.constant()?)))
+            .collect();
+        let mut reader = Reader::with_constants(reader, &constants)?;
+        if let Some((select, columns)) = &self.select {
+            reader = select(reader, columns)?;
+        }
+        match predicate {
+            Some(p) => reader.filter_with_options(p, self.filter_options),
+            None => Ok(reader),
+        }
+    }
+}
+
+impl DatasetReader<Value> {
+    /// Keeps of each file's rows only the columns named (see
+    /// [`Reader::select_columns`]); a partition key named keeps its value. Every column
+    /// when `columns` is empty. Fails when rows were already read.
+    pub fn select_columns<S: AsRef<str>>(mut self, columns: &[S]) -> Result<Self> {
+        if self.current.is_some() {
+            return Err(Error::invalid_argument(
+                "columns must be selected before the first row is read",
+            ));
+        }
+        let columns: Vec<String> = columns.iter().map(|c| c.as_ref().to_string()).collect();
+        self.select = (!columns.is_empty()).then_some((
+            |r: Reader<File, Value>, c: &[String]| r.select_columns(c),
+            columns,
+        ));
+        Ok(self)
+    }
+}
+
+impl<T: DeserializeOwned> Iterator for DatasetReader<T> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        loop {
+            if let Some((path, reader)) = &mut self.current {
+                match reader.next() {
+                    Some(row) => return Some(row.map_err(|e| at_file(e, path))),
+                    None => self.current = None,
+                }
+            }
+            let (file, predicate) = self.files.next()?;
+            match self.open(&file, predicate) {
+                Ok(reader) => self.current = Some((file.path().to_path_buf(), reader)),
+                Err(e) => return Some(Err(at_file(e, file.path()))),
+            }
+        }
+    }
+}
+
+impl<T: DeserializeOwned> Reader<File, T> {
+    /// The rows of every final `.parquet` file below folder `dir`, in time order, with
+    /// hive partition values (`date=…/hour=…` folders) filling the fields of `T` the files
+    /// do not store: [`Dataset::open`] then [`Dataset::rows`]. For a predicate, glob
+    /// patterns or options, use [`Dataset`].
+    ///
+    /// ```no_run
+    /// # fn main() -> parquet_serde::Result<()> {
+    /// #[derive(serde::Deserialize)]
+    /// struct Access {
+    ///     date: String, // from the folder `date=2026-11-24`
+    ///     route: String,
+    /// }
+    /// for row in parquet_serde::Reader::<_, Access>::from_dir("logs/access")? {
+    ///     let row = row?;
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn from_dir(dir: impl AsRef<Path>) -> Result<DatasetReader<T>> {
+        Ok(Dataset::open(dir)?.rows())
+    }
+}

@@ -1,0 +1,505 @@
+//! [`Predicate`]s from text, SQL-like: what the command line's `--where` takes.
+//!
+//! ```text
+//! predicate  := or
+//! or         := and ("or" and)*
+//! and        := unary ("and" unary)*
+//! unary      := "not" unary | "(" predicate ")" | test
+//! test       := column op literal
+//!             | column ["not"] "in" "(" literal ("," literal)* ")"
+//!             | column ["not"] "between" literal "and" literal
+//!             | column "is" ["not"] "null"
+//! op         := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
+//! column     := name ("." name)*  |  "double-quoted path"  |  `backquoted path`
+//! literal    := 'text' ('' is a quote) | integer | decimal number | true | false
+//! ```
+//! Keywords are case-insensitive. Text literals compare with text columns, and with DATE,
+//! TIME and TIMESTAMP columns in their ISO 8601 forms (`'2026-11-24T13:00:00Z'`), which
+//! the predicate's binding to a file parses.
+
+use std::str::FromStr;
+
+use crate::column::Scalar;
+use crate::error::{Error, Result};
+
+use super::predicate::{col, not, CmpOp, Predicate};
+
+/// A token and the character position (from 1) where it starts.
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Word(String),
+    Quoted(String),
+    Text(String),
+    Int(i128),
+    Float(f64),
+    Op(CmpOp),
+    LParen,
+    RParen,
+    Comma,
+    End,
+}
+
+impl Tok {
+    fn describe(&self) -> String {
+        match self {
+            Tok::Word(w) => format!("`{w}`"),
+            Tok::Quoted(q) => format!("column \"{q}\""),
+            Tok::Text(t) => format!("'{t}'"),
+            Tok::Int(i) => i.to_string(),
+            Tok::Float(f) => f.to_string(),
+            Tok::Op(_) => "an operator".into(),
+            Tok::LParen => "`(`".into(),
+            Tok::RParen => "`)`".into(),
+            Tok::Comma => "`,`".into(),
+            Tok::End => "the end".into(),
+        }
+    }
+
+    fn is_word(&self, kw: &str) -> bool {
+        matches!(self, Tok::Word(w) if w.eq_ignore_ascii_case(kw))
+    }
+}
+
+fn error(text: &str, pos: usize, what: impl std::fmt::Display) -> Error {
+    Error::invalid_argument(format!("predicate {text:?}, at character {pos}: {what}"))
+}
+
+/// Splits `text` into tokens with their positions (the last is [`Tok::End`]).
+fn tokens(text: &str) -> Result<Vec<(Tok, usize)>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let pos = i + 1;
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let two: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+        let op = match two.as_str() {
+            "<=" => Some((CmpOp::Le, 2)),
+            ">=" => Some((CmpOp::Ge, 2)),
+            "!=" | "<>" => Some((CmpOp::Ne, 2)),
+            "==" => Some((CmpOp::Eq, 2)),
+            _ => match c {
+                '=' => Some((CmpOp::Eq, 1)),
+                '<' => Some((CmpOp::Lt, 1)),
+                '>' => Some((CmpOp::Gt, 1)),
+                _ => None,
+            },
+        };
+        if let Some((op, n)) = op {
+            out.push((Tok::Op(op), pos));
+            i += n;
+            continue;
+        }
+        match c {
+            '(' | ')' | ',' => {
+                out.push((
+                    match c {
+                        '(' => Tok::LParen,
+                        ')' => Tok::RParen,
+                        _ => Tok::Comma,
+                    },
+                    pos,
+                ));
+                i += 1;
+            }
+            '\'' | '"' | '`' => {
+                let (s, next) =
+                    quoted(&chars, i).ok_or_else(|| error(text, pos, format!("unclosed {c}")))?;
+                out.push((
+                    if c == '\'' {
+                        Tok::Text(s)
+                    } else {
+                        Tok::Quoted(s)
+                    },
+                    pos,
+                ));
+                i = next;
+            }
+            c if c.is_ascii_digit() || c == '-' || c == '+' || c == '.' => {
+                let start = i;
+                i += 1;
+                while i < chars.len()
+                    && (chars[i].is_ascii_alphanumeric()
+                        || chars[i] == '.'
+                        || ((chars[i] == '-' || chars[i] == '+')
+                            && matches!(chars[i - 1], 'e' | 'E')))
+                {
+                    i += 1;
+                }
+                let s: String = chars[start..i].iter().collect();
+                out.push((
+                    number(&s).ok_or_else(|| error(text, pos, format!("bad number {s:?}")))?,
+                    pos,
+                ));
+            }
+            c if c.is_alphabetic() || c == '_' => {
+                let start = i;
+                while i < chars.len()
+                    && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+                {
+                    i += 1;
+                }
+                out.push((Tok::Word(chars[start..i].iter().collect()), pos));
+            }
+            other => return Err(error(text, pos, format!("unexpected character {other:?}"))),
+        }
+    }
+    out.push((Tok::End, chars.len() + 1));
+    Ok(out)
+}
+
+/// The text of the quoted token opened at `open` (the quote doubled inside stands for
+/// itself) and the index after its closing quote.
+fn quoted(chars: &[char], open: usize) -> Option<(String, usize)> {
+    let q = chars[open];
+    let mut s = String::new();
+    let mut i = open + 1;
+    while i < chars.len() {
+        if chars[i] == q {
+            if chars.get(i + 1) == Some(&q) {
+                s.push(q);
+                i += 2;
+                continue;
+            }
+            return Some((s, i + 1));
+        }
+        s.push(chars[i]);
+        i += 1;
+    }
+    None
+}
+
+fn number(s: &str) -> Option<Tok> {
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return s.parse().ok().map(Tok::Int);
+    }
+    let f: f64 = s.parse().ok()?;
+    f.is_finite().then_some(Tok::Float(f))
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    toks: Vec<(Tok, usize)>,
+    at: usize,
+    depth: usize,
+}
+
+/// Nesting deeper than this is refused (no stack overflow on hostile input).
+const MAX_DEPTH: usize = 128;
+
+impl Parser<'_> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.at.min(self.toks.len() - 1)].0
+    }
+
+    fn pos(&self) -> usize {
+        self.toks[self.at.min(self.toks.len() - 1)].1
+    }
+
+    fn bump(&mut self) -> Tok {
+        let t = self.peek().clone();
+        if self.at < self.toks.len() - 1 {
+            self.at += 1;
+        }
+        t
+    }
+
+    fn expected(&self, what: &str) -> Error {
+        error(
+            self.text,
+            self.pos(),
+            format!("expected {what}, found {}", self.peek().describe()),
+        )
+    }
+
+    fn keyword(&mut self, kw: &str) -> bool {
+        if self.peek().is_word(kw) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn or(&mut self) -> Result<Predicate> {
+        let mut p = self.and()?;
+        while self.keyword("or") {
+            p = p.or(self.and()?);
+        }
+        Ok(p)
+    }
+
+    fn and(&mut self) -> Result<Predicate> {
+        let mut p = self.unary()?;
+        while self.keyword("and") {
+            p = p.and(self.unary()?);
+        }
+        Ok(p)
+    }
+
+    fn unary(&mut self) -> Result<Predicate> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(error(self.text, self.pos(), "nested too deeply"));
+        }
+        let p = if self.keyword("not") {
+            not(self.unary()?)
+        } else if *self.peek() == Tok::LParen {
+            self.bump();
+            let p = self.or()?;
+            if *self.peek() != Tok::RParen {
+                return Err(self.expected("`)`, `and` or `or`"));
+            }
+            self.bump();
+            p
+        } else {
+            self.test()?
+        };
+        self.depth -= 1;
+        Ok(p)
+    }
+
+    fn column(&mut self) -> Result<String> {
+        match self.peek().clone() {
+            Tok::Word(w) if !is_keyword(&w) => {
+                self.bump();
+                Ok(w)
+            }
+            Tok::Quoted(q) => {
+                self.bump();
+                Ok(q)
+            }
+            _ => Err(self.expected("a column name")),
+        }
+    }
+
+    fn literal(&mut self) -> Result<Scalar> {
+        let v = match self.peek() {
+            Tok::Text(s) => Scalar::from(s.as_str()),
+            Tok::Int(i) => Scalar::Int(*i),
+            Tok::Float(f) => Scalar::Float(*f),
+            t if t.is_word("true") => Scalar::Bool(true),
+            t if t.is_word("false") => Scalar::Bool(false),
+            t if t.is_word("null") => {
+                return Err(error(
+                    self.text,
+                    self.pos(),
+                    "a comparison with null is never true: use `is null` / `is not null`",
+                ))
+            }
+            _ => return Err(self.expected("a literal ('text', a number, true or false)")),
+        };
+        self.bump();
+        Ok(v)
+    }
+
+    fn test(&mut self) -> Result<Predicate> {
+        let column = self.column()?;
+        if let Tok::Op(op) = *self.peek() {
+            self.bump();
+            let value = self.literal()?;
+            return Ok(Predicate::Compare { column, op, value });
+        }
+        if self.keyword("is") {
+            let negated = self.keyword("not");
+            if !self.keyword("null") {
+                return Err(self.expected("`null`"));
+            }
+            return Ok(if negated {
+                col(column).is_not_null()
+            } else {
+                col(column).is_null()
+            });
+        }
+        let negated = self.keyword("not");
+        let p = if self.keyword("in") {
+            if *self.peek() != Tok::LParen {
+                return Err(self.expected("`(`"));
+            }
+            self.bump();
+            let mut values = vec![self.literal()?];
+            while *self.peek() == Tok::Comma {
+                self.bump();
+                values.push(self.literal()?);
+            }
+            if *self.peek() != Tok::RParen {
+                return Err(self.expected("`,` or `)`"));
+            }
+            self.bump();
+            Predicate::InList { column, values }
+        } else if self.keyword("between") {
+            let low = self.literal()?;
+            if !self.keyword("and") {
+                return Err(self.expected("`and`"));
+            }
+            let high = self.literal()?;
+            Predicate::Between { column, low, high }
+        } else if negated {
+            return Err(self.expected("`in` or `between` after `not`"));
+        } else {
+            return Err(self.expected("an operator (= != < <= > >=), `in`, `between` or `is`"));
+        };
+        Ok(if negated { not(p) } else { p })
+    }
+}
+
+fn is_keyword(w: &str) -> bool {
+    [
+        "and", "or", "not", "in", "is", "null", "between", "true", "false",
+    ]
+    .iter()
+    .any(|k| w.eq_ignore_ascii_case(k))
+}
+
+impl Predicate {
+    /// Parses a predicate from SQL-like text (the command line's `--where`):
+    /// `level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`. An error gives the character
+    /// position of the bad token.
+    ///
+    /// ```text
+    /// predicate  := or
+    /// or         := and ("or" and)*
+    /// and        := unary ("and" unary)*
+    /// unary      := "not" unary | "(" predicate ")" | test
+    /// test       := column op literal
+    ///             | column ["not"] "in" "(" literal ("," literal)* ")"
+    ///             | column ["not"] "between" literal "and" literal
+    ///             | column "is" ["not"] "null"
+    /// op         := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
+    /// column     := name ("." name)*  |  "double-quoted path"  |  `backquoted path`
+    /// literal    := 'text' ('' is a quote) | integer | decimal number | true | false
+    /// ```
+    /// Keywords are case-insensitive. Text literals compare with text columns, and with
+    /// DATE, TIME and TIMESTAMP columns in their ISO 8601 forms (`'2026-11-24'`,
+    /// `'13:00:00'`, `'2026-11-24T13:00:00Z'`), parsed when the predicate is bound to a file.
+    ///
+    /// ```
+    /// use parquet_serde::{col, Predicate};
+    /// let p = Predicate::parse("level = 'ERROR' and (status >= 500 or route in ('/a', '/b'))")?;
+    /// let q = col("level").eq("ERROR").and(col("status").ge(500).or(col("route").in_list(["/a", "/b"])));
+    /// assert_eq!(p, q);
+    /// let e = Predicate::parse("level = ").unwrap_err();
+    /// assert!(e.message().contains("at character 9"));
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Predicate> {
+        let mut p = Parser {
+            text,
+            toks: tokens(text)?,
+            at: 0,
+            depth: 0,
+        };
+        if *p.peek() == Tok::End {
+            return Err(error(text, 1, "empty predicate"));
+        }
+        let out = p.or()?;
+        if *p.peek() != Tok::End {
+            return Err(p.expected("`and`, `or` or the end"));
+        }
+        Ok(out)
+    }
+}
+
+impl FromStr for Predicate {
+    type Err = Error;
+
+    /// [`Predicate::parse`].
+    fn from_str(s: &str) -> Result<Predicate> {
+        Predicate::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Predicate {
+        Predicate::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    fn err(s: &str) -> String {
+        Predicate::parse(s).unwrap_err().message().to_string()
+    }
+
+    #[test]
+    fn comparisons_and_literals() {
+        assert_eq!(p("a = 1"), col("a").eq(1));
+        assert_eq!(p("a == -1"), col("a").eq(-1));
+        assert_eq!(p("a != 2.5"), col("a").ne(2.5));
+        assert_eq!(p("a <> 1e3"), col("a").ne(1000.0));
+        assert_eq!(p("a<1"), col("a").lt(1));
+        assert_eq!(p("a <= 1"), col("a").le(1));
+        assert_eq!(p("a > +1"), col("a").gt(1));
+        assert_eq!(p("a >= 1"), col("a").ge(1));
+        assert_eq!(p("a = 'it''s'"), col("a").eq("it's"));
+        assert_eq!(p("flag = TRUE"), col("flag").eq(true));
+        assert_eq!(p("flag = false"), col("flag").eq(false));
+        assert_eq!(p("req.headers.x = 'y'"), col("req.headers.x").eq("y"));
+        assert_eq!(p("\"odd name\" = 1"), col("odd name").eq(1));
+        assert_eq!(p("`and` = 1"), col("and").eq(1));
+        assert_eq!(
+            p("ts >= '2026-11-24T13:00:00Z'"),
+            col("ts").ge("2026-11-24T13:00:00Z")
+        );
+    }
+
+    #[test]
+    fn logic_precedence_and_lists() {
+        let (a, b, c) = (col("a").eq(1), col("b").eq(2), col("c").eq(3));
+        assert_eq!(
+            p("a = 1 or b = 2 and c = 3"),
+            a.clone().or(b.clone().and(c.clone()))
+        );
+        assert_eq!(
+            p("(a = 1 or b = 2) and c = 3"),
+            a.clone().or(b.clone()).and(c.clone())
+        );
+        assert_eq!(p("not a = 1 and b = 2"), not(a.clone()).and(b.clone()));
+        assert_eq!(p("NOT (a = 1 OR b = 2)"), not(a.clone().or(b)));
+        assert_eq!(p("a in (1, 2, 3)"), col("a").in_list([1, 2, 3]));
+        assert_eq!(p("a not in ('x')"), not(col("a").in_list(["x"])));
+        assert_eq!(p("a between 1 and 5"), col("a").between(1, 5));
+        assert_eq!(
+            p("a not between 1 and 5 and b is null"),
+            not(col("a").between(1, 5)).and(col("b").is_null())
+        );
+        assert_eq!(p("a is not null"), col("a").is_not_null());
+        assert_eq!("a = 1".parse::<Predicate>().unwrap(), a);
+    }
+
+    #[test]
+    fn errors_say_where() {
+        assert!(err("").contains("empty"));
+        assert!(
+            err("a = ").contains("at character 5: expected a literal"),
+            "{}",
+            err("a = ")
+        );
+        assert!(
+            err("a = 1 b = 2").contains("at character 7"),
+            "{}",
+            err("a = 1 b = 2")
+        );
+        assert!(err("a = 'x").contains("unclosed '"));
+        assert!(err("(a = 1").contains("expected `)`"));
+        assert!(err("a = null").contains("is null"));
+        assert!(err("a in (1 2)").contains("expected `,` or `)`"));
+        assert!(err("a is 1").contains("expected `null`"));
+        assert!(err("a ~ 1").contains("unexpected character '~'"));
+        assert!(err("a = 1x").contains("bad number"));
+        assert!(err("and = 1").contains("expected a column name"));
+        assert!(err("a between 1 or 2").contains("expected `and`"));
+        assert!(err(&"(".repeat(1000)).contains("nested too deeply"));
+        // Positions count characters, not bytes.
+        assert!(
+            err("é = 1 2").contains("at character 7"),
+            "{}",
+            err("é = 1 2")
+        );
+    }
+}

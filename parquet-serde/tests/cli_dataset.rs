@@ -1,0 +1,238 @@
+//! `cat DIR|GLOB --where` and `tail DIR` on datasets this test writes into hive folders.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use parquet_serde::ParquetSchema;
+use serde::Serialize;
+
+#[derive(Serialize, ParquetSchema)]
+struct Log {
+    #[parquet(timestamp = "micros")]
+    ts: i64,
+    level: String,
+    target: String,
+}
+
+/// 2026-11-24T00:00:00Z in microseconds.
+const DAY: i64 = 1_795_478_400_000_000;
+const HOUR: i64 = 3_600_000_000;
+
+fn write(root: &Path, rel: &str, rows: &[(i64, &str)]) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let rows: Vec<Log> = rows
+        .iter()
+        .map(|&(ts, level)| Log {
+            ts,
+            level: level.into(),
+            target: "db".into(),
+        })
+        .collect();
+    parquet_serde::to_path(path, &rows).unwrap();
+}
+
+/// Hours 9 and 13 of 2026-11-24, two rows each.
+fn dataset() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(
+        r,
+        "date=2026-11-24/hour=13/part-1.parquet",
+        &[(DAY + 13 * HOUR, "ERROR"), (DAY + 13 * HOUR + 1, "INFO")],
+    );
+    write(
+        r,
+        "date=2026-11-24/hour=9/part-1.parquet",
+        &[(DAY + 9 * HOUR, "ERROR"), (DAY + 9 * HOUR + 1, "INFO")],
+    );
+    std::fs::write(
+        r.join("date=2026-11-24/hour=13/_part-2.parquet"),
+        b"in progress",
+    )
+    .unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+#[test]
+fn cat_a_folder_in_time_order_with_partitions() {
+    let dir = dataset();
+    let out = run(&[
+        "cat",
+        dir.path().to_str().unwrap(),
+        "--columns",
+        "level,hour",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"level\":\"ERROR\",\"hour\":9}\n{\"level\":\"INFO\",\"hour\":9}\n\
+         {\"level\":\"ERROR\",\"hour\":13}\n{\"level\":\"INFO\",\"hour\":13}\n"
+    );
+    let out = run(&["cat", dir.path().to_str().unwrap(), "--limit", "1"]);
+    assert_eq!(
+        text(&out.stdout),
+        "{\"ts\":\"2026-11-24T09:00:00.000000Z\",\"level\":\"ERROR\",\"target\":\"db\",\
+         \"date\":\"2026-11-24\",\"hour\":9}\n"
+    );
+}
+
+#[test]
+fn cat_where_and_globs() {
+    let dir = dataset();
+    let d = dir.path().to_str().unwrap();
+    let out = run(&[
+        "cat",
+        d,
+        "--columns",
+        "ts",
+        "--where",
+        "level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"ts\":\"2026-11-24T13:00:00.000000Z\"}\n"
+    );
+    let out = run(&[
+        "cat",
+        d,
+        "--columns",
+        "ts",
+        "--where",
+        "hour < 10 and not level = 'ERROR'",
+    ]);
+    assert_eq!(
+        text(&out.stdout),
+        "{\"ts\":\"2026-11-24T09:00:00.000001Z\"}\n"
+    );
+    let pattern = format!("{d}/**/hour=1*/*.parquet");
+    let out = run(&["cat", &pattern, "--columns", "hour"]);
+    assert_eq!(text(&out.stdout), "{\"hour\":13}\n{\"hour\":13}\n");
+    // One file, with --where.
+    let file = format!("{d}/date=2026-11-24/hour=9/part-1.parquet");
+    let out = run(&[
+        "cat",
+        &file,
+        "--columns",
+        "level",
+        "--where",
+        "level in ('INFO')",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "{\"level\":\"INFO\"}\n");
+}
+
+#[test]
+fn cat_bad_where_is_a_usage_error_with_the_position() {
+    let dir = dataset();
+    let out = run(&[
+        "cat",
+        dir.path().to_str().unwrap(),
+        "--where",
+        "level = 'ERROR' andd x = 1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("at character 17"), "{err}");
+    // A literal that does not fit a partition key.
+    let out = run(&[
+        "cat",
+        dir.path().to_str().unwrap(),
+        "--where",
+        "date = 'today'",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("\"date\""));
+}
+
+#[test]
+fn cat_a_folder_with_a_corrupt_file_prints_the_rest_and_fails() {
+    let dir = dataset();
+    std::fs::write(
+        dir.path().join("date=2026-11-24/hour=13/part-0.parquet"),
+        b"PAR1 broken",
+    )
+    .unwrap();
+    let out = run(&["cat", dir.path().to_str().unwrap(), "--columns", "level"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout).lines().count(), 4);
+    let err = text(&out.stderr);
+    assert!(err.contains("hour=13/part-0.parquet"), "{err}");
+    assert!(err.contains("1 error(s)"), "{err}");
+}
+
+#[test]
+fn tail_once_prints_the_last_rows() {
+    let dir = dataset();
+    let out = run(&[
+        "tail",
+        dir.path().to_str().unwrap(),
+        "--once",
+        "-n",
+        "3",
+        "--columns",
+        "level,hour",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"level\":\"INFO\",\"hour\":9}\n{\"level\":\"ERROR\",\"hour\":13}\n{\"level\":\"INFO\",\"hour\":13}\n"
+    );
+}
+
+#[test]
+fn tail_follows_files_as_they_become_final() {
+    let dir = dataset();
+    let root = dir.path().to_path_buf();
+    let child = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+        .args([
+            "tail",
+            root.to_str().unwrap(),
+            "-n",
+            "0",
+            "--interval",
+            "0.1",
+            "--timeout",
+            "3",
+            "--columns",
+            "ts,hour",
+            "--where",
+            "level = 'ERROR'",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    // Written under an in-progress name, then renamed: read once final.
+    write(
+        &root,
+        "date=2026-11-24/hour=14/_part-1.parquet",
+        &[(DAY + 14 * HOUR, "ERROR"), (DAY + 14 * HOUR + 5, "INFO")],
+    );
+    std::thread::sleep(Duration::from_millis(400));
+    std::fs::rename(
+        root.join("date=2026-11-24/hour=14/_part-1.parquet"),
+        root.join("date=2026-11-24/hour=14/part-1.parquet"),
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"ts\":\"2026-11-24T14:00:00.000000Z\",\"hour\":14}\n"
+    );
+}
