@@ -137,6 +137,7 @@ mod de;
 mod error;
 mod exec;
 pub mod filter;
+pub mod logs;
 pub mod record;
 mod ser;
 #[cfg(test)]

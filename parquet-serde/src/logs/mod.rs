@@ -1,0 +1,130 @@
+//! Application logs as Parquet: a crash-safe, rolling log store ([`LogWriter`]) and, with
+//! the `tracing` feature, a `tracing` layer writing through it.
+//!
+//! ```
+//! use parquet_serde::logs::{LogWriter, TimePartition};
+//! use parquet_serde::{Compression, ParquetSchema, WriterOptions};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq)]
+//! struct Access {
+//!     #[parquet(timestamp = "micros")]
+//!     ts: i64,
+//!     route: String,
+//!     status: u16,
+//! }
+//!
+//! let dir = tempfile::tempdir()?;
+//! let mut logs = LogWriter::<Access>::builder(dir.path())
+//!     .partition(TimePartition::Hourly) // date=YYYY-MM-DD/hour=HH
+//!     .time_field(|r| r.ts)
+//!     .roll_bytes(256 << 20)
+//!     .options(WriterOptions::default().compression(Compression::Zstd(3)))
+//!     .open()?; // recovers what a crash left behind first
+//! logs.write(&Access { ts: 1_795_525_500_000_000, route: "/".into(), status: 200 })?;
+//! logs.flush()?; // the row is durable now
+//! let files = logs.close()?;
+//! assert!(files[0].ends_with(files[0].file_name().unwrap()));
+//! assert!(files[0].parent().unwrap().ends_with("date=2026-11-24/hour=13"));
+//! let rows: Vec<Access> = parquet_serde::from_path(&files[0])?;
+//! assert_eq!(rows[0].status, 200);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Files
+//!
+//! | name | what |
+//! |---|---|
+//! | `DIR/date=YYYY-MM-DD/hour=HH/part-<UTC time>-<pid>-<random>.parquet` | a final file: standard Parquet (the folders per [`TimePartition`]) |
+//! | `_part-….parquet.inprogress` | the file being written: magic and whole row groups, no footer yet |
+//! | `_part-….journal` | its journal (below) |
+//! | `_part-….journal.tmp` | a journal being replaced (removed by recovery) |
+//!
+//! Names starting with `_` are skipped by pyarrow, Spark and Hive, and the in-progress names
+//! do not end in `.parquet`, so `read_parquet('DIR/**/*.parquet')` (DuckDB) skips them too:
+//! no reader ever meets a file without a footer. File names start with the UTC time the
+//! file was started, so sorting names sorts files by time; the process id and a random
+//! number make them unique across processes.
+//!
+//! ## Durability: row groups in the data file, a journal beside it
+//!
+//! The data file is written as any Parquet file is: row groups are cut by the row group
+//! options ([`WriterOptions::row_group_size`](crate::WriterOptions::row_group_size),
+//! [`row_group_rows`](crate::WriterOptions::row_group_rows)) and appended as they fill, and
+//! the footer is written when the file rolls or is closed. Flushing never cuts a row
+//! group, so a final file is laid out exactly as if it had been written without flushes.
+//!
+//! The journal is a sequence of records, each framed as `[length u32][CRC-32 u32][kind
+//! u8][payload]`:
+//!
+//! 1. a **header**: the schema (as the footer's schema elements), the codec and the
+//!    key-value metadata;
+//! 2. a **checkpoint**: the data file's length and the Thrift metadata of its row groups
+//!    (and their page indexes) so far;
+//! 3. **rows**: the rows written since the previous record that are not in a
+//!    checkpointed row group, as raw column batches (definition and repetition levels,
+//!    PLAIN values, no compression): the shredded form the writer already has, so
+//!    journaling costs a copy, not a second encoding.
+//!
+//! [`LogWriter::flush`] moves the buffered rows into the current row group's column
+//! writers, then:
+//! - if no row group was cut since the last flush, appends one rows record to the journal
+//!   and `fsync`s it;
+//! - if one was, `fsync`s the data file, writes a new journal (header, a checkpoint of all
+//!   row groups, one rows record for the rows after them), `fsync`s it and renames it over
+//!   the old one (then `fsync`s the folder). The journal thus never holds more than the
+//!   rows of one row group, and the data file before the checkpointed length is never
+//!   written again.
+//!
+//! **Recovery** ([`recover`], and every [`LogWriterBuilder::open`]) reads a journal's whole
+//! frames (a torn or corrupt tail is where the acknowledged data ends), truncates the data
+//! file to the last checkpoint's length, writes the rows records after it as one last row
+//! group, writes the footer (with the page indexes), syncs, and renames the file to its
+//! final name. It reads only the journal, whose size is bounded by the rows not yet in a
+//! checkpointed row group: linear in the unflushed data, not in the file. Every step is
+//! idempotent, so a crash during recovery is recovered by the next one. A journal without
+//! a whole header, or without rows, acknowledged nothing: its files are removed.
+//!
+//! Guarantees: after `kill -9` at any moment, every row whose [`flush`](LogWriter::flush)
+//! returned comes back exactly once and in order; rows written after the last flush may
+//! be lost (or kept, if a later row group made it to the data file and checkpoint). With
+//! [`SyncPolicy::OsBuffers`] flushes skip `fsync`, so the same holds for a killed process
+//! but not for a machine that loses power.
+//!
+//! Limits: log files cannot be encrypted; [`recover`] (without the writer's options)
+//! writes the rebuilt last row group with the journal's codec and default encodings;
+//! on Linux the files of a running writer are told apart by its process id
+//! (`/proc/<pid>`), so a folder may be shared by several processes; elsewhere run recovery
+//! only when no other process writes the folder.
+//!
+//! ## Rolling and retention
+//!
+//! A file is finished and a new one started when the row's partition differs from the
+//! file's, when the file reaches [`roll_bytes`](LogWriterBuilder::roll_bytes) (written plus
+//! buffered bytes), [`roll_rows`](LogWriterBuilder::roll_rows), or is older than
+//! [`roll_interval`](LogWriterBuilder::roll_interval). After each roll, retention
+//! ([`keep_files`](LogWriterBuilder::keep_files), [`keep_age`](LogWriterBuilder::keep_age),
+//! [`keep_bytes`](LogWriterBuilder::keep_bytes)) deletes the oldest final files beyond the
+//! limits, and partition folders left empty; files being written are never deleted.
+//!
+//! ## Threads
+//!
+//! [`LogWriter`] is `Send`. For many threads, [`LogWriter::into_shared`] gives a cloneable
+//! [`SharedLogWriter`] (one lock around the writer; a background thread flushes on the
+//! interval).
+
+mod active;
+mod frame;
+mod journal;
+mod live;
+mod names;
+mod recover;
+mod retention;
+mod shared;
+mod writer;
+
+pub use active::SyncPolicy;
+pub use names::TimePartition;
+pub use recover::{recover, recover_file, recover_with, RecoveryReport};
+pub use shared::SharedLogWriter;
+pub use writer::{LogWriter, LogWriterBuilder};
