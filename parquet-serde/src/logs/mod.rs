@@ -121,8 +121,15 @@ mod names;
 mod recover;
 mod retention;
 mod shared;
+#[cfg(feature = "tracing")]
+mod tracing;
 mod writer;
 
+#[cfg(feature = "tracing")]
+pub use self::tracing::{
+    FieldValue, LogEvent, LogLevel, Overflow, SpanRecord, TracingGuard, TracingLayer,
+    TracingLayerBuilder,
+};
 pub use active::SyncPolicy;
 pub use names::TimePartition;
 pub use recover::{recover, recover_file, recover_with, RecoveryReport};

@@ -282,6 +282,16 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
         Ok(())
     }
 
+    /// Leaves the current file as a crash would (its flushed rows are recovered by the
+    /// next open) and starts a new one with the next row: what the tracing layer does
+    /// after an error.
+    #[cfg(feature = "tracing")]
+    pub(crate) fn abandon_current(&mut self) {
+        if let Some(a) = self.active.take() {
+            a.abandon();
+        }
+    }
+
     /// The final files this writer made so far (some may since be deleted by retention).
     pub fn finished_files(&self) -> &[PathBuf] {
         &self.finished
