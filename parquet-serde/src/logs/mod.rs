@@ -112,6 +112,44 @@
 //! [`LogWriter`] is `Send`. For many threads, [`LogWriter::into_shared`] gives a cloneable
 //! [`SharedLogWriter`] (one lock around the writer; a background thread flushes on the
 //! interval).
+//!
+//! ## The tracing layer
+//!
+//! With the `tracing` feature, `TracingLayer::builder(dir).build()` gives a
+//! `tracing_subscriber` layer and a guard:
+//!
+//! ```text
+//! let (layer, _guard) = parquet_serde::logs::TracingLayer::builder("logs/app").build()?;
+//! tracing_subscriber::registry().with(layer).init();
+//! ```
+//!
+//! Each event becomes one `LogEvent` row. The layer builds the row on the calling thread
+//! and sends it through a bounded channel (`capacity`, default 65,536) to a writer thread
+//! that writes it with a [`LogWriter`] (hourly partitions by event time, zstd, a flush
+//! every second). When the channel is full the event waits (`Overflow::Block`) or is
+//! dropped and counted (`Overflow::Drop`, the default); the counts are written as rows of
+//! their own. The guard flushes and closes the files when dropped. Errors of the writer
+//! thread (a full disk, ...) and panics in it never reach the application: they go to the
+//! `on_error` callback, or to standard error, at most one a second.
+//!
+//! The schema (`message log_event`):
+//!
+//! | column | Parquet type | what |
+//! |---|---|---|
+//! | `ts` | `INT64 TIMESTAMP(MICROS, UTC)` | when the event happened |
+//! | `level` | `BYTE_ARRAY ENUM` | `TRACE`, `DEBUG`, `INFO`, `WARN`, `ERROR` |
+//! | `target` | `STRING` | the event's target |
+//! | `message` | optional `STRING` | the `message` field (the format string's text) |
+//! | `module_path`, `file` | optional `STRING` | where the event is in the source |
+//! | `line` | optional `INT32 INTEGER(32, false)` | the source line |
+//! | `thread_name` | optional `STRING` | the thread's name |
+//! | `thread_id` | `INT64 INTEGER(64, false)` | the thread's number in this process (in order of first event) |
+//! | `fields` | `MAP<STRING, group>` | the other fields, by name; the value group has one optional member set: `str` (`STRING`: text, and `?`/`%` values as text), `i64`, `u64`, `f64`, `bool` |
+//! | `spans` | `LIST<group>` | the spans the event is in, outermost first: `name` (`STRING`), `fields` (a MAP as above) |
+//! | `dropped` | optional `INT64 INTEGER(64, false)` | on the rows that count dropped events (level `WARN`, target `parquet_serde::logs`), how many |
+//!
+//! Fields are a MAP of a small typed union for now; a VARIANT column is the natural
+//! successor once the library writes VARIANT.
 
 mod active;
 mod frame;
