@@ -1,209 +1,147 @@
-//! Application logs: nested records written with the streaming `Writer` in several row
-//! groups, then queried back through a smaller projection struct (only the columns it names
-//! are decoded) and filtered in Rust.
+//! A service that logs through `tracing` into Parquet: it crashes, its logs are
+//! recovered, then queried with a predicate.
+//!
+//! 1. The "service" (this program run again as a child process) installs
+//!    `parquet_serde::logs::TracingLayer`, handles requests inside spans, logs an event per
+//!    request, flushes once (the rows so far are durable), handles more requests, and
+//!    dies without closing anything (`std::process::exit`, as a crash would).
+//! 2. The parent finds the unfinished files (`_part-*`), recovers them with
+//!    `parquet_serde::logs::recover`, and reads the errors back with a predicate
+//!    (`level = 'ERROR'`), which skips row groups and pages by their statistics.
 //!
 //! `cargo run --example logs`
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
 
-use parquet_serde::{Compression, ParquetSchema, Reader, Writer, WriterOptions};
-use serde::{Deserialize, Serialize};
+use parquet_serde::logs::{recover, FieldValue, Overflow, TracingLayer};
+use parquet_serde::{col, Reader};
+use serde::Deserialize;
+use tracing_subscriber::layer::SubscriberExt;
 
-/// Severity, stored as a Parquet `ENUM` string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ParquetSchema)]
-#[serde(rename_all = "UPPERCASE")]
-enum Level {
-    Debug,
-    Info,
-    Warn,
-    Error,
+/// Set in the child process: the folder to log to.
+const SERVICE_DIR: &str = "PARQUET_SERDE_EXAMPLE_SERVICE_DIR";
+/// Requests handled before the flush, and after it (before the crash).
+const BEFORE_FLUSH: u64 = 1500;
+const AFTER_FLUSH: u64 = 500;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(dir) = std::env::var_os(SERVICE_DIR) {
+        return service(Path::new(&dir));
+    }
+    let dir = std::env::temp_dir().join(format!("parquet-serde-logs-{}", std::process::id()));
+    let result = run(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
 }
 
-/// The HTTP request a record belongs to, if any.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
-struct Http {
-    method: String,
-    route: String,
-    status: u16,
-    latency_ms: f64,
+/// The child: a service logging through the tracing layer, then a crash.
+fn service(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let (layer, guard) = TracingLayer::builder(dir)
+        .overflow(Overflow::Block)
+        .flush_interval(Duration::from_secs(1))
+        .build()?;
+    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer))?;
+    for id in 0..BEFORE_FLUSH + AFTER_FLUSH {
+        handle_request(id);
+        if id + 1 == BEFORE_FLUSH {
+            guard.flush()?; // every event so far is durable
+            println!("service: {BEFORE_FLUSH} requests logged and flushed");
+        }
+    }
+    println!("service: crashing after {AFTER_FLUSH} more requests (nothing closed)");
+    std::process::exit(1);
 }
 
-/// One tracing span of the request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
-struct Span {
-    name: String,
-    #[parquet(timestamp = "micros")]
-    start: i64,
-    dur_us: u32,
+fn handle_request(id: u64) {
+    let route = ["/users", "/orders", "/search"][(id % 3) as usize];
+    let span = tracing::info_span!("request", id, route);
+    let _entered = span.enter();
+    let latency_ms = 3.0 + (id * 7919 % 200) as f64 / 10.0;
+    if id % 37 == 0 {
+        tracing::error!(
+            status = 500u64,
+            latency_ms,
+            error = "db timeout",
+            "request failed"
+        );
+    } else {
+        tracing::info!(status = 200u64, latency_ms, "request handled");
+    }
 }
 
-/// A full log record as the application emits it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ParquetSchema)]
-struct LogRecord {
-    #[parquet(timestamp = "micros")]
-    ts: i64,
-    level: Level,
-    target: String,
-    message: String,
-    tags: Vec<String>,
-    attrs: BTreeMap<String, String>,
-    http: Option<Http>,
-    spans: Vec<Span>,
-}
-
-/// What a query needs: three top-level columns only.
+/// The rows the query wants: a projection of the tracing layer's `LogEvent` (only these
+/// columns are decoded).
 #[derive(Debug, Deserialize)]
-struct Brief {
-    ts: i64,
-    level: Level,
-    message: String,
+struct ErrorRow {
+    ts: String,
+    message: Option<String>,
+    fields: BTreeMap<String, FieldValue>,
 }
 
-/// Slow-request query: the record's time and the nested `http` group, minus `method`.
-#[derive(Debug, Deserialize)]
-struct Request {
-    ts: i64,
-    http: Option<RequestHttp>,
-}
-
-#[derive(Debug, Deserialize)]
-struct RequestHttp {
-    route: String,
-    status: u16,
-    latency_ms: f64,
-}
-
-const ROWS: usize = 20_000;
-const ROW_GROUP_ROWS: usize = 4_096;
-const START_US: i64 = 1_700_000_000_000_000;
-const ROUTES: [&str; 4] = ["/orders", "/users", "/search", "/checkout"];
-
-/// A deterministic record `i`: a small linear congruential generator picks the values.
-fn record(i: usize) -> LogRecord {
-    let r = (i as u64)
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407)
-        >> 33;
-    let level = match r % 50 {
-        0 => Level::Error,
-        1..=4 => Level::Warn,
-        5..=14 => Level::Debug,
-        _ => Level::Info,
-    };
-    let ts = START_US + i as i64 * 1_500;
-    let http = (i % 4 != 3).then(|| Http {
-        method: ["GET", "POST"][i % 2].to_string(),
-        route: ROUTES[(r as usize / 7) % ROUTES.len()].to_string(),
-        status: if level == Level::Error { 500 } else { 200 },
-        latency_ms: (r % 2_000) as f64 / 10.0,
-    });
-    let spans = (0..(r % 3) as usize)
-        .map(|k| Span {
-            name: ["db.query", "cache.get", "render"][k].to_string(),
-            start: ts + k as i64 * 100,
-            dur_us: (r % 997) as u32 + k as u32,
+fn run(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    // 1. The service runs and crashes.
+    let out = Command::new(std::env::current_exe()?)
+        .env(SERVICE_DIR, dir)
+        .output()?;
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    println!("service exited with {}", out.status);
+    let unfinished: Vec<PathBuf> = files(dir)?
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('_'))
         })
         .collect();
-    LogRecord {
-        ts,
-        level,
-        target: format!("app::svc{}", r % 5),
-        message: match level {
-            Level::Error => format!("request {i} failed: upstream timeout"),
-            _ => format!("request {i} handled"),
-        },
-        tags: (0..(r % 3) as usize).map(|k| format!("t{k}")).collect(),
-        attrs: BTreeMap::from([
-            ("host".to_string(), format!("web-{}", r % 3)),
-            ("region".to_string(), "eu-west-1".to_string()),
-        ]),
-        http,
-        spans,
+    println!("unfinished files left behind: {}", unfinished.len());
+
+    // 2. Recovery: every flushed event comes back; the files become final.
+    let report = recover(dir)?;
+    println!(
+        "recovered {} files, {} rows (at least the {BEFORE_FLUSH} flushed)",
+        report.recovered.len(),
+        report.rows
+    );
+    assert!(report.rows >= BEFORE_FLUSH && report.failed.is_empty());
+
+    // 3. The query: errors only, by a predicate on the ENUM column.
+    let mut errors = Vec::new();
+    for file in files(dir)? {
+        let rows = Reader::<_, ErrorRow>::from_path(&file)?.filter(col("level").eq("ERROR"))?;
+        for row in rows {
+            errors.push(row?);
+        }
     }
+    println!("{} errors, the first three:", errors.len());
+    for e in errors.iter().take(3) {
+        let status = e.fields.get("status").and_then(|v| v.uint);
+        let error = e.fields.get("error").and_then(|v| v.str.as_deref());
+        println!(
+            "  {} {:?} status={status:?} error={error:?}",
+            e.ts,
+            e.message.as_deref()
+        );
+    }
+    assert!(errors.len() as u64 >= BEFORE_FLUSH.div_ceil(37));
+    Ok(())
 }
 
-fn main() -> Result<(), parquet_serde::Error> {
-    let dir = std::env::temp_dir().join(format!("parquet-serde-logs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("logs.parquet");
-
-    // Write: one record at a time, a row group every ROW_GROUP_ROWS records.
-    let options = WriterOptions::default()
-        .compression(Compression::Zstd(3))
-        .row_group_rows(ROW_GROUP_ROWS);
-    let mut writer = Writer::<_, LogRecord>::from_path(&path, options)?;
-    let (mut errors, mut slowest) = (0usize, (0.0f64, 0usize));
-    for i in 0..ROWS {
-        let rec = record(i);
-        errors += usize::from(rec.level == Level::Error);
-        if let Some(h) = &rec.http {
-            if h.latency_ms > slowest.0 {
-                slowest = (h.latency_ms, i);
+/// Every file under `dir`, sorted by name (final files start with their UTC time).
+fn files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                out.push(path);
             }
         }
-        writer.write(&rec)?;
     }
-    let (_, metadata) = writer.close()?;
-    let row_groups = metadata.row_groups.len();
-    assert_eq!(metadata.num_rows, ROWS as i64);
-    assert_eq!(row_groups, ROWS.div_ceil(ROW_GROUP_ROWS));
-    let size = std::fs::metadata(&path)?.len();
-    println!(
-        "wrote {ROWS} records in {row_groups} row groups: {size} bytes ({:.1} bytes/record)",
-        size as f64 / ROWS as f64
-    );
-
-    // Query 1: a projection of three columns; count the errors and show the first few.
-    let reader = Reader::<_, Brief>::from_path(&path)?;
-    println!(
-        "query 1 decodes {} of {} leaf columns",
-        reader.projected_columns().len(),
-        reader.schema().num_columns()
-    );
-    let mut found = Vec::new();
-    let mut per_level: BTreeMap<String, usize> = BTreeMap::new();
-    let mut last_ts = i64::MIN;
-    for row in reader {
-        let row = row?;
-        assert!(row.ts > last_ts, "rows come back in write order");
-        last_ts = row.ts;
-        *per_level.entry(format!("{:?}", row.level)).or_default() += 1;
-        if row.level == Level::Error {
-            found.push(row);
-        }
-    }
-    assert_eq!(found.len(), errors);
-    assert!(found
-        .iter()
-        .all(|r| r.message.ends_with("upstream timeout")));
-    println!("records per level: {per_level:?}");
-    println!("{} errors, first ones:", found.len());
-    for e in found.iter().take(3) {
-        println!("  ts={} {:?} {}", e.ts, e.level, e.message);
-    }
-
-    // Query 2: the five slowest requests, from the nested `http` group.
-    let mut requests: Vec<(f64, i64, RequestHttp)> = Reader::<_, Request>::from_path(&path)?
-        .filter_map(|row| match row {
-            Ok(Request { ts, http: Some(h) }) => Some(Ok((h.latency_ms, ts, h))),
-            Ok(_) => None,
-            Err(e) => Some(Err(e)),
-        })
-        .collect::<Result<_, _>>()?;
-    assert_eq!(requests.len(), (0..ROWS).filter(|i| i % 4 != 3).count());
-    requests.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    assert_eq!(requests[0].0, slowest.0);
-    println!("slowest requests:");
-    for (latency, ts, h) in requests.iter().take(5) {
-        println!("  {latency:>6.1} ms  {} {} (ts={ts})", h.status, h.route);
-    }
-
-    // Full records still round-trip.
-    let back: Vec<LogRecord> = parquet_serde::from_path(&path)?;
-    assert_eq!(back.len(), ROWS);
-    assert!(back.iter().enumerate().all(|(i, r)| *r == record(i)));
-    println!("all {ROWS} full records read back equal");
-
-    std::fs::remove_dir_all(&dir)?;
-    Ok(())
+    out.sort_by_key(|p| p.file_name().map(|n| n.to_owned()));
+    Ok(out)
 }

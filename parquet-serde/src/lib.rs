@@ -50,6 +50,7 @@
 //! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`], [`Reader::from_dir`] |
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
+//! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the
@@ -122,7 +123,8 @@
 //! | `chrono` | `ParquetSchema` for chrono's `DateTime`, `NaiveDateTime`, `NaiveDate`, `NaiveTime` |
 //! | `uuid` | `ParquetSchema` for `uuid::Uuid` (`FIXED_LEN_BYTE_ARRAY(16)` UUID) |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
-//! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`) |
+//! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`, `recover`) |
+//! | `tracing` | [`logs::TracingLayer`](logs): `tracing` events written as Parquet rows |
 //!
 //! ## Threads
 //!
@@ -140,6 +142,7 @@ mod de;
 mod error;
 mod exec;
 pub mod filter;
+pub mod logs;
 pub mod record;
 mod ser;
 #[cfg(test)]

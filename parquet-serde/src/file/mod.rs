@@ -30,5 +30,5 @@ pub use pending::PendingFile;
 pub use reader::{ColumnChunkData, FileReader};
 pub use selection::RowSelection;
 pub(crate) use selection::{local_ranges, take_rows};
-pub(crate) use writer::extend_vec;
 pub use writer::FileWriter;
+pub(crate) use writer::{extend_vec, FileProgress};

@@ -71,24 +71,7 @@ impl<W: Write> FileWriter<W> {
     /// Starts a file: writes the leading magic. Fails when a declared sort key names no
     /// leaf column.
     pub fn new(mut sink: W, schema: Schema, options: WriterOptions) -> Result<Self> {
-        let sorting_columns = if options.sorting_columns.is_empty() {
-            None
-        } else {
-            let mut keys = Vec::with_capacity(options.sorting_columns.len());
-            for k in &options.sorting_columns {
-                let i = schema.column_index(k.column.as_str()).ok_or_else(|| {
-                    Error::invalid_argument(format!("sort key {:?} is not a leaf column", k.column))
-                })?;
-                keys.push(SortingColumn {
-                    // Leaf ordinals are far below i32::MAX (checked when the schema was built).
-                    column_idx: i32::try_from(i)
-                        .map_err(|_| Error::invalid_argument("too many columns"))?,
-                    descending: k.descending,
-                    nulls_first: k.nulls_first,
-                });
-            }
-            Some(keys)
-        };
+        let sorting_columns = sorting_columns(&schema, &options)?;
         let crypto = match &options.encryption {
             Some(props) => Some(FileEncryptor::new(props.clone(), &schema)?),
             None => None,
@@ -112,6 +95,101 @@ impl<W: Write> FileWriter<W> {
         })
     }
 
+    /// Continues a file whose first `position` bytes (magic and row groups) are already in
+    /// `sink`, as a [`FileProgress`] recorded them: the log store's recovery appends the last
+    /// row group and the footer to a file a crash left unfinished. Plaintext files only.
+    pub(crate) fn resume(
+        sink: W,
+        schema: Schema,
+        options: WriterOptions,
+        progress: FileProgress,
+    ) -> Result<Self> {
+        if options.encryption.is_some() {
+            return Err(Error::unsupported(
+                "resuming an encrypted file is not supported",
+            ));
+        }
+        if progress.page_indexes.len() != progress.row_groups.len()
+            || progress.position < MAGIC.len() as u64
+        {
+            return Err(Error::corrupt(format!(
+                "file progress of {} row groups with {} page index sets at byte {} does not \
+                 hold together",
+                progress.row_groups.len(),
+                progress.page_indexes.len(),
+                progress.position
+            )));
+        }
+        let sorting_columns = sorting_columns(&schema, &options)?;
+        let num_rows = progress
+            .row_groups
+            .iter()
+            .try_fold(0i64, |n, g| n.checked_add(g.num_rows))
+            .ok_or_else(|| Error::corrupt("row counts of the row groups overflow"))?;
+        Ok(FileWriter {
+            sink,
+            position: progress.position,
+            schema,
+            options,
+            row_groups: progress.row_groups,
+            page_indexes: progress.page_indexes,
+            sorting_columns,
+            num_rows,
+            crypto: None,
+            bulk: None,
+        })
+    }
+
+    /// What a checkpoint records of the file so far: its length, row groups and their page
+    /// indexes (which [`close`](Self::close) writes).
+    pub(crate) fn progress(&self) -> FileProgress {
+        FileProgress {
+            position: self.position,
+            row_groups: self.row_groups.clone(),
+            page_indexes: self.page_indexes.clone(),
+        }
+    }
+
+    /// The sink, to flush or sync what was written.
+    pub(crate) fn sink_mut(&mut self) -> &mut W {
+        &mut self.sink
+    }
+}
+
+/// The part of a file written so far: bytes, row groups, and each chunk's page indexes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct FileProgress {
+    /// Bytes written: the magic and the row groups' pages and Bloom filters.
+    pub position: u64,
+    /// The row groups written, as the footer will hold them.
+    pub row_groups: Vec<RowGroup>,
+    /// Per row group, per column: the page indexes written at close.
+    pub page_indexes: Vec<Vec<(Option<ColumnIndex>, Option<OffsetIndex>)>>,
+}
+
+/// The sort keys of `options` as the footer holds them; fails when one names no leaf.
+fn sorting_columns(schema: &Schema, options: &WriterOptions) -> Result<Option<Vec<SortingColumn>>> {
+    Ok(if options.sorting_columns.is_empty() {
+        None
+    } else {
+        let mut keys = Vec::with_capacity(options.sorting_columns.len());
+        for k in &options.sorting_columns {
+            let i = schema.column_index(k.column.as_str()).ok_or_else(|| {
+                Error::invalid_argument(format!("sort key {:?} is not a leaf column", k.column))
+            })?;
+            keys.push(SortingColumn {
+                // Leaf ordinals are far below i32::MAX (checked when the schema was built).
+                column_idx: i32::try_from(i)
+                    .map_err(|_| Error::invalid_argument("too many columns"))?,
+                descending: k.descending,
+                nulls_first: k.nulls_first,
+            });
+        }
+        Some(keys)
+    })
+}
+
+impl<W: Write> FileWriter<W> {
     /// Writes the pages of every row group with `bulk` rather than page by page.
     pub(crate) fn set_bulk_write(&mut self, bulk: BulkWrite<W>) {
         self.bulk = Some(bulk);

@@ -48,6 +48,7 @@ mod serializer;
 mod shredder;
 mod writer;
 
+pub(crate) use writer::schema_of;
 pub use writer::Writer;
 
 use std::io::Write;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::bloom::BloomFilterOptions;
 use crate::column::parallel::ColumnPool;
-use crate::column::ColumnChunkWriter;
+use crate::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkWriter};
 use crate::error::{Error, Result};
 use crate::file::{FileWriter, WriterOptions};
 use crate::format::FileMetaData;
@@ -84,7 +84,21 @@ pub struct Writer<W: Write, T> {
     num_rows: u64,
     failed: bool,
     pending: Option<PendingFile>,
+    /// A copy of the rows moved into the current row group since [`take_tap`]
+    /// (Self::take_tap), kept for the log store's journal when enabled.
+    tap: Option<Tap>,
+    /// Row groups cut so far.
+    cuts: u64,
     _rows: PhantomData<fn(&T)>,
+}
+
+/// Rows copied as they move into the column writers: one batch per leaf.
+#[derive(Debug)]
+pub(crate) struct Tap {
+    /// One batch per leaf column, in schema order.
+    pub batches: Vec<ColumnBatch>,
+    /// Rows the batches hold.
+    pub rows: usize,
 }
 
 impl<W: Write, T> std::fmt::Debug for Writer<W, T> {
@@ -130,6 +144,8 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
             num_rows: 0,
             failed: false,
             pending: None,
+            tap: None,
+            cuts: 0,
             _rows: PhantomData,
         };
         writer.flush_at = writer.next_flush();
@@ -253,6 +269,14 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     fn move_buffers(&mut self, cut: bool) -> Result<()> {
         let rows = self.shredder.rows();
         if rows > 0 {
+            if let Some(tap) = self.tap.as_mut() {
+                for (copy, batch) in tap.batches.iter_mut().zip(self.shredder.batches_mut()) {
+                    extend_values(&mut copy.values, &batch.values, 0..batch.values.len());
+                    copy.def_levels.extend_from_slice(&batch.def_levels);
+                    copy.rep_levels.extend_from_slice(&batch.rep_levels);
+                }
+                tap.rows += rows;
+            }
             // Regular moves may start helper threads; the last one of a small file does not.
             self.pool.write(self.shredder.batches_mut(), cut)?;
             self.shredder.clear();
@@ -283,9 +307,70 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
         // After the row group is out: encrypted files bind pages to their row group.
         self.pool.start(new_columns(&self.file)?);
         self.group_rows = 0;
+        self.cuts += 1;
+        // The tapped rows are in the row group now.
+        if let Some(tap) = self.tap.as_mut() {
+            clear_tap(tap);
+        }
         self.flush_at = self.next_flush();
         Ok(())
     }
+}
+
+/// Hooks of the log store (`logs/`): a journal of the rows not yet in a row group.
+impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
+    /// Starts copying the rows that move into the current row group (see [`Tap`]).
+    pub(crate) fn enable_tap(&mut self) {
+        let batches = self
+            .file
+            .schema()
+            .columns()
+            .iter()
+            .map(|c| ColumnBatch::new(c.physical_type, c.type_length))
+            .collect();
+        self.tap = Some(Tap { batches, rows: 0 });
+    }
+
+    /// Moves the shredded rows into the column writers (cutting the row group when full),
+    /// so that every row written is either in a row group written out or in the tap.
+    pub(crate) fn settle(&mut self) -> Result<()> {
+        self.check()?;
+        self.guard(|w| w.move_buffers(true))
+    }
+
+    /// The rows copied since the last call (or the last row group cut): calls `f` with
+    /// them, then empties the copy.
+    pub(crate) fn take_tap<R>(&mut self, f: impl FnOnce(&Tap) -> R) -> Option<R> {
+        let tap = self.tap.as_mut()?;
+        let out = f(tap);
+        clear_tap(tap);
+        Some(out)
+    }
+
+    /// Row groups cut so far.
+    pub(crate) fn cuts(&self) -> u64 {
+        self.cuts
+    }
+
+    /// What a checkpoint of the file records (bytes, row groups, page indexes).
+    pub(crate) fn progress(&self) -> crate::file::FileProgress {
+        self.file.progress()
+    }
+
+    /// The sink, to flush and sync it.
+    pub(crate) fn sink_mut(&mut self) -> &mut W {
+        self.file.sink_mut()
+    }
+}
+
+/// Empties a tap, keeping its allocations.
+fn clear_tap(tap: &mut Tap) {
+    for b in &mut tap.batches {
+        truncate_values(&mut b.values, 0);
+        b.def_levels.clear();
+        b.rep_levels.clear();
+    }
+    tap.rows = 0;
 }
 
 impl<T: Serialize + ParquetSchema> Writer<Vec<u8>, T> {

@@ -9,6 +9,7 @@
 //! parquet-serde pages FILE                               the page layout of every column chunk
 //! parquet-serde check FILE                               decode everything, verify every CRC
 //! parquet-serde rewrite IN OUT [options]                 same values and schema, other options
+//! parquet-serde recover DIR|FILE                         finish the log files a crash left behind
 //! ```
 //! `--help` on any command lists its flags. Exit codes: 0 success, 1 a failure reading or
 //! writing (message on standard error), 2 a usage error.
@@ -26,6 +27,7 @@ mod meta;
 mod names;
 mod pages;
 mod read;
+mod recover;
 mod rewrite;
 mod rewrite_copy;
 mod rewrite_crypto;
@@ -93,6 +95,12 @@ enum Command {
         mut_arg("aad_prefix", |a| a.help("AAD prefix of OUT (not used to read IN)")),
     )]
     Rewrite(Box<RewriteArgs>),
+    /// Finish the log files a crashed writer left behind (parquet_serde::logs)
+    ///
+    /// Each unfinished file becomes a final `part-*.parquet` file holding every row its
+    /// journal acknowledged; files holding none are removed. Files of a writer still
+    /// running are skipped.
+    Recover(recover::RecoverArgs),
 }
 
 impl Command {
@@ -106,6 +114,7 @@ impl Command {
             Command::Pages(_) => "pages",
             Command::Check(_) => "check",
             Command::Rewrite(_) => "rewrite",
+            Command::Recover(_) => "recover",
         }
     }
 
@@ -127,6 +136,11 @@ impl Command {
             Command::Meta(args) => read(&args, |r, out| meta::meta(&r, out)),
             Command::Pages(args) => read(&args, |r, out| pages::pages(&r, out)),
             Command::Check(args) => read(&args, check::check),
+            Command::Recover(args) => {
+                let mut out = std::io::stdout().lock();
+                recover::run(&args, &mut out)
+                    .map_err(|e| Failure::Run("parquet-serde recover".to_string(), e))
+            }
             Command::Rewrite(args) => rewrite::run(&args).map_err(|e| {
                 if e.kind() == ErrorKind::InvalidArgument {
                     Failure::Usage(e)

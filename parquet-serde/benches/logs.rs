@@ -1,0 +1,354 @@
+//! Figures for `parquet_serde::logs` (a bench binary, not timed tests):
+//!
+//! 1. peak memory of the tracing layer at 100k events/s (first, so that the process's
+//!    high-water mark is this run's);
+//! 2. `tracing` events/s through `TracingLayer` against `tracing_subscriber::fmt().json()`
+//!    into `tracing_appender::non_blocking` over a file (lossless), 1 and 4 threads;
+//! 3. bytes on disk of both, and of the JSON lines compressed with zstd;
+//! 4. `LogWriter` rows/s flushing every second against never, and the final files' bytes;
+//! 5. many threads: one `SharedLogWriter` (a lock) against a channel to a writer thread.
+//!
+//! `cargo bench -p parquet-serde --features tracing --bench logs`
+
+use std::path::Path;
+use std::sync::mpsc::sync_channel;
+use std::time::{Duration, Instant};
+
+use parquet_serde::logs::{LogWriter, Overflow, SyncPolicy, TracingLayer};
+use parquet_serde::{Compression, ParquetSchema, WriterOptions};
+use serde::Serialize;
+use tracing_subscriber::layer::SubscriberExt;
+
+fn dir_bytes(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(f) = folders.pop() {
+        for e in std::fs::read_dir(&f).unwrap() {
+            let e = e.unwrap();
+            let m = e.metadata().unwrap();
+            if m.is_dir() {
+                folders.push(e.path());
+            } else {
+                total += m.len();
+            }
+        }
+    }
+    total
+}
+
+/// The process's peak resident memory (VmHWM), in KiB.
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// One request's worth of logging: a span with two fields, an event with four.
+fn emit(i: u64) {
+    let route = ["/users", "/orders", "/search", "/cart"][(i % 4) as usize];
+    let span = tracing::info_span!("request", id = i, route);
+    let _e = span.enter();
+    let latency_ms = 1.0 + (i * 7919 % 5000) as f64 / 100.0;
+    if i % 50 == 0 {
+        tracing::error!(status = 500u64, latency_ms, user = "u-1234", "request failed");
+    } else {
+        tracing::info!(status = 200u64, latency_ms, user = "u-1234", "request handled");
+    }
+}
+
+/// Runs `threads` threads emitting `per_thread` events each under `dispatch`.
+fn emit_all(dispatch: &tracing::Dispatch, threads: u64, per_thread: u64) {
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let d = dispatch.clone();
+            s.spawn(move || {
+                tracing::dispatcher::with_default(&d, || {
+                    for i in 0..per_thread {
+                        emit(t * per_thread + i);
+                    }
+                })
+            });
+        }
+    });
+}
+
+fn parquet_layer(dir: &Path) -> (tracing::Dispatch, parquet_serde::logs::TracingGuard) {
+    let (layer, guard) = TracingLayer::builder(dir)
+        .overflow(Overflow::Block)
+        .build()
+        .unwrap();
+    (
+        tracing::Dispatch::new(tracing_subscriber::registry().with(layer)),
+        guard,
+    )
+}
+
+fn json_layer(file: &Path) -> (tracing::Dispatch, tracing_appender::non_blocking::WorkerGuard) {
+    let f = std::fs::File::create(file).unwrap();
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .finish(f);
+    let subscriber = tracing_subscriber::fmt()
+        .json()
+        .with_writer(writer)
+        .with_thread_ids(true)
+        .with_thread_names(true)
+        .with_file(true)
+        .with_line_number(true)
+        .finish();
+    (tracing::Dispatch::new(subscriber), guard)
+}
+
+fn memory_at_100k_per_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = peak_rss_kib();
+    let (dispatch, guard) = parquet_layer(dir.path());
+    let start = Instant::now();
+    let seconds = 5u64;
+    tracing::dispatcher::with_default(&dispatch, || {
+        for i in 0..seconds * 100_000 {
+            emit(i);
+            // 100 events a millisecond.
+            if i % 100 == 99 {
+                let due = Duration::from_micros((i + 1) * 10);
+                if let Some(wait) = due.checked_sub(start.elapsed()) {
+                    std::thread::sleep(wait);
+                }
+            }
+        }
+    });
+    drop(guard);
+    let took = start.elapsed();
+    println!(
+        "memory: {} events in {:.2} s ({:.0} events/s): peak RSS {} MiB (+{} MiB over the {} MiB before)",
+        seconds * 100_000,
+        took.as_secs_f64(),
+        (seconds * 100_000) as f64 / took.as_secs_f64(),
+        peak_rss_kib() / 1024,
+        (peak_rss_kib().saturating_sub(before)) / 1024,
+        before / 1024
+    );
+}
+
+fn tracing_throughput() {
+    for threads in [1u64, 4] {
+        let per_thread = 1_000_000 / threads;
+        let total = per_thread * threads;
+
+        let dir = tempfile::tempdir().unwrap();
+        let (dispatch, guard) = parquet_layer(dir.path());
+        let start = Instant::now();
+        emit_all(&dispatch, threads, per_thread);
+        let emitted = start.elapsed();
+        drop(guard);
+        let ours = start.elapsed();
+        let our_bytes = dir_bytes(dir.path());
+
+        let json_dir = tempfile::tempdir().unwrap();
+        let json = json_dir.path().join("app.jsonl");
+        let (dispatch, guard) = json_layer(&json);
+        let start = Instant::now();
+        emit_all(&dispatch, threads, per_thread);
+        let json_emitted = start.elapsed();
+        drop(guard);
+        let theirs = start.elapsed();
+        let raw = std::fs::read(&json).unwrap();
+        let zstd3 = zstd::encode_all(&raw[..], 3).unwrap().len();
+
+        let rate = |d: Duration| total as f64 / d.as_secs_f64();
+        println!(
+            "tracing, {threads} thread(s), {total} events: TracingLayer {:.0} events/s \
+             (app threads done at {:.0}/s), fmt().json()+non_blocking {:.0} events/s \
+             (app threads done at {:.0}/s): {:.2}x",
+            rate(ours),
+            rate(emitted),
+            rate(theirs),
+            rate(json_emitted),
+            theirs.as_secs_f64() / ours.as_secs_f64()
+        );
+        println!(
+            "bytes, {total} events: parquet {our_bytes} ({:.1} B/event), JSON lines {} \
+             ({:.1} B/event; parquet is 1/{:.1} of it), JSON lines + zstd(3) {zstd3} \
+             (parquet is {:.2}x of it)",
+            our_bytes as f64 / total as f64,
+            raw.len(),
+            raw.len() as f64 / total as f64,
+            raw.len() as f64 / our_bytes as f64,
+            our_bytes as f64 / zstd3 as f64
+        );
+    }
+}
+
+#[derive(Serialize, ParquetSchema, Clone)]
+struct Access {
+    #[parquet(timestamp = "micros")]
+    ts: i64,
+    route: String,
+    status: u16,
+    latency_ms: f64,
+    user: Option<String>,
+}
+
+fn access(i: u64) -> Access {
+    Access {
+        ts: 1_795_525_200_000_000 + i as i64 * 1000,
+        route: ["/users", "/orders", "/search", "/cart"][(i % 4) as usize].to_string(),
+        status: if i % 50 == 0 { 500 } else { 200 },
+        latency_ms: 1.0 + (i * 7919 % 5000) as f64 / 100.0,
+        user: (i % 3 != 0).then(|| format!("u-{}", i % 10_000)),
+    }
+}
+
+/// Writes for about `seconds`, flushing every `flush` if given; returns rows/s and the
+/// bytes of the final files.
+fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u64, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut logs = LogWriter::<Access>::builder(dir.path())
+        .options(WriterOptions::default().compression(Compression::Zstd(3)))
+        .sync(sync)
+        .open()
+        .unwrap();
+    let start = Instant::now();
+    let mut last = Instant::now();
+    let mut i = 0u64;
+    let mut flushes = 0;
+    while start.elapsed().as_secs_f64() < seconds {
+        for _ in 0..1000 {
+            logs.write(&access(i)).unwrap();
+            i += 1;
+        }
+        if let Some(every) = flush {
+            if last.elapsed() >= every {
+                logs.flush().unwrap();
+                flushes += 1;
+                last = Instant::now();
+            }
+        }
+    }
+    logs.close().unwrap();
+    let took = start.elapsed().as_secs_f64();
+    let _ = flushes;
+    (i as f64 / took, dir_bytes(dir.path()), i)
+}
+
+fn writer_flush_cost() {
+    // The same rows with and without flushes: bytes compared on equal row counts.
+    let (none_rate, _, rows) = write_for(6.0, None, SyncPolicy::Fsync);
+    let (sec_rate, _, _) = write_for(6.0, Some(Duration::from_secs(1)), SyncPolicy::Fsync);
+    let (fast_rate, _, _) = write_for(6.0, Some(Duration::from_millis(100)), SyncPolicy::Fsync);
+    println!(
+        "LogWriter rows/s: no flush {none_rate:.0}, flush every 1 s {sec_rate:.0} ({:+.1}%), \
+         every 100 ms {fast_rate:.0} ({:+.1}%) [{rows} rows in 6 s without flush]",
+        (sec_rate / none_rate - 1.0) * 100.0,
+        (fast_rate / none_rate - 1.0) * 100.0
+    );
+    let bytes = |flush: Option<Duration>| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut logs = LogWriter::<Access>::builder(dir.path())
+            .options(WriterOptions::default().compression(Compression::Zstd(3)))
+            .open()
+            .unwrap();
+        let mut last = Instant::now();
+        for i in 0..3_000_000 {
+            logs.write(&access(i)).unwrap();
+            if flush.is_some_and(|f| last.elapsed() >= f) {
+                logs.flush().unwrap();
+                last = Instant::now();
+            }
+        }
+        logs.close().unwrap();
+        dir_bytes(dir.path())
+    };
+    let (plain, flushed) = (bytes(None), bytes(Some(Duration::from_millis(100))));
+    println!(
+        "final bytes, 3M rows: no flush {plain}, flush every 100 ms {flushed} ({:+.3}%)",
+        (flushed as f64 / plain as f64 - 1.0) * 100.0
+    );
+}
+
+fn threads_shared_vs_channel() {
+    let threads = 4u64;
+    let per = 500_000u64;
+    let dir = tempfile::tempdir().unwrap();
+    let shared = LogWriter::<Access>::builder(dir.path())
+        .options(WriterOptions::default().compression(Compression::Zstd(3)))
+        .open()
+        .unwrap()
+        .into_shared();
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let w = shared.clone();
+            s.spawn(move || {
+                for i in 0..per {
+                    w.write(&access(t * per + i)).unwrap();
+                }
+            });
+        }
+    });
+    shared.close().unwrap();
+    let locked = start.elapsed();
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer = LogWriter::<Access>::builder(dir.path())
+        .options(WriterOptions::default().compression(Compression::Zstd(3)))
+        .open()
+        .unwrap();
+    let start = Instant::now();
+    let (tx, rx) = sync_channel::<Access>(65_536);
+    let consumer = std::thread::spawn(move || {
+        for row in rx {
+            writer.write(&row).unwrap();
+        }
+        writer.close().unwrap();
+    });
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let tx = tx.clone();
+            s.spawn(move || {
+                for i in 0..per {
+                    tx.send(access(t * per + i)).unwrap();
+                }
+            });
+        }
+    });
+    drop(tx);
+    consumer.join().unwrap();
+    let channel = start.elapsed();
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut one = LogWriter::<Access>::builder(dir.path())
+        .options(WriterOptions::default().compression(Compression::Zstd(3)))
+        .open()
+        .unwrap();
+    let start = Instant::now();
+    for i in 0..threads * per {
+        one.write(&access(i)).unwrap();
+    }
+    one.close().unwrap();
+    let single = start.elapsed();
+
+    let rate = |d: Duration| (threads * per) as f64 / d.as_secs_f64();
+    println!(
+        "{threads} threads x {per} rows: SharedLogWriter (lock) {:.0} rows/s, channel to a \
+         writer thread {:.0} rows/s; one thread writing all {:.0} rows/s",
+        rate(locked),
+        rate(channel),
+        rate(single)
+    );
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    memory_at_100k_per_second();
+    tracing_throughput();
+    writer_flush_cost();
+    threads_shared_vs_channel();
+}

@@ -1,0 +1,175 @@
+//! Application logs as Parquet: a crash-safe, rolling log store ([`LogWriter`]) and, with
+//! the `tracing` feature, a `tracing` layer writing through it.
+//!
+//! ```
+//! use parquet_serde::logs::{LogWriter, TimePartition};
+//! use parquet_serde::{Compression, ParquetSchema, WriterOptions};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq)]
+//! struct Access {
+//!     #[parquet(timestamp = "micros")]
+//!     ts: i64,
+//!     route: String,
+//!     status: u16,
+//! }
+//!
+//! let dir = tempfile::tempdir()?;
+//! let mut logs = LogWriter::<Access>::builder(dir.path())
+//!     .partition(TimePartition::Hourly) // date=YYYY-MM-DD/hour=HH
+//!     .time_field(|r| r.ts)
+//!     .roll_bytes(256 << 20)
+//!     .options(WriterOptions::default().compression(Compression::Zstd(3)))
+//!     .open()?; // recovers what a crash left behind first
+//! logs.write(&Access { ts: 1_795_525_500_000_000, route: "/".into(), status: 200 })?;
+//! logs.flush()?; // the row is durable now
+//! let files = logs.close()?;
+//! assert!(files[0].ends_with(files[0].file_name().unwrap()));
+//! assert!(files[0].parent().unwrap().ends_with("date=2026-11-24/hour=13"));
+//! let rows: Vec<Access> = parquet_serde::from_path(&files[0])?;
+//! assert_eq!(rows[0].status, 200);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Files
+//!
+//! | name | what |
+//! |---|---|
+//! | `DIR/date=YYYY-MM-DD/hour=HH/part-<UTC time>-<pid>-<random>.parquet` | a final file: standard Parquet (the folders per [`TimePartition`]) |
+//! | `_part-….parquet.inprogress` | the file being written: magic and whole row groups, no footer yet |
+//! | `_part-….journal` | its journal (below) |
+//! | `_part-….journal.tmp` | a journal being replaced (removed by recovery) |
+//!
+//! Names starting with `_` are skipped by pyarrow, Spark and Hive, and the in-progress names
+//! do not end in `.parquet`, so `read_parquet('DIR/**/*.parquet')` (DuckDB) skips them too:
+//! no reader ever meets a file without a footer. File names start with the UTC time the
+//! file was started, so sorting names sorts files by time; the process id and a random
+//! number make them unique across processes.
+//!
+//! ## Durability: row groups in the data file, a journal beside it
+//!
+//! The data file is written as any Parquet file is: row groups are cut by the row group
+//! options ([`WriterOptions::row_group_size`](crate::WriterOptions::row_group_size),
+//! [`row_group_rows`](crate::WriterOptions::row_group_rows)) and appended as they fill, and
+//! the footer is written when the file rolls or is closed. Flushing never cuts a row
+//! group, so a final file is laid out exactly as if it had been written without flushes.
+//!
+//! The journal is a sequence of records, each framed as `[length u32][CRC-32 u32][kind
+//! u8][payload]`:
+//!
+//! 1. a **header**: the schema (as the footer's schema elements), the codec and the
+//!    key-value metadata;
+//! 2. a **checkpoint**: the data file's length and the Thrift metadata of its row groups
+//!    (and their page indexes) so far;
+//! 3. **rows**: the rows written since the previous record that are not in a
+//!    checkpointed row group, as raw column batches (definition and repetition levels,
+//!    PLAIN values, no compression): the shredded form the writer already has, so
+//!    journaling costs a copy, not a second encoding.
+//!
+//! [`LogWriter::flush`] moves the buffered rows into the current row group's column
+//! writers, then:
+//! - if no row group was cut since the last flush, appends one rows record to the journal
+//!   and `fsync`s it;
+//! - if one was, `fsync`s the data file, writes a new journal (header, a checkpoint of all
+//!   row groups, one rows record for the rows after them), `fsync`s it and renames it over
+//!   the old one (then `fsync`s the folder). The journal thus never holds more than the
+//!   rows of one row group, and the data file before the checkpointed length is never
+//!   written again.
+//!
+//! **Recovery** ([`recover`], and every [`LogWriterBuilder::open`]) reads a journal's whole
+//! frames (a torn or corrupt tail is where the acknowledged data ends), truncates the data
+//! file to the last checkpoint's length, writes the rows records after it as one last row
+//! group, writes the footer (with the page indexes), syncs, and renames the file to its
+//! final name. It reads only the journal, whose size is bounded by the rows not yet in a
+//! checkpointed row group: linear in the unflushed data, not in the file. Every step is
+//! idempotent, so a crash during recovery is recovered by the next one. A journal without
+//! a whole header, or without rows, acknowledged nothing: its files are removed.
+//!
+//! Guarantees: after `kill -9` at any moment, every row whose [`flush`](LogWriter::flush)
+//! returned comes back exactly once and in order; rows written after the last flush may
+//! be lost (or kept, if a later row group made it to the data file and checkpoint). With
+//! [`SyncPolicy::OsBuffers`] flushes skip `fsync`, so the same holds for a killed process
+//! but not for a machine that loses power.
+//!
+//! Limits: log files cannot be encrypted; [`recover`] (without the writer's options)
+//! writes the rebuilt last row group with the journal's codec and default encodings;
+//! on Linux the files of a running writer are told apart by its process id
+//! (`/proc/<pid>`), so a folder may be shared by several processes; elsewhere run recovery
+//! only when no other process writes the folder.
+//!
+//! ## Rolling and retention
+//!
+//! A file is finished and a new one started when the row's partition differs from the
+//! file's, when the file reaches [`roll_bytes`](LogWriterBuilder::roll_bytes) (written plus
+//! buffered bytes), [`roll_rows`](LogWriterBuilder::roll_rows), or is older than
+//! [`roll_interval`](LogWriterBuilder::roll_interval). After each roll, retention
+//! ([`keep_files`](LogWriterBuilder::keep_files), [`keep_age`](LogWriterBuilder::keep_age),
+//! [`keep_bytes`](LogWriterBuilder::keep_bytes)) deletes the oldest final files beyond the
+//! limits, and partition folders left empty; files being written are never deleted.
+//!
+//! ## Threads
+//!
+//! [`LogWriter`] is `Send`. For many threads, [`LogWriter::into_shared`] gives a cloneable
+//! [`SharedLogWriter`] (one lock around the writer; a background thread flushes on the
+//! interval).
+//!
+//! ## The tracing layer
+//!
+//! With the `tracing` feature, `TracingLayer::builder(dir).build()` gives a
+//! `tracing_subscriber` layer and a guard:
+//!
+//! ```text
+//! let (layer, _guard) = parquet_serde::logs::TracingLayer::builder("logs/app").build()?;
+//! tracing_subscriber::registry().with(layer).init();
+//! ```
+//!
+//! Each event becomes one `LogEvent` row. The layer builds the row on the calling thread
+//! and sends it through a bounded channel (`capacity`, default 65,536) to a writer thread
+//! that writes it with a [`LogWriter`] (hourly partitions by event time, zstd, a flush
+//! every second). When the channel is full the event waits (`Overflow::Block`) or is
+//! dropped and counted (`Overflow::Drop`, the default); the counts are written as rows of
+//! their own. The guard flushes and closes the files when dropped. Errors of the writer
+//! thread (a full disk, ...) and panics in it never reach the application: they go to the
+//! `on_error` callback, or to standard error, at most one a second.
+//!
+//! The schema (`message log_event`):
+//!
+//! | column | Parquet type | what |
+//! |---|---|---|
+//! | `ts` | `INT64 TIMESTAMP(MICROS, UTC)` | when the event happened |
+//! | `level` | `BYTE_ARRAY ENUM` | `TRACE`, `DEBUG`, `INFO`, `WARN`, `ERROR` |
+//! | `target` | `STRING` | the event's target |
+//! | `message` | optional `STRING` | the `message` field (the format string's text) |
+//! | `module_path`, `file` | optional `STRING` | where the event is in the source |
+//! | `line` | optional `INT32 INTEGER(32, false)` | the source line |
+//! | `thread_name` | optional `STRING` | the thread's name |
+//! | `thread_id` | `INT64 INTEGER(64, false)` | the thread's number in this process (in order of first event) |
+//! | `fields` | `MAP<STRING, group>` | the other fields, by name; the value group has one optional member set: `str` (`STRING`: text, and `?`/`%` values as text), `i64`, `u64`, `f64`, `bool` |
+//! | `spans` | `LIST<group>` | the spans the event is in, outermost first: `name` (`STRING`), `fields` (a MAP as above) |
+//! | `dropped` | optional `INT64 INTEGER(64, false)` | on the rows that count dropped events (level `WARN`, target `parquet_serde::logs`), how many |
+//!
+//! Fields are a MAP of a small typed union for now; a VARIANT column is the natural
+//! successor once the library writes VARIANT.
+
+mod active;
+mod frame;
+mod journal;
+mod live;
+mod names;
+mod recover;
+mod retention;
+mod shared;
+#[cfg(feature = "tracing")]
+mod tracing;
+mod writer;
+
+#[cfg(feature = "tracing")]
+pub use self::tracing::{
+    FieldValue, LogEvent, LogLevel, Overflow, SpanRecord, TracingGuard, TracingLayer,
+    TracingLayerBuilder,
+};
+pub use active::SyncPolicy;
+pub use names::TimePartition;
+pub use recover::{recover, recover_file, recover_with, RecoveryReport};
+pub use shared::SharedLogWriter;
+pub use writer::{LogWriter, LogWriterBuilder};

@@ -1,0 +1,191 @@
+//! The `tracing` layer (feature `tracing`): [`TracingLayer::builder`] → (layer, guard).
+
+mod layer;
+mod row;
+mod visit;
+mod worker;
+
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
+use std::sync::mpsc::sync_channel;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::file::WriterOptions;
+
+use super::{LogWriter, LogWriterBuilder, SyncPolicy, TimePartition};
+
+pub use layer::{Overflow, TracingLayer};
+pub use row::{FieldValue, LogEvent, LogLevel, SpanRecord};
+use worker::{Message, OnError};
+
+/// Settings of a [`TracingLayer`], made by [`TracingLayer::builder`].
+pub struct TracingLayerBuilder {
+    writer: LogWriterBuilder<LogEvent>,
+    capacity: usize,
+    overflow: Overflow,
+    flush_interval: Duration,
+    on_error: Option<OnError>,
+}
+
+impl std::fmt::Debug for TracingLayerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TracingLayerBuilder")
+            .field("writer", &self.writer)
+            .field("capacity", &self.capacity)
+            .field("overflow", &self.overflow)
+            .field("flush_interval", &self.flush_interval)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TracingLayer {
+    /// Settings for a layer writing to the folder `dir`: hourly partitions by event time,
+    /// a flush every second, a channel of 65,536 events that drops (and counts) events
+    /// when full, zstd files.
+    pub fn builder(dir: impl AsRef<Path>) -> TracingLayerBuilder {
+        TracingLayerBuilder {
+            writer: LogWriter::builder(dir)
+                .partition(TimePartition::Hourly)
+                .time_field(|e: &LogEvent| e.ts)
+                .options(WriterOptions::default().compression(crate::Compression::Zstd(3))),
+            capacity: 1 << 16,
+            overflow: Overflow::Drop,
+            flush_interval: Duration::from_secs(1),
+            on_error: None,
+        }
+    }
+}
+
+impl TracingLayerBuilder {
+    /// Folders by event time (default: [`TimePartition::Hourly`]).
+    pub fn partition(mut self, partition: TimePartition) -> Self {
+        self.writer = self.writer.partition(partition);
+        self
+    }
+
+    /// Events the channel to the writer thread holds (default 65,536; at least 1).
+    pub fn capacity(mut self, events: usize) -> Self {
+        self.capacity = events.max(1);
+        self
+    }
+
+    /// What to do when the channel is full (default: [`Overflow::Drop`]).
+    pub fn overflow(mut self, overflow: Overflow) -> Self {
+        self.overflow = overflow;
+        self
+    }
+
+    /// How often the writer thread flushes (default: every second).
+    pub fn flush_interval(mut self, interval: Duration) -> Self {
+        self.flush_interval = interval;
+        self
+    }
+
+    /// Rolls files at about this many bytes (see [`LogWriterBuilder::roll_bytes`]).
+    pub fn roll_bytes(mut self, bytes: u64) -> Self {
+        self.writer = self.writer.roll_bytes(bytes);
+        self
+    }
+
+    /// Rolls files at this age (see [`LogWriterBuilder::roll_interval`]).
+    pub fn roll_interval(mut self, interval: Duration) -> Self {
+        self.writer = self.writer.roll_interval(interval);
+        self
+    }
+
+    /// The options of the files (default: zstd level 3).
+    pub fn options(mut self, options: WriterOptions) -> Self {
+        self.writer = self.writer.options(options);
+        self
+    }
+
+    /// Retention by count (see [`LogWriterBuilder::keep_files`]).
+    pub fn keep_files(mut self, n: usize) -> Self {
+        self.writer = self.writer.keep_files(n);
+        self
+    }
+
+    /// Retention by age (see [`LogWriterBuilder::keep_age`]).
+    pub fn keep_age(mut self, age: Duration) -> Self {
+        self.writer = self.writer.keep_age(age);
+        self
+    }
+
+    /// Retention by total size (see [`LogWriterBuilder::keep_bytes`]).
+    pub fn keep_bytes(mut self, bytes: u64) -> Self {
+        self.writer = self.writer.keep_bytes(bytes);
+        self
+    }
+
+    /// What a flush waits for (default: [`SyncPolicy::Fsync`]).
+    pub fn sync(mut self, sync: SyncPolicy) -> Self {
+        self.writer = self.writer.sync(sync);
+        self
+    }
+
+    /// Where the writer thread's errors go (default: standard error), at most one a
+    /// second. The callback runs on the writer thread; a panic in it is caught.
+    pub fn on_error(mut self, f: impl Fn(&Error) + Send + Sync + 'static) -> Self {
+        self.on_error = Some(Arc::new(f));
+        self
+    }
+
+    /// Recovers the folder, opens the writer and starts its thread. Returns the layer
+    /// (for `tracing_subscriber::registry().with(layer)`) and the guard that flushes and
+    /// closes the files when dropped.
+    pub fn build(self) -> Result<(TracingLayer, TracingGuard)> {
+        let writer = self.writer.open()?;
+        let (sender, receiver) = sync_channel(self.capacity);
+        let dropped = Arc::new(AtomicU64::new(0));
+        let thread_dropped = Arc::clone(&dropped);
+        let (interval, on_error) = (self.flush_interval, self.on_error);
+        let handle = std::thread::Builder::new()
+            .name("parquet-serde-tracing".into())
+            .spawn(move || worker::run(writer, receiver, thread_dropped, interval, on_error))
+            .map_err(|e| Error::from(e).context("starting the tracing writer thread"))?;
+        let layer = TracingLayer {
+            sender: sender.clone(),
+            overflow: self.overflow,
+            dropped,
+        };
+        let guard = TracingGuard {
+            sender,
+            thread: Some(handle),
+        };
+        Ok((layer, guard))
+    }
+}
+
+/// Keeps the writer thread of a [`TracingLayer`]; dropping it writes the events sent so
+/// far, closes the files (they become final) and ends the thread. Events after that are
+/// dropped.
+#[derive(Debug)]
+pub struct TracingGuard {
+    sender: std::sync::mpsc::SyncSender<Message>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl TracingGuard {
+    /// Waits until every event sent before the call is written and flushed (durable).
+    pub fn flush(&self) -> Result<()> {
+        let (done, wait) = sync_channel(1);
+        self.sender
+            .send(Message::Flush(done))
+            .map_err(|_| Error::invalid_argument("the tracing writer thread has stopped"))?;
+        wait.recv()
+            .map_err(|_| Error::invalid_argument("the tracing writer thread has stopped"))
+    }
+}
+
+impl Drop for TracingGuard {
+    fn drop(&mut self) {
+        // Fails only when the thread is gone already.
+        let _ = self.sender.send(Message::Shutdown);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! [`LogWriter`]: rows in, a folder of rolling, crash-safe Parquet files out.
+
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::file::WriterOptions;
+use crate::schema::ParquetSchema;
+
+use super::active::{ActiveFile, SyncPolicy};
+use super::names::{now_micros, TimePartition};
+use super::recover::{recover_with, RecoveryReport};
+use super::retention::{self, Retention};
+
+/// The time of a row, in microseconds since the Unix epoch (UTC).
+type TimeField<T> = Box<dyn Fn(&T) -> i64 + Send + Sync>;
+
+/// Settings of a [`LogWriter`], made by [`LogWriter::builder`].
+pub struct LogWriterBuilder<T> {
+    dir: PathBuf,
+    partition: TimePartition,
+    time_field: Option<TimeField<T>>,
+    roll_bytes: Option<u64>,
+    roll_rows: Option<u64>,
+    roll_interval: Option<Duration>,
+    flush_interval: Option<Duration>,
+    options: WriterOptions,
+    retention: Retention,
+    sync: SyncPolicy,
+    _rows: PhantomData<fn(&T)>,
+}
+
+impl<T> std::fmt::Debug for LogWriterBuilder<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogWriterBuilder")
+            .field("dir", &self.dir)
+            .field("partition", &self.partition)
+            .field("roll_bytes", &self.roll_bytes)
+            .field("roll_rows", &self.roll_rows)
+            .field("roll_interval", &self.roll_interval)
+            .field("flush_interval", &self.flush_interval)
+            .field("sync", &self.sync)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Serialize + ParquetSchema> LogWriterBuilder<T> {
+    /// Spreads files over Hive folders by the rows' time (default: [`TimePartition::None`]).
+    pub fn partition(mut self, partition: TimePartition) -> Self {
+        self.partition = partition;
+        self
+    }
+
+    /// The time of a row (microseconds since the Unix epoch, UTC), which picks its
+    /// partition. Default: the clock when the row is written.
+    pub fn time_field(mut self, f: impl Fn(&T) -> i64 + Send + Sync + 'static) -> Self {
+        self.time_field = Some(Box::new(f));
+        self
+    }
+
+    /// Starts a new file once the current one holds about this many bytes (written plus
+    /// buffered before compression). Default: 256 MiB.
+    pub fn roll_bytes(mut self, bytes: u64) -> Self {
+        self.roll_bytes = Some(bytes);
+        self
+    }
+
+    /// Starts a new file once the current one holds this many rows.
+    pub fn roll_rows(mut self, rows: u64) -> Self {
+        self.roll_rows = Some(rows);
+        self
+    }
+
+    /// Starts a new file once the current one is this old.
+    pub fn roll_interval(mut self, interval: Duration) -> Self {
+        self.roll_interval = Some(interval);
+        self
+    }
+
+    /// Flushes (makes the rows written so far durable) when a write comes this long after
+    /// the last flush; [`SharedLogWriter`](super::SharedLogWriter) also flushes on a timer
+    /// between writes. Default: none (flush with [`LogWriter::flush`]).
+    pub fn flush_interval(mut self, interval: Duration) -> Self {
+        self.flush_interval = Some(interval);
+        self
+    }
+
+    /// The options of the files (codec, row group size, statistics, ...). Encryption is
+    /// not supported for log files.
+    pub fn options(mut self, options: WriterOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Keeps at most `n` final files (the newest) under the folder; older ones are
+    /// deleted whenever a file becomes final.
+    pub fn keep_files(mut self, n: usize) -> Self {
+        self.retention.files = Some(n);
+        self
+    }
+
+    /// Deletes final files made final longer than `age` ago.
+    pub fn keep_age(mut self, age: Duration) -> Self {
+        self.retention.age = Some(age);
+        self
+    }
+
+    /// Keeps the final files (the newest) within `bytes` in all.
+    pub fn keep_bytes(mut self, bytes: u64) -> Self {
+        self.retention.bytes = Some(bytes);
+        self
+    }
+
+    /// What a flush waits for (default: [`SyncPolicy::Fsync`]).
+    pub fn sync(mut self, sync: SyncPolicy) -> Self {
+        self.sync = sync;
+        self
+    }
+
+    /// Recovers what a crash left under the folder (files of writers still running are
+    /// left alone), then opens the writer. The first file starts with the first row.
+    pub fn open(self) -> Result<LogWriter<T>> {
+        if self.options.encryption.is_some() {
+            return Err(Error::unsupported("log files cannot be encrypted"));
+        }
+        crate::ser::schema_of::<T>()?;
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| Error::from(e).context(format!("creating `{}`", self.dir.display())))?;
+        let recovery = recover_with(&self.dir, &self.options)?;
+        Ok(LogWriter {
+            config: self,
+            active: None,
+            last_flush: Instant::now(),
+            recovery,
+            finished: Vec::new(),
+        })
+    }
+}
+
+/// Writes rows of `T` to a folder of Parquet files that roll by size, rows, time and
+/// partition, with durable flushes and crash recovery. See the [module docs](super).
+///
+/// `LogWriter` is `Send`: move it to a thread, or share it between threads as a
+/// [`SharedLogWriter`](super::SharedLogWriter).
+pub struct LogWriter<T> {
+    config: LogWriterBuilder<T>,
+    active: Option<ActiveFile<T>>,
+    last_flush: Instant,
+    recovery: RecoveryReport,
+    finished: Vec<PathBuf>,
+}
+
+impl<T> std::fmt::Debug for LogWriter<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogWriter")
+            .field("config", &self.config)
+            .field("active", &self.active)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Serialize + ParquetSchema> LogWriter<T> {
+    /// Settings for a writer to the folder `dir` (created if missing).
+    pub fn builder(dir: impl AsRef<Path>) -> LogWriterBuilder<T> {
+        LogWriterBuilder {
+            dir: dir.as_ref().to_path_buf(),
+            partition: TimePartition::None,
+            time_field: None,
+            roll_bytes: Some(256 << 20),
+            roll_rows: None,
+            roll_interval: None,
+            flush_interval: None,
+            options: WriterOptions::default(),
+            retention: Retention::default(),
+            sync: SyncPolicy::Fsync,
+            _rows: PhantomData,
+        }
+    }
+
+    /// What the recovery at [`open`](LogWriterBuilder::open) did.
+    pub fn recovery(&self) -> &RecoveryReport {
+        &self.recovery
+    }
+
+    /// The flush interval set, if any.
+    pub fn flush_interval(&self) -> Option<Duration> {
+        self.config.flush_interval
+    }
+
+    /// The folder written to.
+    pub fn dir(&self) -> &Path {
+        &self.config.dir
+    }
+
+    /// Writes one row: into the current file, or a new one when the row's partition
+    /// differs or the current file is due to roll. Flushes when the flush interval has
+    /// passed. A row that does not fit the schema is refused with an
+    /// [`ErrorKind::Data`](crate::ErrorKind::Data) error and the writer stays usable.
+    pub fn write(&mut self, row: &T) -> Result<()> {
+        let micros = match &self.config.time_field {
+            Some(f) => f(row),
+            None => now_micros(),
+        };
+        let partition = self.config.partition.key(micros);
+        let roll = match &self.active {
+            Some(a) => a.partition != partition || self.due_to_roll(a),
+            None => false,
+        };
+        if roll {
+            self.roll()?;
+        }
+        if self.active.is_none() {
+            let dir = self.config.dir.join(self.config.partition.folder(micros));
+            self.active = Some(ActiveFile::create(
+                &dir,
+                partition,
+                &self.config.options,
+                self.config.sync,
+            )?);
+        }
+        if let Some(active) = self.active.as_mut() {
+            active.write(row)?;
+        }
+        self.tick()
+    }
+
+    /// Writes rows in order; stops at the first that fails.
+    pub fn write_all(&mut self, rows: &[T]) -> Result<()> {
+        rows.iter().try_for_each(|r| self.write(r))
+    }
+
+    /// Flushes if the flush interval has passed, and rolls the file if it is due by age.
+    pub fn tick(&mut self) -> Result<()> {
+        if self
+            .config
+            .flush_interval
+            .is_some_and(|i| self.last_flush.elapsed() >= i)
+        {
+            self.flush()?;
+        }
+        if let (Some(interval), Some(a)) = (self.config.roll_interval, &self.active) {
+            if a.opened.elapsed() >= interval {
+                self.roll()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn due_to_roll(&self, a: &ActiveFile<T>) -> bool {
+        self.config.roll_bytes.is_some_and(|b| a.size() >= b)
+            || self.config.roll_rows.is_some_and(|r| a.num_rows() >= r)
+            || self
+                .config
+                .roll_interval
+                .is_some_and(|i| a.opened.elapsed() >= i)
+    }
+
+    /// Makes every row written so far durable (see [`SyncPolicy`]): after `kill -9`, the
+    /// next [`open`](LogWriterBuilder::open) or [`recover`](super::recover) brings them
+    /// back, exactly once and in order.
+    pub fn flush(&mut self) -> Result<()> {
+        self.last_flush = Instant::now();
+        match self.active.as_mut() {
+            Some(a) => a.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// Finishes the current file (it becomes final, under its `part-*.parquet` name) and
+    /// applies retention; the next row starts a new file.
+    pub fn roll(&mut self) -> Result<()> {
+        if let Some(a) = self.active.take() {
+            if let Some(path) = a.finish()? {
+                self.finished.push(path);
+            }
+        }
+        self.last_flush = Instant::now();
+        retention::apply(&self.config.dir, &self.config.retention)?;
+        Ok(())
+    }
+
+    /// Leaves the current file as a crash would (its flushed rows are recovered by the
+    /// next open) and starts a new one with the next row: what the tracing layer does
+    /// after an error.
+    #[cfg(feature = "tracing")]
+    pub(crate) fn abandon_current(&mut self) {
+        if let Some(a) = self.active.take() {
+            a.abandon();
+        }
+    }
+
+    /// The final files this writer made so far (some may since be deleted by retention).
+    pub fn finished_files(&self) -> &[PathBuf] {
+        &self.finished
+    }
+
+    /// Finishes the current file and returns every final file this writer made.
+    pub fn close(mut self) -> Result<Vec<PathBuf>> {
+        self.roll()?;
+        Ok(std::mem::take(&mut self.finished))
+    }
+}
+
+impl<T> Drop for LogWriter<T> {
+    /// A writer dropped without [`close`](LogWriter::close) leaves its file as a crash
+    /// would: flushed rows are recovered by the next open.
+    fn drop(&mut self) {
+        if let Some(a) = self.active.take() {
+            a.abandon();
+        }
+    }
+}
+
+/// Whether `LogWriter` can move between threads.
+#[allow(dead_code)]
+fn log_writer_is_send<T: Send>() {
+    fn send<S: Send>() {}
+    send::<LogWriter<T>>();
+}

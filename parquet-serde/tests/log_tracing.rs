@@ -1,0 +1,191 @@
+//! `parquet_serde::logs::TracingLayer`: every event becomes one typed row; spans, threads,
+//! dropped-event counts; the guard closes the files.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use parquet_serde::logs::{FieldValue, LogEvent, LogLevel, Overflow, TracingLayer};
+use tracing_subscriber::layer::SubscriberExt;
+
+fn final_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(f) = folders.pop() {
+        for e in std::fs::read_dir(&f).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                folders.push(p);
+            } else {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                assert!(
+                    name.starts_with("part-") && name.ends_with(".parquet"),
+                    "{name}"
+                );
+                out.push(p);
+            }
+        }
+    }
+    out.sort_by_key(|p| p.file_name().unwrap().to_owned());
+    out
+}
+
+fn read(dir: &Path) -> Vec<LogEvent> {
+    final_files(dir)
+        .iter()
+        .flat_map(|f| parquet_serde::from_path::<LogEvent>(f).unwrap())
+        .collect()
+}
+
+#[test]
+fn events_become_typed_rows_with_their_spans() {
+    let dir = tempfile::tempdir().unwrap();
+    let (layer, guard) = TracingLayer::builder(dir.path())
+        .overflow(Overflow::Block)
+        .build()
+        .unwrap();
+    let subscriber = tracing_subscriber::registry().with(layer);
+    tracing::subscriber::with_default(subscriber, || {
+        let span = tracing::info_span!("request", route = "/users", attempt = 2u64);
+        let _enter = span.enter();
+        let inner = tracing::debug_span!("db", table = "users");
+        inner.in_scope(|| {
+            tracing::warn!(
+                rows = -3i64,
+                ratio = 0.25,
+                cached = true,
+                who = ?("ann", 7),
+                "slow query {}",
+                42
+            );
+        });
+        span.record("attempt", 3u64);
+        tracing::error!(target: "billing", code = 500u64, "failed");
+        std::thread::Builder::new()
+            .name("worker-a".into())
+            .spawn(|| tracing::info!("from a thread"))
+            .unwrap()
+            .join()
+            .unwrap();
+    });
+    drop(guard);
+    let rows = read(dir.path());
+    assert_eq!(
+        rows.len(),
+        2,
+        "events outside the subscriber are not seen: {rows:?}"
+    );
+    let first = &rows[0];
+    assert_eq!(first.level, LogLevel::Warn);
+    assert_eq!(first.message.as_deref(), Some("slow query 42"));
+    assert_eq!(first.target, module_path!());
+    assert_eq!(first.module_path.as_deref(), Some(module_path!()));
+    assert!(first.file.as_deref().unwrap().ends_with("log_tracing.rs"));
+    assert!(first.line.unwrap() > 0);
+    let f = |k: &str| first.fields.get(k).cloned().unwrap();
+    assert_eq!(
+        f("rows"),
+        FieldValue {
+            int: Some(-3),
+            ..FieldValue::default()
+        }
+    );
+    assert_eq!(
+        f("ratio"),
+        FieldValue {
+            float: Some(0.25),
+            ..FieldValue::default()
+        }
+    );
+    assert_eq!(
+        f("cached"),
+        FieldValue {
+            bool: Some(true),
+            ..FieldValue::default()
+        }
+    );
+    assert_eq!(f("who").str.as_deref(), Some("(\"ann\", 7)"));
+    assert_eq!(first.spans.len(), 2);
+    assert_eq!(first.spans[0].name, "request");
+    assert_eq!(
+        first.spans[0].fields["route"].str.as_deref(),
+        Some("/users")
+    );
+    assert_eq!(first.spans[0].fields["attempt"].uint, Some(2));
+    assert_eq!(first.spans[1].name, "db");
+    let second = &rows[1];
+    assert_eq!(
+        (second.level, second.target.as_str()),
+        (LogLevel::Error, "billing")
+    );
+    assert_eq!(
+        second.spans[0].fields["attempt"].uint,
+        Some(3),
+        "recorded later"
+    );
+    assert_eq!(second.fields["code"].uint, Some(500));
+    assert!(second.ts >= first.ts);
+    assert_eq!(second.dropped, None);
+}
+
+#[test]
+fn events_from_many_threads_all_arrive_with_block_and_are_counted_with_drop() {
+    for overflow in [Overflow::Block, Overflow::Drop] {
+        let dir = tempfile::tempdir().unwrap();
+        let (layer, guard) = TracingLayer::builder(dir.path())
+            .capacity(4)
+            .overflow(overflow)
+            .flush_interval(Duration::from_millis(5))
+            .build()
+            .unwrap();
+        let subscriber = tracing_subscriber::registry().with(layer);
+        tracing::subscriber::with_default(subscriber, || {
+            let dispatch = tracing::dispatcher::get_default(|d| d.clone());
+            std::thread::scope(|s| {
+                for t in 0..4u64 {
+                    let dispatch = dispatch.clone();
+                    s.spawn(move || {
+                        tracing::dispatcher::with_default(&dispatch, || {
+                            for i in 0..500u64 {
+                                tracing::info!(t, i, "event");
+                            }
+                        })
+                    });
+                }
+            });
+        });
+        guard.flush().unwrap();
+        drop(guard);
+        let rows = read(dir.path());
+        let events: Vec<&LogEvent> = rows.iter().filter(|r| r.dropped.is_none()).collect();
+        let dropped: u64 = rows.iter().filter_map(|r| r.dropped).sum();
+        assert_eq!(events.len() as u64 + dropped, 2000, "{overflow:?}");
+        if overflow == Overflow::Block {
+            assert_eq!(dropped, 0);
+        }
+        // Each thread's events keep their order, under one thread id.
+        for t in 0..4u64 {
+            let mine: Vec<&&LogEvent> = events
+                .iter()
+                .filter(|r| r.fields["t"].uint == Some(t))
+                .collect();
+            assert!(mine
+                .windows(2)
+                .all(|w| w[0].fields["i"].uint < w[1].fields["i"].uint));
+            assert!(mine.windows(2).all(|w| w[0].thread_id == w[1].thread_id));
+        }
+        for r in rows.iter().filter(|r| r.dropped.is_some()) {
+            assert_eq!(
+                (r.level, r.target.as_str()),
+                (LogLevel::Warn, "parquet_serde::logs")
+            );
+        }
+    }
+}
+
+#[test]
+fn a_folder_that_cannot_be_made_is_an_error_at_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    assert!(TracingLayer::builder(file.join("logs")).build().is_err());
+}
