@@ -30,9 +30,12 @@
 //! when `None`, a `Vec` one JSON array. A `String` field that already holds JSON text takes
 //! `#[parquet(json)]` alone and is stored as it is.
 
-use serde::de::{DeserializeOwned, Deserializer, Error as _};
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::ser::{Error as _, Serializer};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Serializes `value` as its JSON text (a string).
 pub fn serialize<T, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
@@ -50,7 +53,27 @@ where
     T: DeserializeOwned,
     D: Deserializer<'de>,
 {
-    let text = String::deserialize(deserializer)?;
-    serde_json::from_str(&text)
-        .map_err(|e| D::Error::custom(format!("invalid JSON in a JSON column: {e}")))
+    // Parsed inside the visitor, so that the deserializer locates an error at its column.
+    deserializer.deserialize_str(JsonText(PhantomData))
+}
+
+/// Parses the JSON text it is given into `T`.
+struct JsonText<T>(PhantomData<T>);
+
+impl<T: DeserializeOwned> Visitor<'_> for JsonText<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("JSON text")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+        serde_json::from_str(text)
+            .map_err(|e| E::custom(format!("invalid JSON in a JSON column: {e}")))
+    }
+
+    fn visit_bytes<E: de::Error>(self, text: &[u8]) -> Result<T, E> {
+        serde_json::from_slice(text)
+            .map_err(|e| E::custom(format!("invalid JSON in a JSON column: {e}")))
+    }
 }

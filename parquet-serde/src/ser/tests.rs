@@ -211,7 +211,11 @@ fn decimals_check_precision_and_width() {
     // Exponents are decimal text (BigDecimal writes them), but not past the precision.
     assert!(sh.shred(&R(0, "1e")).is_err());
     let e = sh.shred(&R(0, "1e28")).unwrap_err();
-    assert!(e.to_string().contains("more than the column's precision 30"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("more than the column's precision 30"),
+        "{e}"
+    );
     assert_eq!(e.location().column.as_deref(), Some("v"));
     let b = batches(sh);
     let mut d = FixedLenByteArrays::new(2);
