@@ -120,6 +120,7 @@ pub struct FieldParquet {
     pub uuid: Option<Span>,
     pub json: Option<Span>,
     pub bytes: Option<Span>,
+    pub bson: Option<Span>,
     pub name: Option<Spanned<String>>,
     pub field_id: Option<i32>,
     /// `encoding = "..."`: the encoding's number in parquet.thrift.
@@ -134,7 +135,7 @@ pub struct FieldParquet {
     pub attr_span: Option<Span>,
 }
 
-const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, bytes, name, \
+const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, bytes, bson, name, \
                           field_id, as_type, encoding, compression, dictionary, bloom_filter";
 
 /// Parses every `#[parquet(...)]` in `attrs` as field options.
@@ -200,6 +201,11 @@ fn parse_field_key(meta: &ParseNestedMeta, out: &mut FieldParquet) -> syn::Resul
             once!(out.bytes);
             no_value(meta, "bytes")?;
             out.bytes = Some(span);
+        }
+        "bson" => {
+            once!(out.bson);
+            no_value(meta, "bson")?;
+            out.bson = Some(span);
         }
         "decimal" => {
             once!(out.decimal);
@@ -278,6 +284,7 @@ fn check_type_options(attrs: &FieldParquet, errors: &mut Errors) {
         ("uuid", attrs.uuid),
         ("json", attrs.json),
         ("bytes", attrs.bytes),
+        ("bson", attrs.bson),
     ]
     .into_iter()
     .filter_map(|(name, span)| span.map(|s| (name, s)))
@@ -314,7 +321,8 @@ fn parse_unit(meta: &ParseNestedMeta, key: &str) -> syn::Result<Unit> {
     }
 }
 
-/// `decimal(precision = P, scale = S)` with `1 <= P <= 38` and `S <= P` (scale defaults to 0).
+/// `decimal(precision = P, scale = S)` with `1 <= P <= 1000` and `S <= P` (scale defaults to
+/// 0); above 38 digits only types with `SupportsWideDecimal` take it (checked by the marker).
 fn parse_decimal(meta: &ParseNestedMeta) -> syn::Result<(u32, u32)> {
     if !meta.input.peek(syn::token::Paren) {
         return Err(meta.error("expected `decimal(precision = P, scale = S)`"));
@@ -343,10 +351,13 @@ fn parse_decimal(meta: &ParseNestedMeta) -> syn::Result<(u32, u32)> {
         Ok(())
     })?;
     let Some((p, p_span)) = precision else {
-        return Err(meta.error("`decimal` needs `precision = P` (1 to 38)"));
+        return Err(meta.error("`decimal` needs `precision = P` (1 to 1000)"));
     };
-    if p == 0 || p > 38 {
-        return Err(syn::Error::new(p_span, "decimal precision must be 1 to 38"));
+    if p == 0 || p > 1000 {
+        return Err(syn::Error::new(
+            p_span,
+            "decimal precision must be 1 to 1000 (above 38 only for decimal text and BigDecimal)",
+        ));
     }
     let s = match scale {
         Some((s, s_span)) if s > p => {
@@ -691,6 +702,8 @@ pub struct FieldSerde {
     pub flatten: Option<Span>,
     /// `with = "serde_bytes"`.
     pub serde_bytes: bool,
+    /// `with = "parquet_serde::json"`: the field is its JSON text.
+    pub json_with: bool,
     /// `with`, `serialize_with` naming something else.
     pub custom_with: Option<Span>,
 }
@@ -810,8 +823,11 @@ pub fn field_serde(attrs: &[Attribute]) -> FieldSerde {
             "with" => {
                 let lit: LitStr = meta.value()?.parse()?;
                 let path = lit.value();
-                if path.trim_start_matches("::") == "serde_bytes" {
+                let path = path.trim_start_matches("::");
+                if path == "serde_bytes" {
                     out.serde_bytes = true;
+                } else if path == "parquet_serde::json" || path.ends_with("::parquet_serde::json") {
+                    out.json_with = true;
                 } else {
                     out.custom_with = Some(lit.span());
                 }

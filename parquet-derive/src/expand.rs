@@ -24,6 +24,8 @@ struct Field {
     parquet: FieldParquet,
     /// `bytes` from `#[parquet(bytes)]` or `#[serde(with = "serde_bytes")]`.
     bytes: bool,
+    /// `json` from `#[parquet(json)]` or `#[serde(with = "parquet_serde::json")]`.
+    json: bool,
     /// `skip_serializing_if`: serde may leave it out, so the node is optional.
     skippable: bool,
     /// `#[serde(flatten)]`.
@@ -125,12 +127,18 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
                 );
             }
         }
-        let ty = parquet.as_type.clone().unwrap_or_else(|| field.ty.clone());
+        // `with = "parquet_serde::json"` writes the field as its JSON text: a String's schema.
+        let ty = match (&parquet.as_type, serde.json_with) {
+            (Some(ty), _) => ty.clone(),
+            (None, true) => syn::parse_quote_spanned!(field.ty.span()=> ::std::string::String),
+            (None, false) => field.ty.clone(),
+        };
         out.push(Field {
             name,
             name_span,
             ty,
             bytes: parquet.bytes.is_some() || serde.serde_bytes,
+            json: parquet.json.is_some() || serde.json_with,
             parquet,
             skippable: serde.skip_serializing_if,
             flatten: serde.flatten.is_some(),
@@ -186,16 +194,23 @@ fn attrs_expr(field: &Field) -> TokenStream {
     }
     if let Some(d) = &p.decimal {
         let (prec, scale) = d.value;
-        sets.push(quote!(__a.decimal = __p::Some(__p::decimal(#prec, #scale));));
+        if prec > 38 {
+            sets.push(quote!(__a.decimal = __p::Some(__p::decimal_wide(#prec, #scale));));
+        } else {
+            sets.push(quote!(__a.decimal = __p::Some(__p::decimal(#prec, #scale));));
+        }
     }
     if p.uuid.is_some() {
         sets.push(quote!(__a.uuid = true;));
     }
-    if p.json.is_some() {
+    if field.json {
         sets.push(quote!(__a.json = true;));
     }
     if field.bytes {
         sets.push(quote!(__a.bytes = true;));
+    }
+    if p.bson.is_some() {
+        sets.push(quote!(__a.bson = true;));
     }
     if let Some(enc) = p.encoding {
         sets.push(quote!(__a.encoding = __p::Some(__p::Encoding::from_i32(#enc));));
@@ -260,17 +275,23 @@ fn marker_checks(field: &Field, body: &mut Body, params: &[Ident]) -> TokenStrea
         Some(_) => markers.push(("assert_time_micros", "SupportsTimeMicros")),
         None => {}
     }
-    if p.decimal.is_some() {
+    if let Some(d) = &p.decimal {
         markers.push(("assert_decimal", "SupportsDecimal"));
+        if d.value.0 > 38 {
+            markers.push(("assert_wide_decimal", "SupportsWideDecimal"));
+        }
     }
     if p.uuid.is_some() {
         markers.push(("assert_uuid", "SupportsUuid"));
     }
-    if p.json.is_some() {
+    if field.json {
         markers.push(("assert_json", "SupportsJson"));
     }
     if field.bytes {
         markers.push(("assert_bytes", "SupportsBytes"));
+    }
+    if p.bson.is_some() {
+        markers.push(("assert_bson", "SupportsBson"));
     }
     if field.flatten {
         markers.push(("assert_flatten", "FlattenSchema"));

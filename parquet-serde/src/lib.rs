@@ -143,6 +143,7 @@ mod error;
 mod exec;
 pub mod filter;
 pub mod logs;
+pub mod json;
 pub mod record;
 mod ser;
 #[cfg(test)]
@@ -156,6 +157,7 @@ use crate::core::{
 pub use crate::core::compression::Compression;
 pub use crate::core::file::{ReadOptions, WriterOptions};
 pub use crate::core::schema::ParquetSchema;
+pub use crate::core::values::Interval;
 pub use de::{
     from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with,
     IntoChunkReader, ReadAll, Reader,

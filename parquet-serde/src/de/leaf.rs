@@ -422,6 +422,10 @@ fn visit_prim<'de, V: Visitor<'de>>(
             _ => natural(prim, conv, false, visitor),
         },
         Want::Int | Want::I128 | Want::U128 => match (prim, conv) {
+            // The bits, for `half::f16`'s `Deserialize` (a newtype of its `u16` bits).
+            (Prim::Bytes(&[lo, hi]), Conv::Float16) => {
+                visitor.visit_u16(u16::from_le_bytes([lo, hi]))
+            }
             (Prim::Bytes(b), Conv::Decimal(_)) => visitor.visit_i128(be_int(b)?),
             (Prim::Bytes(b), Conv::Uuid) => visitor.visit_u128(be_uint(b)?),
             (Prim::Bytes(b), Conv::Plain) if matches!(want, Want::U128) => {
@@ -444,6 +448,10 @@ fn visit_prim<'de, V: Visitor<'de>>(
                 }
                 visitor.visit_seq(BytesSeq { bytes: b, next: 0 })
             }
+            Prim::I32(_) | Prim::I64(_) => match (want, civil_parts(prim, conv, want)) {
+                (Want::Tuple(_), Some(parts)) => visitor.visit_seq(parts),
+                _ => Err(leaf_mismatch(node, want)),
+            },
             _ => Err(leaf_mismatch(node, want)),
         },
         Want::Struct(fields) if fields == SYSTEM_TIME_FIELDS => {
@@ -768,6 +776,68 @@ impl<'de> SeqAccess<'de> for BytesSeq<'_> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.bytes.len() - self.next.min(self.bytes.len()))
+    }
+}
+
+/// The integer parts of a DATE, TIME or TIMESTAMP value in the `time` crate's compact form,
+/// when a tuple of `want`'s length asks for them: `(year, ordinal)` from a DATE, `(hour,
+/// minute, second, nanosecond)` from a TIME, `(year, ordinal, hour, minute, second,
+/// nanosecond)` from a TIMESTAMP (in UTC), with a zero offset `(0, 0, 0)` after them for 9.
+fn civil_parts(prim: Prim<'_>, conv: Conv, want: Want) -> Option<IntSeq> {
+    use crate::values::calendar::{ordinal_of_days, parts_of_instant, time_of_nanos};
+    let Want::Tuple(len) = want else {
+        return None;
+    };
+    let x = match prim {
+        Prim::I32(x) => x as i64,
+        Prim::I64(x) => x,
+        _ => return None,
+    };
+    let mut values = [0i64; 9];
+    match (conv, len) {
+        (Conv::Date, 2) => {
+            let (y, o) = ordinal_of_days(x)?;
+            values[..2].copy_from_slice(&[y, o]);
+        }
+        (Conv::Time(unit), 4) => {
+            let nanos = i64::try_from(x as i128 * text::nanos_per(unit)).ok()?;
+            values[..4].copy_from_slice(&time_of_nanos(nanos));
+        }
+        (Conv::Timestamp(unit, _), 6 | 9) => {
+            let parts = parts_of_instant(x as i128 * text::nanos_per(unit))?;
+            values[..6].copy_from_slice(&parts);
+        }
+        _ => return None,
+    }
+    Some(IntSeq {
+        values,
+        len,
+        next: 0,
+    })
+}
+
+/// Integers handed over as a sequence.
+struct IntSeq {
+    values: [i64; 9],
+    len: usize,
+    next: usize,
+}
+
+impl<'de> SeqAccess<'de> for IntSeq {
+    type Error = DeError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Res<Option<T::Value>> {
+        if self.next >= self.len.min(self.values.len()) {
+            return Ok(None);
+        }
+        let v = self.values[self.next];
+        self.next += 1;
+        seed.deserialize(I64Deserializer::<DeError>::new(v))
+            .map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len.saturating_sub(self.next))
     }
 }
 

@@ -89,6 +89,9 @@ pub(crate) enum Conv {
     Fixed { width: usize },
     /// 16-byte UUID: bytes, `u128`, text.
     Uuid,
+    /// FLOAT16 (2 bytes, little-endian): its bits as an integer (how `half::f16` serializes),
+    /// floats a half float holds exactly, 2 bytes.
+    Float16,
     /// DECIMAL in big-endian two's complement, `width` bytes (`None`: BYTE_ARRAY, least
     /// bytes): integers (unscaled) and decimal text.
     Decimal {
@@ -449,6 +452,7 @@ fn conv_of(node: &SchemaNode, physical: Type, type_length: i32) -> Result<Conv> 
                     }
                 }
                 (Conversion::Uuid, _) if width == 16 => Conv::Uuid,
+                (Conversion::Float16, _) if width == 2 => Conv::Float16,
                 _ => Conv::Fixed { width },
             }
         }

@@ -100,6 +100,11 @@ impl<'a> At<'a> {
             Kind::Group { first, len } if tuple => {
                 SeqMode::Fields(GroupCursor::new(self.node, first, len, self.rep))
             }
+            Kind::Leaf(_) if tuple && self.sh.is_civil(self.node) => SeqMode::Civil {
+                node: self.node,
+                parts: [0; 9],
+                len: 0,
+            },
             _ => return Err(self.sh.mismatch(self.node, "a sequence")),
         };
         Ok(SeqSer {
@@ -497,6 +502,13 @@ enum SeqMode {
     Bytes { node: u32, start: usize },
     /// Fields of a tuple group, in order.
     Fields(GroupCursor),
+    /// The integer parts of a date, time or date-time of the `time` crate at a DATE, TIME
+    /// or TIMESTAMP leaf (see `Shredder::put_civil`).
+    Civil {
+        node: u32,
+        parts: [i64; 9],
+        len: usize,
+    },
 }
 
 /// Serializes a sequence or tuple.
@@ -544,6 +556,19 @@ impl SeqSer<'_> {
                     .serialize(At::new(self.sh, field, rep))
                     .map_err(|e| self.sh.locate(e, field))
             }
+            SeqMode::Civil { node, parts, len } => {
+                let node = *node;
+                match (parts.get_mut(*len), value.serialize(Int)) {
+                    (Some(slot), Ok(v)) => {
+                        *slot = v;
+                        *len += 1;
+                        Ok(())
+                    }
+                    _ => Err(self
+                        .sh
+                        .mismatch(node, "a tuple other than a date or time's integer parts")),
+                }
+            }
         }
     }
 
@@ -558,6 +583,7 @@ impl SeqSer<'_> {
             }
             SeqMode::Bytes { node, start } => self.sh.end_byte_seq(node, self.rep, start),
             SeqMode::Fields(cursor) => cursor.finish(self.sh),
+            SeqMode::Civil { node, parts, len } => self.sh.put_civil(node, self.rep, &parts[..len]),
         }
     }
 }
@@ -902,6 +928,73 @@ impl ser::Serializer for UInt {
         _: &'static str,
         value: &T,
     ) -> Result<u64> {
+        value.serialize(self)
+    }
+
+    reject!(
+        serialize_bool(bool),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    );
+    reject_compound!();
+}
+
+/// Takes any integer that fits an `i64` (a part of a `time` crate date or time).
+struct Int;
+
+impl Int {
+    fn reject(&self) -> Error {
+        Error::data("expected an integer")
+    }
+}
+
+impl ser::Serializer for Int {
+    type Ok = i64;
+    type Error = Error;
+    type SerializeSeq = Impossible<i64, Error>;
+    type SerializeTuple = Impossible<i64, Error>;
+    type SerializeTupleStruct = Impossible<i64, Error>;
+    type SerializeTupleVariant = Impossible<i64, Error>;
+    type SerializeMap = Impossible<i64, Error>;
+    type SerializeStruct = Impossible<i64, Error>;
+    type SerializeStructVariant = Impossible<i64, Error>;
+
+    fn serialize_i8(self, v: i8) -> Result<i64> {
+        Ok(v as i64)
+    }
+    fn serialize_i16(self, v: i16) -> Result<i64> {
+        Ok(v as i64)
+    }
+    fn serialize_i32(self, v: i32) -> Result<i64> {
+        Ok(v as i64)
+    }
+    fn serialize_i64(self, v: i64) -> Result<i64> {
+        Ok(v)
+    }
+    fn serialize_u8(self, v: u8) -> Result<i64> {
+        Ok(v as i64)
+    }
+    fn serialize_u16(self, v: u16) -> Result<i64> {
+        Ok(v as i64)
+    }
+    fn serialize_u32(self, v: u32) -> Result<i64> {
+        Ok(v as i64)
+    }
+    fn serialize_u64(self, v: u64) -> Result<i64> {
+        i64::try_from(v).map_err(|_| self.reject())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<i64> {
         value.serialize(self)
     }
 

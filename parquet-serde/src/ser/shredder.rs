@@ -9,6 +9,7 @@ use crate::schema::Schema;
 use crate::values::ColumnValues;
 
 use super::plan::{max_unscaled, Conv, Kind, Plan, PlanNode, Text};
+use crate::values::numeric::f16_from_f64_exact;
 use crate::values::text::{self, nanos_per};
 
 /// The buffer of one leaf.
@@ -252,6 +253,7 @@ impl Shredder {
                 Some(Conv::Binary) => "bytes",
                 Some(Conv::Fixed { .. }) => "fixed-length bytes",
                 Some(Conv::Uuid) => "a UUID (16 bytes, u128 or text)",
+                Some(Conv::Float16) => "a half float (f16, its u16 bits, or an exact float)",
                 None => "a value",
             },
             Some(Kind::Group { .. }) => "a struct",
@@ -354,6 +356,70 @@ impl Shredder {
         }
     }
 
+    /// The text form of a DATE, TIME or TIMESTAMP leaf at `node` (`None` for other nodes).
+    fn civil_text(&self, node: u32) -> Option<Text> {
+        match self.nodes[node as usize].kind {
+            Kind::Leaf(l) => match self.leaves[l as usize].conv {
+                Conv::Int32 { text, .. } | Conv::Int64 { text, .. } => match text {
+                    Text::Date | Text::Time(_) | Text::Timestamp(_) => Some(text),
+                    Text::None | Text::Decimal(_) => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether `node` is a DATE, TIME or TIMESTAMP leaf (which takes the `time` crate's
+    /// tuples).
+    pub(crate) fn is_civil(&self, node: u32) -> bool {
+        self.civil_text(node).is_some()
+    }
+
+    /// The `time` crate's compact form of a date or time at a DATE, TIME or TIMESTAMP leaf:
+    /// `(year, ordinal)` for a DATE; `(hour, minute, second, nanosecond)` for a TIME (kept to
+    /// the unit, rounded toward midnight); `(year, ordinal, hour, minute, second,
+    /// nanosecond)` for a TIMESTAMP, with the offset `(hours, minutes, seconds)` after them
+    /// for an instant.
+    pub(crate) fn put_civil(&mut self, node: u32, rep: i16, parts: &[i64]) -> Result<()> {
+        use crate::values::calendar::{days_of_ordinal, nanos_of_time, NANOS_PER_DAY};
+        let invalid = |sh: &Self, what: &str| {
+            sh.error(
+                node,
+                format!("the integers {parts:?} are not a valid {what}"),
+            )
+        };
+        match (self.civil_text(node), parts) {
+            (Some(Text::Date), &[year, ordinal]) => {
+                let days = days_of_ordinal(year, ordinal)
+                    .ok_or_else(|| invalid(self, "(year, day of year) date"))?;
+                self.put_int(node, rep, days as i128)
+            }
+            (Some(Text::Time(unit)), &[h, m, s, ns]) => {
+                let t = nanos_of_time(h, m, s, ns).ok_or_else(|| invalid(self, "time of day"))?;
+                self.put_int(node, rep, t as i128 / nanos_per(unit))
+            }
+            (Some(Text::Timestamp(unit)), &[year, ordinal, h, m, s, ns, ref offset @ ..])
+                if offset.is_empty() || offset.len() == 3 =>
+            {
+                let days = days_of_ordinal(year, ordinal)
+                    .ok_or_else(|| invalid(self, "(year, day of year) date"))?;
+                let t = nanos_of_time(h, m, s, ns).ok_or_else(|| invalid(self, "time of day"))?;
+                let offset_secs = match *offset {
+                    [oh, om, os] if oh.abs() < 26 && om.abs() < 60 && os.abs() < 60 => {
+                        oh * 3600 + om * 60 + os
+                    }
+                    [] => 0,
+                    _ => return Err(invalid(self, "UTC offset")),
+                };
+                let nanos =
+                    days as i128 * NANOS_PER_DAY + t as i128 - offset_secs as i128 * 1_000_000_000;
+                self.put_time_nanos(node, rep, nanos, unit)
+            }
+            _ => Err(self.mismatch(node, &format!("a tuple of {} integers", parts.len()))),
+        }
+    }
+
     #[inline]
     pub(crate) fn put_bool(&mut self, node: u32, rep: i16, v: bool) -> Result<()> {
         let l = self.leaf(node, "a bool")?;
@@ -432,6 +498,15 @@ impl Shredder {
             (Conv::Uuid, ColumnValues::FixedLenByteArray(out)) if v >= 0 => {
                 out.data.extend_from_slice(&v.to_be_bytes())
             }
+            (Conv::Float16, ColumnValues::FixedLenByteArray(out)) => match u16::try_from(v) {
+                Ok(bits) => out.data.extend_from_slice(&bits.to_le_bytes()),
+                Err(_) => {
+                    return Err(self.error(
+                        node,
+                        format!("integer {v} is not the 16 bits of a half float"),
+                    ))
+                }
+            },
             _ => return Err(self.mismatch(node, "an integer")),
         }
         self.present(node, rep);
@@ -480,6 +555,14 @@ impl Shredder {
         match &mut l.batch.values {
             ColumnValues::Double(out) => out.push(v),
             ColumnValues::Float(out) => out.push(v as f32),
+            ColumnValues::FixedLenByteArray(out) if l.conv == Conv::Float16 => {
+                match f16_from_f64_exact(v) {
+                    Some(h) => out.data.extend_from_slice(&h),
+                    None => {
+                        return Err(self.error(node, format!("{v} is not exactly a half float")))
+                    }
+                }
+            }
             _ => return Err(self.mismatch(node, got)),
         }
         l.present(rep);
@@ -529,15 +612,7 @@ impl Shredder {
                     ..
                 },
                 _,
-            ) => {
-                let v = text::parse_decimal(s, scale).ok_or_else(|| {
-                    self.error(
-                        node,
-                        format!("`{s}` is not a decimal with at most {scale} fractional digits"),
-                    )
-                })?;
-                return self.put_int(node, rep, v);
-            }
+            ) => return self.put_decimal_text(node, rep, s, scale),
             (
                 Conv::Int32 {
                     text: Text::Date, ..
@@ -592,6 +667,60 @@ impl Shredder {
         Ok(())
     }
 
+    /// Decimal text at a DECIMAL leaf of scale `scale`: exact, or an error saying which digits
+    /// do not fit (more than the precision, or non-zero digits beyond the scale).
+    fn put_decimal_text(&mut self, node: u32, rep: i16, s: &str, scale: u32) -> Result<()> {
+        let l = self.leaf(node, "a decimal")?;
+        let precision = match l.conv {
+            Conv::Decimal { precision, .. } => precision,
+            // The range of an integer decimal is ±(10^precision - 1) (clamped to the type).
+            Conv::Int32 { hi, .. } => (hi as i128)
+                .unsigned_abs()
+                .checked_ilog10()
+                .map_or(1, |d| d + 1),
+            Conv::Int64 { hi, .. } => hi.unsigned_abs().checked_ilog10().map_or(1, |d| d + 1),
+            _ => return Err(self.mismatch(node, "decimal text")),
+        };
+        let value = text::parse_decimal_exact(s, scale).map_err(|e| {
+            let why = match e {
+                text::DecimalTextError::Syntax => "is not a decimal number".to_owned(),
+                text::DecimalTextError::LostDigits => format!(
+                    "has non-zero digits beyond the column's scale {scale} (they would be lost)"
+                ),
+                text::DecimalTextError::TooLong => "has too many digits".to_owned(),
+            };
+            self.error(node, format!("decimal `{s}` {why}"))
+        })?;
+        if value.precision() > precision {
+            return Err(self.error(
+                node,
+                format!(
+                    "decimal `{s}` needs {} digits at scale {scale}, more than the column's \
+                     precision {precision}",
+                    value.precision()
+                ),
+            ));
+        }
+        if let Some(v) = value.to_i128() {
+            return self.put_int(node, rep, v);
+        }
+        // More than 38 digits: only a BYTE_ARRAY decimal holds them.
+        let l = self.leaf(node, "a decimal")?;
+        match (l.conv, &mut l.batch.values) {
+            (Conv::Decimal { width: None, .. }, ColumnValues::ByteArray(out)) => {
+                out.push(&value.to_be_bytes())
+            }
+            _ => {
+                return Err(self.error(
+                    node,
+                    format!("decimal `{s}` does not fit the column's fixed width"),
+                ))
+            }
+        }
+        self.present(node, rep);
+        Ok(())
+    }
+
     /// A byte string.
     pub(crate) fn put_bytes(&mut self, node: u32, rep: i16, b: &[u8]) -> Result<()> {
         let l = self.leaf(node, "bytes")?;
@@ -604,6 +733,9 @@ impl Shredder {
                 out.data.extend_from_slice(b)
             }
             (Conv::Uuid, ColumnValues::FixedLenByteArray(out)) if b.len() == 16 => {
+                out.data.extend_from_slice(b)
+            }
+            (Conv::Float16, ColumnValues::FixedLenByteArray(out)) if b.len() == 2 => {
                 out.data.extend_from_slice(b)
             }
             (Conv::Fixed { width }, _) => {

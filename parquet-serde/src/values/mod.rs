@@ -7,8 +7,12 @@
 //! parsed, live in the crate-internal `text` module; numeric conversions of stored values
 //! (INT96 to nanoseconds, big-endian bytes to 128-bit integers, FLOAT16) in `numeric`.
 
+pub(crate) mod calendar;
+mod interval;
 pub(crate) mod numeric;
 pub(crate) mod text;
+
+pub use interval::Interval;
 
 /// A 96-bit value as stored by the deprecated INT96 type: three little-endian `u32` words.
 /// Legacy timestamps store nanoseconds of the day in the first two words (as a `u64`) and the

@@ -50,6 +50,47 @@ pub(crate) fn f16_to_f32(b: [u8; 2]) -> f32 {
     }
 }
 
+/// The half precision bits (little-endian) of `v` when a half float holds it exactly (NaN
+/// becomes the quiet NaN `0x7e00`); `None` otherwise.
+pub(crate) fn f16_from_f64_exact(v: f64) -> Option<[u8; 2]> {
+    if v.is_nan() {
+        return Some(0x7e00u16.to_le_bytes());
+    }
+    let f = v as f32;
+    if f as f64 != v {
+        return None;
+    }
+    let bits = f.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mant = bits & 0x7f_ffff;
+    let h = if exp == 0xff {
+        // Infinity (NaN was handled above).
+        sign | 0x7c00
+    } else if exp == 0 && mant == 0 {
+        sign
+    } else {
+        let e = exp - 127;
+        if (-14..=15).contains(&e) {
+            if mant & 0x1fff != 0 {
+                return None;
+            }
+            sign | ((e + 15) as u16) << 10 | (mant >> 13) as u16
+        } else if (-24..-14).contains(&e) {
+            // A subnormal half: (2^23 + mant) × 2^(e+1) units of 2^-24.
+            let full = 0x80_0000 | mant;
+            let shift = (-(e + 1)) as u32;
+            if full & ((1 << shift) - 1) != 0 {
+                return None;
+            }
+            sign | (full >> shift) as u16
+        } else {
+            return None;
+        }
+    };
+    Some(h.to_le_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +108,26 @@ mod tests {
         assert_eq!(be_i128(&bad), None);
         assert_eq!(be_u128(&[1, 0]), Some(256));
         assert_eq!(be_u128(&[0; 17]), None);
+    }
+
+    #[test]
+    fn halves_from_doubles() {
+        for h in 0..=u16::MAX {
+            let x = f16_to_f32(h.to_le_bytes());
+            if x.is_nan() {
+                continue;
+            }
+            assert_eq!(
+                f16_from_f64_exact(x as f64),
+                Some(h.to_le_bytes()),
+                "{h:#06x}"
+            );
+        }
+        assert_eq!(f16_from_f64_exact(f64::NAN), Some([0x00, 0x7e]));
+        assert_eq!(f16_from_f64_exact(0.1), None);
+        assert_eq!(f16_from_f64_exact(65520.0), None);
+        assert_eq!(f16_from_f64_exact(2f64.powi(-25)), None);
+        assert_eq!(f16_from_f64_exact(1.0 + 2f64.powi(-11)), None);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use crate::format::{Encoding, TimeUnit};
 ///
 /// The derive builds one of these per field (as a constant) and hands it to
 /// [`ParquetSchema::parquet_node`](super::ParquetSchema::parquet_node). Implementations read
-/// the *type options* (`timestamp`, `utc`, `date`, `time`, `decimal`, `uuid`, `json`, `bytes`)
+/// the *type options* (`timestamp`, `utc`, `date`, `time`, `decimal`, `uuid`, `json`, `bytes`,
+/// `bson`)
 /// to choose the leaf's physical and logical type, and pass the same options on to the element
 /// of a list, the inner type of an `Option` or pointer, and the value of a map (never the key).
 /// An option that does not fit the type it reaches is ignored at run time; the derive rejects
@@ -50,6 +51,8 @@ pub struct FieldAttrs {
     /// `bytes` (or `#[serde(with = "serde_bytes")]`): a byte sequence is one `BYTE_ARRAY`
     /// value rather than a list of small integers.
     pub bytes: bool,
+    /// `bson`: a byte sequence is one `BYTE_ARRAY` BSON document.
+    pub bson: bool,
     /// `encoding = "..."`: the value encoding of the column(s) below this field.
     pub encoding: Option<Encoding>,
     /// `compression = "..."`: the codec of the column(s) below this field.
@@ -73,6 +76,7 @@ impl FieldAttrs {
             uuid: false,
             json: false,
             bytes: false,
+            bson: false,
             encoding: None,
             compression: None,
             dictionary: None,
@@ -90,6 +94,7 @@ impl FieldAttrs {
             || self.uuid
             || self.json
             || self.bytes
+            || self.bson
     }
 
     /// Whether any column option (`encoding`, `compression`, `dictionary`, `bloom_filter`)
@@ -113,6 +118,7 @@ impl FieldAttrs {
             uuid: self.uuid || outer.uuid,
             json: self.json || outer.json,
             bytes: self.bytes || outer.bytes,
+            bson: self.bson || outer.bson,
             encoding: or_opt(self.encoding, outer.encoding),
             compression: or_opt(self.compression, outer.compression),
             dictionary: or_opt(self.dictionary, outer.dictionary),
@@ -145,24 +151,44 @@ const fn or_opt<T: Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DecimalSpec {
-    precision: u8,
-    scale: u8,
+    precision: u16,
+    scale: u16,
 }
 
 impl DecimalSpec {
     /// Largest precision supported (the digits a 16-byte two's complement integer holds).
     pub const MAX_PRECISION: u32 = 38;
 
+    /// Largest precision of a decimal stored as `BYTE_ARRAY` ([`new_wide`](Self::new_wide)),
+    /// which has no limit of its own in the format.
+    pub const MAX_WIDE_PRECISION: u32 = 1000;
+
     /// A decimal of `precision` digits, `scale` of them after the point; `None` unless
     /// `1 <= precision <= 38` and `scale <= precision`.
     pub const fn new(precision: u32, scale: u32) -> Option<Self> {
-        if precision == 0 || precision > Self::MAX_PRECISION || scale > precision {
+        if precision > Self::MAX_PRECISION {
             return None;
         }
-        // Both are at most 38 here, so they fit a u8.
+        Self::new_wide(precision, scale)
+    }
+
+    /// As [`new`](Self::new), with a precision up to
+    /// [`MAX_WIDE_PRECISION`](Self::MAX_WIDE_PRECISION): above 38 digits the column is a
+    /// `BYTE_ARRAY` decimal, which only decimal text and `bigdecimal::BigDecimal` fill.
+    ///
+    /// ```
+    /// use parquet_serde::core::schema::typed::DecimalSpec;
+    /// assert!(DecimalSpec::new(50, 10).is_none());
+    /// assert_eq!(DecimalSpec::new_wide(50, 10).map(|d| d.precision()), Some(50));
+    /// ```
+    pub const fn new_wide(precision: u32, scale: u32) -> Option<Self> {
+        if precision == 0 || precision > Self::MAX_WIDE_PRECISION || scale > precision {
+            return None;
+        }
+        // Both are at most 1000 here, so they fit a u16.
         Some(DecimalSpec {
-            precision: precision as u8,
-            scale: scale as u8,
+            precision: precision as u16,
+            scale: scale as u16,
         })
     }
 

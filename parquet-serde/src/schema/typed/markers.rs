@@ -69,11 +69,13 @@ pub trait SupportsDecimal {}
 )]
 pub trait SupportsUuid {}
 
-/// Types that take `#[parquet(json)]`: `String` and `str`.
+/// Types that take `#[parquet(json)]`: `String` and `str` (the JSON text itself). Any other
+/// serde type is stored as its JSON text with `#[serde(with = "parquet_serde::json")]`.
 #[diagnostic::on_unimplemented(
     message = "`#[parquet(json)]` does not fit `{Self}`",
     label = "a JSON column holds the document as a String",
-    note = "serialize the document to text first"
+    note = "for any other serde type use `#[serde(with = \"parquet_serde::json\")]`, which \
+            stores its JSON text"
 )]
 pub trait SupportsJson {}
 
@@ -85,6 +87,25 @@ pub trait SupportsJson {}
     note = "`bytes` stores a byte sequence as one BYTE_ARRAY value"
 )]
 pub trait SupportsBytes {}
+
+/// Types that take `#[parquet(bson)]`: the byte sequences that `bytes` takes but fixed
+/// arrays (`Vec<u8>`, `[u8]`, with the `bytes` feature `bytes::Bytes`/`BytesMut`).
+#[diagnostic::on_unimplemented(
+    message = "`#[parquet(bson)]` does not fit `{Self}`",
+    label = "a BSON column holds the encoded document as bytes (Vec<u8>)",
+    note = "encode the document to its BSON bytes first"
+)]
+pub trait SupportsBson {}
+
+/// Types that take `#[parquet(decimal(precision = P, ..))]` with `P` above 38, which only a
+/// `BYTE_ARRAY` holds: `String`/`str` (decimal text) and with the `bigdecimal` feature
+/// `bigdecimal::BigDecimal`.
+#[diagnostic::on_unimplemented(
+    message = "`#[parquet(decimal)]` with a precision above 38 does not fit `{Self}`",
+    label = "only decimal text or a BigDecimal holds more than 38 digits",
+    note = "a 128-bit integer holds at most 38 decimal digits"
+)]
+pub trait SupportsWideDecimal {}
 
 /// Implements `$marker` for each listed type.
 macro_rules! leaves {
@@ -99,6 +120,8 @@ leaves!(SupportsDecimal: i32, i64, i128, String, str);
 leaves!(SupportsUuid: [u8; 16], u128, String, str);
 leaves!(SupportsJson: String, str);
 leaves!(SupportsBytes: Vec<u8>, [u8]);
+leaves!(SupportsBson: Vec<u8>, [u8]);
+leaves!(SupportsWideDecimal: String, str);
 impl<const N: usize> SupportsBytes for [u8; N] {}
 
 /// Passes `$marker` through the containers whose options reach their content.
@@ -131,7 +154,9 @@ pass_through!(
     SupportsDecimal,
     SupportsUuid,
     SupportsJson,
-    SupportsBytes
+    SupportsBytes,
+    SupportsBson,
+    SupportsWideDecimal
 );
 
 /// Arrays pass every marker but `SupportsBytes` and `SupportsUuid` to their element (those
@@ -149,6 +174,7 @@ arrays_pass_through!(
     SupportsTimeMillis,
     SupportsTimeMicros,
     SupportsDecimal,
+    SupportsWideDecimal,
     SupportsJson
 );
 

@@ -205,7 +205,16 @@ mod attrs;
 mod impls_bytes;
 #[cfg(feature = "chrono")]
 mod impls_chrono;
+#[cfg(any(feature = "rust_decimal", feature = "bigdecimal"))]
+mod impls_decimal;
+#[cfg(feature = "half")]
+mod impls_half;
+mod impls_interval;
+#[cfg(feature = "jiff")]
+mod impls_jiff;
 mod impls_std;
+#[cfg(feature = "time")]
+mod impls_time;
 #[cfg(feature = "uuid")]
 mod impls_uuid;
 pub mod markers;

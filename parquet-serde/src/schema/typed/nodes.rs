@@ -65,6 +65,23 @@ pub(crate) fn uuid(name: &str) -> SchemaNode {
     annotate(fixed_leaf(name, 16), LogicalType::Uuid)
 }
 
+/// A 2-byte `FIXED_LEN_BYTE_ARRAY` FLOAT16 leaf.
+#[cfg_attr(not(feature = "half"), allow(dead_code))]
+pub(crate) fn float16(name: &str) -> SchemaNode {
+    annotate(fixed_leaf(name, 2), LogicalType::Float16)
+}
+
+/// A 12-byte `FIXED_LEN_BYTE_ARRAY` leaf with the converted type INTERVAL (which has no
+/// logical type).
+pub(crate) fn interval(name: &str) -> SchemaNode {
+    fixed_leaf(name, 12).with_converted_type(crate::format::ConvertedType::Interval)
+}
+
+/// A `BYTE_ARRAY` BSON leaf.
+pub(crate) fn bson(name: &str) -> SchemaNode {
+    annotate(leaf(name, Type::ByteArray), LogicalType::Bson)
+}
+
 /// An `INT64` TIMESTAMP leaf.
 pub(crate) fn timestamp(name: &str, unit: TimeUnit, is_adjusted_to_utc: bool) -> SchemaNode {
     annotate(

@@ -9,8 +9,8 @@ use crate::core::schema::{NodeKind, Repetition};
 
 pub use super::attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use super::markers::{
-    FlattenSchema, SupportsBytes, SupportsDate, SupportsDecimal, SupportsJson, SupportsTimeMicros,
-    SupportsTimeMillis, SupportsTimestamp, SupportsUuid,
+    FlattenSchema, SupportsBson, SupportsBytes, SupportsDate, SupportsDecimal, SupportsJson,
+    SupportsTimeMicros, SupportsTimeMillis, SupportsTimestamp, SupportsUuid, SupportsWideDecimal,
 };
 pub use super::ParquetSchema;
 pub use crate::core::compression::Compression;
@@ -26,6 +26,15 @@ pub const fn decimal(precision: u32, scale: u32) -> DecimalSpec {
     match DecimalSpec::new(precision, scale) {
         Some(spec) => spec,
         None => panic!("parquet-serde: decimal precision must be 1..=38 and scale <= precision"),
+    }
+}
+
+/// A decimal spec of more than 38 digits (a `BYTE_ARRAY` decimal) in a `const` item; as
+/// [`decimal`], the derive has checked the bounds.
+pub const fn decimal_wide(precision: u32, scale: u32) -> DecimalSpec {
+    match DecimalSpec::new_wide(precision, scale) {
+        Some(spec) => spec,
+        None => panic!("parquet-serde: decimal precision must be 1..=1000 and scale <= precision"),
     }
 }
 
@@ -205,6 +214,10 @@ pub fn assert_uuid<T: SupportsUuid + ?Sized>() {}
 pub fn assert_json<T: SupportsJson + ?Sized>() {}
 /// See [`assert_timestamp`].
 pub fn assert_bytes<T: SupportsBytes + ?Sized>() {}
+/// See [`assert_timestamp`].
+pub fn assert_bson<T: SupportsBson + ?Sized>() {}
+/// See [`assert_timestamp`].
+pub fn assert_wide_decimal<T: SupportsWideDecimal + ?Sized>() {}
 /// See [`assert_timestamp`].
 pub fn assert_flatten<T: FlattenSchema + ?Sized>() {}
 

@@ -10,9 +10,9 @@
 //! |---|---|---|
 //! | DATE (days) | `YYYY-MM-DD` | the same |
 //! | TIME (unit) | `HH:MM:SS.fff` with the unit's digits (3, 6 or 9) | `HH:MM[:SS[.f…]]`, `,` for `.` too |
-//! | TIMESTAMP (unit) | `YYYY-MM-DDTHH:MM:SS.fff`, `Z` when adjusted to UTC | also a space or `t` for `T`, `z` or `±HH[:MM]` offsets, no zone (taken as UTC) |
+//! | TIMESTAMP (unit) | `YYYY-MM-DDTHH:MM:SS.fff`, `Z` when adjusted to UTC | also a space or `t` for `T`, `z` or `±HH[:MM]` offsets, no zone (taken as UTC), RFC 9557 `[…]` suffixes (ignored) |
 //! | INT96 | as a UTC TIMESTAMP with nanoseconds | as a TIMESTAMP |
-//! | DECIMAL | `-123.45`: exactly `scale` fractional digits, `0.05` below one | `[+-]digits[.digits]`; extra fractional digits only if zeros |
+//! | DECIMAL | `-123.45`: exactly `scale` fractional digits, `0.05` below one | `[+-]digits[.digits][e[+-]digits]`, any number of digits; digits beyond the scale only if zeros |
 //! | UUID | lowercase hyphenated `8-4-4-4-12` | any case, hyphens anywhere, `{…}` or `urn:uuid:` |
 //!
 //! Dates use the proleptic Gregorian calendar with astronomical year numbering (year 0 is
@@ -25,12 +25,14 @@
 //! second. DECIMAL text of a negative scale (`unscaled × 10^-scale` with `-scale` zeros) is
 //! printed but not parsed: the typed layer only writes scales from 0 to 38.
 
+mod decimal;
 mod parse;
 mod print;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use parse::{parse_date, parse_decimal, parse_time, parse_timestamp, parse_uuid};
+pub(crate) use decimal::{parse_decimal_exact, DecimalTextError};
+pub(crate) use parse::{parse_date, parse_time, parse_timestamp, parse_uuid};
 pub(crate) use print::{
     date, decimal, decimal_be, decimal_f64, decimal_long, int96, time, timestamp, uuid, Formatted,
     StackStr,

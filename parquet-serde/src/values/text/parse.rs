@@ -144,47 +144,17 @@ pub(crate) fn parse_timestamp(s: &str) -> Option<i128> {
             offset_secs = -offset_secs;
         }
     }
+    // RFC 9557 suffixes (`[Europe/Paris]`, `[u-ca=iso8601]`): the offset decides the instant.
+    while c.eat(b'[') {
+        while !c.eat(b']') {
+            c.peek()?;
+            c.i += 1;
+        }
+    }
     if !c.done() {
         return None;
     }
     Some((days as i128 * 86_400 - offset_secs as i128) * NANOS_PER_SEC + t as i128)
-}
-
-/// Decimal text `[+-]digits[.digits]` as an unscaled integer with `scale` digits after the
-/// point. More fractional digits than `scale` are accepted only when they are zeros.
-pub(crate) fn parse_decimal(s: &str, scale: u32) -> Option<i128> {
-    let b = s.as_bytes();
-    let (neg, b) = match b.first() {
-        Some(b'-') => (true, &b[1..]),
-        Some(b'+') => (false, &b[1..]),
-        _ => (false, b),
-    };
-    let (int, frac) = match b.iter().position(|&c| c == b'.') {
-        Some(p) => (&b[..p], &b[p + 1..]),
-        None => (b, &b[..0]),
-    };
-    if int.is_empty() && frac.is_empty() {
-        return None;
-    }
-    // Accumulated toward the sign, so that i128::MIN parses too.
-    let sign: i128 = if neg { -1 } else { 1 };
-    let mut v: i128 = 0;
-    let digit = |c: u8| c.is_ascii_digit().then(|| sign * (c - b'0') as i128);
-    for &c in int {
-        v = v.checked_mul(10)?.checked_add(digit(c)?)?;
-    }
-    for (i, &c) in frac.iter().enumerate() {
-        let d = digit(c)?;
-        if i < scale as usize {
-            v = v.checked_mul(10)?.checked_add(d)?;
-        } else if d != 0 {
-            return None;
-        }
-    }
-    for _ in frac.len()..scale as usize {
-        v = v.checked_mul(10)?;
-    }
-    Some(v)
 }
 
 /// A UUID as text: 32 hex digits, hyphens anywhere between them, optionally in braces or

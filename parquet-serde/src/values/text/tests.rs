@@ -140,6 +140,17 @@ fn parse_timestamps() {
     }
 }
 
+/// Decimal text as an `i128` unscaled value (`None`: not a decimal of this scale, or more
+/// than 38 digits).
+fn parse_decimal(s: &str, scale: u32) -> Option<i128> {
+    parse_decimal_exact(s, scale).ok()?.to_i128()
+}
+
+/// Decimal text as the `i128` its big-endian bytes hold (any digit count).
+fn parse_decimal_bytes(s: &str, scale: u32) -> Option<i128> {
+    crate::values::numeric::be_i128(&parse_decimal_exact(s, scale).ok()?.to_be_bytes())
+}
+
 #[test]
 fn parse_decimals() {
     assert_eq!(parse_decimal("123.45", 2), Some(12_345));
@@ -148,7 +159,9 @@ fn parse_decimals() {
     assert_eq!(parse_decimal(".5", 1), Some(5));
     assert_eq!(parse_decimal("2.50", 1), Some(25));
     assert_eq!(parse_decimal("2.51", 1), None);
-    for bad in ["", "-", ".", "1e5", "1.2.3", "abc", " 1"] {
+    // Exponents (BigDecimal's text) are decimal text too.
+    assert_eq!(parse_decimal("1e5", 2), Some(10_000_000));
+    for bad in ["", "-", ".", "1.2.3", "abc", " 1", "1e", "e5"] {
         assert_eq!(parse_decimal(bad, 2), None, "{bad}");
     }
     assert_eq!(
@@ -184,16 +197,16 @@ fn parse_uuids() {
 #[test]
 fn parse_decimal_extremes() {
     let min = text(|o| decimal(i128::MIN, 0, o));
-    assert_eq!(parse_decimal(&min, 0), Some(i128::MIN));
+    assert_eq!(parse_decimal_bytes(&min, 0), Some(i128::MIN));
     let max = text(|o| decimal(i128::MAX, 0, o));
-    assert_eq!(parse_decimal(&max, 0), Some(i128::MAX));
-    // One past either end overflows.
+    assert_eq!(parse_decimal_bytes(&max, 0), Some(i128::MAX));
+    // One past either end needs a 17th byte.
     assert_eq!(
-        parse_decimal("170141183460469231731687303715884105728", 0),
+        parse_decimal_bytes("170141183460469231731687303715884105728", 0),
         None
     );
     assert_eq!(
-        parse_decimal("-170141183460469231731687303715884105729", 0),
+        parse_decimal_bytes("-170141183460469231731687303715884105729", 0),
         None
     );
 }
@@ -278,7 +291,7 @@ proptest! {
     #[test]
     fn decimals_round_trip(unscaled in any::<i128>(), scale in 0u32..=38) {
         let s = text(|o| decimal(unscaled, scale as i32, o));
-        prop_assert_eq!(parse_decimal(&s, scale), Some(unscaled), "{}", s);
+        prop_assert_eq!(parse_decimal_bytes(&s, scale), Some(unscaled), "{}", s);
         // The long division gives the same text as the i128 path.
         prop_assert_eq!(decimal_long(&unscaled.to_be_bytes(), scale as i32), s.clone());
         prop_assert_eq!(decimal_be(&unscaled.to_be_bytes(), scale as i32), s);
