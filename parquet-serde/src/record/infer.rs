@@ -154,6 +154,12 @@ impl SchemaInferrer {
         }
     }
 
+    /// Sets [`InferOptions::nullable`] (which only [`schema`](Self::schema) reads): for
+    /// example once it is known whether the rows added were all the rows.
+    pub fn set_nullable(&mut self, nullable: bool) {
+        self.options.nullable = nullable;
+    }
+
     /// Rows added so far.
     pub fn rows(&self) -> u64 {
         self.root.present
