@@ -170,22 +170,25 @@ impl SchemaInferrer {
     /// [`ErrorKind::Data`](crate::ErrorKind::Data) error (the inferrer is unchanged then).
     pub fn add_json_slice(&mut self, json: &[u8]) -> Result<()> {
         let mut de = serde_json::Deserializer::from_slice(json);
-        self.add_from(&mut de)?;
+        let root = self.widened(&mut de)?;
         de.end()
-            .map_err(|e| Error::data(format!("invalid JSON: {e}")))
+            .map_err(|e| Error::data(format!("invalid JSON: {e}")))?;
+        self.root = root;
+        Ok(())
     }
 
     /// Adds a row given as a `serde_json::Value` object (its fields come in the map's
     /// order: by name unless serde_json keeps insertion order).
     pub fn add(&mut self, row: &serde_json::Value) -> Result<()> {
-        self.add_from(row)
+        self.root = self.widened(row)?;
+        Ok(())
     }
 
-    fn add_from<'de, D: Deserializer<'de>>(&mut self, de: D) -> Result<()>
+    /// The root widened by the row `de` gives (a failed row leaves the inferrer as it was).
+    fn widened<'de, D: Deserializer<'de>>(&self, de: D) -> Result<Slot>
     where
         D::Error: fmt::Display,
     {
-        // Work on a copy: a failed row leaves no trace.
         let mut root = self.root.clone();
         let mut cx = Cx {
             options: &self.options,
@@ -199,10 +202,7 @@ impl SchemaInferrer {
         }
         .deserialize(de);
         match (result, cx.error) {
-            (Ok(()), _) => {
-                self.root = root;
-                Ok(())
-            }
+            (Ok(()), _) => Ok(root),
             (Err(_), Some(e)) => Err(e),
             (Err(e), None) => Err(Error::data(format!("invalid JSON: {e}"))),
         }
