@@ -46,7 +46,7 @@ fn event(i: u64) -> (String, Value) {
     } else {
         format!("request {i} handled")
     };
-    let (latency_json, latency) = if i % 3 == 0 {
+    let (latency_json, latency) = if i.is_multiple_of(3) {
         (format!("{}.25", i), Value::Double(i as f64 + 0.25))
     } else {
         ((i * 7).to_string(), Value::Double((i * 7) as f64))
@@ -69,7 +69,7 @@ fn event(i: u64) -> (String, Value) {
     row.push(("message", s(&message)));
     kv(
         &mut json,
-        "latency".into(),
+        "latency",
         serde_json::from_str::<serde_json::Value>(&latency_json).unwrap(),
     );
     row.push(("latency", latency));
@@ -94,10 +94,10 @@ fn event(i: u64) -> (String, Value) {
         let mut h = serde_json::Map::new();
         h.insert(
             "method".into(),
-            if i % 2 == 0 { "GET" } else { "POST" }.into(),
+            if i.is_multiple_of(2) { "GET" } else { "POST" }.into(),
         );
         h.insert("status".into(), status.into());
-        let ua = if i % 2 == 0 {
+        let ua = if i.is_multiple_of(2) {
             h.insert("ua".into(), format!("agent/{i}").into());
             s(&format!("agent/{i}"))
         } else {
@@ -107,7 +107,7 @@ fn event(i: u64) -> (String, Value) {
         row.push((
             "http",
             group(vec![
-                ("method", s(if i % 2 == 0 { "GET" } else { "POST" })),
+                ("method", s(if i.is_multiple_of(2) { "GET" } else { "POST" })),
                 ("status", Value::Int(status)),
                 ("ua", ua),
             ]),
@@ -127,10 +127,10 @@ fn event(i: u64) -> (String, Value) {
     kv(&mut json, "tags", tags_json.into());
     row.push(("tags", Value::List(tags)));
     // error: present every 9th row (row 0 included), with a nested list of frames.
-    if i % 9 == 0 {
+    if i.is_multiple_of(9) {
         kv(
             &mut json,
-            "error".into(),
+            "error",
             serde_json::json!({"code": i % 100, "frames": [{"fn": "main", "line": i}]}),
         );
         row.push((
