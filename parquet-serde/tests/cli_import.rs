@@ -1,4 +1,8 @@
-//! `parquet-serde from-jsonl`, `from-csv` and `concat` on files the tests write.
+//! `parquet-serde from-jsonl`, `from-csv` and `concat` on files the tests write; the
+//! imports are also compared with pyarrow's and DuckDB's readings of the same input (run as
+//! subprocesses, as in the root interop tests).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -107,7 +111,10 @@ fn event(i: u64) -> (String, Value) {
         row.push((
             "http",
             group(vec![
-                ("method", s(if i.is_multiple_of(2) { "GET" } else { "POST" })),
+                (
+                    "method",
+                    s(if i.is_multiple_of(2) { "GET" } else { "POST" }),
+                ),
                 ("status", Value::Int(status)),
                 ("ua", ua),
             ]),
@@ -523,4 +530,64 @@ fn copy_row_group_refuses_an_encrypting_writer() {
     .unwrap();
     let err = parquet_serde::core::file::copy_row_group(&mut writer, &reader, 0).unwrap_err();
     assert_eq!(err.kind(), parquet_serde::ErrorKind::Unsupported);
+}
+
+/// Runs testdata/import_interop.py: `engine` reads `source` (`kind` json or csv) and our
+/// `parquet`; asserts the rows are equal.
+fn assert_engine_agrees(engine: &str, kind: &str, source: &Path, parquet: &Path) {
+    let out = Command::new(common::python())
+        .arg(common::testdata().join("import_interop.py"))
+        .args([engine, kind])
+        .arg(source)
+        .arg(parquet)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.starts_with("ok "),
+        "{engine} on {kind}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn from_jsonl_matches_pyarrow_and_duckdb() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("events.jsonl");
+    write_events(&input, 2000, 0);
+    // Both engines read `ts` (RFC 3339 with Z) as a timestamp: so does --timestamps.
+    let out = dir.path().join("events.parquet");
+    let (code, err) = run(&[&p("from-jsonl"), &input, &out, &p("--timestamps")]);
+    assert_eq!(code, 0, "{err}");
+    assert_engine_agrees("pyarrow", "json", &input, &out);
+    assert_engine_agrees("duckdb", "json", &input, &out);
+}
+
+#[test]
+fn from_csv_matches_pyarrow_and_duckdb() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.csv");
+    let mut text = String::from("id,ok,score,name,note\n");
+    for i in 0..500u32 {
+        let ok = ["true", "false", ""][(i % 3) as usize];
+        let score = if i % 4 == 0 {
+            String::new()
+        } else if i % 2 == 0 {
+            format!("{}", i * 3)
+        } else {
+            format!("{}.5", i)
+        };
+        let name = match i % 5 {
+            0 => String::new(),
+            1 => format!("\"last, first {i}\""),
+            _ => format!("name{i}"),
+        };
+        text.push_str(&format!("{i},{ok},{score},{name},note {}\n", i % 7));
+    }
+    std::fs::write(&input, text).unwrap();
+    let out = dir.path().join("out.parquet");
+    let (code, err) = run(&[&p("from-csv"), &input, &out]);
+    assert_eq!(code, 0, "{err}");
+    assert_engine_agrees("pyarrow", "csv", &input, &out);
+    assert_engine_agrees("duckdb", "csv", &input, &out);
 }

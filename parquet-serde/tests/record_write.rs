@@ -246,7 +246,8 @@ fn logical_values_convert_to_the_column_unit_and_scale() {
       optional int64 d (DECIMAL(10,2));
       optional double x;
     }";
-    let rows = [group(vec![
+    let rows = [
+        group(vec![
             (
                 "ts",
                 Value::Timestamp {
@@ -278,7 +279,8 @@ fn logical_values_convert_to_the_column_unit_and_scale() {
         group(vec![
             ("ts", s("2026-11-24T10:00:00.000001Z")),
             ("d", s("-1.5")),
-        ])];
+        ]),
+    ];
     // A field given twice is refused; the row before it is kept.
     let mut writer = ValueWriter::new(
         Vec::new(),
