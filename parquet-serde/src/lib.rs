@@ -48,6 +48,7 @@
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
+//! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::write_rows`], [`record::SchemaInferrer`] |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the
@@ -120,7 +121,7 @@
 //! | `chrono` | `ParquetSchema` for chrono's `DateTime`, `NaiveDateTime`, `NaiveDate`, `NaiveTime` |
 //! | `uuid` | `ParquetSchema` for `uuid::Uuid` (`FIXED_LEN_BYTE_ARRAY(16)` UUID) |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
-//! | `cli` | the `parquet-serde` command-line tool (`cat`, `schema`, `meta`, `pages`, `check`, `rewrite`) |
+//! | `cli` | the `parquet-serde` command-line tool (`cat`, `schema`, `meta`, `pages`, `check`, `rewrite`, `from-jsonl`, `from-csv`, `concat`) |
 //!
 //! ## Threads
 //!
