@@ -2,6 +2,7 @@
 //! [`ChunkReader`] or `std::io::Write`.
 
 mod chunk_reader;
+mod copy;
 mod decryptor;
 mod footer;
 mod indexes;
@@ -18,6 +19,7 @@ mod index_tests;
 pub use crate::core::column::DataPageVersion;
 pub(crate) use crate::page::PageDecryptor;
 pub use chunk_reader::{ChunkReader, CountingReader};
+pub use copy::copy_row_group;
 pub use footer::{
     parse_footer, parse_footer_with, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED,
 };

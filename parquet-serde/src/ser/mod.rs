@@ -43,12 +43,16 @@
 //! written.
 
 mod error;
+mod json;
 mod plan;
 mod serializer;
 mod shredder;
+mod value;
 mod writer;
 
 pub(crate) use writer::schema_of;
+pub(crate) use json::shred_json;
+pub(crate) use value::shred_value;
 pub use writer::Writer;
 
 use std::io::Write;

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::format::{TimeUnit, Type};
 use crate::schema::{
     ContainerAnnotation, Conversion, GroupShape, ListLayout, MapShape, NodeKind, Repetition,
-    Schema, SchemaNode,
+    Schema, SchemaNode, TextKind,
 };
 
 /// What a node is.
@@ -119,6 +119,8 @@ pub(crate) struct LeafPlan {
     /// Maximum levels.
     pub max_def: i16,
     pub max_rep: i16,
+    /// Whether the leaf is annotated JSON (dynamic rows write any value there as JSON text).
+    pub json: bool,
 }
 
 /// The plan of a schema.
@@ -205,6 +207,7 @@ impl Plan {
                     conv,
                     max_def: def,
                     max_rep: rep,
+                    json: node.conversion() == Some(Conversion::Text(TextKind::Json)),
                 });
                 self.set(idx, node, path, def, optional, leaf, Kind::Leaf(leaf));
             }

@@ -388,7 +388,7 @@ pub(crate) struct GroupCursor {
 }
 
 impl GroupCursor {
-    fn new(group: u32, first: u32, len: u32, rep: i16) -> Self {
+    pub(crate) fn new(group: u32, first: u32, len: u32, rep: i16) -> Self {
         GroupCursor {
             group,
             first,
@@ -469,8 +469,24 @@ impl GroupCursor {
         }
     }
 
+    /// The field named `name` (a key known only at run time), recorded as written: the
+    /// next field when it has that name (fields usually come in schema order), else found
+    /// by name.
+    #[inline]
+    pub(crate) fn field_named(&mut self, sh: &mut Shredder, name: &str) -> Result<u32> {
+        if self.stamp == 0 && self.cursor < self.len {
+            let f = self.first + self.cursor;
+            if sh.nodes[f as usize].name == name {
+                self.cursor += 1;
+                return Ok(f);
+            }
+        }
+        let i = self.find(sh, name)?;
+        self.mark(sh, i)
+    }
+
     /// Writes a null to every field not written (or fails for a required one).
-    fn finish(&self, sh: &mut Shredder) -> Result<()> {
+    pub(crate) fn finish(&self, sh: &mut Shredder) -> Result<()> {
         let start = if self.stamp == 0 { self.cursor } else { 0 };
         for f in self.first + start..self.first + self.len {
             let n = &sh.nodes[f as usize];

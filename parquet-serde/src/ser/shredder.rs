@@ -20,6 +20,8 @@ pub(crate) struct LeafBuf {
     pub max_def: i16,
     pub has_def: bool,
     pub has_rep: bool,
+    /// Annotated JSON.
+    pub json: bool,
 }
 
 impl LeafBuf {
@@ -64,6 +66,7 @@ impl Shredder {
                 max_def: l.max_def,
                 has_def: l.max_def > 0,
                 has_rep: l.max_rep > 0,
+                json: l.json,
             })
             .collect();
         Ok(Shredder {
@@ -85,8 +88,14 @@ impl Shredder {
     /// Shreds one row. On error the buffers are as they were before the call, and the error
     /// names the row (counted from the first row this shredder took).
     pub fn shred<T: serde::Serialize + ?Sized>(&mut self, row: &T) -> Result<()> {
+        self.shred_with(|sh, entry| row.serialize(super::serializer::At::new(sh, entry, 0)))
+    }
+
+    /// Shreds one row by `f`, given the shredder and the node a row goes to (at repetition
+    /// level 0); on error, as [`shred`](Self::shred).
+    pub fn shred_with(&mut self, f: impl FnOnce(&mut Shredder, u32) -> Result<()>) -> Result<()> {
         let entry = self.entry;
-        match row.serialize(super::serializer::At::new(self, entry, 0)) {
+        match f(self, entry) {
             Ok(()) => {
                 self.rows += 1;
                 Ok(())

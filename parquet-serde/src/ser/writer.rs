@@ -124,14 +124,37 @@ impl<T: Serialize + ParquetSchema> Writer<BufWriter<File>, T> {
     }
 }
 
-impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
+impl<W: Write, T> Writer<W, T> {
+    /// Makes [`close`](Self::close) commit `pending` (the file the sink writes) and a drop
+    /// before it remove it.
+    pub(crate) fn set_pending(&mut self, pending: PendingFile) {
+        self.pending = Some(pending);
+    }
+}
+
+impl<W: Write, T> Writer<W, T> {
     /// A writer of rows of `T` to `sink`. Fails with
     /// [`ErrorKind::Schema`](crate::ErrorKind::Schema) when `T`'s schema is not valid, and
     /// with [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) when a column
     /// asks for an encoding that does not fit its type.
-    pub fn new(sink: W, options: WriterOptions) -> Result<Self> {
+    pub fn new(sink: W, options: WriterOptions) -> Result<Self>
+    where
+        T: Serialize + ParquetSchema,
+    {
         let (schema, wrapped) = schema_of::<T>()?;
         let options = apply_column_options(&schema, options, &T::parquet_column_options())?;
+        Self::with_schema(sink, schema, wrapped, options)
+    }
+
+    /// A writer of rows shaped by `schema` (`wrapped` as in [`Shredder::new`]), which
+    /// [`write_with`](Self::write_with) writes; checks the encodings `options` asks for.
+    pub(crate) fn with_schema(
+        sink: W,
+        schema: Schema,
+        wrapped: bool,
+        options: WriterOptions,
+    ) -> Result<Self> {
+        let options = apply_column_options(&schema, options, &[])?;
         let shredder = Shredder::new(&schema, wrapped)?;
         let file = FileWriter::new(sink, schema, options)?;
         let columns = new_columns(&file)?;
@@ -156,13 +179,26 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     /// kept) with an [`ErrorKind::Data`](crate::ErrorKind::Data) error naming the column and
     /// the row number (the number of rows written before it).
     #[inline]
-    pub fn write(&mut self, row: &T) -> Result<()> {
+    pub fn write(&mut self, row: &T) -> Result<()>
+    where
+        T: Serialize + ParquetSchema,
+    {
+        self.write_with(|shredder| shredder.shred(row))
+    }
+
+    /// Writes one row, shredded by `shred` (which leaves the shredder as it was when it
+    /// fails, as [`Shredder::shred`] does).
+    #[inline]
+    pub(crate) fn write_with(
+        &mut self,
+        shred: impl FnOnce(&mut Shredder) -> Result<()>,
+    ) -> Result<()> {
         self.check()?;
         if let Err(e) = self.pool.check() {
             self.failed = true;
             return Err(e);
         }
-        self.shredder.shred(row)?;
+        shred(&mut self.shredder)?;
         self.num_rows += 1;
         let buffered = self.shredder.rows();
         if buffered >= self.flush_at
@@ -175,7 +211,10 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
 
     /// Writes rows in order; stops at the first row that fails (the rows before it are
     /// kept).
-    pub fn write_all(&mut self, rows: &[T]) -> Result<()> {
+    pub fn write_all(&mut self, rows: &[T]) -> Result<()>
+    where
+        T: Serialize + ParquetSchema,
+    {
         rows.iter().try_for_each(|row| self.write(row))
     }
 

@@ -10,6 +10,9 @@
 //! parquet-serde check FILE                               decode everything, verify every CRC
 //! parquet-serde rewrite IN OUT [options]                 same values and schema, other options
 //! parquet-serde recover DIR|FILE                         finish the log files a crash left behind
+//! parquet-serde from-jsonl IN.jsonl OUT.parquet [--schema FILE] [--sample N]   JSON lines to Parquet
+//! parquet-serde from-csv IN.csv OUT.parquet              CSV (header row) to Parquet
+//! parquet-serde concat OUT IN...                         row groups of every IN copied into OUT
 //! ```
 //! `--help` on any command lists its flags. Exit codes: 0 success, 1 a failure reading or
 //! writing (message on standard error), 2 a usage error.
@@ -22,6 +25,9 @@ use parquet_serde::{Error, ErrorKind};
 
 mod cat;
 mod check;
+mod concat;
+mod from_csv;
+mod from_jsonl;
 mod keys;
 mod meta;
 mod names;
@@ -34,6 +40,7 @@ mod rewrite_crypto;
 mod rewrite_layout;
 mod stats_flags;
 mod tail;
+mod write_args;
 
 use read::{read, CatArgs, ReadArgs};
 use rewrite::RewriteArgs;
@@ -101,6 +108,22 @@ enum Command {
     /// journal acknowledged; files holding none are removed. Files of a writer still
     /// running are skipped.
     Recover(recover::RecoverArgs),
+    /// Write JSON lines (one object a line) as a Parquet file
+    ///
+    /// The schema is message-type text (--schema) or inferred from the first --sample
+    /// lines: booleans, 64-bit integers, doubles (integers mixed with fractions), strings,
+    /// objects as groups, arrays as LISTs, values of mixed kinds as JSON text. A line that
+    /// is not JSON or does not fit the schema fails the command, naming the line.
+    #[command(name = "from-jsonl", args_override_self = true)]
+    FromJsonl(from_jsonl::FromJsonlArgs),
+    /// Write a CSV file with a header row as a Parquet file
+    ///
+    /// Each column is BOOLEAN, INT64, DOUBLE or STRING by its cells; empty cells are nulls.
+    #[command(name = "from-csv", args_override_self = true)]
+    FromCsv(from_csv::FromCsvArgs),
+    /// Concatenate Parquet files of the same schema, copying row groups as stored
+    #[command(args_override_self = true)]
+    Concat(concat::ConcatArgs),
 }
 
 impl Command {
@@ -115,6 +138,9 @@ impl Command {
             Command::Check(_) => "check",
             Command::Rewrite(_) => "rewrite",
             Command::Recover(_) => "recover",
+            Command::FromJsonl(_) => "from-jsonl",
+            Command::FromCsv(_) => "from-csv",
+            Command::Concat(_) => "concat",
         }
     }
 
@@ -148,6 +174,13 @@ impl Command {
                     Failure::Run("parquet-serde rewrite".to_string(), e)
                 }
             }),
+            Command::FromJsonl(args) => from_jsonl::run(&args)
+                .map_err(|e| Failure::Run("parquet-serde from-jsonl".to_string(), e)),
+            Command::FromCsv(args) => from_csv::run(&args)
+                .map_err(|e| Failure::Run("parquet-serde from-csv".to_string(), e)),
+            Command::Concat(args) => {
+                concat::run(&args).map_err(|e| Failure::Run("parquet-serde concat".to_string(), e))
+            }
         }
     }
 }
