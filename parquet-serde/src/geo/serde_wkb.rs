@@ -108,7 +108,7 @@ impl<'de, G: WkbGeometry> Visitor<'de> for WkbVisitor<G> {
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<G, E> {
-        G::from_wkb(v).map_err(E::custom)
+        G::from_wkb(v).map_err(|e| E::custom(e.message()))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<G, A::Error> {

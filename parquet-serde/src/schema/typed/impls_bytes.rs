@@ -10,17 +10,25 @@ use super::ParquetSchema;
 
 /// One BYTE_ARRAY value.
 impl ParquetSchema for bytes::Bytes {
-    fn parquet_node(name: &str, _attrs: &FieldAttrs) -> SchemaNode {
-        nodes::leaf(name, Type::ByteArray)
+    fn parquet_node(name: &str, attrs: &FieldAttrs) -> SchemaNode {
+        match attrs.geo {
+            Some(geo) => nodes::geo(name, geo),
+            None => nodes::leaf(name, Type::ByteArray),
+        }
     }
 }
 
 /// One BYTE_ARRAY value.
 impl ParquetSchema for bytes::BytesMut {
-    fn parquet_node(name: &str, _attrs: &FieldAttrs) -> SchemaNode {
-        nodes::leaf(name, Type::ByteArray)
+    fn parquet_node(name: &str, attrs: &FieldAttrs) -> SchemaNode {
+        match attrs.geo {
+            Some(geo) => nodes::geo(name, geo),
+            None => nodes::leaf(name, Type::ByteArray),
+        }
     }
 }
 
 impl markers::SupportsBytes for bytes::Bytes {}
 impl markers::SupportsBytes for bytes::BytesMut {}
+impl markers::SupportsGeo for bytes::Bytes {}
+impl markers::SupportsGeo for bytes::BytesMut {}

@@ -86,6 +86,16 @@ pub trait SupportsJson {}
 )]
 pub trait SupportsBytes {}
 
+/// Types that take `#[parquet(geometry)]` or `#[parquet(geography)]`: WKB bytes (`Vec<u8>`,
+/// `[u8]`, `bytes::Bytes`) and with the `geo-types` feature the `geo_types` geometries
+/// (serialized with `#[serde(with = "parquet_serde::core::geo::serde_wkb")]`).
+#[diagnostic::on_unimplemented(
+    message = "`#[parquet(geometry)]` / `#[parquet(geography)]` does not fit `{Self}`",
+    label = "a geometry column holds WKB bytes: Vec<u8>, [u8] or a geo_types geometry",
+    note = "GEOMETRY and GEOGRAPHY are BYTE_ARRAY columns of Well-Known Binary"
+)]
+pub trait SupportsGeo {}
+
 /// Implements `$marker` for each listed type.
 macro_rules! leaves {
     ($marker:ident: $($ty:ty),* $(,)?) => {$(impl $marker for $ty {})*};
@@ -99,6 +109,7 @@ leaves!(SupportsDecimal: i32, i64, i128, String, str);
 leaves!(SupportsUuid: [u8; 16], u128, String, str);
 leaves!(SupportsJson: String, str);
 leaves!(SupportsBytes: Vec<u8>, [u8]);
+leaves!(SupportsGeo: Vec<u8>, [u8]);
 impl<const N: usize> SupportsBytes for [u8; N] {}
 
 /// Passes `$marker` through the containers whose options reach their content.
@@ -131,7 +142,8 @@ pass_through!(
     SupportsDecimal,
     SupportsUuid,
     SupportsJson,
-    SupportsBytes
+    SupportsBytes,
+    SupportsGeo
 );
 
 /// Arrays pass every marker but `SupportsBytes` and `SupportsUuid` to their element (those

@@ -205,12 +205,15 @@ mod attrs;
 mod impls_bytes;
 #[cfg(feature = "chrono")]
 mod impls_chrono;
+#[cfg(feature = "geo-types")]
+mod impls_geo;
 mod impls_std;
 #[cfg(feature = "uuid")]
 mod impls_uuid;
 pub mod markers;
 mod nodes;
 
+pub use attrs::GeoSpec;
 pub use attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use markers::FlattenSchema;
 
