@@ -218,3 +218,52 @@ mod geo_types_fields {
         );
     }
 }
+
+#[test]
+fn a_bbox_predicate_prunes_row_groups_by_their_geospatial_statistics() {
+    // 5 row groups of 10 points each: group g holds x in [10g, 10g + 9], y = -x.
+    let rows = features();
+    let options = parquet_serde::WriterOptions::default().row_group_rows(10);
+    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let reader = FileReader::new(bytes).unwrap();
+    assert_eq!(reader.metadata().file.row_groups.len(), 5);
+
+    // x in [12, 23.5], y in [-30, 0]: points 12..=23 of groups 1 and 2.
+    let filter = reader
+        .filter(parquet_serde::col("geom").intersects_bbox(12.0, -30.0, 23.5, 0.0))
+        .unwrap();
+    let selection = filter.select().unwrap();
+    assert_eq!(selection.report.row_groups, 5);
+    assert_eq!(selection.report.pruned_by_statistics, 3);
+    assert_eq!(selection.report.rows_selected, 12);
+    let picked: Vec<usize> = selection.row_groups.iter().map(|(rg, _)| *rg).collect();
+    assert_eq!(picked, vec![1, 2]);
+    let ids: Vec<i64> = filter
+        .read_rows(&["id"])
+        .unwrap()
+        .iter()
+        .map(|v| serde_json::to_value(v).unwrap()["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, (12..=23).collect::<Vec<_>>());
+
+    // A box no chunk meets prunes everything; the negation keeps everything.
+    let none = reader
+        .filter(parquet_serde::col("geom").intersects_bbox(100.0, 0.0, 200.0, 1.0))
+        .unwrap()
+        .select()
+        .unwrap();
+    assert_eq!(none.report.pruned_by_statistics, 5);
+    assert_eq!(none.row_count(), 0);
+    let all = reader
+        .filter(!parquet_serde::col("geom").intersects_bbox(100.0, 0.0, 200.0, 1.0))
+        .unwrap()
+        .select()
+        .unwrap();
+    assert_eq!(all.row_count(), 50);
+
+    // Only geospatial columns take the test.
+    let err = reader
+        .filter(parquet_serde::col("id").intersects_bbox(0.0, 0.0, 1.0, 1.0))
+        .unwrap_err();
+    assert!(err.to_string().contains("GEOMETRY or GEOGRAPHY"), "{err}");
+}

@@ -41,5 +41,6 @@ pub mod wkb;
 pub use bounds::{AxisRange, Bounds};
 #[cfg(feature = "geo-types")]
 pub use geo_types_wkb::WkbGeometry;
+pub(crate) use stats::usable_bbox;
 pub use stats::{bbox_intersects, GeoStatisticsBuilder};
 pub use wkb::{Dimensions, GeometryKind, GeometryType, WkbSummary};
