@@ -121,6 +121,8 @@ pub struct FieldParquet {
     pub json: Option<Span>,
     pub bytes: Option<Span>,
     pub bson: Option<Span>,
+    /// `geometry(crs = ..)` / `geography(crs = .., algorithm = ..)`.
+    pub geo: Option<Spanned<GeoAttr>>,
     pub name: Option<Spanned<String>>,
     pub field_id: Option<i32>,
     /// `encoding = "..."`: the encoding's number in parquet.thrift.
@@ -135,8 +137,8 @@ pub struct FieldParquet {
     pub attr_span: Option<Span>,
 }
 
-const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, bytes, bson, name, \
-                          field_id, as_type, encoding, compression, dictionary, bloom_filter";
+const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, bytes, bson, geometry, \
+                          geography, name, field_id, as_type, encoding, compression, dictionary, bloom_filter";
 
 /// Parses every `#[parquet(...)]` in `attrs` as field options.
 pub fn field_parquet(attrs: &[Attribute], errors: &mut Errors) -> FieldParquet {
@@ -206,6 +208,12 @@ fn parse_field_key(meta: &ParseNestedMeta, out: &mut FieldParquet) -> syn::Resul
             once!(out.bson);
             no_value(meta, "bson")?;
             out.bson = Some(span);
+        "geometry" | "geography" => {
+            if out.geo.is_some() {
+                return Err(meta.error("duplicate parquet attribute `geometry`/`geography`"));
+            }
+            let value = parse_geo(meta, key == "geography")?;
+            out.geo = Some(Spanned { value, span });
         }
         "decimal" => {
             once!(out.decimal);
@@ -285,6 +293,7 @@ fn check_type_options(attrs: &FieldParquet, errors: &mut Errors) {
         ("json", attrs.json),
         ("bytes", attrs.bytes),
         ("bson", attrs.bson),
+        ("geometry", attrs.geo.as_ref().map(|g| g.span)),
     ]
     .into_iter()
     .filter_map(|(name, span)| span.map(|s| (name, s)))
@@ -319,6 +328,94 @@ fn parse_unit(meta: &ParseNestedMeta, key: &str) -> syn::Result<Unit> {
             format!("unknown time unit `{other}`; expected \"millis\", \"micros\" or \"nanos\""),
         )),
     }
+}
+
+/// What `geometry(...)` / `geography(...)` says.
+#[derive(Debug, Clone)]
+pub struct GeoAttr {
+    pub geography: bool,
+    pub crs: Option<String>,
+    /// The `EdgeInterpolationAlgorithm` variant name.
+    pub algorithm: Option<&'static str>,
+}
+
+/// The edge interpolation algorithms of GEOGRAPHY: the name written and the variant.
+const ALGORITHMS: &[(&str, &str)] = &[
+    ("spherical", "Spherical"),
+    ("vincenty", "Vincenty"),
+    ("thomas", "Thomas"),
+    ("andoyer", "Andoyer"),
+    ("karney", "Karney"),
+];
+
+/// `geometry`, `geometry(crs = "..")`, `geography`, `geography(crs = "..", algorithm = "..")`.
+fn parse_geo(meta: &ParseNestedMeta, geography: bool) -> syn::Result<GeoAttr> {
+    let key = if geography { "geography" } else { "geometry" };
+    let mut out = GeoAttr {
+        geography,
+        crs: None,
+        algorithm: None,
+    };
+    if meta.input.peek(Token![=]) {
+        return Err(meta.error(format!(
+            "expected `{key}` or `{key}(crs = \"...\"{})`",
+            if geography {
+                ", algorithm = \"...\""
+            } else {
+                ""
+            }
+        )));
+    }
+    if !meta.input.peek(syn::token::Paren) {
+        return Ok(out);
+    }
+    meta.parse_nested_meta(|inner| {
+        let param = path_name(&inner.path);
+        match param.as_str() {
+            "crs" => {
+                if out.crs.is_some() {
+                    return Err(inner.error(format!("duplicate {key} parameter `crs`")));
+                }
+                let lit = parse_str(&inner, "crs")?;
+                if lit.value().trim().is_empty() {
+                    return Err(syn::Error::new(lit.span(), "`crs` must not be empty"));
+                }
+                out.crs = Some(lit.value());
+            }
+            "algorithm" if geography => {
+                if out.algorithm.is_some() {
+                    return Err(inner.error("duplicate geography parameter `algorithm`"));
+                }
+                let lit = parse_str(&inner, "algorithm")?;
+                let name = lit.value().trim().to_ascii_lowercase();
+                let Some(&(_, variant)) = ALGORITHMS.iter().find(|(n, _)| *n == name) else {
+                    let names: Vec<&str> = ALGORITHMS.iter().map(|(n, _)| *n).collect();
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        format!(
+                            "unknown edge interpolation `{}`; expected one of: {}",
+                            lit.value(),
+                            names.join(", ")
+                        ),
+                    ));
+                };
+                out.algorithm = Some(variant);
+            }
+            "algorithm" => {
+                return Err(
+                    inner.error("`algorithm` belongs to `geography`: GEOMETRY edges are planar")
+                )
+            }
+            _ => {
+                return Err(inner.error(format!(
+                    "unknown {key} parameter `{param}`; expected `crs`{}",
+                    if geography { " or `algorithm`" } else { "" }
+                )))
+            }
+        }
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// `decimal(precision = P, scale = S)` with `1 <= P <= 1000` and `S <= P` (scale defaults to

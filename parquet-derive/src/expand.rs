@@ -108,7 +108,8 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
             Some(n) => (n.value.clone(), n.span),
             None => (default_name, name_span),
         };
-        if let (Some(span), None) = (serde.custom_with, &parquet.as_type) {
+        // With `geometry`/`geography` the `with` module writes the WKB the type's schema names.
+        if let (Some(span), None, None) = (serde.custom_with, &parquet.as_type, &parquet.geo) {
             errors.at(
                 span,
                 "ParquetSchema cannot see what `#[serde(with)]` / `serialize_with` writes; add \
@@ -211,6 +212,25 @@ fn attrs_expr(field: &Field) -> TokenStream {
     }
     if p.bson.is_some() {
         sets.push(quote!(__a.bson = true;));
+    if let Some(geo) = &p.geo {
+        let g = &geo.value;
+        let crs = match &g.crs {
+            Some(c) => quote!(__p::Some(#c)),
+            None => quote!(__p::None),
+        };
+        let spec = if g.geography {
+            let alg = match g.algorithm {
+                Some(v) => {
+                    let v = Ident::new(v, Span::call_site());
+                    quote!(__p::Some(__p::EdgeInterpolationAlgorithm::#v))
+                }
+                None => quote!(__p::None),
+            };
+            quote!(__p::GeoSpec::geography(#crs, #alg))
+        } else {
+            quote!(__p::GeoSpec::geometry(#crs))
+        };
+        sets.push(quote!(__a.geo = __p::Some(#spec);));
     }
     if let Some(enc) = p.encoding {
         sets.push(quote!(__a.encoding = __p::Some(__p::Encoding::from_i32(#enc));));
@@ -292,6 +312,8 @@ fn marker_checks(field: &Field, body: &mut Body, params: &[Ident]) -> TokenStrea
     }
     if p.bson.is_some() {
         markers.push(("assert_bson", "SupportsBson"));
+    if p.geo.is_some() {
+        markers.push(("assert_geo", "SupportsGeo"));
     }
     if field.flatten {
         markers.push(("assert_flatten", "FlattenSchema"));

@@ -32,6 +32,7 @@
 //!     format  the Thrift compact protocol and the parquet.thrift structures
 //! schema      schema tree, logical types, column descriptors, ParquetSchema
 //! values      plain containers of column values (one buffer per column, no per-value allocation)
+//! geo         WKB of GEOMETRY / GEOGRAPHY values: validation, bounding boxes, statistics
 //! ```
 //!
 //! ```
@@ -61,6 +62,8 @@ pub mod encryption;
 pub mod file;
 #[path = "format/mod.rs"]
 pub mod format;
+#[path = "geo/mod.rs"]
+pub mod geo;
 #[path = "keytools/mod.rs"]
 pub mod keytools;
 #[path = "page/mod.rs"]

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::bloom::{BloomFilterBuilder, BloomFilterOptions, Sbbf};
 use crate::compression::Compression;
+use crate::core::geo::GeoStatisticsBuilder;
 use crate::encoding::{bit_width, levels, rle::RleEncoder};
 use crate::error::{Error, Result};
 use crate::format::{
@@ -212,6 +213,9 @@ pub struct ColumnChunkWriter {
     dict_checked: DictCost,
     /// `(row group, column)` the pages are encrypted for, when encrypted.
     encrypted_for: Option<(usize, usize)>,
+    /// GEOMETRY / GEOGRAPHY columns: their GeospatialStatistics, and whether the bounding
+    /// box is kept (GEOMETRY only).
+    geo: Option<(GeoStatisticsBuilder, bool)>,
 }
 
 /// What the dictionary has cost: its PLAIN size, the indices handed out, and the PLAIN size
@@ -263,6 +267,15 @@ impl ColumnChunkWriter {
             );
         if utf8 {
             w.meta = w.new_meta(SortOrder::for_column(descr), true);
+        }
+        // GeospatialStatistics go with the chunk statistics; a GEOGRAPHY keeps only the types
+        // (a box of the vertices does not bound edges that curve on the sphere).
+        if w.options.statistics && descr.physical_type == Type::ByteArray {
+            w.geo = match descr.logical_type {
+                Some(LogicalType::Geometry { .. }) => Some((GeoStatisticsBuilder::new(), true)),
+                Some(LogicalType::Geography { .. }) => Some((GeoStatisticsBuilder::new(), false)),
+                _ => None,
+            };
         }
         Ok(w)
     }
@@ -381,6 +394,7 @@ impl ColumnChunkWriter {
             dict_cost: DictCost::default(),
             dict_checked: DictCost::default(),
             encrypted_for: None,
+            geo: None,
         };
         w.meta = w.new_meta(sort_order, false);
         Ok(w)
@@ -640,6 +654,11 @@ impl ColumnChunkWriter {
             levels.len()
         };
         self.meta.add(batch, levels.clone(), values.clone());
+        if let (Some((geo, _)), ColumnValues::ByteArray(v)) = (self.geo.as_mut(), &batch.values) {
+            for i in values.clone() {
+                geo.add(v.get(i));
+            }
+        }
         self.page_rows += rows;
         self.num_rows += rows as u64;
         self.num_levels += levels.len() as u64;
@@ -932,7 +951,7 @@ impl ColumnChunkWriter {
             bloom_filter_offset: None,
             bloom_filter_length: None,
             size_statistics: meta.size_statistics,
-            geospatial_statistics: None,
+            geospatial_statistics: self.geo.as_ref().and_then(|(g, bbox)| g.finish(*bbox)),
         };
         Ok(WrittenColumnChunk {
             pages,

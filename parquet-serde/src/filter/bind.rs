@@ -59,6 +59,8 @@ pub(crate) enum Test {
     NotIn(Vec<Scalar>),
     IsNull,
     IsNotNull,
+    /// A GEOMETRY / GEOGRAPHY value's box meets `[xmin, ymin, xmax, ymax]`.
+    IntersectsBbox([f64; 4]),
 }
 
 /// A test of one leaf column. `negated` is set only for leaves under a repeated field,
@@ -196,6 +198,15 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
             Some(parsed) => parsed,
             None => coerce(v, kind, path),
         };
+        let geo = matches!(
+            d.logical_type,
+            Some(LogicalType::Geometry { .. } | LogicalType::Geography { .. })
+        ) && d.physical_type == Type::ByteArray;
+        if matches!(test, Test::IntersectsBbox(_)) && !geo {
+            return Err(Error::invalid_argument(format!(
+                "intersects_bbox needs a GEOMETRY or GEOGRAPHY column; {path:?} is not one"
+            )));
+        }
         let test = match test {
             Test::Cmp(op, v) => Test::Cmp(op, coerce(&v, kind, path)?),
             Test::Between(a, b) => Test::Between(coerce(&a, kind, path)?, coerce(&b, kind, path)?),
@@ -214,8 +225,9 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
                 negated: false,
             }));
         }
-        if d.max_rep_level > 0 {
-            // "not any value matches" is no test of single values.
+        if d.max_rep_level > 0 || matches!(test, Test::IntersectsBbox(_)) {
+            // "not any value matches" is no test of single values; a box test has no
+            // complement test (a value outside the box may still be null or empty).
             return Ok(Bound::Leaf(Leaf {
                 column,
                 kind,
@@ -241,6 +253,13 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
             Test::NotIn(v) => mk(Test::In(v)),
             Test::IsNull => mk(Test::IsNotNull),
             Test::IsNotNull => mk(Test::IsNull),
+            // Taken care of above.
+            Test::IntersectsBbox(b) => Bound::Leaf(Leaf {
+                column,
+                kind,
+                test: Test::IntersectsBbox(b),
+                negated: true,
+            }),
         })
     };
     match p {
@@ -251,6 +270,7 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
         Predicate::InList { column, values } => leaf(column, Test::In(values.clone())),
         Predicate::IsNull { column } => leaf(column, Test::IsNull),
         Predicate::IsNotNull { column } => leaf(column, Test::IsNotNull),
+        Predicate::IntersectsBbox { column, bbox } => leaf(column, Test::IntersectsBbox(*bbox)),
         Predicate::And(a, b) | Predicate::Or(a, b) => {
             let parts = vec![
                 bind_inner(a, schema, negate)?,

@@ -5,6 +5,8 @@ use std::cmp::Ordering;
 
 use crate::column::statistics::{compare_decimal_bytes, compare_f64, f16_to_f64};
 use crate::column::{ColumnBatch, Scalar};
+use crate::core::geo::wkb::scan_with;
+use crate::core::geo::{bbox_intersects, Bounds};
 use crate::error::{Error, Result};
 use crate::values::ColumnValues;
 
@@ -49,6 +51,8 @@ fn typed<'t, T: Copy>(
         Test::NotIn(v) => Typed::NotIn(list(v)),
         Test::IsNull => Typed::Const(false),
         Test::IsNotNull => Typed::Const(true),
+        // Only GEOMETRY / GEOGRAPHY byte arrays are bound to it, and answered before this.
+        Test::IntersectsBbox(_) => Typed::Const(false),
     }
 }
 
@@ -91,6 +95,10 @@ pub(crate) fn test_values(test: &Test, kind: Kind, values: &ColumnValues, out: &
     };
     let float = |s: &Scalar| s.as_f64();
     let icmp = |a: i128, b: i128| a.cmp(&b);
+    if let (Test::IntersectsBbox(q), ColumnValues::ByteArray(v)) = (test, values) {
+        out.extend(v.iter().map(|wkb| value_intersects(wkb, *q)));
+        return;
+    }
     match (kind, values) {
         (Kind::Bool, ColumnValues::Boolean(v)) => {
             let t = typed(test, Scalar::as_bool, |a: bool, b: bool| a.cmp(&b));
@@ -161,12 +169,23 @@ pub(crate) fn test_values(test: &Test, kind: Kind, values: &ColumnValues, out: &
     }
 }
 
+/// Whether the box of one WKB value meets the query box; an empty or invalid value does not.
+fn value_intersects(wkb: &[u8], [xmin, ymin, xmax, ymax]: [f64; 4]) -> bool {
+    let mut bounds = Bounds::default();
+    if scan_with(wkb, |c| bounds.add(c)).is_err() {
+        return false;
+    }
+    bounds
+        .to_bounding_box()
+        .is_some_and(|b| bbox_intersects(&b, xmin, ymin, xmax, ymax))
+}
+
 fn literals(test: &Test) -> Vec<&Scalar> {
     match test {
         Test::Cmp(_, v) => vec![v],
         Test::Between(a, b) => vec![a, b],
         Test::In(v) | Test::NotIn(v) => v.iter().collect(),
-        Test::IsNull | Test::IsNotNull => vec![],
+        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) => vec![],
     }
 }
 

@@ -94,6 +94,15 @@ pub enum Predicate {
         /// Dotted path of the leaf.
         column: String,
     },
+    /// The bounding box of the GEOMETRY / GEOGRAPHY value in `column` meets the box
+    /// `[xmin, xmax] x [ymin, ymax]` (`xmin > xmax` wraps around the antimeridian). Null, empty
+    /// and invalid values do not.
+    IntersectsBbox {
+        /// Dotted path of the leaf.
+        column: String,
+        /// `[xmin, ymin, xmax, ymax]`.
+        bbox: [f64; 4],
+    },
     /// Both hold.
     And(Box<Predicate>, Box<Predicate>),
     /// Either holds.
@@ -188,6 +197,22 @@ impl Column {
     pub fn is_not_null(self) -> Predicate {
         Predicate::IsNotNull { column: self.path }
     }
+
+    /// The geometry's bounding box meets `[xmin, xmax] x [ymin, ymax]`: a GEOMETRY or
+    /// GEOGRAPHY column, pruned by the bounding boxes of its GeospatialStatistics and tested
+    /// row by row on each value's own box. A box with `xmin > xmax` crosses the antimeridian.
+    ///
+    /// ```
+    /// use parquet_serde::col;
+    /// let p = col("geom").intersects_bbox(-10.0, 40.0, 5.0, 52.0);
+    /// assert_eq!(p.to_string(), "geom intersects bbox(-10, 40, 5, 52)");
+    /// ```
+    pub fn intersects_bbox(self, xmin: f64, ymin: f64, xmax: f64, ymax: f64) -> Predicate {
+        Predicate::IntersectsBbox {
+            column: self.path,
+            bbox: [xmin, ymin, xmax, ymax],
+        }
+    }
 }
 
 impl Predicate {
@@ -218,7 +243,8 @@ impl Predicate {
             | Predicate::Between { column, .. }
             | Predicate::InList { column, .. }
             | Predicate::IsNull { column }
-            | Predicate::IsNotNull { column } => f(column),
+            | Predicate::IsNotNull { column }
+            | Predicate::IntersectsBbox { column, .. } => f(column),
             Predicate::And(a, b) | Predicate::Or(a, b) => {
                 a.walk(f);
                 b.walk(f);
@@ -273,6 +299,10 @@ impl fmt::Display for Predicate {
             }
             Predicate::IsNull { column } => write!(f, "{column} is null"),
             Predicate::IsNotNull { column } => write!(f, "{column} is not null"),
+            Predicate::IntersectsBbox { column, bbox } => {
+                let [x0, y0, x1, y1] = bbox;
+                write!(f, "{column} intersects bbox({x0}, {y0}, {x1}, {y1})")
+            }
             Predicate::And(a, b) => write!(f, "({a} and {b})"),
             Predicate::Or(a, b) => write!(f, "({a} or {b})"),
             Predicate::Not(p) => write!(f, "not {p}"),

@@ -5,8 +5,9 @@ use std::cmp::Ordering;
 
 use crate::bloom::{hash, Sbbf};
 use crate::column::{ColumnStatistics, Scalar};
+use crate::core::geo::bbox_intersects;
 use crate::file::PageInfo;
-use crate::format::Type;
+use crate::format::{BoundingBox, Type};
 use crate::schema::ColumnDescriptor;
 use crate::values::ColumnValues;
 
@@ -24,6 +25,8 @@ pub(crate) struct Facts {
     /// Known to hold only nulls (`Some(false)`: known to hold a value).
     pub all_null: Option<bool>,
     pub nan_count: Option<u64>,
+    /// Bounding box of a GEOMETRY / GEOGRAPHY chunk's values (GeospatialStatistics).
+    pub bbox: Option<BoundingBox>,
 }
 
 impl Facts {
@@ -39,6 +42,7 @@ impl Facts {
             null_count: s.null_count,
             all_null: s.null_count.map(|n| n >= num_values.max(0) as u64),
             nan_count: s.nan_count,
+            bbox: None,
         }
     }
 
@@ -52,6 +56,7 @@ impl Facts {
             null_count: p.null_count,
             all_null: p.null_page,
             nan_count: None,
+            bbox: None,
         }
     }
 }
@@ -81,6 +86,12 @@ pub(crate) fn may_match(leaf: &Leaf, f: &Facts) -> bool {
     if f.all_null == Some(true) {
         return false;
     }
+    if let Test::IntersectsBbox([xmin, ymin, xmax, ymax]) = leaf.test {
+        return f
+            .bbox
+            .as_ref()
+            .is_none_or(|b| bbox_intersects(b, xmin, ymin, xmax, ymax));
+    }
     let nan = leaf.kind.floating() && f.nan_count != Some(0);
     let (Some(min), Some(max)) = (&f.min, &f.max) else {
         return true;
@@ -103,7 +114,7 @@ pub(crate) fn may_match(leaf: &Leaf, f: &Facts) -> bool {
         Test::Between(lo, hi) => le(lo, hi) && le(lo, max) && le(min, hi) || nan && hi.is_nan(),
         Test::In(vs) => vs.iter().any(eq),
         Test::NotIn(vs) => !(single && vs.iter().any(|v| same(min, v))),
-        Test::IsNull | Test::IsNotNull => true,
+        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) => true,
     }
 }
 
@@ -226,6 +237,7 @@ mod tests {
             null_count: Some(nulls),
             all_null: Some(all_null),
             nan_count: None,
+            bbox: None,
         }
     }
 
@@ -276,6 +288,7 @@ mod tests {
             null_count: Some(0),
             all_null: Some(false),
             nan_count: None,
+            bbox: None,
         };
         let gt = leaf(Kind::Float, Test::Cmp(CmpOp::Gt, Scalar::Float(5.0)));
         assert!(may_match(&gt, &f), "NaN > 5 may be there");

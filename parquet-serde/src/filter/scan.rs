@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use crate::bloom::Sbbf;
 use crate::column::ColumnBatch;
+use crate::core::geo::usable_bbox;
 use crate::error::{Error, Result};
 use crate::file::{local_ranges, take_rows, ChunkReader, FileReader, PageIndex, RowSelection};
 use crate::format::{ColumnMetaData, Encoding, PageType};
@@ -217,7 +218,15 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
             .ok()
             .and_then(|c| c.meta_data.as_ref())
             .map_or(i64::MAX, |m| m.num_values);
-        Facts::of_chunk(md.column_statistics(rg, column).as_ref(), num_values)
+        let mut facts = Facts::of_chunk(md.column_statistics(rg, column).as_ref(), num_values);
+        facts.bbox = md
+            .column_chunk(rg, column)
+            .ok()
+            .and_then(|c| c.meta_data.as_ref())
+            .and_then(|m| m.geospatial_statistics.as_ref())
+            .and_then(usable_bbox)
+            .cloned();
+        facts
     }
 
     fn tree(&self, b: &Bound, leaf: &mut impl FnMut(&Leaf) -> bool) -> bool {

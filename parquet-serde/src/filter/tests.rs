@@ -203,6 +203,7 @@ fn reference(p: &Predicate, i: usize) -> Option<bool> {
         ),
         Predicate::IsNull { column } => any(column, &|_| false, Some(true)),
         Predicate::IsNotNull { column } => any(column, &|_| true, Some(false)),
+        Predicate::IntersectsBbox { .. } => unreachable!("the generated predicates test no boxes"),
         Predicate::And(a, b) => match (reference(a, i), reference(b, i)) {
             (Some(false), _) | (_, Some(false)) => Some(false),
             (Some(true), Some(true)) => Some(true),

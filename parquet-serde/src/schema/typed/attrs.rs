@@ -1,7 +1,7 @@
 //! Per-field options: what `#[parquet(...)]` says about one field.
 
 use crate::compression::Compression;
-use crate::format::{Encoding, TimeUnit};
+use crate::format::{EdgeInterpolationAlgorithm, Encoding, LogicalType, TimeUnit};
 
 /// Options of one field, as written in `#[parquet(...)]` on it.
 ///
@@ -53,6 +53,8 @@ pub struct FieldAttrs {
     pub bytes: bool,
     /// `bson`: a byte sequence is one `BYTE_ARRAY` BSON document.
     pub bson: bool,
+    /// `geometry(...)` / `geography(...)`: a `BYTE_ARRAY` of WKB values.
+    pub geo: Option<GeoSpec>,
     /// `encoding = "..."`: the value encoding of the column(s) below this field.
     pub encoding: Option<Encoding>,
     /// `compression = "..."`: the codec of the column(s) below this field.
@@ -77,6 +79,7 @@ impl FieldAttrs {
             json: false,
             bytes: false,
             bson: false,
+            geo: None,
             encoding: None,
             compression: None,
             dictionary: None,
@@ -95,6 +98,7 @@ impl FieldAttrs {
             || self.json
             || self.bytes
             || self.bson
+            || self.geo.is_some()
     }
 
     /// Whether any column option (`encoding`, `compression`, `dictionary`, `bloom_filter`)
@@ -119,6 +123,7 @@ impl FieldAttrs {
             json: self.json || outer.json,
             bytes: self.bytes || outer.bytes,
             bson: self.bson || outer.bson,
+            geo: or_opt(self.geo, outer.geo),
             encoding: or_opt(self.encoding, outer.encoding),
             compression: or_opt(self.compression, outer.compression),
             dictionary: or_opt(self.dictionary, outer.dictionary),
@@ -200,6 +205,67 @@ impl DecimalSpec {
     /// Digits after the decimal point.
     pub const fn scale(self) -> u32 {
         self.scale as u32
+    }
+}
+
+/// What `#[parquet(geometry(crs = "..."))]` or
+/// `#[parquet(geography(crs = "...", algorithm = "..."))]` says: the logical type of a
+/// `BYTE_ARRAY` column of WKB values.
+///
+/// ```
+/// use parquet_serde::core::format::{EdgeInterpolationAlgorithm, LogicalType};
+/// use parquet_serde::core::schema::typed::GeoSpec;
+///
+/// let g = GeoSpec::geography(Some("srid:4326"), Some(EdgeInterpolationAlgorithm::Karney));
+/// assert!(matches!(g.logical_type(), LogicalType::Geography { .. }));
+/// assert_eq!(GeoSpec::GEOMETRY.logical_type(), LogicalType::Geometry { crs: None });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeoSpec {
+    /// GEOGRAPHY (edges follow `algorithm`) rather than GEOMETRY (planar edges).
+    pub geography: bool,
+    /// Coordinate reference system; `None` is the default, `OGC:CRS84`.
+    pub crs: Option<&'static str>,
+    /// Edge interpolation of a GEOGRAPHY; `None` is the default, spherical.
+    pub algorithm: Option<EdgeInterpolationAlgorithm>,
+}
+
+impl GeoSpec {
+    /// GEOMETRY in the default CRS: what a `geo_types` field is without options.
+    pub const GEOMETRY: GeoSpec = GeoSpec::geometry(None);
+
+    /// GEOMETRY in `crs`.
+    pub const fn geometry(crs: Option<&'static str>) -> GeoSpec {
+        GeoSpec {
+            geography: false,
+            crs,
+            algorithm: None,
+        }
+    }
+
+    /// GEOGRAPHY in `crs` with edges interpolated by `algorithm`.
+    pub const fn geography(
+        crs: Option<&'static str>,
+        algorithm: Option<EdgeInterpolationAlgorithm>,
+    ) -> GeoSpec {
+        GeoSpec {
+            geography: true,
+            crs,
+            algorithm,
+        }
+    }
+
+    /// The logical type of the column.
+    pub fn logical_type(&self) -> LogicalType {
+        let crs = self.crs.map(str::to_owned);
+        if self.geography {
+            LogicalType::Geography {
+                crs,
+                algorithm: self.algorithm,
+            }
+        } else {
+            LogicalType::Geometry { crs }
+        }
     }
 }
 

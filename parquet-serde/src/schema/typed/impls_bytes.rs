@@ -14,7 +14,10 @@ impl ParquetSchema for bytes::Bytes {
         if attrs.bson {
             nodes::bson(name)
         } else {
-            nodes::leaf(name, Type::ByteArray)
+            match attrs.geo {
+                Some(geo) => nodes::geo(name, geo),
+                None => nodes::leaf(name, Type::ByteArray),
+            }
         }
     }
 }
@@ -25,7 +28,10 @@ impl ParquetSchema for bytes::BytesMut {
         if attrs.bson {
             nodes::bson(name)
         } else {
-            nodes::leaf(name, Type::ByteArray)
+            match attrs.geo {
+                Some(geo) => nodes::geo(name, geo),
+                None => nodes::leaf(name, Type::ByteArray),
+            }
         }
     }
 }
@@ -34,3 +40,5 @@ impl markers::SupportsBytes for bytes::Bytes {}
 impl markers::SupportsBytes for bytes::BytesMut {}
 impl markers::SupportsBson for bytes::Bytes {}
 impl markers::SupportsBson for bytes::BytesMut {}
+impl markers::SupportsGeo for bytes::Bytes {}
+impl markers::SupportsGeo for bytes::BytesMut {}

@@ -314,11 +314,14 @@ transparent! {
 // ---------------------------------------------------------------------------------------------
 // Sequences
 
-/// The node of a sequence of `T`: one BYTE_ARRAY when `T` is `u8` and `bytes` is set, else a
-/// 3-level LIST whose element gets the same options.
+/// The node of a sequence of `T`: one BYTE_ARRAY when `T` is `u8` and `bytes` (or
+/// `geometry`/`geography`, WKB bytes) is set, else a 3-level LIST whose element gets the
+/// same options.
 fn sequence<T: ParquetSchema + ?Sized>(name: &str, attrs: &FieldAttrs) -> SchemaNode {
     if attrs.bson && T::__PARQUET_IS_BYTE {
         nodes::bson(name)
+    } else if let (Some(geo), true) = (attrs.geo, T::__PARQUET_IS_BYTE) {
+        nodes::geo(name, geo)
     } else if attrs.bytes && T::__PARQUET_IS_BYTE {
         nodes::leaf(name, Type::ByteArray)
     } else {

@@ -106,6 +106,15 @@ pub trait SupportsBson {}
     note = "a 128-bit integer holds at most 38 decimal digits"
 )]
 pub trait SupportsWideDecimal {}
+/// Types that take `#[parquet(geometry)]` or `#[parquet(geography)]`: WKB bytes (`Vec<u8>`,
+/// `[u8]`, `bytes::Bytes`) and with the `geo-types` feature the `geo_types` geometries
+/// (serialized with `#[serde(with = "parquet_serde::core::geo::serde_wkb")]`).
+#[diagnostic::on_unimplemented(
+    message = "`#[parquet(geometry)]` / `#[parquet(geography)]` does not fit `{Self}`",
+    label = "a geometry column holds WKB bytes: Vec<u8>, [u8] or a geo_types geometry",
+    note = "GEOMETRY and GEOGRAPHY are BYTE_ARRAY columns of Well-Known Binary"
+)]
+pub trait SupportsGeo {}
 
 /// Implements `$marker` for each listed type.
 macro_rules! leaves {
@@ -122,6 +131,7 @@ leaves!(SupportsJson: String, str);
 leaves!(SupportsBytes: Vec<u8>, [u8]);
 leaves!(SupportsBson: Vec<u8>, [u8]);
 leaves!(SupportsWideDecimal: String, str);
+leaves!(SupportsGeo: Vec<u8>, [u8]);
 impl<const N: usize> SupportsBytes for [u8; N] {}
 
 /// Passes `$marker` through the containers whose options reach their content.
@@ -156,7 +166,8 @@ pass_through!(
     SupportsJson,
     SupportsBytes,
     SupportsBson,
-    SupportsWideDecimal
+    SupportsWideDecimal,
+    SupportsGeo
 );
 
 /// Arrays pass every marker but `SupportsBytes` and `SupportsUuid` to their element (those

@@ -212,6 +212,8 @@ mod impls_half;
 mod impls_interval;
 #[cfg(feature = "jiff")]
 mod impls_jiff;
+#[cfg(feature = "geo-types")]
+mod impls_geo;
 mod impls_std;
 #[cfg(feature = "time")]
 mod impls_time;
@@ -220,6 +222,7 @@ mod impls_uuid;
 pub mod markers;
 mod nodes;
 
+pub use attrs::GeoSpec;
 pub use attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use markers::FlattenSchema;
 

@@ -6,7 +6,7 @@
 use crate::format::{LogicalType, TimeUnit, Type};
 use crate::schema::{NodeKind, Repetition, SchemaNode};
 
-use super::attrs::DecimalSpec;
+use super::attrs::{DecimalSpec, GeoSpec};
 
 /// A required leaf with no annotation.
 pub(crate) fn leaf(name: &str, physical_type: Type) -> SchemaNode {
@@ -53,6 +53,11 @@ pub(crate) fn string(name: &str) -> SchemaNode {
 /// A `BYTE_ARRAY` JSON leaf.
 pub(crate) fn json(name: &str) -> SchemaNode {
     annotate(leaf(name, Type::ByteArray), LogicalType::Json)
+}
+
+/// A `BYTE_ARRAY` GEOMETRY or GEOGRAPHY leaf (WKB values); no converted type exists.
+pub(crate) fn geo(name: &str, spec: GeoSpec) -> SchemaNode {
+    annotate(leaf(name, Type::ByteArray), spec.logical_type())
 }
 
 /// A `BYTE_ARRAY` ENUM leaf.

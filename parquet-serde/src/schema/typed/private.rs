@@ -7,13 +7,16 @@ use std::cell::Cell;
 
 use crate::core::schema::{NodeKind, Repetition};
 
+pub use super::attrs::GeoSpec;
 pub use super::attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
+pub use super::markers::SupportsGeo;
 pub use super::markers::{
     FlattenSchema, SupportsBson, SupportsBytes, SupportsDate, SupportsDecimal, SupportsJson,
     SupportsTimeMicros, SupportsTimeMillis, SupportsTimestamp, SupportsUuid, SupportsWideDecimal,
 };
 pub use super::ParquetSchema;
 pub use crate::core::compression::Compression;
+pub use crate::core::format::EdgeInterpolationAlgorithm;
 pub use crate::core::format::{Encoding, TimeUnit};
 pub use crate::core::schema::SchemaNode;
 pub use std::option::Option::{self, None, Some};
@@ -218,6 +221,8 @@ pub fn assert_bytes<T: SupportsBytes + ?Sized>() {}
 pub fn assert_bson<T: SupportsBson + ?Sized>() {}
 /// See [`assert_timestamp`].
 pub fn assert_wide_decimal<T: SupportsWideDecimal + ?Sized>() {}
+/// See [`assert_timestamp`].
+pub fn assert_geo<T: SupportsGeo + ?Sized>() {}
 /// See [`assert_timestamp`].
 pub fn assert_flatten<T: FlattenSchema + ?Sized>() {}
 

@@ -1,0 +1,7 @@
+#[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+struct Row {
+    #[parquet(geometry)]
+    a: String,
+}
+
+fn main() {}
