@@ -141,6 +141,7 @@ pub mod record;
 mod ser;
 #[cfg(test)]
 mod test_support;
+pub mod variant;
 
 // The core's modules under their short names, for the crate's own code (`crate::file::...`).
 use crate::core::{
