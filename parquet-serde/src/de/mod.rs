@@ -66,6 +66,7 @@ mod select;
 mod source;
 mod state;
 mod tree;
+mod variant;
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 //! `i128`), else as `f64` when that prints back to the same digits, else as its decimal
 //! text; date, time, timestamps and uuid as text (`"2024-01-30"`, `"12:00:00.000000"`,
 //! RFC 3339 with `Z` for the time-zone-aware ones, hyphenated uuid); binary as bytes;
-//! strings borrowed; arrays as sequences; objects as maps. Asking for what the type wants
+//! strings; arrays as sequences; objects as maps. Asking for what the type wants
 //! converts where nothing is lost: any whole exact number reads as any integer type it
 //! fits, any number as a float, a uuid or a string as bytes, a one-field object or a string
 //! as an enum. The deserializer is not human-readable (a `uuid::Uuid` reads 16 bytes).
@@ -14,10 +14,9 @@ use std::collections::btree_map;
 use std::fmt;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
-    VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess,
+    SeqAccess, VariantAccess, Visitor,
 };
-use serde::Deserialize;
 
 use crate::error::{Error, Result};
 
@@ -42,7 +41,7 @@ impl de::Error for Error {
 /// assert_eq!(m["b"], 2);
 /// # Ok::<(), parquet_serde::Error>(())
 /// ```
-pub fn from_variant<'a, T: Deserialize<'a>>(value: &'a Variant) -> Result<T> {
+pub fn from_variant<T: DeserializeOwned>(value: &Variant) -> Result<T> {
     T::deserialize(VariantDeserializer::new(value))
 }
 
@@ -105,7 +104,7 @@ macro_rules! int_method {
     )*};
 }
 
-impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
+impl<'de> Deserializer<'de> for VariantDeserializer<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -138,8 +137,8 @@ impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
             | Variant::TimestampNanos(_)
             | Variant::TimestampNtzNanos(_)
             | Variant::Uuid(_)) => visitor.visit_string(text::temporal(v).unwrap_or_default()),
-            Variant::Binary(b) => visitor.visit_borrowed_bytes(b),
-            Variant::String(s) => visitor.visit_borrowed_str(s),
+            Variant::Binary(b) => visitor.visit_bytes(b),
+            Variant::String(s) => visitor.visit_str(s),
             Variant::Array(items) => {
                 let mut seq = Seq {
                     items: items.iter(),
@@ -185,9 +184,9 @@ impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
-            Variant::Binary(b) => visitor.visit_borrowed_bytes(b),
-            Variant::String(s) => visitor.visit_borrowed_bytes(s.as_bytes()),
-            Variant::Uuid(u) => visitor.visit_borrowed_bytes(u),
+            Variant::Binary(b) => visitor.visit_bytes(b),
+            Variant::String(s) => visitor.visit_bytes(s.as_bytes()),
+            Variant::Uuid(u) => visitor.visit_bytes(u),
             _ => self.deserialize_any(visitor),
         }
     }
@@ -259,7 +258,7 @@ struct Seq<'a> {
     items: std::slice::Iter<'a, Variant>,
 }
 
-impl<'de> SeqAccess<'de> for Seq<'de> {
+impl<'de> SeqAccess<'de> for Seq<'_> {
     type Error = Error;
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         self.items
@@ -277,7 +276,7 @@ struct Map<'a> {
     value: Option<&'a Variant>,
 }
 
-impl<'de> MapAccess<'de> for Map<'de> {
+impl<'de> MapAccess<'de> for Map<'_> {
     type Error = Error;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         match self.fields.next() {
@@ -308,16 +307,16 @@ macro_rules! key_parse {
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             match self.0.parse() {
                 Ok(x) => visitor.$visit(x),
-                Err(_) => visitor.visit_borrowed_str(self.0),
+                Err(_) => visitor.visit_str(self.0),
             }
         }
     )*};
 }
 
-impl<'de> Deserializer<'de> for Key<'de> {
+impl<'de> Deserializer<'de> for Key<'_> {
     type Error = Error;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_borrowed_str(self.0)
+        visitor.visit_str(self.0)
     }
     key_parse!(
         deserialize_bool => visit_bool,
@@ -361,16 +360,16 @@ struct Enum<'a> {
     value: &'a Variant,
 }
 
-impl<'de> EnumAccess<'de> for Enum<'de> {
+impl<'de, 'a> EnumAccess<'de> for Enum<'a> {
     type Error = Error;
-    type Variant = VariantDeserializer<'de>;
+    type Variant = VariantDeserializer<'a>;
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self::Variant)> {
-        let tag = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(self.name))?;
+        let tag = seed.deserialize(de::value::StrDeserializer::<Error>::new(self.name))?;
         Ok((tag, VariantDeserializer::new(self.value)))
     }
 }
 
-impl<'de> VariantAccess<'de> for VariantDeserializer<'de> {
+impl<'de> VariantAccess<'de> for VariantDeserializer<'_> {
     type Error = Error;
     fn unit_variant(self) -> Result<()> {
         match self.value {
