@@ -119,6 +119,8 @@ pub struct FieldParquet {
     pub decimal: Option<Spanned<(u32, u32)>>,
     pub uuid: Option<Span>,
     pub json: Option<Span>,
+    /// `variant`: the field (any serde type) is stored as a VARIANT group.
+    pub variant: Option<Span>,
     pub bytes: Option<Span>,
     pub name: Option<Spanned<String>>,
     pub field_id: Option<i32>,
@@ -134,7 +136,7 @@ pub struct FieldParquet {
     pub attr_span: Option<Span>,
 }
 
-const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, bytes, name, \
+const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, variant, bytes, name, \
                           field_id, as_type, encoding, compression, dictionary, bloom_filter";
 
 /// Parses every `#[parquet(...)]` in `attrs` as field options.
@@ -195,6 +197,11 @@ fn parse_field_key(meta: &ParseNestedMeta, out: &mut FieldParquet) -> syn::Resul
             once!(out.json);
             no_value(meta, "json")?;
             out.json = Some(span);
+        }
+        "variant" => {
+            once!(out.variant);
+            no_value(meta, "variant")?;
+            out.variant = Some(span);
         }
         "bytes" => {
             once!(out.bytes);
@@ -277,6 +284,7 @@ fn check_type_options(attrs: &FieldParquet, errors: &mut Errors) {
         ("decimal", attrs.decimal.as_ref().map(|s| s.span)),
         ("uuid", attrs.uuid),
         ("json", attrs.json),
+        ("variant", attrs.variant),
         ("bytes", attrs.bytes),
     ]
     .into_iter()

@@ -46,6 +46,7 @@ mod error;
 mod plan;
 mod serializer;
 mod shredder;
+mod variant;
 mod writer;
 
 pub use writer::Writer;

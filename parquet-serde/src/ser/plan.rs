@@ -9,7 +9,7 @@
 //! MAP node: serde never sees them.
 
 use crate::error::{Error, Result};
-use crate::format::{TimeUnit, Type};
+use crate::format::{LogicalType, TimeUnit, Type};
 use crate::schema::{
     ContainerAnnotation, Conversion, GroupShape, ListLayout, MapShape, NodeKind, Repetition,
     Schema, SchemaNode,
@@ -26,6 +26,9 @@ pub(crate) enum Kind {
     List { element: u32, entry_rep: i16 },
     /// A MAP: key node (the value node is `key + 1`) and the repetition level of its entries.
     Map { key: u32, entry_rep: i16 },
+    /// A VARIANT group: its `metadata` and `value` leaf nodes (serde's value is encoded
+    /// whole as a Variant, see `ser/variant.rs`).
+    Variant { metadata: u32, value: u32 },
 }
 
 /// One node of the plan.
@@ -207,6 +210,9 @@ impl Plan {
             }
             NodeKind::Group { fields } => {
                 let first_leaf = self.leaves.len() as u32;
+                if let Some(LogicalType::Variant { .. }) = node.logical_type {
+                    return self.fill_variant(idx, node, fields, path, def, optional, rep);
+                }
                 match (node.container_annotation(), node.group_shape()) {
                     (Some(ContainerAnnotation::List), Some(GroupShape::List(list)))
                         if list.layout == ListLayout::ThreeLevel =>
@@ -301,6 +307,49 @@ impl Plan {
             len: fields.len() as u32,
         };
         n.leaves = (first_leaf, self.leaves.len() as u32);
+        Ok(())
+    }
+
+    /// A VARIANT group: `metadata` and `value` binary leaves (a shredded `typed_value` is
+    /// not written by typed rows).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_variant(
+        &mut self,
+        idx: u32,
+        node: &SchemaNode,
+        fields: &[SchemaNode],
+        path: String,
+        def: i16,
+        optional: bool,
+        rep: i16,
+    ) -> Result<()> {
+        let first_leaf = self.leaves.len() as u32;
+        let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+        let binary = |f: &SchemaNode| {
+            matches!(
+                f.kind,
+                NodeKind::Primitive {
+                    physical_type: Type::ByteArray,
+                    ..
+                }
+            )
+        };
+        if names != ["metadata", "value"] || !fields.iter().all(binary) {
+            return Err(Error::unsupported(format!(
+                "VARIANT group `{path}`: rows are written to `metadata` and `value` binary \
+                 columns only (found {})",
+                names.join(", ")
+            )));
+        }
+        self.fill_group(idx, node, fields, &path, def, rep)?;
+        let Kind::Group { first, .. } = self.nodes[idx as usize].kind else {
+            return Err(Error::schema("variant group lost its fields"));
+        };
+        let kind = Kind::Variant {
+            metadata: first,
+            value: first + 1,
+        };
+        self.set(idx, node, path, def, optional, first_leaf, kind);
         Ok(())
     }
 

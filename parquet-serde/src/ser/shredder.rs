@@ -85,7 +85,7 @@ impl Shredder {
     /// names the row (counted from the first row this shredder took).
     pub fn shred<T: serde::Serialize + ?Sized>(&mut self, row: &T) -> Result<()> {
         let entry = self.entry;
-        match row.serialize(super::serializer::At::new(self, entry, 0)) {
+        match super::variant::put(self, entry, 0, row) {
             Ok(()) => {
                 self.rows += 1;
                 Ok(())
@@ -257,6 +257,7 @@ impl Shredder {
             Some(Kind::Group { .. }) => "a struct",
             Some(Kind::List { .. }) => "a sequence",
             Some(Kind::Map { .. }) => "a map",
+            Some(Kind::Variant { .. }) => "a variant",
             None => "a value",
         };
         self.error(node, format!("found {got} where {want} is expected"))

@@ -208,6 +208,7 @@ mod impls_chrono;
 mod impls_std;
 #[cfg(feature = "uuid")]
 mod impls_uuid;
+mod impls_variant;
 pub mod markers;
 mod nodes;
 

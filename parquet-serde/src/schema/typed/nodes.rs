@@ -306,3 +306,19 @@ mod tests {
         assert_eq!(r.repetition, Repetition::Required);
     }
 }
+
+/// An optional VARIANT group with required `metadata` and `value` binary leaves (the
+/// unshredded layout of VariantEncoding.md).
+pub(crate) fn variant(name: &str) -> SchemaNode {
+    SchemaNode::group(
+        name,
+        Repetition::Optional,
+        vec![
+            leaf("metadata", Type::ByteArray),
+            leaf("value", Type::ByteArray),
+        ],
+    )
+    .with_logical_type(LogicalType::Variant {
+        specification_version: Some(1),
+    })
+}

@@ -90,6 +90,12 @@ pub fn field<T: ParquetSchema + ?Sized>(
     node
 }
 
+/// The node of a `#[parquet(variant)]` field (any serde type): an optional VARIANT group
+/// of `metadata` and `value`.
+pub fn variant_field(name: &str, field_id: Option<i32>) -> SchemaNode {
+    with_field_id(super::nodes::variant(name), field_id)
+}
+
 /// `node` made optional (the field of one variant of an enum with data).
 pub fn optional(mut node: SchemaNode) -> SchemaNode {
     node.repetition = Repetition::Optional;
