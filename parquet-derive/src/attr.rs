@@ -121,6 +121,9 @@ pub struct FieldParquet {
     pub json: Option<Span>,
     /// `variant`: the field (any serde type) is stored as a VARIANT group.
     pub variant: Option<Span>,
+    /// `variant(shred = "Type")`: the VARIANT group shreds the fields `Type` names into
+    /// `typed_value` columns.
+    pub variant_shred: Option<syn::Type>,
     pub bytes: Option<Span>,
     pub name: Option<Spanned<String>>,
     pub field_id: Option<i32>,
@@ -200,8 +203,23 @@ fn parse_field_key(meta: &ParseNestedMeta, out: &mut FieldParquet) -> syn::Resul
         }
         "variant" => {
             once!(out.variant);
-            no_value(meta, "variant")?;
             out.variant = Some(span);
+            if meta.input.peek(Token![=]) {
+                return Err(meta.error("expected `variant` or `variant(shred = \"Type\")`"));
+            }
+            if meta.input.peek(syn::token::Paren) {
+                meta.parse_nested_meta(|inner| {
+                    if !inner.path.is_ident("shred") || out.variant_shred.is_some() {
+                        return Err(inner.error("expected one `shred = \"Type\"`"));
+                    }
+                    let lit = parse_str(&inner, "shred")?;
+                    let ty = lit.parse::<syn::Type>().map_err(|err| {
+                        syn::Error::new(lit.span(), format!("`shred` must name a type: {err}"))
+                    })?;
+                    out.variant_shred = Some(ty);
+                    Ok(())
+                })?;
+            }
         }
         "bytes" => {
             once!(out.bytes);

@@ -306,7 +306,12 @@ fn fields_code(fields: &[Field], body: &mut Body, params: &[Ident]) -> (TokenStr
             // Any serde type: no ParquetSchema bound on it.
             let name = &field.name;
             let id = field_id_expr(field);
-            node.extend(quote!(__fields.push(__p::variant_field(#name, #id));));
+            match &field.parquet.variant_shred {
+                Some(shred) => node.extend(quote!(
+                    __fields.push(__p::variant_shredded_field::<#shred>(#name, #id));
+                )),
+                None => node.extend(quote!(__fields.push(__p::variant_field(#name, #id));)),
+            }
             continue;
         } else {
             let name = &field.name;

@@ -48,6 +48,7 @@
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
+//! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant`] |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the
@@ -98,6 +99,11 @@
 //!   value, with DECIMAL and UUID as text and INT96 as nanoseconds: the same mapping as
 //!   [`Value`]'s `Serialize`.
 //! - The deserializer is not human-readable (`is_human_readable` is `false`).
+//! - A VARIANT group (unshredded or shredded per VariantShredding.md) is reconstructed
+//!   into one [`variant::Variant`] and read by the target's `Deserialize` through
+//!   [`variant::from_variant`]'s mapping (a [`variant::Variant`] target gets it exactly;
+//!   [`Value`] gets [`Value::Variant`]). Naming any column of a VARIANT group in a
+//!   projection reads the whole group.
 //!
 //! ## Errors
 //!

@@ -26,9 +26,14 @@ pub(crate) enum Kind {
     List { element: u32, entry_rep: i16 },
     /// A MAP: key node (the value node is `key + 1`) and the repetition level of its entries.
     Map { key: u32, entry_rep: i16 },
-    /// A VARIANT group: its `metadata` and `value` leaf nodes (serde's value is encoded
-    /// whole as a Variant, see `ser/variant.rs`).
-    Variant { metadata: u32, value: u32 },
+    /// A VARIANT group: its `metadata` and `value` leaf nodes and its shredded
+    /// `typed_value` node (serde's value is encoded as a Variant and shredded, see
+    /// `ser/variant.rs`).
+    Variant {
+        metadata: u32,
+        value: u32,
+        typed: Option<u32>,
+    },
 }
 
 /// One node of the plan.
@@ -119,6 +124,8 @@ pub(crate) struct LeafPlan {
     /// Maximum levels.
     pub max_def: i16,
     pub max_rep: i16,
+    /// A TIMESTAMP adjusted to UTC (which Variant timestamps a shredded column takes).
+    pub utc: bool,
 }
 
 /// The plan of a schema.
@@ -205,6 +212,10 @@ impl Plan {
                     conv,
                     max_def: def,
                     max_rep: rep,
+                    utc: matches!(
+                        node.conversion(),
+                        Some(Conversion::Timestamp { utc: true, .. })
+                    ),
                 });
                 self.set(idx, node, path, def, optional, leaf, Kind::Leaf(leaf));
             }
@@ -310,8 +321,8 @@ impl Plan {
         Ok(())
     }
 
-    /// A VARIANT group: `metadata` and `value` binary leaves (a shredded `typed_value` is
-    /// not written by typed rows).
+    /// A VARIANT group: `metadata` and `value` binary leaves, and an optional shredded
+    /// `typed_value` planned as any other node.
     #[allow(clippy::too_many_arguments)]
     fn fill_variant(
         &mut self,
@@ -324,21 +335,31 @@ impl Plan {
         rep: i16,
     ) -> Result<()> {
         let first_leaf = self.leaves.len() as u32;
-        let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-        let binary = |f: &SchemaNode| {
+        let position = |name: &str| fields.iter().position(|f| f.name == name);
+        let binary = |i: usize| {
             matches!(
-                f.kind,
+                fields[i].kind,
                 NodeKind::Primitive {
                     physical_type: Type::ByteArray,
                     ..
                 }
             )
         };
-        if names != ["metadata", "value"] || !fields.iter().all(binary) {
+        let (Some(m), Some(v)) = (position("metadata"), position("value")) else {
             return Err(Error::unsupported(format!(
-                "VARIANT group `{path}`: rows are written to `metadata` and `value` binary \
-                 columns only (found {})",
-                names.join(", ")
+                "VARIANT group `{path}`: rows are written to `metadata` and `value` columns"
+            )));
+        };
+        let typed = position("typed_value");
+        if !binary(m) || !binary(v) || fields.len() != 2 + typed.is_some() as usize {
+            return Err(Error::unsupported(format!(
+                "VARIANT group `{path}`: expected binary `metadata` and `value` and an optional \
+                 `typed_value`"
+            )));
+        }
+        if typed.is_some() && fields[v].repetition != Repetition::Optional {
+            return Err(Error::schema(format!(
+                "VARIANT group `{path}`: a shredded variant's `value` must be optional"
             )));
         }
         self.fill_group(idx, node, fields, &path, def, rep)?;
@@ -346,8 +367,9 @@ impl Plan {
             return Err(Error::schema("variant group lost its fields"));
         };
         let kind = Kind::Variant {
-            metadata: first,
-            value: first + 1,
+            metadata: first + m as u32,
+            value: first + v as u32,
+            typed: typed.map(|t| first + t as u32),
         };
         self.set(idx, node, path, def, optional, first_leaf, kind);
         Ok(())

@@ -19,6 +19,8 @@ pub(crate) struct LeafBuf {
     pub max_def: i16,
     pub has_def: bool,
     pub has_rep: bool,
+    /// A TIMESTAMP adjusted to UTC.
+    pub utc: bool,
 }
 
 impl LeafBuf {
@@ -63,6 +65,7 @@ impl Shredder {
                 max_def: l.max_def,
                 has_def: l.max_def > 0,
                 has_rep: l.max_rep > 0,
+                utc: l.utc,
             })
             .collect();
         Ok(Shredder {

@@ -20,7 +20,7 @@
 //! assert_eq!(serde_json::Value::from(&back), json);
 //! let again: serde_json::Value = from_variant(&back)?;
 //! assert_eq!(again, json);
-//! assert_eq!(serde_json::Value::from(&to_variant(&json)?), json);
+//! assert_eq!(to_variant(&json)?, back);
 //! # Ok::<(), parquet_serde::Error>(())
 //! ```
 

@@ -3,9 +3,7 @@
 //! | serde data model | Variant |
 //! |---|---|
 //! | `bool` | boolean |
-//! | `i8`, `i16`, `i32`, `i64` | int8, int16, int32, int64 |
-//! | `u8`, `u16`, `u32` | int16, int32, int64 (the narrowest signed type holding every value) |
-//! | `u64`, `i128`, `u128` | int64 when the value fits, else decimal16 with scale 0 (an error above 38 digits) |
+//! | any integer | the narrowest of int8, int16, int32, int64 holding the value (the encoding's exact numeric types are one class; a JSON number written from `serde_json::Value` takes 2 bytes, not 9); above `i64` a decimal16 with scale 0 (an error above 38 digits) |
 //! | `f32`, `f64` | float, double |
 //! | `char`, `str` | string |
 //! | `bytes` | binary |
@@ -35,7 +33,7 @@ use super::value::Variant;
 /// #[derive(serde::Serialize)]
 /// struct Event { status: u16, path: String, tags: Vec<&'static str> }
 /// let v = parquet_serde::variant::to_variant(&Event { status: 500, path: "/".into(), tags: vec!["a"] })?;
-/// assert_eq!(v.get("status"), Some(&parquet_serde::variant::Variant::Int32(500)));
+/// assert_eq!(v.get("status"), Some(&parquet_serde::variant::Variant::Int16(500)));
 /// # Ok::<(), parquet_serde::Error>(())
 /// ```
 pub fn to_variant<T: Serialize + ?Sized>(value: &T) -> Result<Variant> {
@@ -52,7 +50,7 @@ fn key_error() -> Error {
 
 fn wide(v: i128) -> Result<Variant> {
     match i64::try_from(v) {
-        Ok(x) => Ok(Variant::Int64(x)),
+        Ok(x) => Ok(Variant::int(x)),
         Err(_) => Variant::decimal(v, 0).ok_or_else(|| {
             Error::data(format!(
                 "{v} has more than the 38 digits of a variant decimal"
@@ -79,25 +77,25 @@ impl ser::Serializer for VariantSerializer {
         Ok(Variant::Int8(v))
     }
     fn serialize_i16(self, v: i16) -> Result<Variant> {
-        Ok(Variant::Int16(v))
+        Ok(Variant::int(v.into()))
     }
     fn serialize_i32(self, v: i32) -> Result<Variant> {
-        Ok(Variant::Int32(v))
+        Ok(Variant::int(v.into()))
     }
     fn serialize_i64(self, v: i64) -> Result<Variant> {
-        Ok(Variant::Int64(v))
+        Ok(Variant::int(v))
     }
     fn serialize_i128(self, v: i128) -> Result<Variant> {
         wide(v)
     }
     fn serialize_u8(self, v: u8) -> Result<Variant> {
-        Ok(Variant::Int16(v.into()))
+        Ok(Variant::int(v.into()))
     }
     fn serialize_u16(self, v: u16) -> Result<Variant> {
-        Ok(Variant::Int32(v.into()))
+        Ok(Variant::int(v.into()))
     }
     fn serialize_u32(self, v: u32) -> Result<Variant> {
-        Ok(Variant::Int64(v.into()))
+        Ok(Variant::int(v.into()))
     }
     fn serialize_u64(self, v: u64) -> Result<Variant> {
         wide(v.into())
