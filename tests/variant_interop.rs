@@ -141,6 +141,8 @@ for row in pq.read_table(path).to_pylist():
     v = row["v"]
     if v is None:
         print("pyarrow null")
+    elif v.get("value") is None:
+        print("pyarrow shredded")
     else:
         print("pyarrow " + v["metadata"].hex() + " " + v["value"].hex())
 "#;
