@@ -119,6 +119,11 @@ pub struct FieldParquet {
     pub decimal: Option<Spanned<(u32, u32)>>,
     pub uuid: Option<Span>,
     pub json: Option<Span>,
+    /// `variant`: the field (any serde type) is stored as a VARIANT group.
+    pub variant: Option<Span>,
+    /// `variant(shred = "Type")`: the VARIANT group shreds the fields `Type` names into
+    /// `typed_value` columns.
+    pub variant_shred: Option<syn::Type>,
     pub bytes: Option<Span>,
     pub bson: Option<Span>,
     /// `geometry(crs = ..)` / `geography(crs = .., algorithm = ..)`.
@@ -137,8 +142,9 @@ pub struct FieldParquet {
     pub attr_span: Option<Span>,
 }
 
-const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, bytes, bson, geometry, \
-                          geography, name, field_id, as_type, encoding, compression, dictionary, bloom_filter";
+const FIELD_KEYS: &str = "timestamp, utc, date, time, decimal, uuid, json, variant, bytes, bson, \
+                          geometry, geography, name, field_id, as_type, encoding, compression, \
+                          dictionary, bloom_filter";
 
 /// Parses every `#[parquet(...)]` in `attrs` as field options.
 pub fn field_parquet(attrs: &[Attribute], errors: &mut Errors) -> FieldParquet {
@@ -198,6 +204,26 @@ fn parse_field_key(meta: &ParseNestedMeta, out: &mut FieldParquet) -> syn::Resul
             once!(out.json);
             no_value(meta, "json")?;
             out.json = Some(span);
+        }
+        "variant" => {
+            once!(out.variant);
+            out.variant = Some(span);
+            if meta.input.peek(Token![=]) {
+                return Err(meta.error("expected `variant` or `variant(shred = \"Type\")`"));
+            }
+            if meta.input.peek(syn::token::Paren) {
+                meta.parse_nested_meta(|inner| {
+                    if !inner.path.is_ident("shred") || out.variant_shred.is_some() {
+                        return Err(inner.error("expected one `shred = \"Type\"`"));
+                    }
+                    let lit = parse_str(&inner, "shred")?;
+                    let ty = lit.parse::<syn::Type>().map_err(|err| {
+                        syn::Error::new(lit.span(), format!("`shred` must name a type: {err}"))
+                    })?;
+                    out.variant_shred = Some(ty);
+                    Ok(())
+                })?;
+            }
         }
         "bytes" => {
             once!(out.bytes);
@@ -291,6 +317,7 @@ fn check_type_options(attrs: &FieldParquet, errors: &mut Errors) {
         ("decimal", attrs.decimal.as_ref().map(|s| s.span)),
         ("uuid", attrs.uuid),
         ("json", attrs.json),
+        ("variant", attrs.variant),
         ("bytes", attrs.bytes),
         ("bson", attrs.bson),
         ("geometry", attrs.geo.as_ref().map(|g| g.span)),

@@ -345,6 +345,17 @@ fn fields_code(fields: &[Field], body: &mut Body, params: &[Ident]) -> (TokenStr
         if field.flatten {
             node.extend(quote!(__p::flatten_into::<#ty>(&mut __fields);));
             options.extend(quote!(__p::flatten_options::<#ty>(__path, __out);));
+        } else if field.parquet.variant.is_some() {
+            // Any serde type: no ParquetSchema bound on it.
+            let name = &field.name;
+            let id = field_id_expr(field);
+            match &field.parquet.variant_shred {
+                Some(shred) => node.extend(quote!(
+                    __fields.push(__p::variant_shredded_field::<#shred>(#name, #id));
+                )),
+                None => node.extend(quote!(__fields.push(__p::variant_field(#name, #id));)),
+            }
+            continue;
         } else {
             let name = &field.name;
             let attrs = attrs_expr(field);

@@ -52,6 +52,7 @@
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
 //! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] |
 //! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::write_rows`], [`record::SchemaInferrer`] |
+//! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant`] |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the
@@ -102,6 +103,11 @@
 //!   value, with DECIMAL and UUID as text and INT96 as nanoseconds: the same mapping as
 //!   [`Value`]'s `Serialize`.
 //! - The deserializer is not human-readable (`is_human_readable` is `false`).
+//! - A VARIANT group (unshredded or shredded per VariantShredding.md) is reconstructed
+//!   into one [`variant::Variant`] and read by the target's `Deserialize` through
+//!   [`variant::from_variant`]'s mapping (a [`variant::Variant`] target gets it exactly;
+//!   [`Value`] gets [`Value::Variant`]). Naming any column of a VARIANT group in a
+//!   projection reads the whole group.
 //!
 //! ## Errors
 //!
@@ -149,6 +155,7 @@ pub mod record;
 mod ser;
 #[cfg(test)]
 mod test_support;
+pub mod variant;
 
 // The core's modules under their short names, for the crate's own code (`crate::file::...`).
 use crate::core::{

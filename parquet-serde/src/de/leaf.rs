@@ -478,7 +478,7 @@ fn visit_prim<'de, V: Visitor<'de>>(
             Prim::Bytes(b) => visitor.visit_enum(StrDeserializer::<DeError>::new(utf8(b)?)),
             _ => Err(leaf_mismatch(node, want)),
         },
-        Want::Struct(_) | Want::Map => Err(leaf_mismatch(node, want)),
+        Want::Struct(_) | Want::Map | Want::Variant => Err(leaf_mismatch(node, want)),
         Want::Value => full_fidelity(prim, conv, visitor),
         Want::Any => natural(prim, conv, true, visitor),
         Want::Bool | Want::Option | Want::Newtype => natural(prim, conv, false, visitor),

@@ -67,6 +67,7 @@ mod select;
 mod source;
 mod state;
 mod tree;
+mod variant;
 
 #[cfg(test)]
 mod tests;

@@ -61,6 +61,9 @@ pub(crate) enum Want {
     Newtype,
     /// `ignored_any`.
     Ignored,
+    /// [`Variant`](crate::variant::Variant)'s own bytes (its `Deserialize` on this
+    /// non-human-readable deserializer).
+    Variant,
 }
 
 impl Want {
@@ -81,6 +84,7 @@ impl Want {
             Want::Map => "a map",
             Want::Struct(_) => "a struct",
             Want::Enum(_) => "an enum",
+            Want::Variant => "a variant",
         }
     }
 }
@@ -142,7 +146,9 @@ impl<'a> NodeDe<'a> {
     pub fn run<'de, V: Visitor<'de>>(self, want: Want, visitor: V) -> Res<V::Value> {
         let node = &self.tree.nodes[self.id];
         if let Kind::Leaf { col, conv, .. } = node.kind {
-            if (self.element || !node.is_repeated()) && !matches!(want, Want::Newtype) {
+            if (self.element || !node.is_repeated())
+                && !matches!(want, Want::Newtype | Want::Variant)
+            {
                 return leaf::visit(self, col, conv, want, visitor);
             }
         }
@@ -157,7 +163,7 @@ impl<'a> NodeDe<'a> {
                 self.checked = false;
                 let node = &self.tree.nodes[child];
                 if let Kind::Leaf { col, conv, .. } = node.kind {
-                    if !node.is_repeated() && !matches!(want, Want::Newtype) {
+                    if !node.is_repeated() && !matches!(want, Want::Newtype | Want::Variant) {
                         return leaf::visit(self, col, conv, want, visitor);
                     }
                 }
@@ -217,7 +223,18 @@ impl<'a> NodeDe<'a> {
                 return visitor.visit_unit();
             }
             Want::Newtype => return visitor.visit_newtype_struct(self),
-            Want::Option | Want::Any | Want::Value => {
+            Want::Variant
+                if !matches!(
+                    node.kind,
+                    Kind::Group {
+                        shape: Shape::Variant { .. },
+                        ..
+                    }
+                ) =>
+            {
+                return Err(mismatch(tree, self.id, want));
+            }
+            Want::Option | Want::Any | Want::Value | Want::Variant => {
                 if node.is_optional() && !self.checked {
                     if !self.st.present(tree, self.id)? {
                         self.st.skip(tree, self.id, false)?;
@@ -247,6 +264,15 @@ impl<'a> NodeDe<'a> {
         }
         match &node.kind {
             &Kind::Leaf { col, conv, .. } => leaf::visit(self, col, conv, want, visitor),
+            &Kind::Group {
+                shape:
+                    Shape::Variant {
+                        metadata,
+                        value,
+                        typed,
+                    },
+                ..
+            } => self.variant((metadata, value, typed), want, visitor),
             Kind::Group {
                 shape: Shape::List { repeated, element },
                 ..
@@ -543,6 +569,8 @@ impl<'de> Deserializer<'de> for NodeDe<'_> {
     ) -> Res<V::Value> {
         if name == VALUE_TOKEN {
             self.run(Want::Value, visitor)
+        } else if name == crate::variant::blob::TOKEN {
+            self.run(Want::Variant, visitor)
         } else {
             self.run(Want::Newtype, visitor)
         }

@@ -45,8 +45,19 @@ pub(super) fn select_leaves<S: AsRef<str>>(
         )));
     }
     // Parents come before their children, so an outer MAP widened first widens the inner
-    // ones it holds whole.
+    // ones it holds whole. A VARIANT group is read whole too (its value is rebuilt from
+    // all its columns).
     for node in &tree.nodes {
+        if let Kind::Group {
+            shape: Shape::Variant { .. },
+            ..
+        } = node.kind
+        {
+            let all = node.leaves.clone();
+            if keep.get(all.clone()).is_some_and(|k| k.contains(&true)) {
+                keep[all].fill(true);
+            }
+        }
         if let Kind::Group {
             shape: Shape::Map { kv, .. },
             ..

@@ -56,6 +56,13 @@ pub(crate) enum Shape {
         key: NodeId,
         value: Option<NodeId>,
     },
+    /// A VARIANT group (VariantShredding.md): its `metadata` leaf, its `value` leaf and its
+    /// `typed_value` node, found by name.
+    Variant {
+        metadata: NodeId,
+        value: Option<NodeId>,
+        typed: Option<NodeId>,
+    },
 }
 
 /// What a node is.
@@ -71,6 +78,9 @@ pub(crate) enum Kind {
         conv: Conv,
         /// Byte length of FIXED_LEN_BYTE_ARRAY values.
         width: i32,
+        /// Bit width of an INTEGER annotation (0 without one): shredded VARIANT values
+        /// tell int8 and int16 from int32 by it.
+        bits: u8,
     },
     /// A group.
     Group {
@@ -139,6 +149,10 @@ impl Node {
                 shape: Shape::Map { .. },
                 ..
             } => "MAP group".into(),
+            Kind::Group {
+                shape: Shape::Variant { .. },
+                ..
+            } => "VARIANT group".into(),
             Kind::Group { .. } => "group".into(),
         }
     }
@@ -259,6 +273,10 @@ impl Tree {
                     physical: *physical_type,
                     conv: Conv::of(node.conversion().unwrap_or(Conversion::Plain)),
                     width: *type_length,
+                    bits: match node.conversion() {
+                        Some(Conversion::Integer { bit_width, .. }) => bit_width,
+                        _ => 0,
+                    },
                 }
             }
             NodeKind::Group { .. } => Kind::Group {
@@ -296,6 +314,24 @@ impl Tree {
         let Some(&repeated) = children.first() else {
             return Shape::Plain;
         };
+        if let Some(crate::format::LogicalType::Variant { .. }) = node.logical_type {
+            let named = |name: &str| {
+                children
+                    .iter()
+                    .copied()
+                    .find(|&c| self.nodes[c].name == name)
+            };
+            if let Some(metadata) = named("metadata") {
+                let (value, typed) = (named("value"), named("typed_value"));
+                if value.is_some() || typed.is_some() {
+                    return Shape::Variant {
+                        metadata,
+                        value,
+                        typed,
+                    };
+                }
+            }
+        }
         match node.group_shape() {
             Some(GroupShape::List(list)) => Shape::List {
                 repeated,

@@ -12,6 +12,7 @@
 //! | UUID | hyphenated string |
 //! | INT96 | RFC 3339 with nanoseconds and `Z` |
 //! | groups / LIST / MAP | objects / arrays / arrays of `{"key": .., "value": ..}` |
+//! | VARIANT | its JSON (see [`variant`](crate::variant#json)): objects, arrays, numbers, strings |
 //!
 //! Years outside 0000..=9999 are written with a sign and at least four digits (ISO 8601
 //! expanded years), so every stored value prints.
@@ -159,6 +160,7 @@ impl Serialize for Json<'_> {
                 }
                 map.end()
             }
+            Value::Variant(v) => serde_json::Value::from(v).serialize(s),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::format::TimeUnit;
 use crate::values::Int96;
+use crate::variant::Variant;
 
 /// A value of any Parquet type, as read without a Rust type: primitives keep the
 /// information their logical type gives (a TIMESTAMP knows its unit, a DECIMAL its scale);
@@ -61,6 +62,9 @@ pub enum Value {
     Map(Vec<(Value, Value)>),
     /// A group: named fields in schema order.
     Group(Vec<(String, Value)>),
+    /// A VARIANT group, reconstructed from its `metadata`, `value` and shredded
+    /// `typed_value` columns.
+    Variant(Variant),
 }
 
 impl Value {

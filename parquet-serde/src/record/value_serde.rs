@@ -17,6 +17,7 @@
 //! | `List` | `seq` |
 //! | `Map` | `map` with `Value` keys (formats that need string keys reject other keys) |
 //! | `Group` | `map` from field name to value, in schema order |
+//! | `Variant` | the variant's own serialization (plain data for human-readable formats) |
 //!
 //! Self-describing formats therefore see plain data (`serde_json` writes a timestamp as a
 //! number); the logical type is not kept, so deserializing that output gives the plain
@@ -43,6 +44,7 @@ use crate::de::{tags, MAP_TAG, VALUE_TOKEN};
 use crate::format::TimeUnit;
 use crate::values::text::{self, Formatted};
 use crate::values::Int96;
+use crate::variant::Variant;
 
 use super::Value;
 
@@ -76,6 +78,7 @@ impl Serialize for Value {
             Value::List(items) => s.collect_seq(items),
             Value::Map(pairs) => s.collect_map(pairs.iter().map(|(k, v)| (k, v))),
             Value::Group(fields) => s.collect_map(fields.iter().map(|(k, v)| (k, v))),
+            Value::Variant(v) => v.serialize(s),
         }
     }
 }
@@ -214,6 +217,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         let scalars = |variant: A::Variant| variant.tuple_variant(3, ScalarsVisitor);
         Ok(match tag {
             Tag::Map => Value::Map(variant.newtype_variant::<Vec<(Value, Value)>>()?),
+            Tag::Variant => Value::Variant(variant.newtype_variant::<Variant>()?),
             Tag::Other(name) => Value::Group(vec![(name, variant.newtype_variant::<Value>()?)]),
             Tag::Date => match scalars(variant)?.as_slice() {
                 [Sc::I64(d)] => Value::Date(i32::try_from(*d).map_err(de::Error::custom)?),
@@ -278,6 +282,7 @@ enum Tag {
     Int96,
     Float16,
     Map,
+    Variant,
     Other(String),
 }
 
@@ -301,6 +306,7 @@ impl<'de> Deserialize<'de> for Tag {
                     tags::INT96 => Tag::Int96,
                     tags::FLOAT16 => Tag::Float16,
                     MAP_TAG => Tag::Map,
+                    crate::variant::blob::TOKEN => Tag::Variant,
                     other => Tag::Other(other.to_owned()),
                 })
             }

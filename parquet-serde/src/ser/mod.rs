@@ -48,6 +48,7 @@ mod plan;
 mod serializer;
 mod shredder;
 mod value;
+mod variant;
 mod writer;
 
 pub(crate) use writer::schema_of;

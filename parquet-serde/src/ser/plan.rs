@@ -9,7 +9,7 @@
 //! MAP node: serde never sees them.
 
 use crate::error::{Error, Result};
-use crate::format::{TimeUnit, Type};
+use crate::format::{LogicalType, TimeUnit, Type};
 use crate::schema::{
     ContainerAnnotation, Conversion, GroupShape, ListLayout, MapShape, NodeKind, Repetition,
     Schema, SchemaNode, TextKind,
@@ -26,6 +26,14 @@ pub(crate) enum Kind {
     List { element: u32, entry_rep: i16 },
     /// A MAP: key node (the value node is `key + 1`) and the repetition level of its entries.
     Map { key: u32, entry_rep: i16 },
+    /// A VARIANT group: its `metadata` and `value` leaf nodes and its shredded
+    /// `typed_value` node (serde's value is encoded as a Variant and shredded, see
+    /// `ser/variant.rs`).
+    Variant {
+        metadata: u32,
+        value: u32,
+        typed: Option<u32>,
+    },
 }
 
 /// One node of the plan.
@@ -121,6 +129,8 @@ pub(crate) struct LeafPlan {
     pub max_rep: i16,
     /// Whether the leaf is annotated JSON (dynamic rows write any value there as JSON text).
     pub json: bool,
+    /// A TIMESTAMP adjusted to UTC (which Variant timestamps a shredded column takes).
+    pub utc: bool,
 }
 
 /// The plan of a schema.
@@ -208,11 +218,18 @@ impl Plan {
                     max_def: def,
                     max_rep: rep,
                     json: node.conversion() == Some(Conversion::Text(TextKind::Json)),
+                    utc: matches!(
+                        node.conversion(),
+                        Some(Conversion::Timestamp { utc: true, .. })
+                    ),
                 });
                 self.set(idx, node, path, def, optional, leaf, Kind::Leaf(leaf));
             }
             NodeKind::Group { fields } => {
                 let first_leaf = self.leaves.len() as u32;
+                if let Some(LogicalType::Variant { .. }) = node.logical_type {
+                    return self.fill_variant(idx, node, fields, path, def, optional, rep);
+                }
                 match (node.container_annotation(), node.group_shape()) {
                     (Some(ContainerAnnotation::List), Some(GroupShape::List(list)))
                         if list.layout == ListLayout::ThreeLevel =>
@@ -307,6 +324,60 @@ impl Plan {
             len: fields.len() as u32,
         };
         n.leaves = (first_leaf, self.leaves.len() as u32);
+        Ok(())
+    }
+
+    /// A VARIANT group: `metadata` and `value` binary leaves, and an optional shredded
+    /// `typed_value` planned as any other node.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_variant(
+        &mut self,
+        idx: u32,
+        node: &SchemaNode,
+        fields: &[SchemaNode],
+        path: String,
+        def: i16,
+        optional: bool,
+        rep: i16,
+    ) -> Result<()> {
+        let first_leaf = self.leaves.len() as u32;
+        let position = |name: &str| fields.iter().position(|f| f.name == name);
+        let binary = |i: usize| {
+            matches!(
+                fields[i].kind,
+                NodeKind::Primitive {
+                    physical_type: Type::ByteArray,
+                    ..
+                }
+            )
+        };
+        let (Some(m), Some(v)) = (position("metadata"), position("value")) else {
+            return Err(Error::unsupported(format!(
+                "VARIANT group `{path}`: rows are written to `metadata` and `value` columns"
+            )));
+        };
+        let typed = position("typed_value");
+        if !binary(m) || !binary(v) || fields.len() != 2 + typed.is_some() as usize {
+            return Err(Error::unsupported(format!(
+                "VARIANT group `{path}`: expected binary `metadata` and `value` and an optional \
+                 `typed_value`"
+            )));
+        }
+        if typed.is_some() && fields[v].repetition != Repetition::Optional {
+            return Err(Error::schema(format!(
+                "VARIANT group `{path}`: a shredded variant's `value` must be optional"
+            )));
+        }
+        self.fill_group(idx, node, fields, &path, def, rep)?;
+        let Kind::Group { first, .. } = self.nodes[idx as usize].kind else {
+            return Err(Error::schema("variant group lost its fields"));
+        };
+        let kind = Kind::Variant {
+            metadata: first + m as u32,
+            value: first + v as u32,
+            typed: typed.map(|t| first + t as u32),
+        };
+        self.set(idx, node, path, def, optional, first_leaf, kind);
         Ok(())
     }
 

@@ -271,9 +271,7 @@ impl<'a> ser::Serializer for At<'a> {
         value: &T,
     ) -> Result<()> {
         let field = self.variant_field(variant)?;
-        value
-            .serialize(At::new(self.sh, field, self.rep))
-            .map_err(|e| self.sh.locate(e, field))
+        super::variant::put(self.sh, field, self.rep, value).map_err(|e| self.sh.locate(e, field))
     }
 
     #[inline]
@@ -549,8 +547,7 @@ impl SeqSer<'_> {
                 };
                 let element = *element;
                 self.count += 1;
-                value
-                    .serialize(At::new(self.sh, element, rep))
+                super::variant::put(self.sh, element, rep, value)
                     .map_err(|e| self.sh.locate(e, element))
             }
             SeqMode::Bytes { node, .. } => {
@@ -568,8 +565,7 @@ impl SeqSer<'_> {
             SeqMode::Fields(cursor) => {
                 let field = cursor.positional(self.sh)?;
                 let rep = cursor.rep;
-                value
-                    .serialize(At::new(self.sh, field, rep))
+                super::variant::put(self.sh, field, rep, value)
                     .map_err(|e| self.sh.locate(e, field))
             }
             SeqMode::Civil { node, parts, len } => {
@@ -697,8 +693,7 @@ impl ser::SerializeMap for MapSer<'_> {
             .take()
             .ok_or_else(|| Error::data("a map value without a key"))?;
         self.count += 1;
-        value
-            .serialize(At::new(self.sh, node, self.entry_rep))
+        super::variant::put(self.sh, node, self.entry_rep, value)
             .map_err(|e| self.sh.locate(e, node))
     }
 
@@ -748,8 +743,7 @@ impl StructSer<'_> {
             StructMode::Fields(cursor) => {
                 let field = cursor.static_field(self.sh, key)?;
                 let rep = cursor.rep;
-                value
-                    .serialize(At::new(self.sh, field, rep))
+                super::variant::put(self.sh, field, rep, value)
                     .map_err(|e| self.sh.locate(e, field))
             }
             StructMode::SystemTime {

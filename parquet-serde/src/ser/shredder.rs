@@ -22,6 +22,8 @@ pub(crate) struct LeafBuf {
     pub has_rep: bool,
     /// Annotated JSON.
     pub json: bool,
+    /// A TIMESTAMP adjusted to UTC.
+    pub utc: bool,
 }
 
 impl LeafBuf {
@@ -67,6 +69,7 @@ impl Shredder {
                 has_def: l.max_def > 0,
                 has_rep: l.max_rep > 0,
                 json: l.json,
+                utc: l.utc,
             })
             .collect();
         Ok(Shredder {
@@ -88,7 +91,7 @@ impl Shredder {
     /// Shreds one row. On error the buffers are as they were before the call, and the error
     /// names the row (counted from the first row this shredder took).
     pub fn shred<T: serde::Serialize + ?Sized>(&mut self, row: &T) -> Result<()> {
-        self.shred_with(|sh, entry| row.serialize(super::serializer::At::new(sh, entry, 0)))
+        self.shred_with(|sh, entry| super::variant::put(sh, entry, 0, row))
     }
 
     /// Shreds one row by `f`, given the shredder and the node a row goes to (at repetition
@@ -268,6 +271,7 @@ impl Shredder {
             Some(Kind::Group { .. }) => "a struct",
             Some(Kind::List { .. }) => "a sequence",
             Some(Kind::Map { .. }) => "a map",
+            Some(Kind::Variant { .. }) => "a variant",
             None => "a value",
         };
         self.error(node, format!("found {got} where {want} is expected"))

@@ -219,6 +219,7 @@ mod impls_std;
 mod impls_time;
 #[cfg(feature = "uuid")]
 mod impls_uuid;
+mod impls_variant;
 pub mod markers;
 mod nodes;
 

@@ -102,6 +102,25 @@ pub fn field<T: ParquetSchema + ?Sized>(
     node
 }
 
+/// The node of a `#[parquet(variant)]` field (any serde type): an optional VARIANT group
+/// of `metadata` and `value`.
+pub fn variant_field(name: &str, field_id: Option<i32>) -> SchemaNode {
+    with_field_id(super::nodes::variant(name), field_id)
+}
+
+/// The node of a `#[parquet(variant(shred = "S"))]` field: an optional VARIANT group of
+/// `metadata`, an optional `value` and a `typed_value` shredding what `S`'s schema names
+/// (VariantShredding.md: a struct's fields as required groups of `value` and
+/// `typed_value`, a list's elements likewise, primitives as themselves).
+pub fn variant_shredded_field<S: ParquetSchema + ?Sized>(
+    name: &str,
+    field_id: Option<i32>,
+) -> SchemaNode {
+    let _depth = DepthGuard::enter();
+    let typed = S::parquet_node("typed_value", &FieldAttrs::new());
+    with_field_id(super::nodes::variant_shredded(name, typed), field_id)
+}
+
 /// `node` made optional (the field of one variant of an enum with data).
 pub fn optional(mut node: SchemaNode) -> SchemaNode {
     node.repetition = Repetition::Optional;
