@@ -121,6 +121,8 @@
 //! | `uuid` | `ParquetSchema` for `uuid::Uuid` (`FIXED_LEN_BYTE_ARRAY(16)` UUID) |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
 //! | `cli` | the `parquet-serde` command-line tool (`cat`, `schema`, `meta`, `pages`, `check`, `rewrite`) |
+//! | `object_store` | [`store`]: read from any `object_store::ObjectStore` (S3, GCS, Azure, ...) by ranged GETs of only what a read needs; write with a multipart upload |
+//! | `tokio` | [`stream`]: rows as a `futures::Stream` from an `AsyncRead + AsyncSeek` (or, with `object_store`, from a store), assembled off the executor |
 //!
 //! ## Threads
 //!
@@ -138,7 +140,13 @@ mod error;
 mod exec;
 pub mod filter;
 pub mod record;
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+mod remote;
 mod ser;
+#[cfg(feature = "object_store")]
+pub mod store;
+#[cfg(feature = "tokio")]
+pub mod stream;
 #[cfg(test)]
 mod test_support;
 

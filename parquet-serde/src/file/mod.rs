@@ -32,3 +32,9 @@ pub use selection::RowSelection;
 pub(crate) use selection::{local_ranges, take_rows};
 pub(crate) use writer::extend_vec;
 pub use writer::FileWriter;
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+pub(crate) use {
+    chunk_reader::check_range,
+    footer::{check_head_magic, parse_footer_tail},
+    reader::{chunk_range, parquet_816_padding},
+};
