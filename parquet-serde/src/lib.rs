@@ -132,6 +132,8 @@
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
 //! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`, `recover`, `from-jsonl`, `from-csv`, `concat`) |
 //! | `tracing` | [`logs::TracingLayer`](logs): `tracing` events written as Parquet rows |
+//! | `object_store` | [`store`]: read from any `object_store::ObjectStore` (S3, GCS, Azure, ...) by ranged GETs of only what a read needs; write with a multipart upload |
+//! | `tokio` | [`stream`]: rows as a `futures::Stream` from an `AsyncRead + AsyncSeek` (or, with `object_store`, from a store), assembled off the executor |
 //!
 //! ## Threads
 //!
@@ -152,7 +154,13 @@ pub mod filter;
 pub mod logs;
 pub mod json;
 pub mod record;
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+mod remote;
 mod ser;
+#[cfg(feature = "object_store")]
+pub mod store;
+#[cfg(feature = "tokio")]
+pub mod stream;
 #[cfg(test)]
 mod test_support;
 pub mod variant;

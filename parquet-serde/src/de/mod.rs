@@ -101,8 +101,18 @@ fn capacity<R: ChunkReader, T>(file: &FileReader<R>) -> usize {
     rows.min(len).min(budget) as usize
 }
 
+/// The leaf columns rows of `T` read from files of `schema` (of those `columns` selects,
+/// every one when empty), ascending: what a [`Reader`] of them decodes.
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+pub(crate) fn projection<T: DeserializeOwned, S: AsRef<str>>(
+    schema: &crate::schema::Schema,
+    columns: &[S],
+) -> Result<Vec<usize>> {
+    Ok(Assembly::new::<T, S>(schema, columns)?.projected)
+}
+
 /// Collects a reader's rows, stopping at the first error.
-fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<Vec<T>> {
+pub(crate) fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<Vec<T>> {
     let mut rows = Vec::with_capacity(reader.capacity());
     reader.collect_into(&mut rows)?;
     Ok(rows)

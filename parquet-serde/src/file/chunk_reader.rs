@@ -28,7 +28,7 @@ pub trait ChunkReader: Send + Sync {
     fn read_range(&self, start: u64, len: usize) -> Result<Cow<'_, [u8]>>;
 }
 
-fn check_range(total: u64, start: u64, len: usize) -> Result<()> {
+pub(crate) fn check_range(total: u64, start: u64, len: usize) -> Result<()> {
     match start.checked_add(len as u64) {
         Some(end) if end <= total => Ok(()),
         _ => Err(Error::corrupt(format!(

@@ -135,6 +135,24 @@ pub fn parse_footer_with<R: ChunkReader + ?Sized>(
     reader: &R,
     decryption: Option<&FileDecryptionProperties>,
 ) -> Result<ParquetMetaData> {
+    parse_footer_checked(reader, decryption, true)
+}
+
+/// [`parse_footer_with`] reading only the end of the file: the magic at the start is left
+/// for the caller to check (a remote reader fetches it with the first column data).
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+pub(crate) fn parse_footer_tail<R: ChunkReader + ?Sized>(
+    reader: &R,
+    decryption: Option<&FileDecryptionProperties>,
+) -> Result<ParquetMetaData> {
+    parse_footer_checked(reader, decryption, false)
+}
+
+fn parse_footer_checked<R: ChunkReader + ?Sized>(
+    reader: &R,
+    decryption: Option<&FileDecryptionProperties>,
+    check_head: bool,
+) -> Result<ParquetMetaData> {
     let len = reader.len_bytes();
     if len < (MAGIC.len() + FOOTER_SIZE) as u64 {
         return Err(Error::corrupt(format!(
@@ -150,13 +168,8 @@ pub fn parse_footer_with<R: ChunkReader + ?Sized>(
         ))
         .with_offset(len - 4));
     }
-    let head = reader.read_range(0, MAGIC.len())?;
-    if head[..] != magic {
-        return Err(Error::corrupt(format!(
-            "no {} magic at the start of the file",
-            String::from_utf8_lossy(&magic)
-        ))
-        .with_offset(0));
+    if check_head {
+        check_head_magic(&reader.read_range(0, MAGIC.len())?, &magic)?;
     }
     let metadata_len = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]) as u64;
     let max = len - (MAGIC.len() + FOOTER_SIZE) as u64;
@@ -190,6 +203,18 @@ pub fn parse_footer_with<R: ChunkReader + ?Sized>(
         footer_offset: start,
         decryptor,
     })
+}
+
+/// Checks that the file starts with `magic`, the magic found at its end.
+pub(crate) fn check_head_magic(head: &[u8], magic: &[u8; 4]) -> Result<()> {
+    if head != magic {
+        return Err(Error::corrupt(format!(
+            "no {} magic at the start of the file",
+            String::from_utf8_lossy(magic)
+        ))
+        .with_offset(0));
+    }
+    Ok(())
 }
 
 /// The footer region of a `PARE` file: FileCryptoMetaData, then the FileMetaData module.

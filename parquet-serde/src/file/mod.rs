@@ -34,3 +34,9 @@ pub use selection::RowSelection;
 pub(crate) use selection::{local_ranges, take_rows};
 pub use writer::FileWriter;
 pub(crate) use writer::{extend_vec, FileProgress};
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+pub(crate) use {
+    chunk_reader::check_range,
+    footer::{check_head_magic, parse_footer_tail},
+    reader::{chunk_range, parquet_816_padding},
+};

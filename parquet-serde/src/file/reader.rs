@@ -29,6 +29,20 @@ pub(crate) fn chunk_range(md: &ColumnMetaData) -> (u64, u64) {
 /// Padding for chunks of writers with the PARQUET-816 bug: the largest dictionary page header.
 const MAX_DICTIONARY_HEADER_SIZE: u64 = 100;
 
+/// Bytes read past the end of the chunk at `start` of `len` bytes: old parquet-mr left the
+/// dictionary page header out of the chunk size, so up to 100 more bytes are read (never
+/// into the footer); pages stop at num_values anyway.
+pub(crate) fn parquet_816_padding(metadata: &ParquetMetaData, start: u64, len: u64) -> u64 {
+    if !metadata.has_parquet_816_bug() {
+        return 0;
+    }
+    let end = start.saturating_add(len);
+    metadata
+        .footer_offset
+        .saturating_sub(end)
+        .min(MAX_DICTIONARY_HEADER_SIZE)
+}
+
 /// The stored bytes of one column chunk, ready to be walked page by page.
 #[derive(Debug)]
 pub struct ColumnChunkData<'r> {
@@ -136,6 +150,20 @@ impl<R: ChunkReader> FileReader<R> {
         })
     }
 
+    /// A reader of a file whose footer was already parsed (and checked) from `reader`.
+    #[cfg(any(feature = "object_store", feature = "tokio"))]
+    pub(crate) fn from_metadata(
+        reader: R,
+        metadata: ParquetMetaData,
+        options: ReadOptions,
+    ) -> Self {
+        FileReader {
+            reader,
+            metadata,
+            options,
+        }
+    }
+
     /// The file's metadata.
     pub fn metadata(&self) -> &ParquetMetaData {
         &self.metadata
@@ -194,16 +222,7 @@ impl<R: ChunkReader> FileReader<R> {
             ),
             None => None,
         };
-        if self.metadata.has_parquet_816_bug() {
-            // Old parquet-mr left the dictionary page header out of the chunk size: read up
-            // to 100 more bytes (never into the footer); pages stop at num_values anyway.
-            let end = start.saturating_add(len);
-            len += self
-                .metadata
-                .footer_offset
-                .saturating_sub(end)
-                .min(MAX_DICTIONARY_HEADER_SIZE);
-        }
+        len += parquet_816_padding(&self.metadata, start, len);
         let len = usize::try_from(len)
             .map_err(|_| at(Error::corrupt("column chunk larger than memory")))?;
         let bytes = self.reader.read_range(start, len).map_err(at)?;

@@ -93,6 +93,20 @@ impl Bound {
         out
     }
 
+    /// The leaf columns of point lookups (`eq`, `in_list`, not negated): those whose
+    /// Bloom filters and dictionaries can rule a row group out.
+    #[cfg(any(feature = "object_store", feature = "tokio"))]
+    pub fn lookup_columns(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.leaves(&mut |l| {
+            let lookup = matches!(l.test, Test::Cmp(CmpOp::Eq, _) | Test::In(_)) && !l.negated;
+            if lookup && !out.contains(&l.column) {
+                out.push(l.column);
+            }
+        });
+        out
+    }
+
     pub fn leaves<'a>(&'a self, f: &mut impl FnMut(&'a Leaf)) {
         match self {
             Bound::Leaf(l) => f(l),
