@@ -234,6 +234,7 @@ fn parse_field_key(meta: &ParseNestedMeta, out: &mut FieldParquet) -> syn::Resul
             once!(out.bson);
             no_value(meta, "bson")?;
             out.bson = Some(span);
+        }
         "geometry" | "geography" => {
             if out.geo.is_some() {
                 return Err(meta.error("duplicate parquet attribute `geometry`/`geography`"));

@@ -212,6 +212,7 @@ fn attrs_expr(field: &Field) -> TokenStream {
     }
     if p.bson.is_some() {
         sets.push(quote!(__a.bson = true;));
+    }
     if let Some(geo) = &p.geo {
         let g = &geo.value;
         let crs = match &g.crs {
@@ -312,6 +313,7 @@ fn marker_checks(field: &Field, body: &mut Body, params: &[Ident]) -> TokenStrea
     }
     if p.bson.is_some() {
         markers.push(("assert_bson", "SupportsBson"));
+    }
     if p.geo.is_some() {
         markers.push(("assert_geo", "SupportsGeo"));
     }

@@ -55,9 +55,19 @@ fn emit(i: u64) {
     let _e = span.enter();
     let latency_ms = 1.0 + (i * 7919 % 5000) as f64 / 100.0;
     if i % 50 == 0 {
-        tracing::error!(status = 500u64, latency_ms, user = "u-1234", "request failed");
+        tracing::error!(
+            status = 500u64,
+            latency_ms,
+            user = "u-1234",
+            "request failed"
+        );
     } else {
-        tracing::info!(status = 200u64, latency_ms, user = "u-1234", "request handled");
+        tracing::info!(
+            status = 200u64,
+            latency_ms,
+            user = "u-1234",
+            "request handled"
+        );
     }
 }
 
@@ -88,7 +98,12 @@ fn parquet_layer(dir: &Path) -> (tracing::Dispatch, parquet_serde::logs::Tracing
     )
 }
 
-fn json_layer(file: &Path) -> (tracing::Dispatch, tracing_appender::non_blocking::WorkerGuard) {
+fn json_layer(
+    file: &Path,
+) -> (
+    tracing::Dispatch,
+    tracing_appender::non_blocking::WorkerGuard,
+) {
     let f = std::fs::File::create(file).unwrap();
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)

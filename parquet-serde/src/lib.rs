@@ -151,8 +151,8 @@ mod de;
 mod error;
 mod exec;
 pub mod filter;
-pub mod logs;
 pub mod json;
+pub mod logs;
 pub mod record;
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 mod remote;

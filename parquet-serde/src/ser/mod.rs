@@ -51,9 +51,9 @@ mod value;
 mod variant;
 mod writer;
 
-pub(crate) use writer::schema_of;
 pub(crate) use json::shred_json;
 pub(crate) use value::shred_value;
+pub(crate) use writer::schema_of;
 pub use writer::Writer;
 
 use std::io::Write;

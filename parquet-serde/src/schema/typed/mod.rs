@@ -207,13 +207,13 @@ mod impls_bytes;
 mod impls_chrono;
 #[cfg(any(feature = "rust_decimal", feature = "bigdecimal"))]
 mod impls_decimal;
+#[cfg(feature = "geo-types")]
+mod impls_geo;
 #[cfg(feature = "half")]
 mod impls_half;
 mod impls_interval;
 #[cfg(feature = "jiff")]
 mod impls_jiff;
-#[cfg(feature = "geo-types")]
-mod impls_geo;
 mod impls_std;
 #[cfg(feature = "time")]
 mod impls_time;
