@@ -70,6 +70,13 @@ fn decide_inner(
         }),
         Predicate::IsNull { column } => leaf(column, &|v| Ok(Some(*v == PartitionValue::Null))),
         Predicate::IsNotNull { column } => leaf(column, &|v| Ok(Some(*v != PartitionValue::Null))),
+        // A bounding box never names a partition key (folder values are not geometries): the
+        // files decide it.
+        Predicate::IntersectsBbox { .. } => Ok(Decided::Rows(if negate {
+            not(p.clone())
+        } else {
+            p.clone()
+        })),
         Predicate::Not(inner) => decide_inner(inner, parts, !negate),
         Predicate::And(a, b) | Predicate::Or(a, b) => {
             let a = decide_inner(a, parts, negate)?;

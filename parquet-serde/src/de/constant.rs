@@ -54,6 +54,7 @@ impl Constant {
                     physical,
                     conv,
                     width: 0,
+                    bits: 0,
                 },
                 leaves: 0..0,
                 decide: None,

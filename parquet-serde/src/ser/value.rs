@@ -22,6 +22,8 @@ pub(crate) fn shred_value(sh: &mut Shredder, node: u32, rep: i16, value: &Value)
         return sh.null_at(node, rep);
     }
     match (sh.nodes[node as usize].kind, value) {
+        // A VARIANT group takes any value: its serde form encoded as a Variant.
+        (Kind::Variant { .. }, _) => super::variant::put(sh, node, rep, value),
         (Kind::Leaf(leaf), _) => put_leaf(sh, node, leaf, rep, value),
         (Kind::Group { first, len }, Value::Group(fields)) => {
             let mut cursor = GroupCursor::new(node, first, len, rep);
@@ -150,7 +152,7 @@ fn put_leaf(sh: &mut Shredder, node: u32, leaf: u32, rep: i16, value: &Value) ->
             } => sh.put_str(node, rep, &text::decimal_be(unscaled, *scale)),
             _ => Err(sh.mismatch(node, "a DECIMAL")),
         },
-        Value::Null | Value::List(_) | Value::Map(_) | Value::Group(_) => {
+        Value::Null | Value::List(_) | Value::Map(_) | Value::Group(_) | Value::Variant(_) => {
             Err(sh.mismatch(node, describe(value)))
         }
     }
@@ -198,5 +200,6 @@ fn describe(value: &Value) -> &'static str {
         Value::List(_) => "a list",
         Value::Map(_) => "a map",
         Value::Group(_) => "a group",
+        Value::Variant(_) => "a VARIANT",
     }
 }
