@@ -3,6 +3,7 @@
 
 mod chunk_reader;
 mod decryptor;
+mod external;
 mod footer;
 mod indexes;
 mod options;

@@ -171,11 +171,6 @@ impl<R: ChunkReader> FileReader<R> {
             }
         };
         let chunk = self.metadata.column_chunk(row_group, column).map_err(at)?;
-        if chunk.file_path.is_some() {
-            return Err(at(Error::unsupported(
-                "column chunk stored in another file (file_path)",
-            )));
-        }
         // Before the metadata: an encrypted column without its key has none.
         let crypto = self
             .metadata
@@ -194,7 +189,7 @@ impl<R: ChunkReader> FileReader<R> {
             ),
             None => None,
         };
-        if self.metadata.has_parquet_816_bug() {
+        if self.metadata.has_parquet_816_bug() && chunk.file_path.is_none() {
             // Old parquet-mr left the dictionary page header out of the chunk size: read up
             // to 100 more bytes (never into the footer); pages stop at num_values anyway.
             let end = start.saturating_add(len);
@@ -206,7 +201,9 @@ impl<R: ChunkReader> FileReader<R> {
         }
         let len = usize::try_from(len)
             .map_err(|_| at(Error::corrupt("column chunk larger than memory")))?;
-        let bytes = self.reader.read_range(start, len).map_err(at)?;
+        let bytes = self
+            .read_chunk_bytes(row_group, column, start, len)
+            .map_err(at)?;
         Ok(ColumnChunkData {
             bytes,
             offset: start,
@@ -216,6 +213,21 @@ impl<R: ChunkReader> FileReader<R> {
             column,
             decryptor,
         })
+    }
+
+    /// `len` bytes at `start` of the file holding column chunk `column` of `row_group`: this
+    /// file, or the one its `file_path` names (see [`ReadOptions::file_location`]).
+    pub(crate) fn read_chunk_bytes(
+        &self,
+        row_group: usize,
+        column: usize,
+        start: u64,
+        len: usize,
+    ) -> Result<Cow<'_, [u8]>> {
+        match &self.metadata.column_chunk(row_group, column)?.file_path {
+            Some(path) => self.options.external.read(path, start, len),
+            None => self.reader.read_range(start, len),
+        }
     }
 
     pub(crate) fn descriptor(&self, column: usize) -> Result<&ColumnDescriptor> {
