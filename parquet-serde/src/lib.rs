@@ -120,6 +120,7 @@
 //! | `chrono` | `ParquetSchema` for chrono's `DateTime`, `NaiveDateTime`, `NaiveDate`, `NaiveTime` |
 //! | `uuid` | `ParquetSchema` for `uuid::Uuid` (`FIXED_LEN_BYTE_ARRAY(16)` UUID) |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
+//! | `geo-types` | GEOMETRY/GEOGRAPHY columns of `geo_types` geometries as WKB (`ParquetSchema`, `core::geo::WkbGeometry`, `core::geo::serde_wkb`) |
 //! | `cli` | the `parquet-serde` command-line tool (`cat`, `schema`, `meta`, `pages`, `check`, `rewrite`) |
 //!
 //! ## Threads
