@@ -248,7 +248,7 @@ impl<T: DeserializeOwned> Reader<File, T> {
     pub fn from_path_with_options(path: impl AsRef<Path>, options: ReadOptions) -> Result<Self> {
         let path = path.as_ref();
         let file = File::open(path).map_err(|e| Error::from(e).context(path.display()))?;
-        Self::with_options(file, options)
+        Self::with_options(file, options.file_location(path))
     }
 }
 

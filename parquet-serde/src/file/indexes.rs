@@ -260,6 +260,16 @@ impl<R: ChunkReader> FileReader<R> {
         let Some(offset) = md.bloom_filter_offset else {
             return Ok(None);
         };
+        // A chunk stored in another file: its filter is not in this one (and is not used).
+        if self
+            .metadata()
+            .column_chunk(row_group, column)
+            .map_err(at)?
+            .file_path
+            .is_some()
+        {
+            return Ok(None);
+        }
         let end = self.metadata().footer_offset;
         let offset = u64::try_from(offset)
             .ok()
@@ -356,8 +366,7 @@ impl<R: ChunkReader> FileReader<R> {
             return Ok(None);
         }
         let bytes = self
-            .get_ref()
-            .read_range(start, (data - start) as usize)
+            .read_chunk_bytes(row_group, column, start, (data - start) as usize)
             .map_err(at)?;
         let decryptor = match crypto {
             Some(c) => Some(c.pages(true).map_err(at)?),
@@ -476,8 +485,12 @@ impl<R: ChunkReader> FileReader<R> {
         if chunk_start < first && !selected.is_empty() {
             buf.extend_from_slice(
                 &self
-                    .get_ref()
-                    .read_range(chunk_start, (first - chunk_start) as usize)
+                    .read_chunk_bytes(
+                        row_group,
+                        column,
+                        chunk_start,
+                        (first - chunk_start) as usize,
+                    )
                     .map_err(at)?,
             );
         }
@@ -496,8 +509,7 @@ impl<R: ChunkReader> FileReader<R> {
             let len = b.offset + b.compressed_size as u64 - a.offset;
             buf.extend_from_slice(
                 &self
-                    .get_ref()
-                    .read_range(a.offset, len as usize)
+                    .read_chunk_bytes(row_group, column, a.offset, len as usize)
                     .map_err(at)?,
             );
             covered.extend(selected[i..=j].iter().map(|&k| pi.pages[k].rows.clone()));

@@ -4,6 +4,7 @@
 mod chunk_reader;
 mod copy;
 mod decryptor;
+mod external;
 mod footer;
 mod indexes;
 mod options;

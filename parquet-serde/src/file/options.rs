@@ -40,6 +40,9 @@ pub struct ReadOptions {
     /// matched row group's columns on that many threads. `1` does everything on the
     /// calling thread.
     pub(crate) threads: usize,
+    /// External column chunks (`file_path`): the file being read, whose folder their paths
+    /// are relative to, and whether absolute paths and paths leaving that folder are allowed.
+    pub(crate) external: super::external::ExternalFiles,
 }
 
 /// The most threads a reader or writer uses by default.
@@ -61,6 +64,7 @@ impl Default for ReadOptions {
             max_page_size: p.max_page_size,
             decryption: None,
             threads: default_threads(),
+            external: Default::default(),
         }
     }
 }
@@ -88,6 +92,23 @@ impl ReadOptions {
     /// taken as `1`).
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// The path of the file being read. A column chunk whose `file_path` names another file
+    /// is read from that file, resolved relative to this one's folder (`from_path` and
+    /// `Reader::from_path` set it; a reader over bytes or an open file has no folder, and
+    /// such chunks are an error).
+    pub fn file_location(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.external.location = Some(path.into());
+        self
+    }
+
+    /// Allows external column chunks (`file_path`) at absolute paths or at paths that leave
+    /// the folder of the file being read (`..`). Off by default: a file from elsewhere must
+    /// not make the reader open files of its choosing.
+    pub fn allow_external_paths(mut self, allow: bool) -> Self {
+        self.external.allow_any_path = allow;
         self
     }
 

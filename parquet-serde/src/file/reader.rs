@@ -199,11 +199,6 @@ impl<R: ChunkReader> FileReader<R> {
             }
         };
         let chunk = self.metadata.column_chunk(row_group, column).map_err(at)?;
-        if chunk.file_path.is_some() {
-            return Err(at(Error::unsupported(
-                "column chunk stored in another file (file_path)",
-            )));
-        }
         // Before the metadata: an encrypted column without its key has none.
         let crypto = self
             .metadata
@@ -222,10 +217,16 @@ impl<R: ChunkReader> FileReader<R> {
             ),
             None => None,
         };
-        len += parquet_816_padding(&self.metadata, start, len);
+        if chunk.file_path.is_none() {
+            // Old parquet-mr left the dictionary page header out of the chunk size (a chunk
+            // in another file has no footer of this file to stop at).
+            len += parquet_816_padding(&self.metadata, start, len);
+        }
         let len = usize::try_from(len)
             .map_err(|_| at(Error::corrupt("column chunk larger than memory")))?;
-        let bytes = self.reader.read_range(start, len).map_err(at)?;
+        let bytes = self
+            .read_chunk_bytes(row_group, column, start, len)
+            .map_err(at)?;
         Ok(ColumnChunkData {
             bytes,
             offset: start,
@@ -235,6 +236,21 @@ impl<R: ChunkReader> FileReader<R> {
             column,
             decryptor,
         })
+    }
+
+    /// `len` bytes at `start` of the file holding column chunk `column` of `row_group`: this
+    /// file, or the one its `file_path` names (see [`ReadOptions::file_location`]).
+    pub(crate) fn read_chunk_bytes(
+        &self,
+        row_group: usize,
+        column: usize,
+        start: u64,
+        len: usize,
+    ) -> Result<Cow<'_, [u8]>> {
+        match &self.metadata.column_chunk(row_group, column)?.file_path {
+            Some(path) => self.options.external.read(path, start, len),
+            None => self.reader.read_range(start, len),
+        }
     }
 
     pub(crate) fn descriptor(&self, column: usize) -> Result<&ColumnDescriptor> {

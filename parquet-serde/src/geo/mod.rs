@@ -7,7 +7,7 @@
 //! against the bytes left, nesting is capped, no panic on any input), accumulates their
 //! bounding boxes and type codes into the `GeospatialStatistics` of a column chunk
 //! ([`GeoStatisticsBuilder`]), and, with feature `geo-types`, converts `geo_types` values to and
-//! from WKB ([`WkbGeometry`], and [`serde_wkb`] for `#[serde(with)]`).
+//! from WKB (`WkbGeometry`, and `serde_wkb` for `#[serde(with)]`).
 //!
 //! ```
 //! use parquet_serde::core::geo::{wkb, GeoStatisticsBuilder};

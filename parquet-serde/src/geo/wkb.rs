@@ -79,17 +79,12 @@ pub enum Dimensions {
 
 impl Dimensions {
     /// Number of values per coordinate (2 to 4).
-    pub fn len(self) -> usize {
+    pub fn values_per_coordinate(self) -> usize {
         match self {
             Dimensions::Xy => 2,
             Dimensions::Xyz | Dimensions::Xym => 3,
             Dimensions::Xyzm => 4,
         }
-    }
-
-    /// Always false: a coordinate has at least x and y.
-    pub fn is_empty(self) -> bool {
-        false
     }
 
     /// Whether coordinates carry z.
@@ -308,7 +303,7 @@ impl Cursor<'_> {
         dims: Dimensions,
         each: &mut dyn FnMut([f64; 4]),
     ) -> Result<()> {
-        let n = self.count(little, 8 * dims.len(), "points")?;
+        let n = self.count(little, 8 * dims.values_per_coordinate(), "points")?;
         for _ in 0..n {
             each(self.coordinate(little, dims)?);
         }

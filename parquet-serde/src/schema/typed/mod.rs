@@ -88,6 +88,8 @@
 //! | `chrono::NaiveDate` | `INT32` `DATE` | |
 //! | `chrono::NaiveTime` | `INT64` `TIME(MICROS, false)` | `time` (`"millis"` gives `INT32`), `utc` |
 //! | `uuid::Uuid` (feature `uuid`) | `FIXED_LEN_BYTE_ARRAY(16)` `UUID` | |
+//! | `Vec<u8>`, `[u8]`, `bytes::Bytes` holding WKB, with `geometry` / `geography` | `BYTE_ARRAY` `GEOMETRY(crs)` / `GEOGRAPHY(crs, algorithm)` | `geometry`, `geography` |
+//! | `geo_types::Geometry<f64>`, `Point`, `LineString`, `Polygon`, `MultiPoint`, `MultiLineString`, `MultiPolygon`, `GeometryCollection` (feature `geo-types`), with `#[serde(with = "parquet_serde::core::geo::serde_wkb")]` | `BYTE_ARRAY` `GEOMETRY` (WKB) | `geometry`, `geography` |
 //! | derived struct with named fields | a group of its fields, in declaration order | |
 //! | derived tuple struct | a group with fields `_0`, `_1`, .. | |
 //! | derived newtype struct (or `#[serde(transparent)]`) | the inner type's node | those of the inner type |
@@ -142,6 +144,8 @@
 //! | `uuid` | `FIXED_LEN_BYTE_ARRAY(16)` UUID |
 //! | `json` | `BYTE_ARRAY` JSON |
 //! | `bytes` | `BYTE_ARRAY` for a byte sequence (also implied by `#[serde(with = "serde_bytes")]`) |
+//! | `geometry`, `geometry(crs = "...")` | `BYTE_ARRAY` GEOMETRY of WKB values (planar edges; CRS default `OGC:CRS84`) |
+//! | `geography(crs = "...", algorithm = "spherical" \| "vincenty" \| "thomas" \| "andoyer" \| "karney")` | `BYTE_ARRAY` GEOGRAPHY of WKB values |
 //! | `name = "..."` | the column name (else serde's name: `rename`, `rename_all`) |
 //! | `field_id = N` | the field id of the node |
 //! | `as_type = "Type"` | take the schema of `Type` instead of the field's type: needed with `#[serde(with)]` or `serialize_with`, which change what serde writes |
