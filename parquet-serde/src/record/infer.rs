@@ -1,46 +1,4 @@
-//! Schema inference from sample rows: JSON objects (as text or `serde_json::Value`s) widened
-//! into one [`Schema`] that every sample row fits.
-//!
-//! | seen in the sample | column |
-//! |---|---|
-//! | `true` / `false` | `boolean` |
-//! | integers within `i64` | `int64` |
-//! | integers and fractions mixed, or fractions | `double` |
-//! | integers beyond `i64` | `double` ([`BigIntegers::Double`]), or an error naming the field ([`BigIntegers::Error`]) |
-//! | strings | `binary (STRING)`; with [`InferOptions::timestamps`], strings that are all RFC 3339 date-times give `int64 (TIMESTAMP(MICROS, true))` |
-//! | objects | a group of the fields of all of them, in the order first seen |
-//! | arrays | a 3-level LIST of the widened element |
-//! | values of different kinds (a number and a string, an object and an array, ...), objects with no field, only nulls | `binary (JSON)`: the value's JSON text (VARIANT would take these once the crate has it) |
-//!
-//! A field is `optional` when it is `null` or absent in some sample row (or always, with
-//! [`InferOptions::nullable`]), else `required`; a list element is `optional` when some
-//! element is `null`.
-//!
-//! ```
-//! use parquet_serde::record::{InferOptions, SchemaInferrer};
-//!
-//! let mut inferrer = SchemaInferrer::new(InferOptions::default());
-//! inferrer.add_json_slice(br#"{"id": 1, "score": 2, "tags": ["a"], "http": {"status": 200}}"#)?;
-//! inferrer.add_json_slice(br#"{"id": 2, "score": 2.5, "tags": [], "extra": null}"#)?;
-//! let schema = inferrer.schema()?;
-//! assert_eq!(
-//!     schema.to_string(),
-//!     "message schema {
-//!   required int64 id;
-//!   required double score;
-//!   required group tags (LIST) {
-//!     repeated group list {
-//!       required binary element (STRING);
-//!     }
-//!   }
-//!   optional group http {
-//!     required int64 status;
-//!   }
-//!   optional binary extra (JSON);
-//! }"
-//! );
-//! # Ok::<(), parquet_serde::Error>(())
-//! ```
+//! Schema inference from sample rows ([`SchemaInferrer`], [`infer`]).
 
 use std::fmt;
 
@@ -135,10 +93,50 @@ impl Slot {
     }
 }
 
-/// Infers a schema from sample rows, one at a time.
+/// Infers a schema from sample rows, one at a time: JSON objects (as text or
+/// `serde_json::Value`s) widened into one [`Schema`] that every sample row fits. The
+/// schema's root is a message named `schema` holding the union of their fields.
 ///
-/// Rows must be JSON objects; the schema's root is a message named `schema` holding the
-/// union of their fields. See the [module](self) for the rules.
+/// | seen in the sample | column |
+/// |---|---|
+/// | `true` / `false` | `boolean` |
+/// | integers within `i64` | `int64` |
+/// | integers and fractions mixed, or fractions | `double` |
+/// | integers beyond `i64` | `double` ([`BigIntegers::Double`]), or an error naming the field ([`BigIntegers::Error`]) |
+/// | strings | `binary (STRING)`; with [`InferOptions::timestamps`], strings that are all RFC 3339 date-times give `int64 (TIMESTAMP(MICROS, true))` |
+/// | objects | a group of the fields of all of them, in the order first seen |
+/// | arrays | a 3-level LIST of the widened element |
+/// | values of different kinds (a number and a string, an object and an array, ...), objects with no field, only nulls | `binary (JSON)`: the value's JSON text (VARIANT would take these once the crate has it) |
+///
+/// A field is `optional` when it is `null` or absent in some sample row (or always, with
+/// [`InferOptions::nullable`]), else `required`; a list element is `optional` when some
+/// element is `null`.
+///
+/// ```
+/// use parquet_serde::record::{InferOptions, SchemaInferrer};
+///
+/// let mut inferrer = SchemaInferrer::new(InferOptions::default());
+/// inferrer.add_json_slice(br#"{"id": 1, "score": 2, "tags": ["a"], "http": {"status": 200}}"#)?;
+/// inferrer.add_json_slice(br#"{"id": 2, "score": 2.5, "tags": [], "extra": null}"#)?;
+/// let schema = inferrer.schema()?;
+/// assert_eq!(
+///     schema.to_string(),
+///     "message schema {
+///   required int64 id;
+///   required double score;
+///   required group tags (LIST) {
+///     repeated group list {
+///       required binary element (STRING);
+///     }
+///   }
+///   optional group http {
+///     required int64 status;
+///   }
+///   optional binary extra (JSON);
+/// }"
+/// );
+/// # Ok::<(), parquet_serde::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct SchemaInferrer {
     root: Slot,
