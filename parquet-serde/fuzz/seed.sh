@@ -8,8 +8,25 @@ testing="${PARQUET_TESTING:-$here/../../../shared/parquet-testing}"
 seeds="$here/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"/{footer,page,read_1,read_2,filter,encrypted} "$seeds/lib"
-# Files the library writes (built by run.sh with the targets).
-"$here/target/release/write_seeds" "$seeds/lib"
+# Files the library writes: small corpus files rewritten by the command-line tool with other
+# codecs, page versions, encodings, page index and Bloom filters, and one encrypted with the
+# keys of the encrypted target ($PARQUET_SERDE_CLI, else the workspace's debug build).
+cli="${PARQUET_SERDE_CLI:-$here/../../target/debug/parquet-serde}"
+i=0
+for f in alltypes_plain.parquet nested_lists.snappy.parquet nested_maps.snappy.parquet \
+         nullable.impala.parquet datapage_v2.snappy.parquet; do
+  [ -f "$testing/data/$f" ] || continue
+  "$cli" rewrite "$testing/data/$f" "$seeds/lib/lib_${i}_zstd_v2.parquet" \
+    --compression zstd --page-version 2 || true
+  "$cli" rewrite "$testing/data/$f" "$seeds/lib/lib_${i}_plain.parquet" \
+    --encoding PLAIN --compression uncompressed || true
+  "$cli" rewrite "$testing/data/$f" "$seeds/lib/lib_${i}_delta.parquet" \
+    --encoding AUTO --compression lz4_raw --row-group-rows 3 || true
+  i=$((i + 1))
+done
+"$cli" rewrite "$testing/data/alltypes_plain.parquet" \
+  "$seeds/lib/lib_encrypted.parquet.encrypted" \
+  --footer-key 30313233343536373839303132333435 || true
 small() { find "$@" -maxdepth 1 -type f -size -64k 2>/dev/null; }
 for f in $(small "$testing/data" "$testing/bad_data") "$seeds"/lib/*.parquet; do
   case "$f" in *.encrypted) continue ;; esac
@@ -32,7 +49,7 @@ for sel in 0 1 2 4 5 6 7 9 17 25 33 38 46 54 62 65; do
   for shape in 0 1 4 64 128 129; do
     printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' "$sel" 16 "$shape" 8)" > "$seeds/page/s$i"
     # A body: 48 bytes of a library file (levels, values and headers of real pages).
-    tail -c +$((i * 13 + 5)) "$seeds/lib/lib_plain.parquet" | head -c 48 >> "$seeds/page/s$i"
+    tail -c +$((i * 13 + 5)) "$seeds/lib/lib_0_plain.parquet" | head -c 48 >> "$seeds/page/s$i"
     i=$((i + 1))
   done
 done
