@@ -48,6 +48,7 @@
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
+//! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the
@@ -119,6 +120,9 @@
 //! |---|---|
 //! | `chrono` | `ParquetSchema` for chrono's `DateTime`, `NaiveDateTime`, `NaiveDate`, `NaiveTime` |
 //! | `uuid` | `ParquetSchema` for `uuid::Uuid` (`FIXED_LEN_BYTE_ARRAY(16)` UUID) |
+//! | `half` | `ParquetSchema` for `half::f16` (`FIXED_LEN_BYTE_ARRAY(2)` FLOAT16) |
+//! | `rust_decimal`, `bigdecimal` | `ParquetSchema` for `rust_decimal::Decimal` and `bigdecimal::BigDecimal` (DECIMAL, exact; `BigDecimal` beyond 38 digits) |
+//! | `time`, `jiff` | `ParquetSchema` for the `time` crate's `Date`, `Time`, `PrimitiveDateTime`, `OffsetDateTime` and jiff's `civil::{Date, Time, DateTime}`, `Timestamp`, `Zoned` |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
 //! | `cli` | the `parquet-serde` command-line tool (`cat`, `schema`, `meta`, `pages`, `check`, `rewrite`) |
 //!
