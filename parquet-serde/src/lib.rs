@@ -53,6 +53,7 @@
 //! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] |
 //! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::write_rows`], [`record::SchemaInferrer`] |
 //! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant`] |
+//! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the
@@ -129,6 +130,9 @@
 //! |---|---|
 //! | `chrono` | `ParquetSchema` for chrono's `DateTime`, `NaiveDateTime`, `NaiveDate`, `NaiveTime` |
 //! | `uuid` | `ParquetSchema` for `uuid::Uuid` (`FIXED_LEN_BYTE_ARRAY(16)` UUID) |
+//! | `half` | `ParquetSchema` for `half::f16` (`FIXED_LEN_BYTE_ARRAY(2)` FLOAT16) |
+//! | `rust_decimal`, `bigdecimal` | `ParquetSchema` for `rust_decimal::Decimal` and `bigdecimal::BigDecimal` (DECIMAL, exact; `BigDecimal` beyond 38 digits) |
+//! | `time`, `jiff` | `ParquetSchema` for the `time` crate's `Date`, `Time`, `PrimitiveDateTime`, `OffsetDateTime` and jiff's `civil::{Date, Time, DateTime}`, `Timestamp`, `Zoned` |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
 //! | `geo-types` | GEOMETRY/GEOGRAPHY columns of `geo_types` geometries as WKB (`ParquetSchema`, `core::geo::WkbGeometry`, `core::geo::serde_wkb`) |
 //! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`, `recover`, `from-jsonl`, `from-csv`, `concat`) |

@@ -1,6 +1,6 @@
 #[derive(parquet_serde::ParquetSchema)]
 struct Row {
-    #[parquet(decimal(precision = 40))]
+    #[parquet(decimal(precision = 1001))]
     a: i128,
     #[parquet(decimal(precision = 5, scale = 6))]
     b: i64,

@@ -6,6 +6,10 @@ struct Row {
     t: i32,
     #[parquet(bytes)]
     wide: Vec<u16>,
+    #[parquet(decimal(precision = 40))]
+    unscaled: i128,
+    #[parquet(bson)]
+    doc: String,
 }
 
 fn main() {}

@@ -57,7 +57,8 @@
 //!
 //! Every node also carries the legacy converted type that LogicalTypes.md pairs with its
 //! logical type (`UTF8`, `INT_8` .. `UINT_64`, `DECIMAL`, `DATE`, `TIME_MILLIS`/`MICROS`,
-//! `TIMESTAMP_MILLIS`/`MICROS`, `ENUM`, `JSON`, `LIST`, `MAP`; none for nanosecond units,
+//! `TIMESTAMP_MILLIS`/`MICROS`, `ENUM`, `JSON`, `BSON`, `LIST`, `MAP`, and `INTERVAL`, which has
+//! no logical type; none for nanosecond units,
 //! `UUID` and `FLOAT16`). All nodes are `required` unless the table says otherwise.
 //!
 //! | Rust type | Parquet node | `#[parquet]` options it takes |
@@ -90,6 +91,20 @@
 //! | `uuid::Uuid` (feature `uuid`) | `FIXED_LEN_BYTE_ARRAY(16)` `UUID` | |
 //! | `Vec<u8>`, `[u8]`, `bytes::Bytes` holding WKB, with `geometry` / `geography` | `BYTE_ARRAY` `GEOMETRY(crs)` / `GEOGRAPHY(crs, algorithm)` | `geometry`, `geography` |
 //! | `geo_types::Geometry<f64>`, `Point`, `LineString`, `Polygon`, `MultiPoint`, `MultiLineString`, `MultiPolygon`, `GeometryCollection` (feature `geo-types`), with `#[serde(with = "parquet_serde::core::geo::serde_wkb")]` | `BYTE_ARRAY` `GEOMETRY` (WKB) | `geometry`, `geography` |
+//! | `parquet_serde::Interval` | `FIXED_LEN_BYTE_ARRAY(12)` converted type `INTERVAL` (months, days, millis; little-endian `u32`s) | |
+//! | `half::f16` (feature `half`) | `FIXED_LEN_BYTE_ARRAY(2)` `FLOAT16` (statistics ordered as numbers) | |
+//! | `rust_decimal::Decimal` (feature `rust_decimal`) | `DECIMAL(38, 18)`: `INT32` up to 9 digits, `INT64` up to 18, else `FIXED_LEN_BYTE_ARRAY` (13) | `decimal` (precision 1 to 38; the type holds 28 digits) |
+//! | `bigdecimal::BigDecimal` (feature `bigdecimal`) | as `rust_decimal::Decimal`; above 38 digits `BYTE_ARRAY` (13) | `decimal` (precision 1 to 1000) |
+//! | `time::OffsetDateTime` (feature `time`) | `INT64` `TIMESTAMP(MICROS, true)` (14) | `timestamp`, `utc` |
+//! | `time::PrimitiveDateTime` | `INT64` `TIMESTAMP(MICROS, false)` | `timestamp`, `utc` |
+//! | `time::Date` | `INT32` `DATE` | |
+//! | `time::Time` | `INT64` `TIME(MICROS, false)` | `time` (`"millis"` gives `INT32`), `utc` |
+//! | `jiff::Timestamp` (feature `jiff`) | `INT64` `TIMESTAMP(MICROS, true)` | `timestamp`, `utc` |
+//! | `jiff::Zoned` | `INT64` `TIMESTAMP(MICROS, true)`: its instant (15) | `timestamp`, `utc` |
+//! | `jiff::civil::DateTime` | `INT64` `TIMESTAMP(MICROS, false)` | `timestamp`, `utc` |
+//! | `jiff::civil::Date` | `INT32` `DATE` | |
+//! | `jiff::civil::Time` | `INT64` `TIME(MICROS, false)` | `time` (`"millis"` gives `INT32`), `utc` |
+//! | any serde type with `#[serde(with = "parquet_serde::json")]` (`serde_json::Value`, a struct, ..) | `BYTE_ARRAY` `JSON` holding its JSON text (16) | |
 //! | derived struct with named fields | a group of its fields, in declaration order | |
 //! | derived tuple struct | a group with fields `_0`, `_1`, .. | |
 //! | derived newtype struct (or `#[serde(transparent)]`) | the inner type's node | those of the inner type |
@@ -131,6 +146,20 @@
 //!     row. A newtype variant holding an `Option` fails the build (use a struct variant).
 //!     Only externally tagged enums (serde's default) are supported; `tag`, `content` and
 //!     `untagged` are compile errors.
+//! 13. `Decimal` and `BigDecimal` serialize as text: the serializer writes the exact unscaled
+//!     value and fails, naming the field, when the value needs more digits than the precision or
+//!     has non-zero digits beyond the scale (trailing zeros are fine). Reading gives the column's
+//!     scale. `rust_decimal::Decimal` holds at most 28 digits: a wider column reads into it where
+//!     the value fits, else the read fails naming the field.
+//! 14. `time` serializes tuples of integers to this crate's (not human-readable) serializer; the
+//!     leaf takes them and gives them back. `OffsetDateTime` keeps the instant, not the offset
+//!     (it reads back in UTC).
+//! 15. jiff serializes as text. A `Zoned` is written as its instant but cannot be read back (jiff
+//!     needs the zone name, which the column does not hold): read a `jiff::Timestamp`. jiff reads
+//!     years 0000 to 9999 only from this text (it wants six-digit signed years outside them).
+//! 16. The whole field is one document (an `Option` is `null` when `None`); the derive gives the
+//!     field a `#[parquet(json)] String`'s node. A `String` that already holds JSON text takes
+//!     `#[parquet(json)]` alone and is stored as it is.
 //!
 //! # Field options: `#[parquet(...)]`
 //!
@@ -140,12 +169,13 @@
 //! | `utc = true \| false` | `isAdjustedToUTC` of a TIMESTAMP or TIME (integers default to `true`) |
 //! | `date` | `INT32` DATE (days since 1970-01-01) |
 //! | `time = "millis" \| "micros" \| "nanos"` | TIME of day: `INT32` millis on an `i32`, `INT64` micros/nanos on an `i64` |
-//! | `decimal(precision = P, scale = S)` | DECIMAL with `1 <= P <= 38`, `0 <= S <= P` |
+//! | `decimal(precision = P, scale = S)` | DECIMAL with `1 <= P <= 38`, `0 <= S <= P` (up to 1000 digits on `BigDecimal` and decimal text, stored as `BYTE_ARRAY`); without it `Decimal` / `BigDecimal` are `DECIMAL(38, 18)` |
 //! | `uuid` | `FIXED_LEN_BYTE_ARRAY(16)` UUID |
 //! | `json` | `BYTE_ARRAY` JSON |
 //! | `bytes` | `BYTE_ARRAY` for a byte sequence (also implied by `#[serde(with = "serde_bytes")]`) |
 //! | `geometry`, `geometry(crs = "...")` | `BYTE_ARRAY` GEOMETRY of WKB values (planar edges; CRS default `OGC:CRS84`) |
 //! | `geography(crs = "...", algorithm = "spherical" \| "vincenty" \| "thomas" \| "andoyer" \| "karney")` | `BYTE_ARRAY` GEOGRAPHY of WKB values |
+//! | `bson` | `BYTE_ARRAY` BSON for a byte sequence holding an encoded BSON document (`Vec<u8>`, `[u8]`, `bytes::Bytes`) |
 //! | `name = "..."` | the column name (else serde's name: `rename`, `rename_all`) |
 //! | `field_id = N` | the field id of the node |
 //! | `as_type = "Type"` | take the schema of `Type` instead of the field's type: needed with `#[serde(with)]` or `serialize_with`, which change what serde writes |
@@ -154,7 +184,7 @@
 //! | `dictionary = true \| false` | dictionary encoding of the column(s) below the field |
 //! | `bloom_filter`, `bloom_filter(ndv = N, fpp = F)` | a Bloom filter on the column(s) below the field: `N` expected distinct values per column chunk (default: counted per chunk), false positive probability `0 < F < 1` (default 0.01) |
 //!
-//! The type options (`timestamp` .. `bytes`) are exclusive of each other (`utc` goes with
+//! The type options (`timestamp` .. `bson`) are exclusive of each other (`utc` goes with
 //! `timestamp` or `time`), and the field's type must fit them: the derive checks this with the
 //! marker traits in [`markers`], so `#[parquet(timestamp = "micros")] s: String` is a compile
 //! error at `String`. Options reach through `Option`, pointers, sequences and map values, so
