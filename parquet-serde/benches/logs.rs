@@ -55,9 +55,19 @@ fn emit(i: u64) {
     let _e = span.enter();
     let latency_ms = 1.0 + (i * 7919 % 5000) as f64 / 100.0;
     if i % 50 == 0 {
-        tracing::error!(status = 500u64, latency_ms, user = "u-1234", "request failed");
+        tracing::error!(
+            status = 500u64,
+            latency_ms,
+            user = "u-1234",
+            "request failed"
+        );
     } else {
-        tracing::info!(status = 200u64, latency_ms, user = "u-1234", "request handled");
+        tracing::info!(
+            status = 200u64,
+            latency_ms,
+            user = "u-1234",
+            "request handled"
+        );
     }
 }
 
@@ -88,7 +98,12 @@ fn parquet_layer(dir: &Path) -> (tracing::Dispatch, parquet_serde::logs::Tracing
     )
 }
 
-fn json_layer(file: &Path) -> (tracing::Dispatch, tracing_appender::non_blocking::WorkerGuard) {
+fn json_layer(
+    file: &Path,
+) -> (
+    tracing::Dispatch,
+    tracing_appender::non_blocking::WorkerGuard,
+) {
     let f = std::fs::File::create(file).unwrap();
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)
@@ -216,7 +231,6 @@ fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u
     let start = Instant::now();
     let mut last = Instant::now();
     let mut i = 0u64;
-    let mut flushes = 0;
     while start.elapsed().as_secs_f64() < seconds {
         for _ in 0..1000 {
             logs.write(&access(i)).unwrap();
@@ -225,14 +239,12 @@ fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u
         if let Some(every) = flush {
             if last.elapsed() >= every {
                 logs.flush().unwrap();
-                flushes += 1;
                 last = Instant::now();
             }
         }
     }
     logs.close().unwrap();
     let took = start.elapsed().as_secs_f64();
-    let _ = flushes;
     (i as f64 / took, dir_bytes(dir.path()), i)
 }
 
