@@ -54,7 +54,7 @@ fn emit(i: u64) {
     let span = tracing::info_span!("request", id = i, route);
     let _e = span.enter();
     let latency_ms = 1.0 + (i * 7919 % 5000) as f64 / 100.0;
-    if i % 50 == 0 {
+    if i.is_multiple_of(50) {
         tracing::error!(
             status = 500u64,
             latency_ms,
@@ -213,9 +213,9 @@ fn access(i: u64) -> Access {
     Access {
         ts: 1_795_525_200_000_000 + i as i64 * 1000,
         route: ["/users", "/orders", "/search", "/cart"][(i % 4) as usize].to_string(),
-        status: if i % 50 == 0 { 500 } else { 200 },
+        status: if i.is_multiple_of(50) { 500 } else { 200 },
         latency_ms: 1.0 + (i * 7919 % 5000) as f64 / 100.0,
-        user: (i % 3 != 0).then(|| format!("u-{}", i % 10_000)),
+        user: (!i.is_multiple_of(3)).then(|| format!("u-{}", i % 10_000)),
     }
 }
 
@@ -231,7 +231,6 @@ fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u
     let start = Instant::now();
     let mut last = Instant::now();
     let mut i = 0u64;
-    let mut flushes = 0;
     while start.elapsed().as_secs_f64() < seconds {
         for _ in 0..1000 {
             logs.write(&access(i)).unwrap();
@@ -240,14 +239,12 @@ fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u
         if let Some(every) = flush {
             if last.elapsed() >= every {
                 logs.flush().unwrap();
-                flushes += 1;
                 last = Instant::now();
             }
         }
     }
     logs.close().unwrap();
     let took = start.elapsed().as_secs_f64();
-    let _ = flushes;
     (i as f64 / took, dir_bytes(dir.path()), i)
 }
 

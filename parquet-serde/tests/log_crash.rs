@@ -35,7 +35,7 @@ fn row(seq: u64) -> Row {
         ts: BASE + seq as i64 * 1_200_000,
         message: format!("event {seq} {}", "x".repeat((seq % 37) as usize)),
         tags: (0..seq % 3).map(|t| format!("t{t}")).collect(),
-        value: (seq % 5 != 0).then_some(seq as f64 * 0.5),
+        value: (!seq.is_multiple_of(5)).then_some(seq as f64 * 0.5),
     }
 }
 

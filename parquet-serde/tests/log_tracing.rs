@@ -189,3 +189,42 @@ fn a_folder_that_cannot_be_made_is_an_error_at_build() {
     std::fs::write(&file, b"x").unwrap();
     assert!(TracingLayer::builder(file.join("logs")).build().is_err());
 }
+
+#[test]
+fn writer_errors_go_to_the_callback_not_the_application() {
+    use std::sync::{Arc, Mutex};
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    let errors = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = Arc::clone(&errors);
+    let (layer, guard) = TracingLayer::builder(&logs)
+        .roll_bytes(1)
+        .overflow(Overflow::Block)
+        .on_error(move |e| {
+            seen.lock().unwrap().push(e.to_string());
+            // A callback that logs must not deadlock the writer thread.
+            tracing::error!("log writer failed");
+        })
+        .build()
+        .unwrap();
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    tracing::dispatcher::with_default(&dispatch, || {
+        tracing::info!("first");
+        guard.flush().unwrap();
+        // The folder goes away under the writer: finishing the file fails.
+        std::fs::remove_dir_all(&logs).unwrap();
+        tracing::info!("second");
+        tracing::info!("third");
+        guard.flush().unwrap();
+    });
+    drop(guard);
+    let errors = errors.lock().unwrap();
+    assert!(!errors.is_empty());
+    assert!(errors[0].contains("No such file"), "{errors:?}");
+    // The writer carried on in a new file.
+    let rows = read(&logs);
+    assert!(
+        rows.iter().any(|r| r.message.as_deref() == Some("third")),
+        "{rows:?}"
+    );
+}

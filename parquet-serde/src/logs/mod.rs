@@ -91,6 +91,10 @@
 //! [`SyncPolicy::OsBuffers`] flushes skip `fsync`, so the same holds for a killed process
 //! but not for a machine that loses power.
 //!
+//! Memory: besides the current row group's encoded pages, a writer keeps a copy of the
+//! rows written since the last flush (as raw column batches, for the journal), so flush
+//! regularly ([`flush_interval`](LogWriterBuilder::flush_interval)).
+//!
 //! Limits: log files cannot be encrypted; [`recover`] (without the writer's options)
 //! writes the rebuilt last row group with the journal's codec and default encodings;
 //! on Linux the files of a running writer are told apart by its process id
@@ -124,9 +128,9 @@
 //! ```
 //!
 //! Each event becomes one `LogEvent` row. The layer builds the row on the calling thread
-//! and sends it through a bounded channel (`capacity`, default 65,536) to a writer thread
-//! that writes it with a [`LogWriter`] (hourly partitions by event time, zstd, a flush
-//! every second). When the channel is full the event waits (`Overflow::Block`) or is
+//! and sends it through a bounded channel (`capacity`, default 8,192 events of about 3 KiB
+//! each) to a writer thread that writes it with a [`LogWriter`] (hourly partitions by
+//! event time, zstd, a flush every second, on the clock even under steady traffic). When the channel is full the event waits (`Overflow::Block`) or is
 //! dropped and counted (`Overflow::Drop`, the default); the counts are written as rows of
 //! their own. The guard flushes and closes the files when dropped. Errors of the writer
 //! thread (a full disk, ...) and panics in it never reach the application: they go to the

@@ -77,6 +77,12 @@ where
     }
 
     fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
+        // An event from the writer thread itself (an error callback that logs) could wait
+        // on its own channel forever: it is counted as dropped instead.
+        if super::worker::on_writer_thread() {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
         let meta = event.metadata();
         let mut fields = BTreeMap::new();
         let mut message = None;

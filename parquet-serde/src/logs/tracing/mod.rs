@@ -43,7 +43,7 @@ impl std::fmt::Debug for TracingLayerBuilder {
 
 impl TracingLayer {
     /// Settings for a layer writing to the folder `dir`: hourly partitions by event time,
-    /// a flush every second, a channel of 65,536 events that drops (and counts) events
+    /// a flush every second, a channel of 8,192 events that drops (and counts) events
     /// when full, zstd files.
     pub fn builder(dir: impl AsRef<Path>) -> TracingLayerBuilder {
         TracingLayerBuilder {
@@ -51,7 +51,7 @@ impl TracingLayer {
                 .partition(TimePartition::Hourly)
                 .time_field(|e: &LogEvent| e.ts)
                 .options(WriterOptions::default().compression(crate::Compression::Zstd(3))),
-            capacity: 1 << 16,
+            capacity: 1 << 13,
             overflow: Overflow::Drop,
             flush_interval: Duration::from_secs(1),
             on_error: None,
@@ -66,7 +66,8 @@ impl TracingLayerBuilder {
         self
     }
 
-    /// Events the channel to the writer thread holds (default 65,536; at least 1).
+    /// Events the channel to the writer thread holds (default 8,192; at least 1). A
+    /// queued event takes about 3 KiB, mostly its field maps.
     pub fn capacity(mut self, events: usize) -> Self {
         self.capacity = events.max(1);
         self

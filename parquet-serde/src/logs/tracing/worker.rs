@@ -65,6 +65,16 @@ impl Reporter {
     }
 }
 
+thread_local! {
+    /// Set on the writer thread.
+    static WRITER_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the calling thread is a tracing layer's writer thread.
+pub(crate) fn on_writer_thread() -> bool {
+    WRITER_THREAD.try_with(|w| w.get()).unwrap_or(false)
+}
+
 /// Runs the writer thread until shutdown; a panic inside is reported, not propagated.
 pub(crate) fn run(
     writer: LogWriter<LogEvent>,
@@ -73,6 +83,7 @@ pub(crate) fn run(
     flush_interval: Duration,
     on_error: Option<OnError>,
 ) {
+    WRITER_THREAD.with(|w| w.set(true));
     let mut reporter = Reporter {
         on_error,
         last: None,
@@ -100,7 +111,12 @@ fn work(
     let mut next_flush = Instant::now() + flush_interval;
     loop {
         let wait = next_flush.saturating_duration_since(Instant::now());
-        let message = receiver.recv_timeout(wait);
+        // Under steady traffic the channel never times out: flush on the clock anyway.
+        let message = if wait.is_zero() {
+            Err(RecvTimeoutError::Timeout)
+        } else {
+            receiver.recv_timeout(wait)
+        };
         let result = match message {
             Ok(Message::Event(row)) => {
                 write_dropped(&mut writer, dropped).and_then(|()| writer.write(&row))
