@@ -6,8 +6,9 @@
 //!    request, flushes once (the rows so far are durable), handles more requests, and
 //!    dies without closing anything (`std::process::exit`, as a crash would).
 //! 2. The parent finds the unfinished files (`_part-*`), recovers them with
-//!    `parquet_serde::logs::recover`, and reads the errors back with a predicate
-//!    (`level = 'ERROR'`), which skips row groups and pages by their statistics.
+//!    `parquet_serde::logs::recover`, and reads the errors of the whole dataset back with
+//!    `parquet_serde::dataset::Dataset` and a predicate (`level = 'ERROR'`), which skips
+//!    row groups and pages by their statistics.
 //!
 //! `cargo run --example logs`
 
@@ -17,7 +18,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use parquet_serde::logs::{recover, FieldValue, Overflow, TracingLayer};
-use parquet_serde::{col, Reader};
+use parquet_serde::dataset::Dataset;
+use parquet_serde::Predicate;
 use serde::Deserialize;
 use tracing_subscriber::layer::SubscriberExt;
 
@@ -106,14 +108,11 @@ fn run(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     );
     assert!(report.rows >= BEFORE_FLUSH && report.failed.is_empty());
 
-    // 3. The query: errors only, by a predicate on the ENUM column.
-    let mut errors = Vec::new();
-    for file in files(dir)? {
-        let rows = Reader::<_, ErrorRow>::from_path(&file)?.filter(col("level").eq("ERROR"))?;
-        for row in rows {
-            errors.push(row?);
-        }
-    }
+    // 3. The query over the whole dataset (every final file under `dir`, hour folders
+    //    included), errors only: the same text `parquet-serde cat DIR --where` takes.
+    let errors: Vec<ErrorRow> = Dataset::open(dir)?
+        .filter(Predicate::parse("level = 'ERROR'")?)?
+        .read_all()?;
     println!("{} errors, the first three:", errors.len());
     for e in errors.iter().take(3) {
         let status = e.fields.get("status").and_then(|v| v.uint);
