@@ -416,8 +416,8 @@ mod tests {
         let (f, memory) = file(u64::MAX);
         f.plan(vec![
             UnitPlan::new(vec![0..10, 12..20, 100..150], 1000, 4, false),
-            UnitPlan::new(Vec::from([200..300]), 1000, 4, false),
-            UnitPlan::new(Vec::from([400..500]), 1000, 4, false),
+            UnitPlan::new(std::iter::once(200..300).collect(), 1000, 4, false),
+            UnitPlan::new(std::iter::once(400..500).collect(), 1000, 4, false),
         ]);
         assert_eq!(memory.requests.load(Ordering::SeqCst), 0);
         assert_eq!(&*f.read_range(12, 8).unwrap(), &memory.bytes[12..20]);
