@@ -360,3 +360,106 @@ impl ChunkReader for RemoteFile {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicUsize;
+
+    use super::*;
+    use crate::remote::BoxFuture;
+
+    /// Bytes in memory, counting requests; ranges from `fail_from` on fail.
+    struct Memory {
+        bytes: Bytes,
+        requests: AtomicUsize,
+        fail_from: u64,
+    }
+
+    impl RangeSource for Memory {
+        fn tail(&self, n: u64) -> BoxFuture<Result<(Bytes, u64)>> {
+            let len = self.bytes.len() as u64;
+            let tail = self.bytes.slice((len - n.min(len)) as usize..);
+            Box::pin(async move { Ok((tail, len)) })
+        }
+
+        fn range(&self, range: Range<u64>) -> BoxFuture<Result<Bytes>> {
+            self.requests.fetch_add(1, Ordering::SeqCst);
+            let out = match range.end > self.fail_from {
+                true => Err(Error::new(ErrorKind::Io, "connection reset")),
+                false => Ok(self.bytes.slice(range.start as usize..range.end as usize)),
+            };
+            Box::pin(async move { out })
+        }
+
+        fn describe(&self) -> String {
+            "memory".into()
+        }
+    }
+
+    fn file(fail_from: u64) -> (RemoteFile, Arc<Memory>) {
+        let bytes = Bytes::from((0..=255u8).cycle().take(1000).collect::<Vec<u8>>());
+        let memory = Arc::new(Memory {
+            bytes: bytes.clone(),
+            requests: AtomicUsize::new(0),
+            fail_from,
+        });
+        let runtime = Runtime::owned().unwrap();
+        let tail = bytes.slice(900..);
+        (
+            RemoteFile::new(memory.clone(), runtime, 1000, tail, 1),
+            memory,
+        )
+    }
+
+    #[test]
+    fn units_are_fetched_coalesced_when_first_needed_and_dropped_when_read() {
+        let (f, memory) = file(u64::MAX);
+        f.plan(vec![
+            UnitPlan::new(vec![0..10, 12..20, 100..150], 1000, 4, false),
+            UnitPlan::new(std::iter::once(200..300).collect(), 1000, 4, false),
+            UnitPlan::new(std::iter::once(400..500).collect(), 1000, 4, false),
+        ]);
+        assert_eq!(memory.requests.load(Ordering::SeqCst), 0);
+        assert_eq!(&*f.read_range(12, 8).unwrap(), &memory.bytes[12..20]);
+        // Unit 0 in two requests (0..20 coalesced, 100..150), unit 1 fetched ahead.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while memory.requests.load(Ordering::SeqCst) < 3 {
+            assert!(std::time::Instant::now() < deadline);
+            std::thread::yield_now();
+        }
+        assert_eq!(&*f.read_range(0, 10).unwrap(), &memory.bytes[0..10]);
+        assert_eq!(&*f.read_range(100, 50).unwrap(), &memory.bytes[100..150]);
+        assert_eq!(&*f.read_range(950, 10).unwrap(), &memory.bytes[950..960]); // the tail
+        assert_eq!(&*f.read_range(200, 100).unwrap(), &memory.bytes[200..300]);
+        assert_eq!(&*f.read_range(400, 100).unwrap(), &memory.bytes[400..500]);
+        assert_eq!(f.stats().unplanned_requests, 0);
+        // Unit 0 was read whole and dropped: reading it again fetches it again (two
+        // requests; unit 1, also dropped, is fetched ahead again: one more).
+        let before = memory.requests.load(Ordering::SeqCst);
+        assert_eq!(&*f.read_range(0, 4).unwrap(), &memory.bytes[0..4]);
+        while memory.requests.load(Ordering::SeqCst) < before + 3 {
+            assert!(std::time::Instant::now() < deadline);
+            std::thread::yield_now();
+        }
+        // Outside the plan: fetched on its own.
+        assert_eq!(&*f.read_range(600, 5).unwrap(), &memory.bytes[600..605]);
+        assert_eq!(f.stats().unplanned_requests, 1);
+        assert!(f.read_range(990, 20).is_err());
+    }
+
+    #[test]
+    fn a_failed_fetch_is_every_reader_s_error() {
+        let (f, _) = file(300);
+        f.plan(vec![UnitPlan::new(
+            vec![100..200, 250..350],
+            1000,
+            0,
+            false,
+        )]);
+        let err = f.read_range(100, 100).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Io);
+        assert!(err.to_string().contains("connection reset"), "{err}");
+        assert!(f.read_range(250, 10).is_err());
+        assert!(f.read_range(500, 10).is_err());
+    }
+}

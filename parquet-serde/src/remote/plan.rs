@@ -62,10 +62,11 @@ mod tests {
 
     #[test]
     fn units_leave_out_ranges_outside_the_file() {
-        let unit = UnitPlan::new(vec![0..4, 90..120, 50..50, 10..20], 100, 8, false);
+        let unit = UnitPlan::new(vec![0..4, 90..120, 50..50, 10..20], 100, 5, false);
         assert_eq!(unit.wanted, vec![0..4, 10..20]);
         assert_eq!(unit.fetch, vec![0..4, 10..20]);
-        let near = UnitPlan::new(vec![0..4, 10..20], 100, 6, true);
+        let near = UnitPlan::new(vec![10..20, 0..4], 100, 6, true);
+        assert_eq!(near.wanted, vec![10..20, 0..4]);
         assert_eq!(near.fetch, vec![0..20]);
     }
 }

@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use tokio::runtime::{Handle, RuntimeFlavor};
+use tokio::runtime::Handle;
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -67,21 +67,14 @@ impl Runtime {
     }
 }
 
-/// Runs `fut` on `runtime` and blocks the calling thread until it is done. Fails (rather
-/// than deadlocking) when called from async code while the runtime is a current-thread one,
-/// which only the blocked thread could drive.
+/// Runs `fut` on `runtime` and blocks the calling thread until it is done. The calling
+/// thread must not be the one driving a current-thread `runtime` (its async code): that
+/// runtime could not run `fut` while the thread waits. Blocking threads
+/// (`spawn_blocking`) and plain threads are fine.
 pub(crate) fn wait<T: Send + 'static>(
     runtime: &Runtime,
     fut: impl Future<Output = Result<T>> + Send + 'static,
 ) -> Result<T> {
-    if Handle::try_current().is_ok()
-        && runtime.handle.runtime_flavor() == RuntimeFlavor::CurrentThread
-    {
-        return Err(Error::invalid_argument(
-            "a blocking read or write cannot wait on a current-thread runtime from async code: \
-             use the async API or tokio::task::spawn_blocking",
-        ));
-    }
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     let task = runtime.handle.spawn(async move {
         // The receiver is gone only when the waiting thread gave up.
