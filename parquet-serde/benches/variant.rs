@@ -13,13 +13,15 @@ const N: usize = 2_000;
 fn events() -> Vec<J> {
     (0..N)
         .map(|i| {
+            let level = ["debug", "info", "warn", "error"][i % 4];
+            let status = [200, 404, 500][i % 3];
             json!({
                 "ts": 1_700_000_000_000_000i64 + i as i64 * 1_000,
-                "level": ["debug", "info", "warn", "error"][i % 4],
+                "level": level,
                 "target": "service::http::handler",
                 "message": format!("request {i} handled in {} ms", i % 97),
                 "user_id": if i % 3 == 0 { J::Null } else { J::from(i * 7) },
-                "http": {"method": "GET", "status": [200, 404, 500][i % 3], "path": format!("/api/v1/items/{}", i % 50), "latency_ms": (i % 1000) as f64 / 7.0},
+                "http": {"method": "GET", "status": status, "path": format!("/api/v1/items/{}", i % 50), "latency_ms": (i % 1000) as f64 / 7.0},
                 "tags": ["web", if i % 2 == 0 { "eu" } else { "us" }],
                 "attrs": {"region": "eu-west-1", "retry": i % 5, "cached": i % 2 == 0},
             })

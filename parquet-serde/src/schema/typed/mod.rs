@@ -211,6 +211,7 @@ mod impls_uuid;
 mod impls_variant;
 pub mod markers;
 mod nodes;
+mod variant_nodes;
 
 pub use attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use markers::FlattenSchema;
