@@ -141,6 +141,8 @@
 //! | `decimal(precision = P, scale = S)` | DECIMAL with `1 <= P <= 38`, `0 <= S <= P` |
 //! | `uuid` | `FIXED_LEN_BYTE_ARRAY(16)` UUID |
 //! | `json` | `BYTE_ARRAY` JSON |
+//! | `variant` | any serde type as an optional VARIANT group (`metadata`, `value`), encoded through [`to_variant`](crate::variant::to_variant) and read back through [`from_variant`](crate::variant::from_variant) |
+//! | `variant(shred = "Type")` | the same, shredded: `typed_value` columns from `Type`'s schema (struct fields and list elements as groups of `value` and `typed_value`; unsigned integers as the next wider signed type; other shapes stay in `value`), written by VariantShredding.md's rules |
 //! | `bytes` | `BYTE_ARRAY` for a byte sequence (also implied by `#[serde(with = "serde_bytes")]`) |
 //! | `name = "..."` | the column name (else serde's name: `rename`, `rename_all`) |
 //! | `field_id = N` | the field id of the node |
