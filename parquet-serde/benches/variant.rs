@@ -2,6 +2,11 @@
 //! `from_slice` of the same values.
 //!
 //! `cargo bench -p parquet-serde --bench variant -- --warm-up-time 1 --measurement-time 3`
+//!
+//! Measured once (2,000 events, a 2-core machine shared with other builds): encode from
+//! `serde_json::Value` 15.4 ms vs `serde_json::to_vec` 4.9 ms (3.1x slower); decode to
+//! `serde_json::Value` 6.7 ms vs `serde_json::from_slice` 6.2 ms (1.08x slower); one nested
+//! field through `VariantRef::get` 2.0 ms; 534 KB of Variant bytes vs 594 KB of JSON.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use parquet_serde::variant::{Variant, VariantRef};
