@@ -2,6 +2,11 @@
 //! `from_slice` of the same values.
 //!
 //! `cargo bench -p parquet-serde --bench variant -- --warm-up-time 1 --measurement-time 3`
+//!
+//! Measured once (2,000 events, a 2-core machine shared with other builds): encode from
+//! `serde_json::Value` 15.4 ms vs `serde_json::to_vec` 4.9 ms (3.1x slower); decode to
+//! `serde_json::Value` 6.7 ms vs `serde_json::from_slice` 6.2 ms (1.08x slower); one nested
+//! field through `VariantRef::get` 2.0 ms; 534 KB of Variant bytes vs 594 KB of JSON.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use parquet_serde::variant::{Variant, VariantRef};
@@ -13,13 +18,15 @@ const N: usize = 2_000;
 fn events() -> Vec<J> {
     (0..N)
         .map(|i| {
+            let level = ["debug", "info", "warn", "error"][i % 4];
+            let status = [200, 404, 500][i % 3];
             json!({
                 "ts": 1_700_000_000_000_000i64 + i as i64 * 1_000,
-                "level": ["debug", "info", "warn", "error"][i % 4],
+                "level": level,
                 "target": "service::http::handler",
                 "message": format!("request {i} handled in {} ms", i % 97),
                 "user_id": if i % 3 == 0 { J::Null } else { J::from(i * 7) },
-                "http": {"method": "GET", "status": [200, 404, 500][i % 3], "path": format!("/api/v1/items/{}", i % 50), "latency_ms": (i % 1000) as f64 / 7.0},
+                "http": {"method": "GET", "status": status, "path": format!("/api/v1/items/{}", i % 50), "latency_ms": (i % 1000) as f64 / 7.0},
                 "tags": ["web", if i % 2 == 0 { "eu" } else { "us" }],
                 "attrs": {"region": "eu-west-1", "retry": i % 5, "cached": i % 2 == 0},
             })

@@ -129,7 +129,7 @@ fn shaped_tree() -> impl Strategy<Value = J> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn json_round_trips_through_bytes(j in json_tree()) {

@@ -149,7 +149,7 @@ fn dynamic_rows_read_variants() {
 }
 
 #[test]
-fn a_subset_type_reads_only_its_columns() {
+fn other_types_read_the_same_variant_groups() {
     #[derive(Deserialize, Debug, PartialEq)]
     struct Small {
         id: i64,

@@ -42,8 +42,14 @@ impl NodeDe<'_> {
             }
         }
         let v = if self.st.probe.is_some() {
-            // Stand-in values: nothing to reconstruct, the columns are recorded.
-            Variant::Null
+            // Stand-in values: nothing to reconstruct, the columns are recorded. An empty
+            // container lets map and sequence types (and structs whose fields all have
+            // defaults) finish the probe, which keeps the projection of the other columns.
+            match want {
+                Want::Map | Want::Struct(_) => Variant::Object(Default::default()),
+                Want::Seq | Want::Tuple(_) => Variant::Array(Vec::new()),
+                _ => Variant::Null,
+            }
         } else {
             assemble(tree, typed, &parts).map_err(DeError::new)?
         };

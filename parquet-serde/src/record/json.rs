@@ -12,7 +12,7 @@
 //! | UUID | hyphenated string |
 //! | INT96 | RFC 3339 with nanoseconds and `Z` |
 //! | groups / LIST / MAP | objects / arrays / arrays of `{"key": .., "value": ..}` |
-//! | VARIANT | its JSON (see [`variant`](crate::variant#json)): objects, arrays, numbers, strings |
+//! | VARIANT | its JSON (see [`variant`](crate::variant)): objects, arrays, numbers, strings |
 //!
 //! Years outside 0000..=9999 are written with a sign and at least four digits (ISO 8601
 //! expanded years), so every stored value prints.

@@ -4,13 +4,13 @@ use crate::schema::SchemaNode;
 use crate::variant::Variant;
 
 use super::attrs::FieldAttrs;
-use super::nodes;
+use super::variant_nodes;
 use super::ParquetSchema;
 
 /// An optional VARIANT group of `metadata` and `value` (a null group reads as
 /// [`Variant::Null`] into a `Variant`, as `None` into an `Option<Variant>`).
 impl ParquetSchema for Variant {
     fn parquet_node(name: &str, _attrs: &FieldAttrs) -> SchemaNode {
-        nodes::variant(name)
+        variant_nodes::variant(name)
     }
 }

@@ -172,6 +172,8 @@
 //! | `decimal(precision = P, scale = S)` | DECIMAL with `1 <= P <= 38`, `0 <= S <= P` (up to 1000 digits on `BigDecimal` and decimal text, stored as `BYTE_ARRAY`); without it `Decimal` / `BigDecimal` are `DECIMAL(38, 18)` |
 //! | `uuid` | `FIXED_LEN_BYTE_ARRAY(16)` UUID |
 //! | `json` | `BYTE_ARRAY` JSON |
+//! | `variant` | any serde type as an optional VARIANT group (`metadata`, `value`), encoded through [`to_variant`](crate::variant::to_variant) and read back through [`from_variant`](crate::variant::from_variant) |
+//! | `variant(shred = "Type")` | the same, shredded: `typed_value` columns from `Type`'s schema (struct fields and list elements as groups of `value` and `typed_value`; unsigned integers as the next wider signed type; other shapes stay in `value`), written by VariantShredding.md's rules |
 //! | `bytes` | `BYTE_ARRAY` for a byte sequence (also implied by `#[serde(with = "serde_bytes")]`) |
 //! | `geometry`, `geometry(crs = "...")` | `BYTE_ARRAY` GEOMETRY of WKB values (planar edges; CRS default `OGC:CRS84`) |
 //! | `geography(crs = "...", algorithm = "spherical" \| "vincenty" \| "thomas" \| "andoyer" \| "karney")` | `BYTE_ARRAY` GEOGRAPHY of WKB values |
@@ -256,6 +258,7 @@ mod impls_uuid;
 mod impls_variant;
 pub mod markers;
 mod nodes;
+mod variant_nodes;
 
 pub use attrs::GeoSpec;
 pub use attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};

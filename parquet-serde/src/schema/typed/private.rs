@@ -105,7 +105,7 @@ pub fn field<T: ParquetSchema + ?Sized>(
 /// The node of a `#[parquet(variant)]` field (any serde type): an optional VARIANT group
 /// of `metadata` and `value`.
 pub fn variant_field(name: &str, field_id: Option<i32>) -> SchemaNode {
-    with_field_id(super::nodes::variant(name), field_id)
+    with_field_id(super::variant_nodes::variant(name), field_id)
 }
 
 /// The node of a `#[parquet(variant(shred = "S"))]` field: an optional VARIANT group of
@@ -118,7 +118,10 @@ pub fn variant_shredded_field<S: ParquetSchema + ?Sized>(
 ) -> SchemaNode {
     let _depth = DepthGuard::enter();
     let typed = S::parquet_node("typed_value", &FieldAttrs::new());
-    with_field_id(super::nodes::variant_shredded(name, typed), field_id)
+    with_field_id(
+        super::variant_nodes::variant_shredded(name, typed),
+        field_id,
+    )
 }
 
 /// `node` made optional (the field of one variant of an enum with data).
