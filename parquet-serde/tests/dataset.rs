@@ -271,3 +271,32 @@ fn bad_files_are_errors_naming_them_and_reading_goes_on() {
         .unwrap_err();
     assert!(e.to_string().contains("a-empty.parquet"), "{e}");
 }
+
+#[test]
+fn every_truncation_of_a_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let rows: Vec<Log> = (0..50).map(|i| log(i, "INFO")).collect();
+    write(root, "date=2026-11-24/hour=13/part-0.parquet", &rows);
+    let good = std::fs::read(root.join("date=2026-11-24/hour=13/part-0.parquet")).unwrap();
+    let hour = root.join("date=2026-11-24/hour=14");
+    std::fs::create_dir_all(&hour).unwrap();
+    for len in (0..good.len()).step_by(13) {
+        let name = format!("part-{len:05}.parquet");
+        std::fs::write(hour.join(&name), &good[..len]).unwrap();
+        let ds = Dataset::open(root)
+            .unwrap()
+            .retain(|f| f.path().ends_with(&name));
+        assert_eq!(ds.files().len(), 1);
+        let errors: Vec<String> = ds
+            .rows::<Log>()
+            .filter_map(|r| r.err().map(|e| e.to_string()))
+            .collect();
+        assert!(!errors.is_empty(), "{len} bytes read without an error");
+        assert!(errors.iter().all(|e| e.contains(&name)), "{errors:?}");
+        std::fs::remove_file(hour.join(&name)).unwrap();
+    }
+    // The good file alone still reads.
+    let back: Vec<Log> = Dataset::open(root).unwrap().read_all().unwrap();
+    assert_eq!(back, rows);
+}
