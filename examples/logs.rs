@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use parquet_serde::logs::{recover, FieldValue, Overflow, TracingLayer};
 use parquet_serde::dataset::Dataset;
+use parquet_serde::logs::{recover, FieldValue, Overflow, TracingLayer};
 use parquet_serde::Predicate;
 use serde::Deserialize;
 use tracing_subscriber::layer::SubscriberExt;
@@ -62,7 +62,7 @@ fn handle_request(id: u64) {
     let span = tracing::info_span!("request", id, route);
     let _entered = span.enter();
     let latency_ms = 3.0 + (id * 7919 % 200) as f64 / 10.0;
-    if id % 37 == 0 {
+    if id.is_multiple_of(37) {
         tracing::error!(
             status = 500u64,
             latency_ms,
