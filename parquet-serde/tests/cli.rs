@@ -372,11 +372,11 @@ fn parquet_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 fn cat_equals_value_rows_on_every_corpus_file() {
     use parquet_serde::record::{write_json, Value};
 
-    let corpus =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/parquet-testing");
+    let corpus = common::corpus();
     assert!(
         corpus.join("data").is_dir(),
-        "the parquet-testing corpus belongs at {} (shared/ beside the repository)",
+        "the parquet-testing corpus belongs at {} (shared/ beside the repository, or \
+         $PARQUET_TESTING)",
         corpus.display()
     );
     let mut files = Vec::new();
