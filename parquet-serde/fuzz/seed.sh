@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 testing="${PARQUET_TESTING:-$here/../../../shared/parquet-testing}"
 seeds="$here/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{footer,page,read_1,read_2,filter,encrypted} "$seeds/lib"
+mkdir -p "$seeds"/{footer,page,read_1,read_2,filter,encrypted,variant,wkb} "$seeds/lib"
 # Files the library writes: small corpus files rewritten by the command-line tool with other
 # codecs, page versions, encodings, page index and Bloom filters, and one encrypted with the
 # keys of the encrypted target ($PARQUET_SERDE_CLI, else the workspace's debug build).
@@ -43,6 +43,10 @@ done
 for f in "$testing"/data/*.parquet.encrypted "$seeds"/lib/*.encrypted; do
   [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 65536 ] && cp "$f" "$seeds/encrypted/"
 done
+# Variant seeds: the shredded_variant corpus's expected values (metadata then value bytes).
+for f in "$testing"/shredded_variant/*.variant.bin; do
+  [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 4096 ] && cp "$f" "$seeds/variant/"
+done
 # Page seeds: selector bytes + a body, for a few (type, encoding, levels) choices.
 i=0
 for sel in 0 1 2 4 5 6 7 9 17 25 33 38 46 54 62 65; do
@@ -53,10 +57,10 @@ for sel in 0 1 2 4 5 6 7 9 17 25 33 38 46 54 62 65; do
     i=$((i + 1))
   done
 done
-for t in footer page read_1 read_2 filter encrypted; do
+for t in footer page read_1 read_2 filter encrypted variant wkb; do
   [ -d "$here/corpus/$t" ] && cp "$here/corpus/$t"/* "$seeds/$t/" 2>/dev/null || true
 done
 rm -rf "$seeds/lib"
-for t in footer page read_1 read_2 filter encrypted; do
+for t in footer page read_1 read_2 filter encrypted variant wkb; do
   echo "seeds/$t: $(ls "$seeds/$t" | wc -l) files"
 done

@@ -28,6 +28,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("read_2", read_2),
     ("filter", filter),
     ("encrypted", encrypted),
+    ("variant", variant),
+    ("wkb", wkb),
 ];
 
 /// The footer and the other Thrift structures: `data` as a whole file (magic, footer
@@ -251,4 +253,38 @@ pub fn encrypted(data: &[u8]) {
             }
         }
     }
+}
+
+/// Variant bytes: `data` as metadata then value concatenated (the layout of the
+/// shredded_variant corpus), decoded whole, encoded again and decoded back; and split at its
+/// first byte into metadata and value for the lazy view, walked by path and to JSON.
+pub fn variant(data: &[u8]) {
+    use parquet_serde::variant::{Variant, VariantRef};
+    if let Ok(v) = Variant::decode_concatenated(data) {
+        let (metadata, value) = v.encode();
+        // What we encoded must decode (values are not compared: a NaN is not equal to itself).
+        Variant::decode(&metadata, &value).expect("a Variant we encoded decodes");
+        let _ = v.to_json();
+    }
+    if let Some((&n, rest)) = data.split_first() {
+        let n = (n as usize).min(rest.len());
+        let (metadata, value) = rest.split_at(n);
+        if let Ok(view) = VariantRef::new(metadata, value) {
+            let _ = view.to_json();
+            let _ = view.get("a");
+            let _ = view.index(0);
+            let _ = view.to_variant();
+        }
+    }
+}
+
+/// WKB: `data` scanned for its type, dimensions and bounding box, and fed to the geospatial
+/// statistics builder of the column writer.
+pub fn wkb(data: &[u8]) {
+    use parquet_serde::core::geo::{wkb, GeoStatisticsBuilder};
+    let _ = wkb::peek_type(data);
+    let _ = wkb::scan(data);
+    let mut stats = GeoStatisticsBuilder::new();
+    stats.add(data);
+    let _ = stats.finish(true);
 }
