@@ -12,6 +12,10 @@
 //! | FLOAT, DOUBLE | BYTE_STREAM_SPLIT (when compressed), PLAIN |
 //! | BYTE_ARRAY | DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY (when values share prefixes), PLAIN |
 //! | FIXED_LEN_BYTE_ARRAY | DELTA_BYTE_ARRAY (when values share prefixes), PLAIN (BYTE_STREAM_SPLIT only when asked: DuckDB 2.0 cannot read it on this type) |
+//!
+//! The delta byte-array encodings are candidates only for columns that readers take as
+//! strings or blobs (no logical type, STRING, ENUM, JSON, BSON, UUID): DuckDB 2.0 refuses
+//! DELTA_LENGTH_BYTE_ARRAY on a BYTE_ARRAY DECIMAL once a filter reaches it.
 //! | INT96 | PLAIN |
 //!
 //! Whether the dictionary pays is decided by the writer (see `writer.rs`): the first page
@@ -21,6 +25,8 @@
 use crate::compression::Compression;
 use crate::encoding::delta_byte_array::common_prefix;
 use crate::format::Encoding;
+use crate::format::{ConvertedType, LogicalType};
+use crate::schema::ColumnDescriptor;
 use crate::values::ColumnValues;
 
 use super::encode::encode_values;
@@ -30,8 +36,33 @@ pub(crate) const PAYS_NUM: usize = 3;
 /// See [`PAYS_NUM`].
 pub(crate) const PAYS_DEN: usize = 4;
 
-/// The candidates for `values`, PLAIN first.
-fn candidates(values: &ColumnValues, compressed: bool) -> Vec<Encoding> {
+/// Whether the delta byte-array encodings suit the column `descr`: it is read as a string
+/// or a blob (DuckDB decodes them for those types only, in some of its paths).
+pub(crate) fn delta_bytes_readable(descr: &ColumnDescriptor) -> bool {
+    match &descr.logical_type {
+        Some(l) => matches!(
+            l,
+            LogicalType::String
+                | LogicalType::Enum
+                | LogicalType::Json
+                | LogicalType::Bson
+                | LogicalType::Uuid
+        ),
+        None => matches!(
+            descr.converted_type,
+            None | Some(
+                ConvertedType::Utf8
+                    | ConvertedType::Enum
+                    | ConvertedType::Json
+                    | ConvertedType::Bson
+            )
+        ),
+    }
+}
+
+/// The candidates for `values`, PLAIN first; the delta byte-array encodings only with
+/// `delta_bytes`.
+fn candidates(values: &ColumnValues, compressed: bool, delta_bytes: bool) -> Vec<Encoding> {
     match values {
         ColumnValues::Boolean(_) => vec![Encoding::Rle],
         ColumnValues::Int32(_) | ColumnValues::Int64(_) => {
@@ -42,6 +73,9 @@ fn candidates(values: &ColumnValues, compressed: bool) -> Vec<Encoding> {
             vec![Encoding::Plain, Encoding::ByteStreamSplit]
         }
         ColumnValues::Float(_) | ColumnValues::Double(_) => vec![Encoding::Plain],
+        ColumnValues::ByteArray(_) | ColumnValues::FixedLenByteArray(_) if !delta_bytes => {
+            vec![Encoding::Plain]
+        }
         ColumnValues::ByteArray(v) => {
             let mut c = vec![Encoding::Plain, Encoding::DeltaLengthByteArray];
             if shares_prefixes(v.iter(), v.data.len()) {
@@ -59,15 +93,16 @@ fn candidates(values: &ColumnValues, compressed: bool) -> Vec<Encoding> {
     }
 }
 
-/// The encoding for `values` (a page's worth) compressed with `compression`. `scratch` is
-/// working space.
+/// The encoding for `values` (a page's worth) compressed with `compression`; the delta
+/// byte-array encodings are candidates only with `delta_bytes`. `scratch` is working space.
 pub(crate) fn choose(
     values: &ColumnValues,
     compression: Compression,
+    delta_bytes: bool,
     scratch: &mut Vec<u8>,
 ) -> Encoding {
     let compressed = compression != Compression::Uncompressed;
-    let candidates = candidates(values, compressed);
+    let candidates = candidates(values, compressed, delta_bytes);
     if candidates.len() == 1 {
         return candidates[0];
     }
@@ -114,6 +149,10 @@ mod tests {
     use super::*;
     use crate::values::{ByteArrays, FixedLenByteArrays};
 
+    fn choose_all(values: &ColumnValues, c: Compression, s: &mut Vec<u8>) -> Encoding {
+        choose(values, c, true, s)
+    }
+
     #[test]
     fn choices() {
         let mut s = Vec::new();
@@ -123,7 +162,7 @@ mod tests {
             .collect();
         for c in [none, Compression::Snappy, Compression::Zstd(3)] {
             assert_eq!(
-                choose(&ColumnValues::Int64(ts.clone()), c, &mut s),
+                choose_all(&ColumnValues::Int64(ts.clone()), c, &mut s),
                 Encoding::DeltaBinaryPacked,
                 "{c:?}"
             );
@@ -135,12 +174,12 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            choose(&ColumnValues::Int64(random), Compression::Snappy, &mut s),
+            choose_all(&ColumnValues::Int64(random), Compression::Snappy, &mut s),
             Encoding::Plain
         );
         let smooth: Vec<f64> = (0..5000).map(|i| (i as f64 * 0.001).sin() * 1e3).collect();
         assert_eq!(
-            choose(
+            choose_all(
                 &ColumnValues::Double(smooth.clone()),
                 Compression::Zstd(3),
                 &mut s
@@ -148,11 +187,11 @@ mod tests {
             Encoding::ByteStreamSplit
         );
         assert_eq!(
-            choose(&ColumnValues::Double(smooth), none, &mut s),
+            choose_all(&ColumnValues::Double(smooth), none, &mut s),
             Encoding::Plain
         );
         assert_eq!(
-            choose(&ColumnValues::Boolean(vec![true]), none, &mut s),
+            choose_all(&ColumnValues::Boolean(vec![true]), none, &mut s),
             Encoding::Rle
         );
 
@@ -163,11 +202,11 @@ mod tests {
             words.push(format!("{:x}", i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).as_bytes());
         }
         assert_eq!(
-            choose(&ColumnValues::ByteArray(urls), none, &mut s),
+            choose_all(&ColumnValues::ByteArray(urls), none, &mut s),
             Encoding::DeltaByteArray
         );
         assert_eq!(
-            choose(&ColumnValues::ByteArray(words), none, &mut s),
+            choose_all(&ColumnValues::ByteArray(words), none, &mut s),
             Encoding::DeltaLengthByteArray
         );
         let mut f = FixedLenByteArrays::new(2);
@@ -175,12 +214,46 @@ mod tests {
             f.push(&i.wrapping_mul(40503).to_le_bytes());
         }
         assert_eq!(
-            choose(
+            choose_all(
                 &ColumnValues::FixedLenByteArray(f),
                 Compression::Zstd(3),
                 &mut s
             ),
             Encoding::Plain
+        );
+    }
+
+    #[test]
+    fn delta_byte_arrays_only_for_strings_and_blobs() {
+        let schema: crate::schema::Schema = "message m { required binary b; required binary s \
+             (STRING); required binary j (JSON); required fixed_len_byte_array(16) u (UUID); \
+             required binary d (DECIMAL(30,5)); required fixed_len_byte_array(12) e \
+             (DECIMAL(27,4)); required fixed_len_byte_array(2) h (FLOAT16); required binary g \
+             (GEOMETRY); }"
+            .parse()
+            .unwrap();
+        let readable: Vec<bool> = schema
+            .columns()
+            .iter()
+            .map(|c| delta_bytes_readable(c))
+            .collect();
+        assert_eq!(
+            readable,
+            [true, true, true, true, false, false, false, false]
+        );
+        let mut s = Vec::new();
+        let mut urls = ByteArrays::new();
+        for i in 0..1000u64 {
+            urls.push(format!("https://example.com/api/v1/items/{i}").as_bytes());
+        }
+        let urls = ColumnValues::ByteArray(urls);
+        assert_eq!(
+            choose(&urls, Compression::Uncompressed, false, &mut s),
+            Encoding::Plain
+        );
+        assert_eq!(
+            choose(&urls, Compression::Uncompressed, true, &mut s),
+            Encoding::DeltaByteArray
         );
     }
 }

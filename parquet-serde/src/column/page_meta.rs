@@ -141,9 +141,12 @@ impl PageMetaCollector {
         }
     }
 
-    /// The statistics to put in the header of the page being finished, if any.
+    /// The statistics to put in the header of the page being finished, if any: only when
+    /// there is no page index to hold them. With a page index the ColumnIndex carries the
+    /// same bounds where readers look for them (as parquet-java and arrow-rs write), and
+    /// repeating them in every header costs bytes and time (two truncated strings per page).
     pub fn page_header_statistics(&self) -> Option<Statistics> {
-        self.options.page_statistics.then(|| self.page.to_thrift())
+        (self.options.page_statistics && !self.options.page_index).then(|| self.page.to_thrift())
     }
 
     /// Closes the current page, whose first row is `first_row` (its place in the chunk is
@@ -332,7 +335,21 @@ mod tests {
         );
         let b = int_batch(vec![5, 3], vec![1, 0, 1]);
         c.add(&b, 0..3, 0..2);
-        let s = c.page_header_statistics().unwrap();
+        // The page index holds the page statistics: none in the header.
+        assert!(c.page_header_statistics().is_none());
+        let mut headers = PageMetaCollector::new(
+            PageMetaOptions {
+                page_index: false,
+                ..opts()
+            },
+            Type::Int32,
+            1,
+            0,
+            SortOrder::Signed,
+            StatisticsFormat::default(),
+        );
+        headers.add(&b, 0..3, 0..2);
+        let s = headers.page_header_statistics().unwrap();
         assert_eq!(s.min_value, Some(3i32.to_le_bytes().to_vec()));
         assert_eq!(s.null_count, Some(1));
         c.finish_page(0);

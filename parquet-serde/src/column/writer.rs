@@ -52,8 +52,8 @@ pub struct ColumnWriterOptions {
     pub data_page_version: DataPageVersion,
     /// Write min/max/null_count statistics for the chunk.
     pub statistics: bool,
-    /// Write statistics in every data page header, and (with `page_index`) the
-    /// ColumnIndex.
+    /// Write page statistics: in the ColumnIndex with `page_index`, else in every data
+    /// page header.
     pub page_statistics: bool,
     /// Write the page index: the OffsetIndex, and the ColumnIndex when
     /// `page_statistics` is on.
@@ -206,6 +206,9 @@ pub struct ColumnChunkWriter {
     scratch: Vec<u8>,
     /// Encoding of the pages without dictionary (`None` until `Auto` has chosen).
     value_encoding: Option<Encoding>,
+    /// Whether `Auto` may choose the delta byte-array encodings (see
+    /// [`auto::delta_bytes_readable`]).
+    delta_bytes: bool,
     /// Dictionary-encoded data pages written so far.
     dict_data_pages: usize,
     /// `Auto` bookkeeping: the dictionary's cost so far, and where it stood at the last check.
@@ -268,6 +271,7 @@ impl ColumnChunkWriter {
         if utf8 {
             w.meta = w.new_meta(SortOrder::for_column(descr), true);
         }
+        w.delta_bytes = auto::delta_bytes_readable(descr);
         // GeospatialStatistics go with the chunk statistics; a GEOGRAPHY keeps only the types
         // (a box of the vertices does not bound edges that curve on the sphere).
         if w.options.statistics && descr.physical_type == Type::ByteArray {
@@ -390,6 +394,7 @@ impl ColumnChunkWriter {
             num_rows: 0,
             scratch: Vec::new(),
             value_encoding,
+            delta_bytes: true,
             dict_data_pages: 0,
             dict_cost: DictCost::default(),
             dict_checked: DictCost::default(),
@@ -731,7 +736,12 @@ impl ColumnChunkWriter {
         match self.value_encoding {
             Some(e) => e,
             None => {
-                let e = auto::choose(&self.page_values, self.options.compression, scratch);
+                let e = auto::choose(
+                    &self.page_values,
+                    self.options.compression,
+                    self.delta_bytes,
+                    scratch,
+                );
                 self.value_encoding = Some(e);
                 e
             }

@@ -129,8 +129,8 @@ pub enum StatisticsLevel {
     None,
     /// min/max/null_count per column chunk.
     Chunk,
-    /// Per column chunk and per page: in every data page header, and in the ColumnIndex
-    /// when the page index is on (the default).
+    /// Per column chunk and per page: in the ColumnIndex when the page index is on (the
+    /// default), else in every data page header.
     #[default]
     Page,
 }
