@@ -232,11 +232,7 @@ mod tests {
              (GEOMETRY); }"
             .parse()
             .unwrap();
-        let readable: Vec<bool> = schema
-            .columns()
-            .iter()
-            .map(|c| delta_bytes_readable(c))
-            .collect();
+        let readable: Vec<bool> = schema.columns().iter().map(delta_bytes_readable).collect();
         assert_eq!(
             readable,
             [true, true, true, true, false, false, false, false]
