@@ -235,7 +235,7 @@ fn swapped_or_moved_pages_are_errors() {
         .checksums(false)
         .row_group_rows(20)
         .page_row_limit(10)
-        .column_dictionary("id", false)
+        .column_encoding("id", parquet_serde::core::format::Encoding::Plain)
         .encryption(column_keys(false));
     let bytes = parquet_serde::to_vec_with(&rows(40), &options).unwrap();
     let a = chunk_modules(&bytes, 0, 0);
