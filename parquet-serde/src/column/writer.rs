@@ -162,7 +162,8 @@ pub(crate) enum PageSlot {
 ///
 /// Values arrive as [`ColumnBatch`]es (non-null values plus levels); pages are cut at row
 /// boundaries once they reach the target size. Dictionary encoding is used while the
-/// dictionary stays under its size limit, then the chunk falls back to PLAIN.
+/// dictionary stays under its size limit, then the chunk falls back to PLAIN (with
+/// `auto_encoding`, while the dictionary pays, then to the encoding chosen from the data).
 #[derive(Debug)]
 pub struct ColumnChunkWriter {
     path: Vec<String>,
