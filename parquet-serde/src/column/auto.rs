@@ -12,11 +12,11 @@
 //! | FLOAT, DOUBLE | BYTE_STREAM_SPLIT (when compressed), PLAIN |
 //! | BYTE_ARRAY | DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY (when values share prefixes), PLAIN |
 //! | FIXED_LEN_BYTE_ARRAY | DELTA_BYTE_ARRAY (when values share prefixes), PLAIN (BYTE_STREAM_SPLIT only when asked: DuckDB 2.0 cannot read it on this type) |
+//! | INT96 | PLAIN |
 //!
 //! The delta byte-array encodings are candidates only for columns that readers take as
 //! strings or blobs (no logical type, STRING, ENUM, JSON, BSON, UUID): DuckDB 2.0 refuses
 //! DELTA_LENGTH_BYTE_ARRAY on a BYTE_ARRAY DECIMAL once a filter reaches it.
-//! | INT96 | PLAIN |
 //!
 //! Whether the dictionary pays is decided by the writer (see `writer.rs`): the first page
 //! is dictionary-encoded only if the dictionary and its indices come under 3/4 of the PLAIN

@@ -84,29 +84,15 @@ thread_local! {
     static DECOMPRESSOR: RefCell<Option<DCtx<'static>>> = const { RefCell::new(None) };
 }
 
-/// A zstd failure: the library's error name, or a context that could not be made.
-struct ZstdError(&'static str);
-
-impl std::fmt::Display for ZstdError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-impl From<zstd_safe::ErrorCode> for ZstdError {
-    fn from(code: zstd_safe::ErrorCode) -> Self {
-        ZstdError(zstd_safe::get_error_name(code))
-    }
-}
-
-/// Runs `f` with this thread's context from `slot` (made by `create` on first use). A
-/// context that failed is dropped, so the next call starts from a fresh one; a re-entrant
-/// call (the slot is busy) or a thread being torn down gets a context of its own.
+/// Runs `f` with this thread's context from `slot` (made by `create` on first use); a
+/// failure is zstd's error name. A context that failed is dropped, so the next call starts
+/// from a fresh one; a re-entrant call (the slot is busy) or a thread being torn down gets a
+/// context of its own.
 fn with_context<C>(
     slot: &'static std::thread::LocalKey<RefCell<Option<C>>>,
     create: fn() -> Option<C>,
     f: impl FnOnce(&mut C) -> std::result::Result<usize, zstd_safe::ErrorCode>,
-) -> std::result::Result<usize, ZstdError> {
+) -> std::result::Result<usize, &'static str> {
     let mut f = Some(f);
     let pooled = slot.try_with(|cell| {
         let Ok(mut kept) = cell.try_borrow_mut() else {
@@ -117,7 +103,7 @@ fn with_context<C>(
         }
         let ctx = kept.as_mut()?;
         let run = f.take()?;
-        let result = run(ctx).map_err(ZstdError::from);
+        let result = run(ctx).map_err(zstd_safe::get_error_name);
         if result.is_err() {
             *kept = None;
         }
@@ -127,9 +113,9 @@ fn with_context<C>(
         return result;
     }
     let (Some(run), Some(mut ctx)) = (f.take(), create()) else {
-        return Err(ZstdError("no zstd context (out of memory)"));
+        return Err("no zstd context (out of memory)");
     };
-    run(&mut ctx).map_err(ZstdError::from)
+    run(&mut ctx).map_err(zstd_safe::get_error_name)
 }
 
 /// `output` as a zstd destination whose writing starts at `start` (its length): zstd writes
