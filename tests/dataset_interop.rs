@@ -7,7 +7,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use parquet_serde::dataset::Dataset;
 use parquet_serde::{ParquetSchema, Predicate};
@@ -92,24 +91,10 @@ fn dataset() -> tempfile::TempDir {
 
 /// The rows `engine` reads from `root` (sorted by ts), as JSON objects.
 fn engine_rows(engine: &str, root: &Path, filter: Option<&str>) -> Vec<serde_json::Value> {
-    let mut cmd = Command::new(common::python());
-    cmd.arg(common::testdata().join("dataset_with.py"))
-        .arg(engine)
-        .arg(root);
-    if let Some(f) = filter {
-        cmd.arg(f);
-    }
-    let out = cmd.output().expect("run python");
-    assert!(
-        out.status.success(),
-        "{engine}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    let script = common::testdata().join("dataset_with.py");
+    let mut args = vec![script.as_os_str(), engine.as_ref(), root.as_os_str()];
+    args.extend(filter.map(std::ffi::OsStr::new));
+    common::python_json_lines(&args)
 }
 
 fn as_json(rows: &[Row]) -> Vec<serde_json::Value> {

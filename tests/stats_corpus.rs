@@ -6,9 +6,8 @@ mod common;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
 
-use common::{corpus, python, testdata};
+use common::{corpus, testdata};
 use parquet_serde::core::bloom::{hash, Sbbf};
 use parquet_serde::core::column::{Scalar, SortOrder};
 use parquet_serde::core::file::{ChunkReader, CountingReader, FileReader};
@@ -18,21 +17,10 @@ use serde_json::{json, Value as J};
 
 /// Runs testdata/stats_with.py and parses its JSON lines.
 fn stats_with(args: &[&str]) -> Vec<J> {
-    let out = Command::new(python())
-        .arg(testdata().join("stats_with.py"))
-        .args(args)
-        .output()
-        .expect("python");
-    assert!(
-        out.status.success(),
-        "stats_with.py {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    let script = testdata().join("stats_with.py");
+    let mut all = vec![script.as_os_str()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    common::python_json_lines(&all)
 }
 
 /// A typed value as stats_with.py prints them.

@@ -10,9 +10,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{python, testdata};
+use common::testdata;
 use parquet_serde::core::column::ColumnBatch;
 use parquet_serde::core::file::{FileReader, FileWriter, StatisticsLevel, WriterOptions};
 use parquet_serde::core::format::{self, Encoding, FileMetaData};
@@ -570,40 +569,16 @@ fn expected(c: &Col, idx: usize, rows: &[usize]) -> Option<(J, J)> {
 }
 
 fn run_py(script: &str, args: &[&str]) -> Vec<J> {
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python");
-    assert!(
-        out.status.success(),
-        "python: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    let mut all = vec!["-c", script];
+    all.extend_from_slice(args);
+    common::python_json_lines(&all)
 }
 
 fn stats_with(args: &[&str]) -> Vec<J> {
-    let out = Command::new(python())
-        .arg(testdata().join("stats_with.py"))
-        .args(args)
-        .output()
-        .expect("python");
-    assert!(
-        out.status.success(),
-        "stats_with.py: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    let script = testdata().join("stats_with.py");
+    let mut all = vec![script.as_os_str()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    common::python_json_lines(&all)
 }
 
 fn same(a: &J, b: &J) -> bool {

@@ -8,9 +8,8 @@ mod common;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
 
-use common::{python, testdata};
+use common::testdata;
 use parquet_serde::core::bloom::BloomFilterOptions;
 use parquet_serde::core::column::{ColumnBatch, Scalar};
 use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
@@ -231,21 +230,10 @@ fn write(path: &Path, options: WriterOptions) {
 }
 
 fn run(args: &[&str]) -> Vec<J> {
-    let out = Command::new(python())
-        .arg(testdata().join("stats_with.py"))
-        .args(args)
-        .output()
-        .expect("python");
-    assert!(
-        out.status.success(),
-        "stats_with.py {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    let script = testdata().join("stats_with.py");
+    let mut all = vec![script.as_os_str()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    common::python_json_lines(&all)
 }
 
 fn norm(s: &Scalar) -> J {

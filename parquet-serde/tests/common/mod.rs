@@ -80,6 +80,25 @@ pub fn python() -> PathBuf {
     venv
 }
 
+/// Runs the project's Python with `args` (a script file, or `-c` and a script, then its
+/// arguments) and parses the JSON lines it prints; fails the test with Python's stderr
+/// unless it succeeds.
+pub fn python_json_lines<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
+    args: &[S],
+) -> Vec<serde_json::Value> {
+    let out = Command::new(python()).args(args).output().expect("python");
+    assert!(
+        out.status.success(),
+        "python {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// Runs a Python script that writes a Parquet file to `sys.argv[1]`; the file's bytes.
 pub fn python_file(script: &str) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
