@@ -348,3 +348,48 @@ fn an_upload_whose_server_goes_away_half_way_leaves_no_object() {
     );
     assert!(!exists(&moto.store(), "cut.parquet"));
 }
+
+#[test]
+fn a_log_folder_ships_to_the_bucket_in_hive_layout() {
+    use parquet_serde::logs::{LogWriter, TimePartition};
+    use parquet_serde::store::Shipper;
+
+    let moto = Moto::start();
+    let store = moto.store();
+    let dir = tempfile::tempdir().unwrap();
+    let rows = flat_rows(150_000);
+    let shipper = Shipper::builder(dir.path(), store.clone(), "app")
+        .upload_options(UploadOptions::default().part_size(5 << 20))
+        .start()
+        .unwrap();
+    let mut logs = LogWriter::<LogFlat>::builder(dir.path())
+        .partition(TimePartition::Daily)
+        .time_field(|r| r.ts_micros)
+        .roll_rows(100_000)
+        .options(layout())
+        .on_finished(shipper.hook())
+        .open()
+        .unwrap();
+    logs.write_all(&rows).unwrap();
+    let files = logs.close().unwrap();
+    let stats = shipper.close().unwrap();
+    assert_eq!(files.len(), 2);
+    assert_eq!((stats.uploaded, stats.failures), (2, 0));
+    assert!(
+        stats.bytes > 5 << 20,
+        "the first file went as a multipart upload"
+    );
+    let mut back: Vec<LogFlat> = Vec::new();
+    for f in &files {
+        assert!(!f.exists(), "deleted locally once uploaded");
+        let rel = f.strip_prefix(dir.path()).unwrap().to_str().unwrap();
+        assert!(rel.starts_with("date=2023-11-14/part-"), "{rel}");
+        let key = format!("app/{rel}");
+        back.extend(from_store::<LogFlat>(store.clone(), key.as_str()).unwrap());
+    }
+    assert!(
+        back == rows,
+        "the shipped files hold the rows written, in order"
+    );
+    assert_eq!(moto.uploads_in_progress(), 0);
+}

@@ -111,6 +111,14 @@
 //! [`keep_bytes`](LogWriterBuilder::keep_bytes)) deletes the oldest final files beyond the
 //! limits, and partition folders left empty; files being written are never deleted.
 //!
+//! ## Shipping final files
+//!
+//! [`LogWriterBuilder::on_finished`] calls a hook with each file that becomes final
+//! (rolled, closed, or rebuilt by the recovery at open). With the `object_store` feature,
+//! `store::Shipper::hook` is such a hook: it uploads the files to an object store under
+//! the same partition folders, in order, with retries, and deletes them locally once
+//! uploaded; files left unshipped by a crash are shipped at its next start.
+//!
 //! ## Threads
 //!
 //! [`LogWriter`] is `Send`. For many threads, [`LogWriter::into_shared`] gives a cloneable
@@ -161,7 +169,7 @@ mod journal;
 mod live;
 mod names;
 mod recover;
-mod retention;
+pub(crate) mod retention;
 mod shared;
 #[cfg(feature = "tracing")]
 mod tracing;

@@ -27,15 +27,19 @@ impl Retention {
 }
 
 /// A final file: its name (which starts with its UTC time), path, size and modification time.
-struct Final {
-    name: String,
-    path: PathBuf,
-    size: u64,
-    modified: SystemTime,
+pub(crate) struct Final {
+    /// The file name.
+    pub name: String,
+    /// Its path.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub size: u64,
+    /// When it was last modified (made final).
+    pub modified: SystemTime,
 }
 
 /// Every final file under `dir`, oldest first (by the time in its name).
-fn final_files(dir: &Path) -> Result<Vec<Final>> {
+pub(crate) fn final_files(dir: &Path) -> Result<Vec<Final>> {
     let mut out = Vec::new();
     let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -95,7 +99,7 @@ pub(crate) fn apply(dir: &Path, keep: &Retention) -> Result<Vec<PathBuf>> {
 }
 
 /// Removes `folder` and its parents while they are empty, stopping at `root`.
-fn remove_empty_up_to(folder: &Path, root: &Path) {
+pub(crate) fn remove_empty_up_to(folder: &Path, root: &Path) {
     let mut at = folder;
     while at != root && at.starts_with(root) {
         // Fails (and stops) when the folder is not empty.

@@ -18,6 +18,9 @@ use super::retention::{self, Retention};
 /// The time of a row, in microseconds since the Unix epoch (UTC).
 type TimeField<T> = Box<dyn Fn(&T) -> i64 + Send + Sync>;
 
+/// Called with the path of each file that becomes final.
+type FinishedHook = Box<dyn FnMut(&Path) + Send>;
+
 /// Settings of a [`LogWriter`], made by [`LogWriter::builder`].
 pub struct LogWriterBuilder<T> {
     dir: PathBuf,
@@ -30,6 +33,7 @@ pub struct LogWriterBuilder<T> {
     options: WriterOptions,
     retention: Retention,
     sync: SyncPolicy,
+    on_finished: Option<FinishedHook>,
     _rows: PhantomData<fn(&T)>,
 }
 
@@ -43,6 +47,7 @@ impl<T> std::fmt::Debug for LogWriterBuilder<T> {
             .field("roll_interval", &self.roll_interval)
             .field("flush_interval", &self.flush_interval)
             .field("sync", &self.sync)
+            .field("on_finished", &self.on_finished.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -120,6 +125,36 @@ impl<T: Serialize + ParquetSchema> LogWriterBuilder<T> {
         self
     }
 
+    /// Calls `hook` with the path of every file that becomes final: each file this
+    /// writer rolls or closes, and each file the recovery at [`open`](Self::open)
+    /// rebuilds. It runs on the writing thread, before retention, so it should only hand
+    /// the path on (to [`store::Shipper::hook`](crate::store) with the `object_store`
+    /// feature, for example, which uploads the files to an object store).
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use parquet_serde::logs::LogWriter;
+    /// use parquet_serde::ParquetSchema;
+    ///
+    /// #[derive(serde::Serialize, ParquetSchema)]
+    /// struct Line { ts: i64 }
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let finished = Arc::new(Mutex::new(Vec::new()));
+    /// let seen = Arc::clone(&finished);
+    /// let mut logs = LogWriter::<Line>::builder(dir.path())
+    ///     .on_finished(move |path| seen.lock().unwrap().push(path.to_path_buf()))
+    ///     .open()?;
+    /// logs.write(&Line { ts: 1 })?;
+    /// let files = logs.close()?;
+    /// assert_eq!(*finished.lock().unwrap(), files);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn on_finished(mut self, hook: impl FnMut(&Path) + Send + 'static) -> Self {
+        self.on_finished = Some(Box::new(hook));
+        self
+    }
+
     /// Recovers what a crash left under the folder (files of writers still running are
     /// left alone), then opens the writer. The first file starts with the first row.
     pub fn open(self) -> Result<LogWriter<T>> {
@@ -129,9 +164,13 @@ impl<T: Serialize + ParquetSchema> LogWriterBuilder<T> {
         crate::ser::schema_of::<T>()?;
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| Error::from(e).context(format!("creating `{}`", self.dir.display())))?;
-        let recovery = recover_with(&self.dir, &self.options)?;
+        let mut config = self;
+        let recovery = recover_with(&config.dir, &config.options)?;
+        if let Some(hook) = config.on_finished.as_mut() {
+            recovery.recovered.iter().for_each(|p| hook(p));
+        }
         Ok(LogWriter {
-            config: self,
+            config,
             active: None,
             last_flush: Instant::now(),
             recovery,
@@ -176,6 +215,7 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
             options: WriterOptions::default(),
             retention: Retention::default(),
             sync: SyncPolicy::Fsync,
+            on_finished: None,
             _rows: PhantomData,
         }
     }
@@ -274,6 +314,9 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
     pub fn roll(&mut self) -> Result<()> {
         if let Some(a) = self.active.take() {
             if let Some(path) = a.finish()? {
+                if let Some(hook) = self.config.on_finished.as_mut() {
+                    hook(&path);
+                }
                 self.finished.push(path);
             }
         }

@@ -8,6 +8,9 @@
 //! fetched ahead. Writing ([`StoreWriter`], [`to_store`]) is a multipart upload with one
 //! row group in memory; the object appears at its path only when the upload completes.
 //!
+//! [`Shipper`] uploads the final files of a [`LogWriter`](crate::logs::LogWriter) folder
+//! to a store as they become final, keeping the partition folders in the keys.
+//!
 //! The blocking calls here run their requests on a tokio runtime of their own unless given
 //! one; with the `tokio` feature, [`StoreReader::stream`] reads rows from async code.
 //!
@@ -40,11 +43,13 @@
 //! ```
 
 mod read;
+mod ship;
 mod source;
 mod upload;
 mod write;
 
 pub use crate::remote::{FetchStats, RemoteFile, RemoteOptions};
 pub use read::{from_store, StoreReader};
+pub use ship::{ShipStats, Shipper, ShipperBuilder};
 pub use upload::MIN_PART_SIZE;
 pub use write::{to_store, StoreWriter, UploadOptions};

@@ -74,6 +74,11 @@ impl UploadOptions {
     pub fn get_parts_in_flight(&self) -> usize {
         self.parts_in_flight
     }
+
+    /// The runtime given, if any.
+    pub(crate) fn get_runtime(&self) -> Option<Handle> {
+        self.runtime.clone()
+    }
 }
 
 /// Writes rows of `T` as a Parquet object of an [`ObjectStore`] with a multipart upload,

@@ -1,6 +1,7 @@
 //! An `ObjectStore` wrapper for the store tests: counts the GET requests and bytes a read
-//! makes, and can fail a multipart upload after some parts (an upload that breaks
-//! half-way). Included by path by the store tests of both packages.
+//! makes and the objects written, can fail a multipart upload after some parts (an upload
+//! that breaks half-way) and fail the next uploads outright. Included by path by the store
+//! tests of both packages.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -22,6 +23,10 @@ pub struct CountingStore {
     get_bytes: AtomicU64,
     parts: Arc<AtomicUsize>,
     fail_after_parts: Option<usize>,
+    /// Objects written whole (single puts and completed multipart uploads).
+    puts: Arc<AtomicU64>,
+    /// Uploads still to refuse.
+    fail_puts: AtomicUsize,
 }
 
 impl CountingStore {
@@ -32,6 +37,8 @@ impl CountingStore {
             get_bytes: AtomicU64::new(0),
             parts: Arc::new(AtomicUsize::new(0)),
             fail_after_parts: None,
+            puts: Arc::new(AtomicU64::new(0)),
+            fail_puts: AtomicUsize::new(0),
         }
     }
 
@@ -40,6 +47,32 @@ impl CountingStore {
         CountingStore {
             fail_after_parts: Some(parts),
             ..CountingStore::new(inner)
+        }
+    }
+
+    /// Refuses the next `n` uploads (single puts and multipart starts).
+    #[allow(dead_code)]
+    pub fn fail_next_puts(&self, n: usize) {
+        self.fail_puts.store(n, Ordering::SeqCst);
+    }
+
+    /// Objects written whole so far.
+    #[allow(dead_code)]
+    pub fn puts(&self) -> u64 {
+        self.puts.load(Ordering::SeqCst)
+    }
+
+    /// Takes one refusal, if any are left.
+    fn refuse(&self) -> Result<()> {
+        let left = self
+            .fail_puts
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        match left {
+            Ok(_) => Err(object_store::Error::Generic {
+                store: "CountingStore",
+                source: "injected upload failure".into(),
+            }),
+            Err(_) => Ok(()),
         }
     }
 
@@ -76,6 +109,7 @@ struct FailingUpload {
     sent: Arc<AtomicUsize>,
     started: usize,
     fail_after: Option<usize>,
+    puts: Arc<AtomicU64>,
 }
 
 #[async_trait]
@@ -100,7 +134,9 @@ impl MultipartUpload for FailingUpload {
     }
 
     async fn complete(&mut self) -> Result<PutResult> {
-        self.inner.complete().await
+        let done = self.inner.complete().await?;
+        self.puts.fetch_add(1, Ordering::SeqCst);
+        Ok(done)
     }
 
     async fn abort(&mut self) -> Result<()> {
@@ -116,7 +152,10 @@ impl ObjectStore for CountingStore {
         payload: PutPayload,
         opts: PutOptions,
     ) -> Result<PutResult> {
-        self.inner.put_opts(path, payload, opts).await
+        self.refuse()?;
+        let done = self.inner.put_opts(path, payload, opts).await?;
+        self.puts.fetch_add(1, Ordering::SeqCst);
+        Ok(done)
     }
 
     async fn put_multipart_opts(
@@ -124,12 +163,14 @@ impl ObjectStore for CountingStore {
         path: &Path,
         opts: PutMultipartOptions,
     ) -> Result<Box<dyn MultipartUpload>> {
+        self.refuse()?;
         let inner = self.inner.put_multipart_opts(path, opts).await?;
         Ok(Box::new(FailingUpload {
             inner,
             sent: Arc::clone(&self.parts),
             started: 0,
             fail_after: self.fail_after_parts,
+            puts: Arc::clone(&self.puts),
         }))
     }
 
