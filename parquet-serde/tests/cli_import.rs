@@ -591,3 +591,53 @@ fn from_csv_matches_pyarrow_and_duckdb() {
     assert_engine_agrees("pyarrow", "csv", &input, &out);
     assert_engine_agrees("duckdb", "csv", &input, &out);
 }
+
+/// Mixed values become a VARIANT column that DuckDB reads back as the JSON they came from
+/// (and `--mixed-as-json` keeps them as JSON text).
+#[test]
+fn from_jsonl_mixed_values_are_a_variant_duckdb_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("mixed.jsonl");
+    let attrs = [
+        r#"7"#,
+        r#""seven""#,
+        r#"{"status":500,"ok":false,"tags":["a",1.5,null],"inner":{"x":-3}}"#,
+        r#"null"#,
+        r#"[1,2,{"k":"v"}]"#,
+        r#"true"#,
+        r#"0.25"#,
+    ];
+    let mut text = String::new();
+    for (id, a) in attrs.iter().enumerate() {
+        text.push_str(&format!("{{\"id\":{id},\"attrs\":{a}}}\n"));
+    }
+    text.push_str(&format!("{{\"id\":{}}}\n", attrs.len()));
+    std::fs::write(&input, text).unwrap();
+    let out = dir.path().join("mixed.parquet");
+    let (code, err) = run(&[&p("from-jsonl"), &input, &out]);
+    assert_eq!(code, 0, "{err}");
+
+    let script = "import sys, json, duckdb\n\
+        rows = duckdb.sql(\"SELECT id, attrs::JSON::VARCHAR FROM read_parquet('\" + sys.argv[1] + \"') ORDER BY id\").fetchall()\n\
+        for id, a in rows: print(json.dumps([id, None if a is None else json.loads(a)]))\n";
+    let got = common::python_json_lines(&[p("-c"), p(script), out.clone()]);
+    assert_eq!(got.len(), attrs.len() + 1);
+    for (id, row) in got.iter().enumerate() {
+        let want: serde_json::Value = match attrs.get(id) {
+            Some(a) => serde_json::from_str(a).unwrap(),
+            None => serde_json::Value::Null,
+        };
+        assert_eq!(row, &serde_json::json!([id, want]), "row {id}");
+    }
+
+    let json_out = dir.path().join("mixed_json.parquet");
+    let (code, err) = run(&[&p("from-jsonl"), &input, &json_out, &p("--mixed-as-json")]);
+    assert_eq!(code, 0, "{err}");
+    let schema = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+        .arg("schema")
+        .arg(&json_out)
+        .output()
+        .unwrap();
+    let schema = String::from_utf8(schema.stdout).unwrap();
+    assert!(schema.contains("optional binary attrs (JSON);"), "{schema}");
+}

@@ -534,7 +534,7 @@ fn inference_widens_across_the_sample() {
             r#"{"a": 2, "b": 2.5, "c": 3, "d": [null, 2.5], "e": {"y": "z"}, "f": null, "g": false, "i": [[1], []]}"#,
             r#"{"a": 3, "b": 3, "c": null, "d": [], "e": null, "g": true, "h": {}, "i": [[2.5]]}"#,
         ],
-        InferOptions::default(),
+        InferOptions::default().mixed_as_json(true),
     )
     .unwrap();
     let want = "message schema {
@@ -563,6 +563,26 @@ fn inference_widens_across_the_sample() {
     }
   }
 }";
+    assert_eq!(text, want);
+    // By default the mixed, empty and null-only values become VARIANT groups.
+    let lines = [
+        r#"{"a": 1, "b": 1, "c": "x", "d": [1], "e": {"x": 1}, "f": null, "g": true, "h": {}}"#,
+        r#"{"a": 2, "b": 2.5, "c": 3, "d": [null, 2.5], "e": {"y": "z"}, "f": null, "g": false, "i": [[1], []]}"#,
+        r#"{"a": 3, "b": 3, "c": null, "d": [], "e": null, "g": true, "h": {}, "i": [[2.5]]}"#,
+    ];
+    let text = inferred(&lines, InferOptions::default()).unwrap();
+    let variant = |name: &str| {
+        format!(
+            "  optional group {name} (VARIANT(1)) {{
+    required binary metadata;
+    required binary value;
+  }}"
+        )
+    };
+    let want = want
+        .replace("  optional binary c (JSON);", &variant("c"))
+        .replace("  optional binary f (JSON);", &variant("f"))
+        .replace("  optional binary h (JSON);", &variant("h"));
     assert_eq!(text, want);
     // Nullable makes everything optional.
     let text = inferred(&[r#"{"a": [1]}"#], InferOptions::default().nullable(true)).unwrap();
@@ -635,7 +655,7 @@ fn inferred_schema_takes_its_sample() {
         r#"{"id": 2, "v": 0.5, "tags": [], "o": null, "mixed": 1}"#,
         r#"{"v": 3, "tags": [null], "mixed": {"k": [1]}, "o": {"q": "s"}}"#,
     ];
-    let mut inferrer = SchemaInferrer::new(InferOptions::default());
+    let mut inferrer = SchemaInferrer::new(InferOptions::default().mixed_as_json(true));
     for l in lines {
         inferrer.add_json_slice(l.as_bytes()).unwrap();
     }
@@ -669,4 +689,69 @@ fn inferred_schema_takes_its_sample() {
         ]),
     ];
     assert_eq!(back, want);
+}
+
+/// Mixed values inferred as VARIANT keep their types: written from JSON text and from
+/// `serde_json::Value`s, they read back as the Variants of the JSON they came from; `null`
+/// and a missing field are a null group.
+#[test]
+fn inferred_mixed_values_are_variants() {
+    use parquet_serde::variant::Variant;
+    let lines = [
+        r#"{"id": 1, "attrs": 7}"#,
+        r#"{"id": 2, "attrs": "seven"}"#,
+        r#"{"id": 3, "attrs": {"status": 500, "ok": false, "tags": ["a", 1.5, null]}}"#,
+        r#"{"id": 4, "attrs": null}"#,
+        r#"{"id": 5}"#,
+        r#"{"id": 6, "attrs": [{"k": 18446744073709551615}]}"#,
+    ];
+    let mut inferrer = SchemaInferrer::new(InferOptions::default());
+    for l in lines {
+        inferrer.add_json_slice(l.as_bytes()).unwrap();
+    }
+    let schema = inferrer.schema().unwrap();
+    assert!(
+        schema
+            .to_string()
+            .contains("optional group attrs (VARIANT(1))"),
+        "{schema}"
+    );
+    let expected: Vec<Value> = lines
+        .iter()
+        .map(|l| {
+            let json: serde_json::Value = serde_json::from_str(l).unwrap();
+            let attrs = match json.get("attrs") {
+                None | Some(serde_json::Value::Null) => Value::Null,
+                Some(v) => Value::Variant(Variant::from(v)),
+            };
+            group(vec![
+                ("id", Value::Int(json["id"].as_i64().unwrap())),
+                ("attrs", attrs),
+            ])
+        })
+        .collect();
+    // From JSON text, straight from the parser.
+    let mut writer = ValueWriter::new(Vec::new(), schema.clone(), Default::default()).unwrap();
+    for l in lines {
+        writer.write_json_slice(l.as_bytes()).unwrap();
+    }
+    assert_eq!(read(&writer.into_inner().unwrap()), expected);
+    // From serde_json::Values.
+    let mut writer = ValueWriter::new(Vec::new(), schema, Default::default()).unwrap();
+    for l in lines {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        writer.write_json_value(&v).unwrap();
+    }
+    let back = read(&writer.into_inner().unwrap());
+    assert_eq!(back, expected);
+    let Value::Group(row) = &back[2] else {
+        panic!("{:?}", back[2])
+    };
+    let Value::Variant(v) = &row[1].1 else {
+        panic!("{row:?}")
+    };
+    assert_eq!(
+        serde_json::Value::from(v.clone()),
+        serde_json::json!({"status": 500, "ok": false, "tags": ["a", 1.5, null]})
+    );
 }

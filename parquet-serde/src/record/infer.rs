@@ -6,6 +6,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 use crate::error::{Error, Result};
 use crate::format::{LogicalType, TimeUnit, Type};
+use crate::schema::typed::variant_node;
 use crate::schema::{Repetition, Schema, SchemaNode};
 use crate::values::text::parse_timestamp;
 
@@ -25,6 +26,7 @@ pub struct InferOptions {
     big_integers: BigIntegers,
     timestamps: bool,
     nullable: bool,
+    mixed_as_json: bool,
 }
 
 impl InferOptions {
@@ -39,6 +41,14 @@ impl InferOptions {
     /// stay strings).
     pub fn timestamps(mut self, timestamps: bool) -> Self {
         self.timestamps = timestamps;
+        self
+    }
+
+    /// Whether values of mixed kinds (and objects with no field, and fields only ever
+    /// `null`) make a `binary (JSON)` column holding their JSON text, for readers without
+    /// VARIANT (default: no, a VARIANT column holding them typed).
+    pub fn mixed_as_json(mut self, json: bool) -> Self {
+        self.mixed_as_json = json;
         self
     }
 
@@ -106,7 +116,7 @@ impl Slot {
 /// | strings | `binary (STRING)`; with [`InferOptions::timestamps`], strings that are all RFC 3339 date-times give `int64 (TIMESTAMP(MICROS, true))` |
 /// | objects | a group of the fields of all of them, in the order first seen |
 /// | arrays | a 3-level LIST of the widened element |
-/// | values of different kinds (a number and a string, an object and an array, ...), objects with no field, only nulls | `binary (JSON)`: the value's JSON text (VARIANT would take these once the crate has it) |
+/// | values of different kinds (a number and a string, an object and an array, ...), objects with no field, only nulls | a `VARIANT` group (unshredded): each value as a Variant, numbers, strings, objects and arrays kept typed; with [`InferOptions::mixed_as_json`], `binary (JSON)`: the value's JSON text |
 ///
 /// A field is `optional` when it is `null` or absent in some sample row (or always, with
 /// [`InferOptions::nullable`]), else `required`; a list element is `optional` when some
@@ -132,7 +142,10 @@ impl Slot {
 ///   optional group http {
 ///     required int64 status;
 ///   }
-///   optional binary extra (JSON);
+///   optional group extra (VARIANT(1)) {
+///     required binary metadata;
+///     required binary value;
+///   }
 /// }"
 /// );
 /// # Ok::<(), parquet_serde::Error>(())
@@ -257,8 +270,13 @@ impl SchemaInferrer {
                     .collect();
                 SchemaNode::group(name, repetition, nodes)
             }
-            Ty::Unknown | Ty::Object { .. } | Ty::Json => {
+            Ty::Unknown | Ty::Object { .. } | Ty::Json if self.options.mixed_as_json => {
                 leaf(Type::ByteArray).with_logical_type(LogicalType::Json)
+            }
+            Ty::Unknown | Ty::Object { .. } | Ty::Json => {
+                let mut node = variant_node(name);
+                node.repetition = repetition;
+                node
             }
         }
     }

@@ -35,6 +35,7 @@ use super::Value;
 /// | `Decimal` | DECIMAL columns at their scale (digits would be lost: an error) |
 /// | `Bytes`, `Uuid` | BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY of that length, UUID |
 /// | anything | a column annotated JSON: JSON text (a `Value::String` is taken as the text itself; from JSON input a string keeps its quotes) |
+/// | anything | a VARIANT group: the value as a Variant (shredded into `typed_value` where the group has one); a `null` makes an optional group null |
 ///
 /// A row that does not fit is refused with an [`ErrorKind::Data`](crate::ErrorKind::Data)
 /// error naming the field path and the row number (counted from 0); nothing of it is

@@ -9,7 +9,8 @@
 //!   strings to text columns, and to the columns that take text (timestamps, dates, times,
 //!   decimals, UUIDs);
 //! - a leaf annotated JSON takes any value as its JSON text (a string keeps its quotes);
-//!   VARIANT columns would take the same values, shredded, once the crate has them.
+//! - a VARIANT group takes any value as a Variant (shredded if the group has a
+//!   `typed_value`); `null` is a null group when the group is optional, else a Variant null.
 
 use std::fmt;
 
@@ -17,6 +18,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::value::RawValue;
 
 use crate::error::{Error, Result};
+use crate::variant::Variant;
 
 use super::plan::Kind;
 use super::serializer::GroupCursor;
@@ -76,6 +78,15 @@ impl<'de> DeserializeSeed<'de> for NodeSeed<'_, '_> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> std::result::Result<(), D::Error> {
+        if let Kind::Variant { .. } = self.cx.sh.nodes[self.node as usize].kind {
+            let value: Variant = serde::Deserialize::deserialize(de)?;
+            let (sh, node, rep) = (&mut *self.cx.sh, self.node, self.rep);
+            let r = match value {
+                Variant::Null if sh.nodes[node as usize].optional => sh.null_at(node, rep),
+                value => super::variant::put(sh, node, rep, &value),
+            };
+            return self.cx.check(r);
+        }
         if let Kind::Leaf(l) = self.cx.sh.nodes[self.node as usize].kind {
             if self.cx.sh.leaves[l as usize].json {
                 let raw: Box<RawValue> = serde::Deserialize::deserialize(de)?;

@@ -38,6 +38,10 @@ pub struct FromJsonlArgs {
     /// Fail on integers beyond 64 bits in the sample rather than make their column DOUBLE
     #[arg(long)]
     pub strict_integers: bool,
+    /// Values of mixed kinds in the sample (and empty objects, null-only fields) become
+    /// JSON text columns rather than VARIANT ones (for readers without VARIANT)
+    #[arg(long)]
+    pub mixed_as_json: bool,
     /// Writer options.
     #[command(flatten)]
     pub write: WriteArgs,
@@ -73,6 +77,7 @@ fn infer(args: &FromJsonlArgs) -> Result<Schema, Error> {
     };
     let options = InferOptions::default()
         .timestamps(args.timestamps)
+        .mixed_as_json(args.mixed_as_json)
         .big_integers(if args.strict_integers {
             BigIntegers::Error
         } else {
