@@ -325,3 +325,54 @@ fn recover_file_takes_a_journal_or_data_path() {
     let e = recover_file(&made).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);
 }
+
+/// Rows of `len` bytes of message each.
+fn sized_row(seq: u64, len: usize) -> Row {
+    Row {
+        seq,
+        ts: BASE,
+        message: "x".repeat(len),
+        tags: Vec::new(),
+        value: None,
+    }
+}
+
+#[test]
+fn files_roll_by_bytes_at_the_limit_even_when_rows_grow() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut logs = LogWriter::<Row>::builder(dir.path())
+        .roll_bytes(100_000)
+        .options(WriterOptions::default().row_group_rows(100_000))
+        .open()
+        .unwrap();
+    // Uniform rows of about 1 KB: every file but the last holds the same count.
+    for seq in 0..1000 {
+        logs.write(&sized_row(seq, 1000)).unwrap();
+    }
+    let files = logs.close().unwrap();
+    let counts: Vec<usize> = files
+        .iter()
+        .map(|f| parquet_serde::from_path::<Row>(f).unwrap().len())
+        .collect();
+    assert_eq!(counts.iter().sum::<usize>(), 1000);
+    let full = &counts[..counts.len() - 1];
+    assert!(full.len() >= 9, "{counts:?}");
+    assert!(full.iter().all(|&n| (95..=101).contains(&n)), "{counts:?}");
+
+    // Small rows, then rows a thousand times larger: the file rolls within 64 rows.
+    let dir = tempfile::tempdir().unwrap();
+    let mut logs = LogWriter::<Row>::builder(dir.path())
+        .roll_bytes(1_000_000)
+        .options(WriterOptions::default().row_group_rows(100_000))
+        .open()
+        .unwrap();
+    for seq in 0..300 {
+        let len = if seq < 200 { 10 } else { 10_000 };
+        logs.write(&sized_row(seq, len)).unwrap();
+    }
+    let files = logs.close().unwrap();
+    let first = parquet_serde::from_path::<Row>(&files[0]).unwrap();
+    let big = first.iter().filter(|r| r.message.len() > 10).count();
+    assert!(big <= 100 + 64, "{big} big rows in the first file");
+    assert!(big >= 90, "{big} big rows in the first file");
+}

@@ -39,6 +39,8 @@ pub(crate) struct ActiveFile<T> {
     header: Vec<u8>,
     /// Reused for the records of a flush.
     scratch: Vec<u8>,
+    /// Reused for a flush's rows: the raw payload, and its compressed form.
+    row_buffers: (Vec<u8>, Vec<u8>),
     /// Row groups cut as of the last checkpoint in the journal.
     checkpointed_cuts: u64,
     sync: SyncPolicy,
@@ -47,6 +49,8 @@ pub(crate) struct ActiveFile<T> {
     /// When the file was started.
     pub opened: Instant,
     failed: bool,
+    /// The row count at which [`size_reached`](Self::size_reached) next sums the buffers.
+    next_size_check: u64,
 }
 
 impl<T> std::fmt::Debug for ActiveFile<T> {
@@ -106,10 +110,12 @@ impl<T: Serialize + ParquetSchema> ActiveFile<T> {
             journal,
             header,
             scratch: Vec::new(),
+            row_buffers: (Vec::new(), Vec::new()),
             checkpointed_cuts: 0,
             sync,
             partition,
             opened: Instant::now(),
+            next_size_check: 0,
             failed: false,
         })
     }
@@ -127,6 +133,25 @@ impl<T: Serialize + ParquetSchema> ActiveFile<T> {
     /// Bytes the file has or will have: written plus buffered (before compression).
     pub fn size(&self) -> u64 {
         self.writer.bytes_written() + self.writer.buffered_bytes() as u64
+    }
+
+    /// Whether the file holds at least `limit` bytes (as [`size`](Self::size) counts them).
+    /// The size is a sum over every column's buffers, too dear for every row: it is taken
+    /// again only after half the rows that would fill the rest at the average row size so
+    /// far (at most 64 rows later), so a file rolls within about one row of the limit,
+    /// and within 64 rows when its rows grow suddenly.
+    pub fn size_reached(&mut self, limit: u64) -> bool {
+        let rows = self.num_rows();
+        if rows < self.next_size_check {
+            return false;
+        }
+        let size = self.size();
+        if size >= limit {
+            return true;
+        }
+        let per_row = (size / rows.max(1)).max(1);
+        self.next_size_check = rows + ((limit - size) / per_row / 2).clamp(1, 64);
+        false
     }
 
     /// Makes every row written so far durable: row groups cut since the last flush are
@@ -163,19 +188,22 @@ impl<T: Serialize + ParquetSchema> ActiveFile<T> {
             let checkpoint = journal::encode_checkpoint(&self.writer.progress())?;
             frame::put(journal::CHECKPOINT, &checkpoint, &mut records)?;
         }
-        let mut payload = Vec::new();
+        let (mut raw, mut payload) = std::mem::take(&mut self.row_buffers);
+        payload.clear();
         let rows = self
             .writer
             .take_tap(|tap| {
                 if tap.rows == 0 {
                     return Ok(0);
                 }
-                journal::encode_rows(tap.rows, &tap.batches, &mut payload).map(|()| tap.rows)
+                journal::encode_rows_lz4(tap.rows, &tap.batches, &mut raw, &mut payload)
+                    .map(|()| tap.rows)
             })
             .unwrap_or(Ok(0))?;
         if rows > 0 {
-            frame::put(journal::ROWS, &payload, &mut records)?;
+            frame::put(journal::ROWS_LZ4, &payload, &mut records)?;
         }
+        self.row_buffers = (raw, payload);
         if cut {
             self.replace_journal(&records)?;
             self.checkpointed_cuts = self.writer.cuts();

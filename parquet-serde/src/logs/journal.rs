@@ -1,5 +1,5 @@
 //! The journal's records: a header (schema, codec, data file), checkpoints of the data
-//! file's row groups, and rows not yet in a row group, as raw column batches.
+//! file's row groups, and rows not yet in a row group, as raw column batches (LZ4).
 
 use std::str::FromStr;
 
@@ -18,6 +18,13 @@ pub(crate) const HEADER: u8 = 1;
 pub(crate) const CHECKPOINT: u8 = 2;
 /// Rows after the last checkpoint's row groups.
 pub(crate) const ROWS: u8 = 3;
+/// The same, the payload LZ4-compressed: `[raw length u32][LZ4 block]` (what writers write
+/// since the journal was compressed; [`ROWS`] is still read).
+pub(crate) const ROWS_LZ4: u8 = 4;
+
+/// The largest decompressed rows payload accepted (a frame is at most 1 GiB compressed;
+/// raw row batches of one row group stay far below this).
+const MAX_RAW_ROWS: usize = 1 << 31;
 
 /// The first bytes of a header's payload.
 const MAGIC: &[u8; 8] = b"PSLOGJ01";
@@ -209,10 +216,7 @@ pub(crate) fn encode_rows(rows: usize, batches: &[ColumnBatch], out: &mut Vec<u8
     for b in batches {
         for levels in [&b.def_levels, &b.rep_levels] {
             out.extend_from_slice(&count(levels.len())?.to_le_bytes());
-            out.reserve(levels.len() * 2);
-            for l in levels.iter() {
-                out.extend_from_slice(&l.to_le_bytes());
-            }
+            out.extend(levels.iter().flat_map(|l| l.to_le_bytes()));
         }
         out.extend_from_slice(&count(b.values.len())?.to_le_bytes());
         let at = out.len();
@@ -222,6 +226,58 @@ pub(crate) fn encode_rows(rows: usize, batches: &[ColumnBatch], out: &mut Vec<u8
         out[at..at + 4].copy_from_slice(&len.to_le_bytes());
     }
     Ok(())
+}
+
+/// Appends a [`ROWS_LZ4`] record's payload for `rows` rows held in `batches`: the raw
+/// payload of [`encode_rows`] (built in `raw`, whose allocation is reused) compressed. Row
+/// batches of log data compress 5-10x, so the journal writes and syncs that much less.
+pub(crate) fn encode_rows_lz4(
+    rows: usize,
+    batches: &[ColumnBatch],
+    raw: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    raw.clear();
+    encode_rows(rows, batches, raw)?;
+    let len = u32::try_from(raw.len())
+        .ok()
+        .filter(|&n| n as usize <= MAX_RAW_ROWS)
+        .ok_or_else(|| Error::invalid_argument("journal record too large"))?;
+    out.extend_from_slice(&len.to_le_bytes());
+    let at = out.len();
+    out.resize(at + lz4_flex::block::get_maximum_output_size(raw.len()), 0);
+    let n = lz4_flex::block::compress_into(raw, &mut out[at..])
+        .map_err(|e| Error::new(crate::ErrorKind::Internal, format!("LZ4 compression: {e}")))?;
+    out.truncate(at + n);
+    Ok(())
+}
+
+/// Reads a [`ROWS_LZ4`] record's payload (see [`decode_rows`]).
+pub(crate) fn decode_rows_lz4(
+    payload: &[u8],
+    schema: &Schema,
+) -> Result<(usize, Vec<ColumnBatch>)> {
+    let (len, block) = payload
+        .split_first_chunk::<4>()
+        .ok_or_else(|| Error::corrupt("journal rows record shorter than its length"))?;
+    let len = u32::from_le_bytes(*len) as usize;
+    // LZ4 expands at most 255x; a length beyond that (or the cap) is corrupt, not a reason
+    // to allocate.
+    if len > MAX_RAW_ROWS || len > block.len().saturating_mul(255) {
+        return Err(Error::corrupt(format!(
+            "journal rows record claims {len} bytes from {} compressed",
+            block.len()
+        )));
+    }
+    let mut raw = vec![0u8; len];
+    let n = lz4_flex::block::decompress_into(block, &mut raw)
+        .map_err(|e| Error::corrupt(format!("journal rows record: LZ4: {e}")))?;
+    if n != len {
+        return Err(Error::corrupt(format!(
+            "journal rows record holds {n} bytes, its length says {len}"
+        )));
+    }
+    decode_rows(&raw, schema)
 }
 
 /// Reads a rows record's payload: the row count and one checked batch per leaf of `schema`.
@@ -357,6 +413,41 @@ mod tests {
             let mut p = payload.clone();
             p[i] ^= 0x41;
             let _ = decode_rows(&p, &schema);
+        }
+    }
+
+    #[test]
+    fn compressed_rows_round_trip_and_bad_lengths_are_errors() {
+        let schema = schema();
+        let (mut raw, mut payload) = (Vec::new(), Vec::new());
+        encode_rows_lz4(3, &batches(), &mut raw, &mut payload).unwrap();
+        let (rows, back) = decode_rows_lz4(&payload, &schema).unwrap();
+        assert_eq!((rows, back), (3, batches()));
+        // The raw form is the uncompressed record's payload.
+        let mut plain = Vec::new();
+        encode_rows(3, &batches(), &mut plain).unwrap();
+        assert_eq!(raw, plain);
+        assert_eq!(&payload[..4], &(plain.len() as u32).to_le_bytes());
+
+        // Lengths beyond what the block can hold are refused before allocating.
+        for claim in [u32::MAX, (payload.len() as u32 - 4) * 255 + 1] {
+            let mut p = payload.clone();
+            p[..4].copy_from_slice(&claim.to_le_bytes());
+            let err = decode_rows_lz4(&p, &schema).unwrap_err();
+            assert!(err.to_string().contains("claims"), "{err}");
+        }
+        // A length that does not match the block's contents.
+        let mut p = payload.clone();
+        p[..4].copy_from_slice(&(plain.len() as u32 + 1).to_le_bytes());
+        assert!(decode_rows_lz4(&p, &schema).is_err());
+        // Every truncation, every flipped byte: errors or valid, no panic.
+        for cut in 0..payload.len() {
+            assert!(decode_rows_lz4(&payload[..cut], &schema).is_err());
+        }
+        for i in 0..payload.len() {
+            let mut p = payload.clone();
+            p[i] ^= 0x41;
+            let _ = decode_rows_lz4(&p, &schema);
         }
     }
 

@@ -184,6 +184,9 @@ fn read_journal(bytes: &[u8]) -> Result<Option<Acknowledged>> {
             journal::ROWS => ack
                 .tail
                 .push(journal::decode_rows(f.payload, &ack.header.schema).map_err(at_frame)?),
+            journal::ROWS_LZ4 => ack
+                .tail
+                .push(journal::decode_rows_lz4(f.payload, &ack.header.schema).map_err(at_frame)?),
             journal::HEADER => {
                 return Err(at_frame(Error::corrupt("a second header in the journal")));
             }

@@ -240,13 +240,16 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
     /// passed. A row that does not fit the schema is refused with an
     /// [`ErrorKind::Data`](crate::ErrorKind::Data) error and the writer stays usable.
     pub fn write(&mut self, row: &T) -> Result<()> {
-        let micros = match &self.config.time_field {
-            Some(f) => f(row),
-            None => now_micros(),
+        let micros = match (&self.config.time_field, self.config.partition) {
+            // Unpartitioned files ignore the row's time: the clock is not read (per row,
+            // reading it costs more than shredding a small row).
+            (_, TimePartition::None) => 0,
+            (Some(f), _) => f(row),
+            (None, _) => now_micros(),
         };
         let partition = self.config.partition.key(micros);
-        let roll = match &self.active {
-            Some(a) => a.partition != partition || self.due_to_roll(a),
+        let roll = match self.active.as_mut() {
+            Some(a) => a.partition != partition || due_to_roll(&self.config, a),
             None => false,
         };
         if roll {
@@ -287,15 +290,6 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
             }
         }
         Ok(())
-    }
-
-    fn due_to_roll(&self, a: &ActiveFile<T>) -> bool {
-        self.config.roll_bytes.is_some_and(|b| a.size() >= b)
-            || self.config.roll_rows.is_some_and(|r| a.num_rows() >= r)
-            || self
-                .config
-                .roll_interval
-                .is_some_and(|i| a.opened.elapsed() >= i)
     }
 
     /// Makes every row written so far durable (see [`SyncPolicy`]): after `kill -9`, the
@@ -355,6 +349,18 @@ impl<T> Drop for LogWriter<T> {
             a.abandon();
         }
     }
+}
+
+/// Whether the file `a` is due to roll by size, rows or age.
+fn due_to_roll<T: Serialize + ParquetSchema>(
+    config: &LogWriterBuilder<T>,
+    a: &mut ActiveFile<T>,
+) -> bool {
+    config.roll_bytes.is_some_and(|b| a.size_reached(b))
+        || config.roll_rows.is_some_and(|r| a.num_rows() >= r)
+        || config
+            .roll_interval
+            .is_some_and(|i| a.opened.elapsed() >= i)
 }
 
 /// Whether `LogWriter` can move between threads.
