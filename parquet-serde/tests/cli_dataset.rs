@@ -236,3 +236,89 @@ fn tail_follows_files_as_they_become_final() {
         "{\"ts\":\"2026-11-24T14:00:00.000000Z\",\"hour\":14}\n"
     );
 }
+
+#[test]
+fn tail_prints_rows_as_a_log_writer_flushes_them_and_each_once() {
+    use parquet_serde::logs::{LogWriter, TimePartition};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    let mut logs = LogWriter::<Log>::builder(&root)
+        .partition(TimePartition::Hourly)
+        .time_field(|l| l.ts)
+        .open()
+        .unwrap();
+    let log = |i: i64| Log {
+        ts: DAY + 13 * HOUR + i,
+        level: if i % 2 == 0 { "ERROR" } else { "INFO" }.into(),
+        target: "db".into(),
+    };
+    logs.write(&log(0)).unwrap();
+    logs.flush().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+        .args([
+            "tail",
+            root.to_str().unwrap(),
+            "-n",
+            "5",
+            "--interval",
+            "0.1",
+            "--timeout",
+            "6",
+            "--columns",
+            "ts,level,hour",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The lines printed so far, collected as they come.
+    let printed = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let reader = {
+        let printed = printed.clone();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines() {
+                printed.lock().unwrap().push(line.unwrap());
+            }
+        })
+    };
+    let want: Vec<String> = (0..7)
+        .map(|i| {
+            format!(
+                "{{\"ts\":\"2026-11-24T13:00:00.00000{i}Z\",\"level\":\"{}\",\"hour\":13}}",
+                if i % 2 == 0 { "ERROR" } else { "INFO" }
+            )
+        })
+        .collect();
+    let wait_for = |n: usize| {
+        let start = std::time::Instant::now();
+        while printed.lock().unwrap().len() < n && start.elapsed() < Duration::from_secs(2) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Nothing more than the flushed rows comes meanwhile.
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(*printed.lock().unwrap(), want[..n]);
+    };
+    // The flushed row of the file being written, at start.
+    wait_for(1);
+    for i in 1..4 {
+        logs.write(&log(i)).unwrap();
+    }
+    logs.flush().unwrap();
+    wait_for(4);
+    // Written but not flushed: not printed until a flush or the file is final.
+    logs.write(&log(4)).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(printed.lock().unwrap().len(), 4);
+    logs.write(&log(5)).unwrap();
+    logs.flush().unwrap();
+    wait_for(6);
+    logs.write(&log(6)).unwrap();
+    logs.close().unwrap();
+    wait_for(7);
+    let out = child.wait_with_output().unwrap();
+    reader.join().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(*printed.lock().unwrap(), want);
+}

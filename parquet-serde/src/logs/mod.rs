@@ -112,6 +112,13 @@
 //! [`keep_bytes`](LogWriterBuilder::keep_bytes)) deletes the oldest final files beyond the
 //! limits, and partition folders left empty; files being written are never deleted.
 //!
+//! ## Reading files being written
+//!
+//! [`unfinished_files`] lists the files being written under a folder and [`snapshot`]
+//! reads the rows a file's journal acknowledges (every flushed row) into a complete Parquet
+//! file in memory, without touching the files: `parquet-serde tail DIR` prints rows this way
+//! as they are flushed.
+//!
 //! ## Shipping final files
 //!
 //! [`LogWriterBuilder::on_finished`] calls a hook with each file that becomes final
@@ -172,6 +179,7 @@ mod names;
 mod recover;
 pub(crate) mod retention;
 mod shared;
+mod snapshot;
 #[cfg(feature = "tracing")]
 mod tracing;
 mod writer;
@@ -185,4 +193,5 @@ pub use active::SyncPolicy;
 pub use names::TimePartition;
 pub use recover::{recover, recover_file, recover_with, RecoveryReport};
 pub use shared::SharedLogWriter;
+pub use snapshot::{snapshot, unfinished_files, UnfinishedFile};
 pub use writer::{LogWriter, LogWriterBuilder};

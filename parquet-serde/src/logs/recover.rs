@@ -151,14 +151,53 @@ enum Outcome {
 }
 
 /// What a journal acknowledges: the header, the last checkpoint and the rows after it.
-struct Acknowledged {
-    header: journal::Header,
-    progress: Option<FileProgress>,
-    tail: Vec<(usize, Vec<ColumnBatch>)>,
+pub(super) struct Acknowledged {
+    pub header: journal::Header,
+    pub progress: Option<FileProgress>,
+    pub tail: Vec<(usize, Vec<ColumnBatch>)>,
+}
+
+impl Acknowledged {
+    /// Rows in the checkpointed row groups (row counts were checked to be at least 0 when
+    /// the checkpoint was read).
+    pub fn grouped_rows(&self) -> u64 {
+        self.progress.as_ref().map_or(0u64, |p| {
+            p.row_groups
+                .iter()
+                .fold(0u64, |n, g| n.saturating_add(g.num_rows as u64))
+        })
+    }
+
+    /// Rows after the checkpoint.
+    pub fn tail_rows(&self) -> u64 {
+        self.tail
+            .iter()
+            .fold(0u64, |n, (r, _)| n.saturating_add(*r as u64))
+    }
+}
+
+/// Writes the journal's rows after the checkpoint as one row group.
+pub(super) fn write_tail<W: std::io::Write>(
+    writer: &mut FileWriter<W>,
+    tail: &[(usize, Vec<ColumnBatch>)],
+) -> Result<()> {
+    let mut columns = (0..writer.schema().num_columns())
+        .map(|c| writer.column_writer(c))
+        .collect::<Result<Vec<_>>>()?;
+    for (_, batches) in tail {
+        for (column, batch) in columns.iter_mut().zip(batches) {
+            column.write(batch)?;
+        }
+    }
+    let chunks = columns
+        .into_iter()
+        .map(|c| c.close())
+        .collect::<Result<Vec<_>>>()?;
+    writer.write_row_group(chunks)
 }
 
 /// Reads a journal's whole frames.
-fn read_journal(bytes: &[u8]) -> Result<Option<Acknowledged>> {
+pub(super) fn read_journal(bytes: &[u8]) -> Result<Option<Acknowledged>> {
     let (frames, _) = frame::frames(bytes);
     let Some(first) = frames.first() else {
         return Ok(None);
@@ -226,16 +265,7 @@ fn recover_one(folder: &Path, stem: &str, options: &WriterOptions) -> Result<Out
         remove_all()?;
         return Ok(Outcome::Removed);
     };
-    // Row counts were checked to be at least 0 when the checkpoint was read.
-    let grouped = ack.progress.as_ref().map_or(0u64, |p| {
-        p.row_groups
-            .iter()
-            .fold(0u64, |n, g| n.saturating_add(g.num_rows as u64))
-    });
-    let tail_rows = ack
-        .tail
-        .iter()
-        .fold(0u64, |n, (r, _)| n.saturating_add(*r as u64));
+    let (grouped, tail_rows) = (ack.grouped_rows(), ack.tail_rows());
     if grouped == 0 && tail_rows == 0 {
         remove_all()?;
         return Ok(Outcome::Removed);
@@ -269,19 +299,7 @@ fn recover_one(folder: &Path, stem: &str, options: &WriterOptions) -> Result<Out
         }
     };
     if tail_rows > 0 {
-        let mut columns = (0..writer.schema().num_columns())
-            .map(|c| writer.column_writer(c))
-            .collect::<Result<Vec<_>>>()?;
-        for (_, batches) in &ack.tail {
-            for (column, batch) in columns.iter_mut().zip(batches) {
-                column.write(batch)?;
-            }
-        }
-        let chunks = columns
-            .into_iter()
-            .map(|c| c.close())
-            .collect::<Result<Vec<_>>>()?;
-        writer.write_row_group(chunks)?;
+        write_tail(&mut writer, &ack.tail)?;
     }
     let (sink, _) = writer.close()?;
     let file = sink

@@ -3,7 +3,7 @@
 //! ```text
 //! parquet-serde cat FILE|DIR|GLOB [--columns a,b.c] [--limit N] [--where PRED]
 //!                                                        one JSON object per row
-//! parquet-serde tail DIR [-n N] [--where PRED]           last rows, then new files' rows
+//! parquet-serde tail DIR [-n N] [--where PRED]           last rows, then new rows as flushed
 //! parquet-serde schema FILE                              the message-type text
 //! parquet-serde meta FILE                                row groups, columns, encodings, sizes, statistics
 //! parquet-serde pages FILE                               the page layout of every column chunk

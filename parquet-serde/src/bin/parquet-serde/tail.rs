@@ -1,5 +1,8 @@
-//! `tail DIR`: the last rows of a dataset's final files, then the rows of each final file
-//! as it appears (files being written, named `_…` or `.…`, are not read until renamed).
+//! `tail DIR`: the last rows of a dataset, then its new rows as they come: the rows of
+//! each final file as it appears, and the rows a `LogWriter` flushes into the files it is
+//! still writing (read from their journals with `logs::snapshot`; when such a file becomes
+//! final, only the rows not printed yet are). Other files being written (named `_…` or
+//! `.…`) are read once renamed.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -8,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use parquet_serde::dataset::{DataFile, Dataset};
+use parquet_serde::logs::{snapshot, unfinished_files, UnfinishedFile};
 use parquet_serde::record::{write_json, Value};
-use parquet_serde::{Error, ErrorKind, Predicate};
+use parquet_serde::{Error, ErrorKind, Predicate, ReadOptions};
 
 use crate::keys::KeyArgs;
 use crate::read::{options, parse_predicate, print_to_stdout, ReadArgs};
@@ -53,6 +57,13 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|_| format!("{s:?} is not a number of seconds"))
 }
 
+/// Where snapshots of unfinished files are read: a temporary folder, with the options of
+/// the final files.
+struct Mirror {
+    dir: PathBuf,
+    options: ReadOptions,
+}
+
 /// What `tail` has seen of the folder.
 #[derive(Default)]
 struct Seen {
@@ -63,6 +74,11 @@ struct Seen {
     failed: HashMap<PathBuf, u64>,
     /// Errors printed.
     errors: usize,
+    /// Rows printed from log files still being written, by their final path (skipped when
+    /// the final file is printed).
+    printed: HashMap<PathBuf, usize>,
+    /// The size and modification time of each journal when it was last read.
+    journals: HashMap<PathBuf, (u64, Option<std::time::SystemTime>)>,
 }
 
 /// Runs `tail`.
@@ -85,8 +101,16 @@ pub fn run(args: &TailArgs) -> Result<(), Failure> {
     };
     let deadline = args.timeout.map(|t| Instant::now() + t);
     let mut seen = Seen::default();
+    // Snapshots of unfinished files are read through a mirror of their folders, so that
+    // partition columns, `--columns` and `--where` apply to them as to final files.
+    let temp = tempfile::tempdir()
+        .map_err(|e| failed(Error::from(e).context("creating a temporary folder")))?;
+    let mirror = Mirror {
+        dir: temp.path().to_path_buf(),
+        options: options.clone(),
+    };
     let first = list()?;
-    last_rows(&first, args, &mut seen).map_err(failed)?;
+    last_rows(&first, args, &mut seen, &mirror).map_err(failed)?;
     if args.once {
         return finish(&seen, failed);
     }
@@ -107,6 +131,8 @@ pub fn run(args: &TailArgs) -> Result<(), Failure> {
         for file in new {
             print_file(&dataset, &file, args, &mut seen).map_err(failed)?;
         }
+        let lines = unfinished_lines(args, &mut seen, &mirror);
+        print_lines(&lines).map_err(failed)?;
     }
     finish(&seen, failed)
 }
@@ -154,7 +180,93 @@ fn file_lines(dataset: &Dataset, file: &DataFile, args: &TailArgs, seen: &mut Se
     }
     seen.done.insert(path.to_path_buf());
     seen.failed.remove(path);
+    // Rows already printed while the file was being written.
+    if let Some(n) = seen.printed.remove(path) {
+        lines.drain(..n.min(lines.len()));
+    }
     lines
+}
+
+/// The new rows of the log files still being written under the folder: for each journal
+/// that changed since the last look, the rows of its snapshot not printed yet.
+fn unfinished_lines(args: &TailArgs, seen: &mut Seen, mirror: &Mirror) -> Vec<String> {
+    let files = match unfinished_files(&args.dir) {
+        Ok(files) => files,
+        Err(e) => {
+            report(seen, &e);
+            return Vec::new();
+        }
+    };
+    let mut lines = Vec::new();
+    for file in files {
+        let meta = std::fs::metadata(&file.journal);
+        let Ok(meta) = meta else { continue };
+        let stamp = (meta.len(), meta.modified().ok());
+        if seen.journals.get(&file.journal) == Some(&stamp) || seen.done.contains(&file.final_path)
+        {
+            continue;
+        }
+        match snapshot_lines(args, &file, mirror) {
+            Ok(all) => {
+                seen.journals.insert(file.journal.clone(), stamp);
+                let printed = seen.printed.entry(file.final_path).or_default();
+                lines.extend(all.into_iter().skip(*printed).inspect(|_| *printed += 1));
+            }
+            // The writer finished (or recovery ran) between the listing and the read: the
+            // final file is printed at the next look.
+            Err(_) if !file.journal.exists() => {}
+            Err(e) => {
+                seen.journals.insert(file.journal.clone(), stamp);
+                report(seen, &e);
+            }
+        }
+    }
+    lines
+}
+
+/// The rows a journal acknowledges, through the same dataset reading as final files.
+fn snapshot_lines(
+    args: &TailArgs,
+    file: &UnfinishedFile,
+    at: &Mirror,
+) -> Result<Vec<String>, Error> {
+    let mirror = at.dir.as_path();
+    let Some(bytes) = snapshot(&file.journal)? else {
+        return Ok(Vec::new());
+    };
+    let rel = file
+        .final_path
+        .strip_prefix(&args.dir)
+        .unwrap_or(&file.final_path);
+    let copy = mirror.join(rel);
+    if let Some(parent) = copy.parent() {
+        std::fs::create_dir_all(parent).map_err(Error::from)?;
+    }
+    std::fs::write(&copy, bytes).map_err(Error::from)?;
+    let mut dataset = Dataset::open(mirror)?
+        .read_options(at.options.clone())
+        .retain(|f| f.path() == copy);
+    if let Some(p) = &args.filter {
+        dataset = dataset.filter(p.clone())?;
+    }
+    let mut lines = Vec::new();
+    for row in dataset.rows::<Value>().select_columns(&args.columns)? {
+        let mut line = String::new();
+        write_json(&row?, &mut line);
+        line.push('\n');
+        lines.push(line);
+    }
+    let _ = std::fs::remove_file(&copy);
+    Ok(lines)
+}
+
+fn print_lines(lines: &[String]) -> Result<(), Error> {
+    print_to_stdout(|out| {
+        for l in lines {
+            out.write_all(l.as_bytes())?;
+        }
+        Ok(())
+    })
 }
 
 /// Whether a file that failed at its first row is worth another try: its size changed
@@ -192,7 +304,12 @@ fn print_file(
 /// Prints the last `args.lines` rows of the files there now (reading files from the last
 /// one back until enough rows are found), and marks every file seen (but those to try
 /// again).
-fn last_rows(dataset: &Dataset, args: &TailArgs, seen: &mut Seen) -> Result<(), Error> {
+fn last_rows(
+    dataset: &Dataset,
+    args: &TailArgs,
+    seen: &mut Seen,
+    mirror: &Mirror,
+) -> Result<(), Error> {
     let files: Vec<DataFile> = dataset.selected_files().cloned().collect();
     let mut tail: Vec<Vec<String>> = Vec::new();
     let mut count = 0;
@@ -210,7 +327,9 @@ fn last_rows(dataset: &Dataset, args: &TailArgs, seen: &mut Seen) -> Result<(), 
             seen.done.insert(f.path().to_path_buf());
         }
     }
-    let all: Vec<String> = tail.into_iter().rev().flatten().collect();
+    let mut all: Vec<String> = tail.into_iter().rev().flatten().collect();
+    // The files still being written hold the newest rows.
+    all.extend(unfinished_lines(args, seen, mirror));
     let skip = all.len().saturating_sub(args.lines);
     print_to_stdout(|out| {
         for l in &all[skip..] {
