@@ -829,8 +829,20 @@ pub struct FieldSerde {
     pub serde_bytes: bool,
     /// `with = "parquet_serde::json"`: the field is its JSON text.
     pub json_with: bool,
+    /// `with = "parquet_serde::bson"` (or `::bson::option`): the field is a BSON document's
+    /// bytes; `Some(true)` for the option form.
+    pub bson_with: Option<bool>,
+    /// `with = "parquet_serde::zoned_utc"` (or `::zoned_utc::option`): a `jiff::Zoned`
+    /// stored as its instant; `Some(true)` for the option form.
+    pub zoned_with: Option<bool>,
     /// `with`, `serialize_with` naming something else.
     pub custom_with: Option<Span>,
+}
+
+/// Whether a `with` path (leading `::` removed) names `parquet_serde::<module>`.
+fn is_ours(path: &str, module: &str) -> bool {
+    path.strip_suffix(module)
+        .is_some_and(|rest| rest == "parquet_serde::" || rest.ends_with("::parquet_serde::"))
 }
 
 /// Calls `f` for each key of each `#[serde(...)]`; an attribute that fails to parse is left
@@ -951,8 +963,16 @@ pub fn field_serde(attrs: &[Attribute]) -> FieldSerde {
                 let path = path.trim_start_matches("::");
                 if path == "serde_bytes" {
                     out.serde_bytes = true;
-                } else if path == "parquet_serde::json" || path.ends_with("::parquet_serde::json") {
+                } else if is_ours(path, "json") {
                     out.json_with = true;
+                } else if is_ours(path, "bson") {
+                    out.bson_with = Some(false);
+                } else if is_ours(path, "bson::option") {
+                    out.bson_with = Some(true);
+                } else if is_ours(path, "zoned_utc") {
+                    out.zoned_with = Some(false);
+                } else if is_ours(path, "zoned_utc::option") {
+                    out.zoned_with = Some(true);
                 } else {
                     out.custom_with = Some(lit.span());
                 }

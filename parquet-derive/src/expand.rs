@@ -26,6 +26,8 @@ struct Field {
     bytes: bool,
     /// `json` from `#[parquet(json)]` or `#[serde(with = "parquet_serde::json")]`.
     json: bool,
+    /// `bson` from `#[parquet(bson)]` or `#[serde(with = "parquet_serde::bson")]`.
+    bson: bool,
     /// `skip_serializing_if`: serde may leave it out, so the node is optional.
     skippable: bool,
     /// `#[serde(flatten)]`.
@@ -129,17 +131,33 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
             }
         }
         // `with = "parquet_serde::json"` writes the field as its JSON text: a String's schema.
-        let ty = match (&parquet.as_type, serde.json_with) {
-            (Some(ty), _) => ty.clone(),
-            (None, true) => syn::parse_quote_spanned!(field.ty.span()=> ::std::string::String),
-            (None, false) => field.ty.clone(),
+        // `with = "parquet_serde::bson"` writes a document's bytes, `zoned_utc` an instant.
+        let span = field.ty.span();
+        let ty = match (
+            &parquet.as_type,
+            serde.json_with,
+            serde.bson_with,
+            serde.zoned_with,
+        ) {
+            (Some(ty), ..) => ty.clone(),
+            (None, true, ..) => syn::parse_quote_spanned!(span=> ::std::string::String),
+            (None, _, Some(false), _) => syn::parse_quote_spanned!(span=> ::std::vec::Vec<u8>),
+            (None, _, Some(true), _) => {
+                syn::parse_quote_spanned!(span=> ::std::option::Option<::std::vec::Vec<u8>>)
+            }
+            (None, _, _, Some(false)) => syn::parse_quote_spanned!(span=> ::jiff::Timestamp),
+            (None, _, _, Some(true)) => {
+                syn::parse_quote_spanned!(span=> ::std::option::Option<::jiff::Timestamp>)
+            }
+            (None, false, None, None) => field.ty.clone(),
         };
         out.push(Field {
             name,
             name_span,
             ty,
-            bytes: parquet.bytes.is_some() || serde.serde_bytes,
+            bytes: parquet.bytes.is_some() || serde.serde_bytes || serde.bson_with.is_some(),
             json: parquet.json.is_some() || serde.json_with,
+            bson: parquet.bson.is_some() || serde.bson_with.is_some(),
             parquet,
             skippable: serde.skip_serializing_if,
             flatten: serde.flatten.is_some(),
@@ -210,7 +228,7 @@ fn attrs_expr(field: &Field) -> TokenStream {
     if field.bytes {
         sets.push(quote!(__a.bytes = true;));
     }
-    if p.bson.is_some() {
+    if field.bson {
         sets.push(quote!(__a.bson = true;));
     }
     if let Some(geo) = &p.geo {
@@ -311,7 +329,7 @@ fn marker_checks(field: &Field, body: &mut Body, params: &[Ident]) -> TokenStrea
     if field.bytes {
         markers.push(("assert_bytes", "SupportsBytes"));
     }
-    if p.bson.is_some() {
+    if field.bson {
         markers.push(("assert_bson", "SupportsBson"));
     }
     if p.geo.is_some() {

@@ -132,7 +132,8 @@
 //! | `uuid` | `ParquetSchema` for `uuid::Uuid` (`FIXED_LEN_BYTE_ARRAY(16)` UUID) |
 //! | `half` | `ParquetSchema` for `half::f16` (`FIXED_LEN_BYTE_ARRAY(2)` FLOAT16) |
 //! | `rust_decimal`, `bigdecimal` | `ParquetSchema` for `rust_decimal::Decimal` and `bigdecimal::BigDecimal` (DECIMAL, exact; `BigDecimal` beyond 38 digits) |
-//! | `time`, `jiff` | `ParquetSchema` for the `time` crate's `Date`, `Time`, `PrimitiveDateTime`, `OffsetDateTime` and jiff's `civil::{Date, Time, DateTime}`, `Timestamp`, `Zoned` |
+//! | `time`, `jiff` | `ParquetSchema` for the `time` crate's `Date`, `Time`, `PrimitiveDateTime`, `OffsetDateTime` and jiff's `civil::{Date, Time, DateTime}`, `Timestamp`, `Zoned` (read back in UTC through [`zoned_utc`]) |
+//! | `bson` | [`bson`](mod@bson): any BSON document type (`bson::Document`, a struct) in a BSON column, with `#[serde(with = "parquet_serde::bson")]` |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
 //! | `geo-types` | GEOMETRY/GEOGRAPHY columns of `geo_types` geometries as WKB (`ParquetSchema`, `core::geo::WkbGeometry`, `core::geo::serde_wkb`) |
 //! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`, `recover`, `from-jsonl`, `from-csv`, `concat`) |
@@ -150,6 +151,8 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+#[cfg(feature = "bson")]
+pub mod bson;
 pub mod core;
 pub mod dataset;
 mod de;
@@ -169,6 +172,8 @@ pub mod stream;
 #[cfg(test)]
 mod test_support;
 pub mod variant;
+#[cfg(feature = "jiff")]
+pub mod zoned_utc;
 
 // The core's modules under their short names, for the crate's own code (`crate::file::...`).
 use crate::core::{

@@ -510,6 +510,127 @@ mod jiff_crate {
         let back: Vec<R> = parquet_serde::from_slice(&bytes).unwrap();
         assert_eq!(back[0].at, zoned.timestamp());
     }
+
+    #[test]
+    fn zoned_reads_back_in_utc_through_zoned_utc() {
+        #[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq)]
+        struct Z {
+            #[serde(with = "parquet_serde::zoned_utc")]
+            #[parquet(timestamp = "nanos")]
+            at: Zoned,
+            #[serde(with = "parquet_serde::zoned_utc::option")]
+            until: Option<Zoned>,
+        }
+        let zone = jiff::tz::TimeZone::fixed(jiff::tz::offset(9));
+        let rows: Vec<Z> = (0..3)
+            .map(|i| Z {
+                at: Timestamp::new(1_700_000_000 + i, 123_456_789)
+                    .unwrap()
+                    .to_zoned(zone.clone()),
+                until: (i != 1).then(|| Timestamp::new(i, 0).unwrap().to_zoned(zone.clone())),
+            })
+            .collect();
+        let bytes = parquet_serde::to_vec(&rows).unwrap();
+        let schema = parquet_serde::core::file::FileReader::new(bytes.clone())
+            .unwrap()
+            .schema()
+            .to_string();
+        assert!(
+            schema.contains("required int64 at (TIMESTAMP(NANOS,true))"),
+            "{schema}"
+        );
+        assert!(
+            schema.contains("optional int64 until (TIMESTAMP(MICROS,true))"),
+            "{schema}"
+        );
+        let back: Vec<Z> = parquet_serde::from_slice(&bytes).unwrap();
+        for (b, r) in back.iter().zip(&rows) {
+            assert_eq!(b.at.time_zone(), &jiff::tz::TimeZone::UTC);
+            assert_eq!(b.at.timestamp(), r.at.timestamp(), "nanoseconds kept");
+            assert_eq!(
+                b.until.as_ref().map(Zoned::timestamp),
+                r.until.as_ref().map(Zoned::timestamp)
+            );
+        }
+    }
+}
+
+#[cfg(feature = "bson")]
+mod bson_crate {
+    use super::*;
+
+    #[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq)]
+    struct Meta {
+        source: String,
+        attempts: i32,
+    }
+
+    #[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq)]
+    struct Row {
+        #[serde(with = "parquet_serde::bson")]
+        doc: bson::Document,
+        #[serde(with = "parquet_serde::bson")]
+        meta: Meta,
+        #[serde(with = "parquet_serde::bson::option")]
+        extra: Option<bson::Document>,
+    }
+
+    #[test]
+    fn documents_round_trip_as_bson_columns() {
+        let rows: Vec<Row> = (0..4)
+            .map(|i| Row {
+                doc: bson::doc! { "i": i, "nested": { "list": [1.5, "two", null] } },
+                meta: Meta {
+                    source: format!("s{i}"),
+                    attempts: i,
+                },
+                extra: (i % 2 == 0).then(|| bson::doc! { "k": i64::MAX }),
+            })
+            .collect();
+        let bytes = parquet_serde::to_vec(&rows).unwrap();
+        let schema = parquet_serde::core::file::FileReader::new(bytes.clone())
+            .unwrap()
+            .schema()
+            .to_string();
+        assert!(schema.contains("required binary doc (BSON);"), "{schema}");
+        assert!(schema.contains("required binary meta (BSON);"), "{schema}");
+        assert!(schema.contains("optional binary extra (BSON);"), "{schema}");
+        let back: Vec<Row> = parquet_serde::from_slice(&bytes).unwrap();
+        assert_eq!(back, rows);
+    }
+
+    #[test]
+    fn what_is_not_a_document_is_an_error_naming_the_field() {
+        #[derive(Serialize, Deserialize, ParquetSchema, Debug)]
+        struct NotDoc {
+            #[serde(with = "parquet_serde::bson")]
+            n: Vec<i32>,
+        }
+        let err = parquet_serde::to_vec(&[NotDoc { n: vec![1] }]).unwrap_err();
+        assert!(err.to_string().contains("not a BSON document"), "{err}");
+        assert_eq!(err.location().column.as_deref(), Some("n"), "{err}");
+
+        // A BSON column holding bytes that are not a document.
+        #[derive(Serialize, ParquetSchema)]
+        struct Raw {
+            #[parquet(bson)]
+            #[serde(with = "serde_bytes")]
+            doc: Vec<u8>,
+        }
+        #[derive(Deserialize, Debug)]
+        struct Read {
+            #[serde(with = "parquet_serde::bson")]
+            #[allow(dead_code)]
+            doc: bson::Document,
+        }
+        let bytes = parquet_serde::to_vec(&[Raw {
+            doc: vec![9, 0, 0, 0, 0x10],
+        }])
+        .unwrap();
+        let err = parquet_serde::from_slice::<Read>(&bytes).unwrap_err();
+        assert!(err.to_string().contains("invalid BSON document"), "{err}");
+        assert!(err.to_string().contains("doc"), "{err}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,9 +2,10 @@
 //!
 //! jiff serializes as text (ISO 8601 / RFC 3339, `Zoned` with its time zone in brackets);
 //! the serializer parses it into the leaf's integer (a `Zoned` is stored as its instant in
-//! UTC; its time zone is not kept) and the deserializer formats it back. A `Zoned` cannot be
-//! read back (jiff needs the time zone name, which the column does not hold): read the column
-//! as a `jiff::Timestamp` and attach a zone.
+//! UTC; its time zone is not kept) and the deserializer formats it back. A plain `Zoned`
+//! cannot be read back (jiff's text needs the time zone, which the column does not hold):
+//! give the field `#[serde(with = "parquet_serde::zoned_utc")]` to read it in UTC, or read
+//! the column as a `jiff::Timestamp` and attach a zone.
 
 use jiff::civil::{Date, DateTime, Time};
 use jiff::{Timestamp, Zoned};
