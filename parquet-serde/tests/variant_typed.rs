@@ -237,3 +237,58 @@ fn shredded_rows_round_trip() {
         assert!(paths.iter().any(|x| x == p), "{p} not in {paths:?}");
     }
 }
+
+/// `ShreddedRow` without the shredding attribute: shredded by `WriterOptions` instead.
+#[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq, Clone)]
+struct PlainRow {
+    id: i64,
+    #[parquet(variant)]
+    attrs: Option<serde_json::Value>,
+}
+
+#[test]
+fn shredding_by_writer_options_writes_what_the_attribute_writes() {
+    let rows = shredded_rows();
+    let plain: Vec<PlainRow> = rows
+        .iter()
+        .map(|r| PlainRow {
+            id: r.id,
+            attrs: r.attrs.clone(),
+        })
+        .collect();
+    let options = parquet_serde::WriterOptions::default().shred_variant_as::<Shape>("attrs");
+    let by_options = parquet_serde::to_vec_with(&plain, &options).unwrap();
+    let by_attribute = parquet_serde::to_vec(&rows).unwrap();
+    // The same schema (but for the message's name) and the same rows.
+    let schema = |b: &[u8]| {
+        parquet_serde::core::file::FileReader::new(b)
+            .unwrap()
+            .schema()
+            .to_string()
+    };
+    assert_eq!(
+        schema(&by_options).replace("PlainRow", "ShreddedRow"),
+        schema(&by_attribute)
+    );
+    let back: Vec<PlainRow> = parquet_serde::from_slice(&by_options).unwrap();
+    assert_eq!(back, plain);
+
+    // Only an unshredded VARIANT group can be shredded.
+    let err = |path: &str| {
+        let o = parquet_serde::WriterOptions::default().shred_variant_as::<Shape>(path);
+        parquet_serde::to_vec_with(&plain, &o)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(err("id").contains("not a VARIANT group"), "{}", err("id"));
+    assert!(err("nope").contains("no such field"), "{}", err("nope"));
+    assert!(
+        err("attrs.value").contains("not a VARIANT group"),
+        "{}",
+        err("attrs.value")
+    );
+    let twice = parquet_serde::to_vec_with(&rows, &options)
+        .unwrap_err()
+        .to_string();
+    assert!(twice.contains("shredded already"), "{twice}");
+}

@@ -299,6 +299,9 @@ pub struct WriterOptions {
     pub(crate) key_value_metadata: Vec<(String, Option<String>)>,
     /// Per-column overrides, by dotted column path.
     pub(crate) columns: Vec<(String, ColumnOverrides)>,
+    /// VARIANT groups to shred, by dotted path, with the `typed_value` schema of each:
+    /// see [`shred_variant`](Self::shred_variant).
+    pub(crate) variant_shredding: Vec<(String, crate::schema::SchemaNode)>,
     /// Let the writer choose each column's encoding from its data (on): see
     /// [`auto_encoding`](Self::auto_encoding).
     pub(crate) auto_encoding: bool,
@@ -330,6 +333,7 @@ impl PartialEq for WriterOptions {
             row_group_rows,
             key_value_metadata,
             columns,
+            variant_shredding,
             auto_encoding,
             encryption,
             threads,
@@ -350,6 +354,7 @@ impl PartialEq for WriterOptions {
             && *row_group_rows == other.row_group_rows
             && *key_value_metadata == other.key_value_metadata
             && *columns == other.columns
+            && *variant_shredding == other.variant_shredding
             && *auto_encoding == other.auto_encoding
             && *threads == other.threads
             && match (encryption, &other.encryption) {
@@ -390,6 +395,7 @@ impl Default for WriterOptions {
             row_group_rows: 1 << 20,
             key_value_metadata: Vec::new(),
             columns: Vec::new(),
+            variant_shredding: Vec::new(),
             auto_encoding: true,
             encryption: None,
             threads: default_threads(),
@@ -501,6 +507,64 @@ impl WriterOptions {
     pub fn bloom_filter(mut self, path: impl Into<String>, options: BloomFilterOptions) -> Self {
         self.column_entry(path).bloom_filter = Some(options);
         self
+    }
+
+    /// Shreds the VARIANT column at the dotted `path` (an unshredded VARIANT group of the
+    /// rows' schema: a `Variant` field, or one marked `#[parquet(variant)]`) by `typed`, the
+    /// schema of the values to shred (its name is not used), as
+    /// `#[parquet(variant(shred = "Type"))]` does from a Rust type: what matches `typed`
+    /// goes to `typed_value` columns (statistics, encodings and pruning of their own), the
+    /// rest stays in `value`. [`shred_variant_as`](Self::shred_variant_as) takes the schema
+    /// from a Rust type. Writing fails if `path` is not an unshredded VARIANT group.
+    pub fn shred_variant(
+        mut self,
+        path: impl Into<String>,
+        typed: crate::schema::SchemaNode,
+    ) -> Self {
+        let path = path.into();
+        self.variant_shredding.retain(|(p, _)| *p != path);
+        self.variant_shredding.push((path, typed));
+        self
+    }
+
+    /// [`shred_variant`](Self::shred_variant) with the schema of `T`.
+    ///
+    /// ```
+    /// use parquet_serde::variant::Variant;
+    /// use parquet_serde::{ParquetSchema, WriterOptions};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, ParquetSchema)]
+    /// struct Event { id: u64, attrs: Variant }
+    /// #[derive(ParquetSchema)]
+    /// struct Attrs { status: i64, route: String }
+    ///
+    /// let options = WriterOptions::default().shred_variant_as::<Attrs>("attrs");
+    /// let attrs = Variant::from(&serde_json::json!({"status": 500, "route": "/", "x": 1}));
+    /// let bytes = parquet_serde::to_vec_with(&[Event { id: 1, attrs }], &options)?;
+    /// let text = parquet_serde::core::file::FileReader::new(bytes)?.schema().to_string();
+    /// assert!(text.contains("optional group typed_value {"), "{text}");
+    /// assert!(text.contains("optional int64 typed_value (INTEGER(64,true));"), "{text}");
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn shred_variant_as<T: crate::schema::ParquetSchema>(
+        self,
+        path: impl Into<String>,
+    ) -> Self {
+        let typed = T::parquet_node("typed_value", &crate::schema::typed::FieldAttrs::default());
+        self.shred_variant(path, typed)
+    }
+
+    /// `schema` with the VARIANT groups named by [`shred_variant`](Self::shred_variant)
+    /// shredded.
+    pub(crate) fn shred_variants(&self, schema: Schema) -> Result<Schema> {
+        if self.variant_shredding.is_empty() {
+            return Ok(schema);
+        }
+        let mut root = schema.into_root();
+        for (path, typed) in &self.variant_shredding {
+            root = crate::schema::typed::shred_variant_at(root, path, typed.clone())?;
+        }
+        Schema::new(root).map_err(|e| e.context("the schema with its VARIANT columns shredded"))
     }
 
     /// Turns page checksums on or off.

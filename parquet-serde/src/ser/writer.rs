@@ -154,6 +154,7 @@ impl<W: Write, T> Writer<W, T> {
         wrapped: bool,
         options: WriterOptions,
     ) -> Result<Self> {
+        let schema = options.shred_variants(schema)?;
         let options = apply_column_options(&schema, options, &[])?;
         let shredder = Shredder::new(&schema, wrapped)?;
         let file = FileWriter::new(sink, schema, options)?;

@@ -263,7 +263,7 @@ mod variant_nodes;
 pub use attrs::GeoSpec;
 pub use attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
 pub use markers::FlattenSchema;
-pub(crate) use variant_nodes::variant as variant_node;
+pub(crate) use variant_nodes::{shred_variant_at, variant as variant_node};
 
 use crate::schema::SchemaNode;
 

@@ -34,6 +34,40 @@ pub(crate) fn variant_shredded(name: &str, typed: SchemaNode) -> SchemaNode {
     })
 }
 
+/// `root` with the unshredded VARIANT group at the dotted `path` (below the root) shredded
+/// by `typed` (see [`variant_shredded`]), keeping its name, repetition and field id.
+pub(crate) fn shred_variant_at(
+    mut root: SchemaNode,
+    path: &str,
+    typed: SchemaNode,
+) -> crate::error::Result<SchemaNode> {
+    let refuse = |why: &str| {
+        crate::error::Error::invalid_argument(format!("cannot shred `{path}` as a VARIANT: {why}"))
+    };
+    let mut node = &mut root;
+    for part in path.split('.') {
+        let NodeKind::Group { fields } = &mut node.kind else {
+            return Err(refuse("no such field"));
+        };
+        node = fields
+            .iter_mut()
+            .find(|f| f.name == part)
+            .ok_or_else(|| refuse("no such field"))?;
+    }
+    if !matches!(node.logical_type, Some(LogicalType::Variant { .. })) {
+        return Err(refuse("the field is not a VARIANT group"));
+    }
+    let names: Vec<&str> = node.fields().iter().map(|f| f.name.as_str()).collect();
+    if names != ["metadata", "value"] {
+        return Err(refuse("the VARIANT group is shredded already"));
+    }
+    let mut shredded = variant_shredded(&node.name, typed);
+    shredded.repetition = node.repetition;
+    shredded.field_id = node.field_id;
+    *node = shredded;
+    Ok(root)
+}
+
 /// `node` as an optional `typed_value`: a struct's fields and a list's elements become
 /// required groups of `value` and `typed_value`; `None` for what cannot be shredded (a
 /// MAP, an annotation VariantShredding.md has no row for), which then lives in `value`.
