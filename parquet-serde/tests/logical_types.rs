@@ -531,10 +531,7 @@ mod jiff_crate {
             })
             .collect();
         let bytes = parquet_serde::to_vec(&rows).unwrap();
-        let schema = parquet_serde::core::file::FileReader::new(bytes.clone())
-            .unwrap()
-            .schema()
-            .to_string();
+        let schema = schema_text(&bytes);
         assert!(
             schema.contains("required int64 at (TIMESTAMP(NANOS,true))"),
             "{schema}"
@@ -588,10 +585,7 @@ mod bson_crate {
             })
             .collect();
         let bytes = parquet_serde::to_vec(&rows).unwrap();
-        let schema = parquet_serde::core::file::FileReader::new(bytes.clone())
-            .unwrap()
-            .schema()
-            .to_string();
+        let schema = schema_text(&bytes);
         assert!(schema.contains("required binary doc (BSON);"), "{schema}");
         assert!(schema.contains("required binary meta (BSON);"), "{schema}");
         assert!(schema.contains("optional binary extra (BSON);"), "{schema}");
@@ -631,6 +625,15 @@ mod bson_crate {
         assert!(err.to_string().contains("invalid BSON document"), "{err}");
         assert!(err.to_string().contains("doc"), "{err}");
     }
+}
+
+/// The message-type text of the schema of the file `bytes`.
+#[allow(dead_code)]
+fn schema_text(bytes: &[u8]) -> String {
+    parquet_serde::core::file::FileReader::new(bytes)
+        .unwrap()
+        .schema()
+        .to_string()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -54,6 +54,13 @@ fn writer(dir: &Path) -> parquet_serde::logs::LogWriterBuilder<Line> {
         .roll_rows(100)
 }
 
+/// Writes `rows` with a writer whose final files go to `shipper`; the files made.
+fn write_shipped(dir: &Path, shipper: &Shipper, rows: &[Line]) -> Vec<PathBuf> {
+    let mut logs = writer(dir).on_finished(shipper.hook()).open().unwrap();
+    logs.write_all(rows).unwrap();
+    logs.close().unwrap()
+}
+
 /// The keys under `prefix`, sorted.
 fn keys(store: &Arc<dyn ObjectStore>, prefix: &str) -> Vec<String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -104,13 +111,8 @@ fn rolled_files_arrive_whole_in_hive_layout_and_leave_the_folder() {
     let shipper = Shipper::builder(dir.path(), Arc::clone(&store), "logs/app")
         .start()
         .unwrap();
-    let mut logs = writer(dir.path())
-        .on_finished(shipper.hook())
-        .open()
-        .unwrap();
     let rows = lines(1000);
-    logs.write_all(&rows).unwrap();
-    let files = logs.close().unwrap();
+    let files = write_shipped(dir.path(), &shipper, &rows);
     let stats = shipper.close().unwrap();
 
     assert_eq!(files.len(), 10, "100 rows a file over two partitions");
@@ -199,13 +201,8 @@ fn failed_uploads_are_retried_in_order() {
         })
         .start()
         .unwrap();
-    let mut logs = writer(dir.path())
-        .on_finished(shipper.hook())
-        .open()
-        .unwrap();
     let rows = lines(400);
-    logs.write_all(&rows).unwrap();
-    logs.close().unwrap();
+    write_shipped(dir.path(), &shipper, &rows);
     assert!(shipper.wait_idle(Duration::from_secs(30)));
     let stats = shipper.close().unwrap();
     assert_eq!(stats.failures, 3);
@@ -228,13 +225,8 @@ fn close_names_what_it_could_not_ship_and_the_next_start_ships_it() {
         .on_error(|_| {})
         .start()
         .unwrap();
-    let mut logs = writer(dir.path())
-        .on_finished(shipper.hook())
-        .open()
-        .unwrap();
     let rows = lines(150);
-    logs.write_all(&rows).unwrap();
-    let files = logs.close().unwrap();
+    let files = write_shipped(dir.path(), &shipper, &rows);
     let err = shipper.close().unwrap_err().to_string();
     assert!(err.contains("2 file(s) not shipped"), "{err}");
     for f in &files {
