@@ -24,7 +24,7 @@
 //! assert_eq!(back, rows);
 //! // The column holds the documents' bytes.
 //! let raw: Vec<parquet_serde::Value> = parquet_serde::from_slice(&bytes)?;
-//! let doc_bytes = bson::to_vec(&rows[0].doc).unwrap();
+//! let doc_bytes = bson::serialize_to_vec(&rows[0].doc).unwrap();
 //! assert_eq!(raw[0].get("doc"), Some(&parquet_serde::Value::Bytes(doc_bytes)));
 //! # Ok::<(), parquet_serde::Error>(())
 //! ```
@@ -47,8 +47,8 @@ where
     T: Serialize,
     S: Serializer,
 {
-    let bytes =
-        ::bson::to_vec(value).map_err(|e| S::Error::custom(format!("not a BSON document: {e}")))?;
+    let bytes = ::bson::serialize_to_vec(value)
+        .map_err(|e| S::Error::custom(format!("not a BSON document: {e}")))?;
     serializer.serialize_bytes(&bytes)
 }
 
@@ -72,7 +72,8 @@ impl<T: DeserializeOwned> Visitor<'_> for Document<T> {
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<T, E> {
-        ::bson::from_slice(v).map_err(|e| E::custom(format!("invalid BSON document: {e}")))
+        ::bson::deserialize_from_slice(v)
+            .map_err(|e| E::custom(format!("invalid BSON document: {e}")))
     }
 }
 
