@@ -211,3 +211,40 @@ fn writer_errors_go_to_the_callback_not_the_application() {
         "{rows:?}"
     );
 }
+
+#[test]
+fn dropping_the_guard_writes_the_partial_batches_of_threads_still_running() {
+    use std::sync::mpsc::channel;
+    let dir = tempfile::tempdir().unwrap();
+    let (layer, guard) = TracingLayer::builder(dir.path())
+        .overflow(Overflow::Block)
+        .flush_interval(Duration::from_secs(3600))
+        .build()
+        .unwrap();
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    let (logged, wait_logged) = channel();
+    let (closed, wait_closed) = channel::<()>();
+    let worker = std::thread::spawn(move || {
+        tracing::dispatcher::with_default(&dispatch, || {
+            for i in 0..3u64 {
+                tracing::info!(i, "before the guard is dropped");
+            }
+            logged.send(()).unwrap();
+            wait_closed.recv().unwrap();
+            // The writer has stopped: counted as dropped, never a panic or a hang.
+            tracing::info!("after");
+        })
+    });
+    wait_logged.recv().unwrap();
+    // Fewer events than a batch, on a thread that is still running, an hour before the
+    // next timed flush: the guard takes them.
+    drop(guard);
+    closed.send(()).unwrap();
+    worker.join().unwrap();
+    let rows = read(dir.path());
+    let i: Vec<Option<i64>> = rows
+        .iter()
+        .map(|r| r.fields.get("i").and_then(Variant::as_i64))
+        .collect();
+    assert_eq!(i, [Some(0), Some(1), Some(2)], "{rows:?}");
+}

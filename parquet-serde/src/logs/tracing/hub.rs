@@ -177,7 +177,9 @@ impl Hub {
             }
             {
                 let mut c = lock(&self.central);
-                if c.queued < self.capacity && !c.shutdown {
+                // Past shutdown the writer takes whatever the slots hold (see `stop`):
+                // nothing is waited for then.
+                if c.queued < self.capacity || c.shutdown {
                     c.queued += 1;
                     self.work.notify_one();
                     drop(c);
