@@ -173,7 +173,7 @@
 //! | `u64` above `i64::MAX`, `i128` / `u128` beyond 64 bits | `decimal16` with scale 0 (exact); beyond 38 digits, a string of the number |
 //! | `f64` | `double` |
 //! | `bool` | `boolean` |
-//! | `&str`, `?value` (`Debug`), `%value` (`Display`), errors | `string` (cut at 1 GiB) |
+//! | `&str`, `?value` (`Debug`), `%value` (`Display`), errors | `string` (the text of one event's fields is cut at 1 GiB in all) |
 //!
 //! Read them back as [`Variant`](crate::variant::Variant) (`LogEvent::fields`), with
 //! DuckDB (`fields.status::INT`, `variant_extract(fields, 'status')`), or with any engine

@@ -166,3 +166,63 @@ impl ser::Serializer for Sink<'_> {
         Err(compound())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde::{Serialize, Serializer};
+
+    use crate::variant::{blob, Variant};
+
+    /// A VARIANT column of raw frames.
+    struct Raw(Vec<u8>);
+
+    impl Serialize for Raw {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct(blob::TOKEN, &blob::Frame(&self.0))
+        }
+    }
+
+    impl crate::ParquetSchema for Raw {
+        fn parquet_node(
+            name: &str,
+            attrs: &crate::schema::typed::FieldAttrs,
+        ) -> crate::schema::SchemaNode {
+            Variant::parquet_node(name, attrs)
+        }
+    }
+
+    #[derive(Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct Row {
+        v: Raw,
+    }
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Back {
+        v: Variant,
+    }
+
+    #[test]
+    fn frames_are_put_as_they_are_and_bad_ones_refused() {
+        let v = Variant::object([("a", Variant::Int8(1)), ("b", Variant::from("x"))]);
+        let (metadata, value) = v.encode();
+        let rows = [Row {
+            v: Raw(blob::frame(&metadata, &value)),
+        }];
+        let bytes = crate::to_vec(&rows).unwrap();
+        let back: Vec<Back> = crate::from_slice(&bytes).unwrap();
+        assert_eq!(back, [Back { v }]);
+        // Bad headers go the general way, which reports them: an error, not a panic.
+        for bad in [
+            vec![],
+            vec![9, 9],
+            blob::frame(&[0x11, 0, 0], &[0xff]),
+            blob::frame(&[7], &[0]),
+        ] {
+            let rows = [Row {
+                v: Raw(bad.clone()),
+            }];
+            assert!(crate::to_vec(&rows).is_err(), "{bad:?}");
+        }
+    }
+}

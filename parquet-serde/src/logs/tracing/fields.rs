@@ -5,7 +5,8 @@
 //! Values: signed and unsigned integers as the narrowest Variant int (`int8` .. `int64`);
 //! integers beyond `i64` (a `u64` above `i64::MAX`, `i128`, `u128`) as `decimal16` with
 //! scale 0, exact (beyond 38 digits, as text); `f64` as `double`; `bool` as a boolean;
-//! text, `Debug` / `Display` values and errors as strings.
+//! text, `Debug` / `Display` values and errors as strings (all the text of one event's
+//! fields together is cut at 1 GiB).
 //!
 //! The bytes are a frame as the crate's serde path carries a Variant: the metadata length
 //! (`u32`, little-endian), the metadata (sorted dictionary of the names), the value.
@@ -18,7 +19,7 @@ const OBJECT: u8 = 2;
 const SHORT_STRING: u8 = 1;
 /// Metadata header: version 1, sorted names (the offset size goes in bits 6-7).
 const METADATA_SORTED_V1: u8 = 0x11;
-/// The longest text kept in one value (longer text is cut at a character boundary).
+/// The most text the fields of one event or span keep (beyond, text is cut).
 const MAX_TEXT: usize = 1 << 30;
 
 /// Fields kept at most (more are ignored).
@@ -58,6 +59,15 @@ pub(crate) struct Fields {
 }
 
 impl Fields {
+    /// Room for `n` fields.
+    pub fn with_capacity(n: usize) -> Fields {
+        Fields {
+            names: Vec::with_capacity(n),
+            vals: Vec::with_capacity(n),
+            text: String::new(),
+        }
+    }
+
     /// Forgets the fields, keeping the buffers.
     pub fn clear(&mut self) {
         self.names.clear();
@@ -171,9 +181,21 @@ impl Fields {
         order.sort_unstable_by(|&a, &b| names[usize::from(a)].cmp(names[usize::from(b)]));
         let order: &[u16] = order;
 
-        // Metadata: the names in order (the ids are their positions).
         let name_bytes: usize = names.iter().map(|s| s.len()).sum();
         let size = uint_size(name_bytes.max(n));
+        let total: usize = order
+            .iter()
+            .map(|&i| self.val_len(self.vals[usize::from(i)]))
+            .sum();
+        let offset_size = uint_size(total);
+        let id_size = uint_size(n - 1);
+        let large = n > 0xff;
+        let count_size = if large { 4 } else { 1 };
+        let metadata_len = 1 + size * (n + 2) + name_bytes;
+        let value_len = 1 + count_size + n * id_size + (n + 1) * offset_size + total;
+        out.reserve(4 + metadata_len + value_len);
+
+        // Metadata: the names in order (the ids are their positions).
         let len_at = out.len();
         out.extend_from_slice(&[0; 4]);
         out.push(METADATA_SORTED_V1 | ((size as u8 - 1) << 6));
@@ -187,20 +209,14 @@ impl Fields {
         for &i in order {
             out.extend_from_slice(names[usize::from(i)].as_bytes());
         }
-        let metadata_len = (out.len() - len_at - 4) as u32;
-        out[len_at..len_at + 4].copy_from_slice(&metadata_len.to_le_bytes());
+        debug_assert_eq!(out.len() - len_at - 4, metadata_len);
+        // At most `MAX_FIELDS` names from the program's static strings: far below 4 GiB.
+        out[len_at..len_at + 4].copy_from_slice(&(metadata_len as u32).to_le_bytes());
 
         // Value: the object header, ids 0..n, offsets, then the values in name order.
-        let total: usize = order
-            .iter()
-            .map(|&i| self.val_len(self.vals[usize::from(i)]))
-            .sum();
-        let offset_size = uint_size(total);
-        let id_size = uint_size(n - 1);
-        let large = n > 0xff;
         let header = (u8::from(large) << 4) | ((id_size as u8 - 1) << 2) | (offset_size as u8 - 1);
         out.push(OBJECT | (header << 2));
-        write_uint(out, n, if large { 4 } else { 1 });
+        write_uint(out, n, count_size);
         for id in 0..n {
             write_uint(out, id, id_size);
         }
@@ -213,6 +229,7 @@ impl Fields {
         for &i in order {
             self.put_val(self.vals[usize::from(i)], out);
         }
+        debug_assert_eq!(out.len() - len_at, 4 + metadata_len + value_len);
     }
 
     fn val_len(&self, v: Val) -> usize {
@@ -299,29 +316,28 @@ fn write_uint(out: &mut Vec<u8>, v: usize, size: usize) {
     out.extend_from_slice(&(v as u32).to_le_bytes()[..size]);
 }
 
-/// Appends `s`, cut at a character boundary so that `text` grows by at most
-/// [`MAX_TEXT`] bytes past `start` (the value's start, tracked by [`Capped`]).
+/// Appends `s` as far as [`Capped`] lets it.
 fn push_capped(text: &mut String, s: &str) {
     let _ = Capped::new(text).write_str(s);
 }
 
-/// A writer appending to a string up to [`MAX_TEXT`] bytes from where it started.
+/// A writer appending to a string until it holds [`MAX_TEXT`] bytes (cut at a character
+/// boundary): the text of all the fields of one event or span together stays below it, so
+/// every length and offset of the VARIANT bytes fits 32 bits.
 pub(crate) struct Capped<'a> {
     text: &'a mut String,
-    start: usize,
 }
 
 impl<'a> Capped<'a> {
-    /// Appends from the string's current end.
+    /// Appends to `text`.
     pub fn new(text: &'a mut String) -> Self {
-        let start = text.len();
-        Capped { text, start }
+        Capped { text }
     }
 }
 
 impl Write for Capped<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let room = MAX_TEXT.saturating_sub(self.text.len() - self.start);
+        let room = MAX_TEXT.saturating_sub(self.text.len());
         if s.len() <= room {
             self.text.push_str(s);
             return Ok(());
@@ -330,7 +346,7 @@ impl Write for Capped<'_> {
         while !s.is_char_boundary(cut) {
             cut -= 1;
         }
-        self.text.push_str(&s[..cut]);
+        self.text.push_str(s.get(..cut).unwrap_or_default());
         // Stops the formatting: the rest would be cut anyway.
         Err(fmt::Error)
     }

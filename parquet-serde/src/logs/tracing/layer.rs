@@ -101,7 +101,7 @@ where
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
         let Some(span) = ctx.span(id) else { return };
         let mut fields = SpanFields {
-            fields: Fields::default(),
+            fields: Fields::with_capacity(attrs.metadata().fields().len()),
             frame: Vec::new(),
         };
         attrs.record(&mut Collect {

@@ -74,8 +74,8 @@ impl TracingLayerBuilder {
 
     /// Events that may wait for the writer thread (default 8,192), counted in whole
     /// batches of 128 (at least one batch). Each application thread also fills a batch
-    /// of its own before handing it over. A waiting event takes its encoded size (about
-    /// 250 bytes for an event with a few fields in one span) plus a 120-byte head.
+    /// of its own before handing it over. A waiting event takes about 300 bytes for an
+    /// event with a few fields in one span (a fixed head, its message, its VARIANT bytes).
     pub fn capacity(mut self, events: usize) -> Self {
         self.capacity = events.max(1);
         self
