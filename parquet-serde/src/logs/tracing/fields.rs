@@ -89,6 +89,37 @@ impl Fields {
         }
     }
 
+    /// Drops the text of replaced values once it outweighs the live text (a span whose
+    /// fields are recorded again and again stays small).
+    pub fn compact(&mut self) {
+        let live: usize = self
+            .vals
+            .iter()
+            .map(|v| match v {
+                Val::Str(a, b) => b - a,
+                _ => 0,
+            })
+            .sum();
+        if self.text.len() <= 2 * live + 256 {
+            return;
+        }
+        let mut text = String::with_capacity(live);
+        for v in &mut self.vals {
+            if let Val::Str(a, b) = v {
+                let start = text.len();
+                text.push_str(self.text.get(*a..*b).unwrap_or_default());
+                (*a, *b) = (start, text.len());
+            }
+        }
+        self.text = text;
+    }
+
+    /// Bytes of text kept (live and replaced).
+    #[cfg(test)]
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
     /// A signed integer.
     pub fn int(&mut self, name: &'static str, v: i64) {
         self.put(name, Val::Int(v));

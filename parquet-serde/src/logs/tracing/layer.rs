@@ -126,6 +126,7 @@ where
             fields: &mut fields,
             message: None,
         });
+        fields.compact();
         let mut extensions = span.extensions_mut();
         if let Some(f) = extensions.get_mut::<SpanFields>() {
             f.fields = fields;

@@ -103,6 +103,24 @@ fn a_field_recorded_again_replaces_its_value() {
 }
 
 #[test]
+fn values_recorded_again_and_again_keep_the_text_small() {
+    let mut f = Fields::default();
+    f.int("n", 1);
+    for i in 0..10_000 {
+        f.str("state", &format!("step {i} of a long-running span"));
+        f.compact();
+    }
+    let v = decode(&frame(&mut f));
+    assert_eq!(
+        v.get("state").and_then(Variant::as_str),
+        Some("step 9999 of a long-running span")
+    );
+    assert_eq!(v.get("n"), Some(&Variant::Int8(1)));
+    // At most twice the live text plus a little, not 10,000 values' worth.
+    assert!(f.text_len() <= 2 * 32 + 256 + 32, "{}", f.text_len());
+}
+
+#[test]
 fn large_objects_use_wide_offsets() {
     // 40 fields of 2 KiB each: offsets above 64 KiB.
     static NAMES: [&str; 40] = [
