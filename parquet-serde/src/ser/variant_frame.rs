@@ -6,7 +6,9 @@
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::error::{Error, Result};
-use crate::variant::{blob, VariantRef};
+use std::cell::RefCell;
+
+use crate::variant::{blob, value_size, Metadata};
 
 use super::shredder::Shredder;
 
@@ -35,6 +37,43 @@ pub(crate) fn put_frame<T: Serialize + ?Sized>(
         Err(_) if !reached => Ok(false),
         Err(e) => Err(e),
     }
+}
+
+/// Metadata kept for the check cache when at most this long.
+const CACHED_METADATA_BYTES: usize = 512;
+/// Metadata dictionaries remembered as checked, per thread.
+const CACHED_METADATA: usize = 8;
+
+thread_local! {
+    /// Metadata bytes this thread checked lately: rows repeat a few dictionaries (one per
+    /// `tracing` callsite and span, one per struct shape), so most checks are a compare.
+    static CHECKED: RefCell<(Vec<Vec<u8>>, usize)> = const { RefCell::new((Vec::new(), 0)) };
+}
+
+/// Whether `metadata` is a valid dictionary: remembered, or checked whole now.
+fn metadata_ok(metadata: &[u8]) -> bool {
+    let cached = CHECKED.try_with(|c| {
+        let Ok(mut c) = c.try_borrow_mut() else {
+            return Metadata::new(metadata).is_ok();
+        };
+        if c.0.iter().any(|m| m.as_slice() == metadata) {
+            return true;
+        }
+        if Metadata::new(metadata).is_err() {
+            return false;
+        }
+        if metadata.len() <= CACHED_METADATA_BYTES {
+            let (entries, next) = &mut *c;
+            if entries.len() < CACHED_METADATA {
+                entries.push(metadata.to_vec());
+            } else {
+                entries[*next] = metadata.to_vec();
+                *next = (*next + 1) % CACHED_METADATA;
+            }
+        }
+        true
+    });
+    cached.unwrap_or_else(|_| Metadata::new(metadata).is_ok())
 }
 
 struct Sink<'a> {
@@ -77,7 +116,7 @@ impl ser::Serializer for Sink<'_> {
             return Ok(false);
         };
         // Bytes whose headers do not check out take the general path, which reports them.
-        if VariantRef::new(metadata, value).is_err() {
+        if !metadata_ok(metadata) || value_size(value).ok() != Some(value.len()) {
             return Ok(false);
         }
         *self.reached = true;
@@ -218,6 +257,9 @@ mod tests {
             vec![9, 9],
             blob::frame(&[0x11, 0, 0], &[0xff]),
             blob::frame(&[7], &[0]),
+            // Metadata checked (and remembered) above, with a bad value.
+            blob::frame(&metadata, &value[..value.len() - 1]),
+            blob::frame(&metadata, &[value.as_slice(), &[0]].concat()),
         ] {
             let rows = [Row {
                 v: Raw(bad.clone()),
