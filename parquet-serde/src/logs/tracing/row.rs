@@ -48,7 +48,7 @@ pub struct SpanRecord {
 }
 
 /// One row of a [`TracingLayer`](super::TracingLayer)'s files: one event, or a count of
-/// events dropped because the channel was full. The schema is tabled in the
+/// events dropped because the writer thread was behind. The schema is tabled in the
 /// [module docs](crate::logs#the-tracing-layer).
 #[derive(Serialize, Deserialize, ParquetSchema, Debug, Clone, PartialEq)]
 #[parquet(crate = "crate", name = "log_event")]
