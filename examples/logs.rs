@@ -12,13 +12,13 @@
 //!
 //! `cargo run --example logs`
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
 use parquet_serde::dataset::Dataset;
-use parquet_serde::logs::{recover, FieldValue, Overflow, TracingLayer};
+use parquet_serde::logs::{recover, Overflow, TracingLayer};
+use parquet_serde::variant::Variant;
 use parquet_serde::Predicate;
 use serde::Deserialize;
 use tracing_subscriber::layer::SubscriberExt;
@@ -80,7 +80,8 @@ fn handle_request(id: u64) {
 struct ErrorRow {
     ts: String,
     message: Option<String>,
-    fields: BTreeMap<String, FieldValue>,
+    /// The event's fields: a VARIANT object (numbers stay numbers).
+    fields: Variant,
 }
 
 fn run(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
@@ -115,8 +116,8 @@ fn run(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
         .read_all()?;
     println!("{} errors, the first three:", errors.len());
     for e in errors.iter().take(3) {
-        let status = e.fields.get("status").and_then(|v| v.uint);
-        let error = e.fields.get("error").and_then(|v| v.str.as_deref());
+        let status = e.fields.get("status").and_then(Variant::as_i64);
+        let error = e.fields.get("error").and_then(Variant::as_str);
         println!(
             "  {} {:?} status={status:?} error={error:?}",
             e.ts,

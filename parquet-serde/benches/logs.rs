@@ -8,7 +8,9 @@
 //! 4. `LogWriter` rows/s flushing every second against never, and the final files' bytes;
 //! 5. many threads: one `SharedLogWriter` (a lock) against a channel to a writer thread.
 //!
-//! `cargo bench -p parquet-serde --features tracing --bench logs`
+//! `cargo bench -p parquet-serde --features tracing --bench logs [-- memory throughput flush threads]`
+//! (the named parts only; all without names; `ours` runs the `TracingLayer` half of
+//! `throughput` alone, for profiling)
 
 use std::path::Path;
 use std::sync::mpsc::sync_channel;
@@ -199,6 +201,27 @@ fn tracing_throughput() {
     }
 }
 
+/// The `TracingLayer` half of [`tracing_throughput`] alone (for profiling it).
+fn tracing_throughput_ours() {
+    for threads in [1u64, 4] {
+        let per_thread = 1_000_000 / threads;
+        let total = per_thread * threads;
+        let dir = tempfile::tempdir().unwrap();
+        let (dispatch, guard) = parquet_layer(dir.path());
+        let start = Instant::now();
+        emit_all(&dispatch, threads, per_thread);
+        let emitted = start.elapsed();
+        drop(guard);
+        let ours = start.elapsed();
+        println!(
+            "tracing, {threads} thread(s), {total} events: TracingLayer {:.0} events/s \
+             (app threads done at {:.0}/s)",
+            total as f64 / ours.as_secs_f64(),
+            total as f64 / emitted.as_secs_f64(),
+        );
+    }
+}
+
 #[derive(Serialize, ParquetSchema, Clone)]
 struct Access {
     #[parquet(timestamp = "micros")]
@@ -356,11 +379,30 @@ fn threads_shared_vs_channel() {
 }
 
 fn main() {
-    if std::env::args().any(|a| a == "--list") {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--list") {
         return;
     }
-    memory_at_100k_per_second();
-    tracing_throughput();
-    writer_flush_cost();
-    threads_shared_vs_channel();
+    // `-- memory throughput flush threads` runs only the named parts (all without names).
+    let names: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let run = |name: &str| names.is_empty() || names.contains(&name);
+    if run("memory") {
+        memory_at_100k_per_second();
+    }
+    if run("throughput") {
+        tracing_throughput();
+    }
+    if names.contains(&"ours") {
+        tracing_throughput_ours();
+    }
+    if run("flush") {
+        writer_flush_cost();
+    }
+    if run("threads") {
+        threads_shared_vs_channel();
+    }
 }

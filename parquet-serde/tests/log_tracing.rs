@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use parquet_serde::logs::{FieldValue, LogEvent, LogLevel, Overflow, TracingLayer};
+use parquet_serde::logs::{LogEvent, LogLevel, Overflow, TracingLayer};
+use parquet_serde::variant::Variant;
 use tracing_subscriber::layer::SubscriberExt;
 
 fn final_files(dir: &Path) -> Vec<PathBuf> {
@@ -82,35 +83,15 @@ fn events_become_typed_rows_with_their_spans() {
     assert!(first.file.as_deref().unwrap().ends_with("log_tracing.rs"));
     assert!(first.line.unwrap() > 0);
     let f = |k: &str| first.fields.get(k).cloned().unwrap();
-    assert_eq!(
-        f("rows"),
-        FieldValue {
-            int: Some(-3),
-            ..FieldValue::default()
-        }
-    );
-    assert_eq!(
-        f("ratio"),
-        FieldValue {
-            float: Some(0.25),
-            ..FieldValue::default()
-        }
-    );
-    assert_eq!(
-        f("cached"),
-        FieldValue {
-            bool: Some(true),
-            ..FieldValue::default()
-        }
-    );
-    assert_eq!(f("who").str.as_deref(), Some("(\"ann\", 7)"));
+    assert_eq!(f("rows").as_i64(), Some(-3));
+    assert_eq!(f("ratio"), Variant::Double(0.25));
+    assert_eq!(f("cached"), Variant::Bool(true));
+    assert_eq!(f("who").as_str(), Some("(\"ann\", 7)"));
     assert_eq!(first.spans.len(), 2);
     assert_eq!(first.spans[0].name, "request");
-    assert_eq!(
-        first.spans[0].fields["route"].str.as_deref(),
-        Some("/users")
-    );
-    assert_eq!(first.spans[0].fields["attempt"].uint, Some(2));
+    let span_field = |r: &LogEvent, k: &str| r.spans[0].fields.get(k).cloned().unwrap();
+    assert_eq!(span_field(first, "route").as_str(), Some("/users"));
+    assert_eq!(span_field(first, "attempt").as_i64(), Some(2));
     assert_eq!(first.spans[1].name, "db");
     let second = &rows[1];
     assert_eq!(
@@ -118,11 +99,14 @@ fn events_become_typed_rows_with_their_spans() {
         (LogLevel::Error, "billing")
     );
     assert_eq!(
-        second.spans[0].fields["attempt"].uint,
+        span_field(second, "attempt").as_i64(),
         Some(3),
         "recorded later"
     );
-    assert_eq!(second.fields["code"].uint, Some(500));
+    assert_eq!(
+        second.fields.get("code").and_then(Variant::as_i64),
+        Some(500)
+    );
     assert!(second.ts >= first.ts);
     assert_eq!(second.dropped, None);
 }
@@ -166,11 +150,10 @@ fn events_from_many_threads_all_arrive_with_block_and_are_counted_with_drop() {
         for t in 0..4u64 {
             let mine: Vec<&&LogEvent> = events
                 .iter()
-                .filter(|r| r.fields["t"].uint == Some(t))
+                .filter(|r| r.fields.get("t").and_then(Variant::as_i64) == Some(t as i64))
                 .collect();
-            assert!(mine
-                .windows(2)
-                .all(|w| w[0].fields["i"].uint < w[1].fields["i"].uint));
+            let i = |r: &LogEvent| r.fields.get("i").and_then(Variant::as_i64);
+            assert!(mine.windows(2).all(|w| i(w[0]) < i(w[1])));
             assert!(mine.windows(2).all(|w| w[0].thread_id == w[1].thread_id));
         }
         for r in rows.iter().filter(|r| r.dropped.is_some()) {
@@ -227,4 +210,41 @@ fn writer_errors_go_to_the_callback_not_the_application() {
         rows.iter().any(|r| r.message.as_deref() == Some("third")),
         "{rows:?}"
     );
+}
+
+#[test]
+fn dropping_the_guard_writes_the_partial_batches_of_threads_still_running() {
+    use std::sync::mpsc::channel;
+    let dir = tempfile::tempdir().unwrap();
+    let (layer, guard) = TracingLayer::builder(dir.path())
+        .overflow(Overflow::Block)
+        .flush_interval(Duration::from_secs(3600))
+        .build()
+        .unwrap();
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    let (logged, wait_logged) = channel();
+    let (closed, wait_closed) = channel::<()>();
+    let worker = std::thread::spawn(move || {
+        tracing::dispatcher::with_default(&dispatch, || {
+            for i in 0..3u64 {
+                tracing::info!(i, "before the guard is dropped");
+            }
+            logged.send(()).unwrap();
+            wait_closed.recv().unwrap();
+            // The writer has stopped: counted as dropped, never a panic or a hang.
+            tracing::info!("after");
+        })
+    });
+    wait_logged.recv().unwrap();
+    // Fewer events than a batch, on a thread that is still running, an hour before the
+    // next timed flush: the guard takes them.
+    drop(guard);
+    closed.send(()).unwrap();
+    worker.join().unwrap();
+    let rows = read(dir.path());
+    let i: Vec<Option<i64>> = rows
+        .iter()
+        .map(|r| r.fields.get("i").and_then(Variant::as_i64))
+        .collect();
+    assert_eq!(i, [Some(0), Some(1), Some(2)], "{rows:?}");
 }

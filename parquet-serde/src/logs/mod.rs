@@ -143,14 +143,27 @@
 //! tracing_subscriber::registry().with(layer).init();
 //! ```
 //!
-//! Each event becomes one `LogEvent` row. The layer builds the row on the calling thread
-//! and sends it through a bounded channel (`capacity`, default 8,192 events of about 3 KiB
-//! each) to a writer thread that writes it with a [`LogWriter`] (hourly partitions by
-//! event time, zstd, a flush every second, on the clock even under steady traffic). When the channel is full the event waits (`Overflow::Block`) or is
-//! dropped and counted (`Overflow::Drop`, the default); the counts are written as rows of
-//! their own. The guard flushes and closes the files when dropped. Errors of the writer
-//! thread (a full disk, ...) and panics in it never reach the application: they go to the
-//! `on_error` callback, or to standard error, at most one a second.
+//! Each event becomes one `LogEvent` row. The layer encodes the event on the calling
+//! thread, without allocating once its buffers have grown: its metadata (target, module,
+//! file, line, span names) as `tracing`'s `&'static str`s, its message as text, its fields
+//! and its spans' fields (encoded once, when the span is made or recorded) as VARIANT
+//! bytes. Events go into a batch of the thread's own; a full batch (128 events or 32 KiB)
+//! is handed to a writer thread, which writes the rows with a [`LogWriter`] (hourly
+//! partitions by event time, zstd, a flush every second on the clock even under steady
+//! traffic, taking every thread's partial batch first). The batches waiting for the
+//! writer are bounded (`capacity`, default 8,192 events); when they are full a new event
+//! waits (`Overflow::Block`) or is dropped and counted (`Overflow::Drop`, the default), and
+//! the counts are written as rows of their own. The guard flushes and closes the files
+//! when dropped; `guard.flush()` returns once every event logged before it, on any thread,
+//! is durable. Errors of the writer thread (a full disk, ...) and panics in it never reach
+//! the application: they go to the `on_error` callback, or to standard error, at most one
+//! a second.
+//!
+//! Order: the events of one thread are written in the order they happened. Threads'
+//! batches interleave as the writer takes them, so rows of different threads are in time
+//! order only to within a batch (at most 128 events, or one flush interval for a thread
+//! that logs slowly); sort by `ts` when reading for a strict order. Near an hour boundary
+//! a late batch may thus start a small extra file in the previous hour's folder.
 //!
 //! The schema (`message log_event`):
 //!
@@ -164,12 +177,23 @@
 //! | `line` | optional `INT32 INTEGER(32, false)` | the source line |
 //! | `thread_name` | optional `STRING` | the thread's name |
 //! | `thread_id` | `INT64 INTEGER(64, false)` | the thread's number in this process (in order of first event) |
-//! | `fields` | `MAP<STRING, group>` | the other fields, by name; the value group has one optional member set: `str` (`STRING`: text, and `?`/`%` values as text), `i64`, `u64`, `f64`, `bool` |
-//! | `spans` | `LIST<group>` | the spans the event is in, outermost first: `name` (`STRING`), `fields` (a MAP as above) |
+//! | `fields` | `VARIANT` (group of `metadata`, `value`) | the other fields: an object by field name (below) |
+//! | `spans` | `LIST<group>` | the spans the event is in, outermost first: `name` (`STRING`), `fields` (a `VARIANT` object as above) |
 //! | `dropped` | optional `INT64 INTEGER(64, false)` | on the rows that count dropped events (level `WARN`, target `parquet_serde::logs`), how many |
 //!
-//! Fields are a MAP of a small typed union for now; a VARIANT column is the natural
-//! successor once the library writes VARIANT.
+//! Field values in the VARIANT objects:
+//!
+//! | recorded as | Variant type |
+//! |---|---|
+//! | `i64`, and `u64` up to `i64::MAX` | the narrowest of `int8`, `int16`, `int32`, `int64` |
+//! | `u64` above `i64::MAX`, `i128` / `u128` beyond 64 bits | `decimal16` with scale 0 (exact); beyond 38 digits, a string of the number |
+//! | `f64` | `double` |
+//! | `bool` | `boolean` |
+//! | `&str`, `?value` (`Debug`), `%value` (`Display`), errors | `string` (the text of one event's fields is cut at 1 GiB in all) |
+//!
+//! Read them back as [`Variant`](crate::variant::Variant) (`LogEvent::fields`), with
+//! DuckDB (`fields.status::INT`, `variant_extract(fields, 'status')`), or with any engine
+//! reading VARIANT.
 
 mod active;
 mod frame;
@@ -186,8 +210,7 @@ mod writer;
 
 #[cfg(feature = "tracing")]
 pub use self::tracing::{
-    FieldValue, LogEvent, LogLevel, Overflow, SpanRecord, TracingGuard, TracingLayer,
-    TracingLayerBuilder,
+    LogEvent, LogLevel, Overflow, SpanRecord, TracingGuard, TracingLayer, TracingLayerBuilder,
 };
 pub use active::SyncPolicy;
 pub use names::TimePartition;

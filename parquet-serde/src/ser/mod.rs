@@ -49,6 +49,7 @@ mod serializer;
 mod shredder;
 mod value;
 mod variant;
+mod variant_frame;
 mod writer;
 
 pub(crate) use json::shred_json;

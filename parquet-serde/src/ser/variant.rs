@@ -39,6 +39,13 @@ pub(crate) fn put<T: Serialize + ?Sized>(
     if value.serialize(IsNone).unwrap_or(false) {
         return sh.null_at(node, rep);
     }
+    if typed.is_none() {
+        match super::variant_frame::put_frame(sh, metadata, v, rep, value) {
+            Ok(true) => return Ok(()),
+            Ok(false) => {}
+            Err(e) => return Err(sh.locate(e, node)),
+        }
+    }
     let variant = to_variant(value).map_err(|e| sh.locate(e, node))?;
     let dict = variant.dictionary();
     sh.put_bytes(metadata, rep, &dict.to_bytes())?;

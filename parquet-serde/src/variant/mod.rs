@@ -43,4 +43,5 @@ pub use encode::encode_value;
 pub use metadata::{Dictionary, Metadata};
 pub use ser::{to_variant, VariantSerializer};
 pub use value::Variant;
+pub(crate) use view::value_size;
 pub use view::{ArrayRef, ObjectRef, ValueRef, VariantRef, MAX_DEPTH};

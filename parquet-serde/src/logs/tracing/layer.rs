@@ -1,9 +1,9 @@
-//! [`TracingLayer`]: turns each `tracing` event into a [`LogEvent`] and hands it to the
-//! writer thread through a bounded channel.
+//! [`TracingLayer`]: encodes each `tracing` event on the calling thread (its fields and
+//! its spans' fields as VARIANT bytes, its message as text, its metadata as `&'static str`)
+//! into the thread's batch, which the writer thread takes (see [`hub`](super::hub)).
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{SyncSender, TrySendError};
 use std::sync::Arc;
 
 use tracing::span::{Attributes, Id, Record};
@@ -12,18 +12,20 @@ use tracing_subscriber::layer::Context;
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::Layer;
 
-use super::row::{FieldValue, LogEvent, SpanRecord};
+use super::batch::{Head, Parts};
+use super::fields::{Fields, EMPTY_FRAME};
+use super::hub::{Hub, Slot};
 use super::visit::Collect;
-use super::worker::Message;
 use crate::logs::names::now_micros;
 
-/// What to do with an event when the channel to the writer thread is full.
+/// What to do with an event when the writer thread is behind: the batches waiting for it
+/// fill the layer's capacity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Overflow {
     /// Wait for room: no event is lost, and a slow disk slows the application.
     Block,
     /// Drop the event and count it: the application never waits. The counts are written
-    /// as rows of their own ([`LogEvent::dropped`]).
+    /// as rows of their own ([`LogEvent::dropped`](super::LogEvent::dropped)).
     #[default]
     Drop,
 }
@@ -34,21 +36,62 @@ pub enum Overflow {
 /// [`TracingGuard`](super::TracingGuard) stops.
 #[derive(Debug)]
 pub struct TracingLayer {
-    pub(crate) sender: SyncSender<Message>,
-    pub(crate) overflow: Overflow,
-    pub(crate) dropped: Arc<AtomicU64>,
+    pub(crate) hub: Arc<Hub>,
 }
 
-/// A span's fields, kept in its extensions.
-struct SpanFields(BTreeMap<String, FieldValue>);
+/// A span's fields, kept in its extensions: as recorded, and as a VARIANT frame.
+struct SpanFields {
+    fields: Fields,
+    frame: Vec<u8>,
+}
+
+impl SpanFields {
+    fn encode(&mut self) {
+        self.frame.clear();
+        self.fields.encode(&mut self.frame);
+    }
+}
+
+/// What a thread keeps: its number and name, its slot in each layer, buffers to reuse.
+struct Local {
+    thread_id: u64,
+    thread_name: Option<Arc<str>>,
+    /// (hub id, slot) for each layer this thread has logged to.
+    slots: Vec<(u64, Arc<Slot>)>,
+    /// The buffers of the event being encoded (taken out meanwhile: an event logged from
+    /// inside a field's `Debug` finds none and uses its own).
+    parts: Option<Box<Parts>>,
+}
+
+impl Local {
+    fn new() -> Local {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Local {
+            thread_id: NEXT.fetch_add(1, Ordering::Relaxed),
+            thread_name: std::thread::current().name().map(Arc::from),
+            slots: Vec::new(),
+            parts: None,
+        }
+    }
+
+    /// This thread's slot in `hub`, made at the first event.
+    fn slot(&mut self, hub: &Hub) -> &Arc<Slot> {
+        let at = match self.slots.iter().position(|(id, _)| *id == hub.id) {
+            Some(at) => at,
+            None => {
+                // Slots of layers that have stopped are of no further use.
+                self.slots.retain(|(_, s)| !Hub::is_closed(s));
+                let slot = hub.register(self.thread_id, self.thread_name.clone());
+                self.slots.push((hub.id, slot));
+                self.slots.len() - 1
+            }
+        };
+        &self.slots[at].1
+    }
+}
 
 thread_local! {
-    /// This thread's number and name, fixed at its first event.
-    static THREAD: (u64, Option<String>) = {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let current = std::thread::current();
-        (NEXT.fetch_add(1, Ordering::Relaxed), current.name().map(str::to_string))
-    };
+    static LOCAL: RefCell<Local> = RefCell::new(Local::new());
 }
 
 impl<S> Layer<S> for TracingLayer
@@ -57,79 +100,109 @@ where
 {
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
         let Some(span) = ctx.span(id) else { return };
-        let mut fields = BTreeMap::new();
+        let mut fields = SpanFields {
+            fields: Fields::with_capacity(attrs.metadata().fields().len()),
+            frame: Vec::new(),
+        };
         attrs.record(&mut Collect {
-            fields: &mut fields,
+            fields: &mut fields.fields,
             message: None,
         });
-        span.extensions_mut().insert(SpanFields(fields));
+        fields.encode();
+        span.extensions_mut().insert(fields);
     }
 
     fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
         let Some(span) = ctx.span(id) else { return };
+        // Record into a copy: the value's `Debug` runs without the extensions' lock.
+        let Some(mut fields) = span
+            .extensions()
+            .get::<SpanFields>()
+            .map(|f| f.fields.clone())
+        else {
+            return;
+        };
+        values.record(&mut Collect {
+            fields: &mut fields,
+            message: None,
+        });
+        fields.compact();
         let mut extensions = span.extensions_mut();
-        if let Some(SpanFields(fields)) = extensions.get_mut::<SpanFields>() {
-            values.record(&mut Collect {
-                fields,
-                message: None,
-            });
+        if let Some(f) = extensions.get_mut::<SpanFields>() {
+            f.fields = fields;
+            f.encode();
         }
     }
 
     fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
         // An event from the writer thread itself (an error callback that logs) could wait
-        // on its own channel forever: it is counted as dropped instead.
-        if super::worker::on_writer_thread() {
-            self.dropped.fetch_add(1, Ordering::Relaxed);
+        // on its own writer forever: it is counted as dropped instead.
+        if self.hub.stopped() || super::worker::on_writer_thread() {
+            self.hub.drop_events(1);
             return;
         }
+        let ts = now_micros();
+        let mut parts = LOCAL
+            .try_with(|l| l.try_borrow_mut().ok().and_then(|mut l| l.parts.take()))
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        parts.clear();
+        let mut fields = std::mem::take(&mut parts.scratch);
+        fields.clear();
+        {
+            let Parts {
+                message,
+                has_message,
+                ..
+            } = &mut *parts;
+            event.record(&mut Collect {
+                fields: &mut fields,
+                message: Some((message, has_message)),
+            });
+        }
+        fields.encode(&mut parts.fields);
+        parts.scratch = fields;
+        if let Some(scope) = ctx.event_scope(event) {
+            for span in scope.from_root() {
+                let start = parts.span_bytes.len();
+                match span.extensions().get::<SpanFields>() {
+                    Some(f) => parts.span_bytes.extend_from_slice(&f.frame),
+                    None => parts.span_bytes.extend_from_slice(&EMPTY_FRAME),
+                }
+                let end = parts.span_bytes.len();
+                parts.spans.push((span.name(), start..end));
+            }
+        }
         let meta = event.metadata();
-        let mut fields = BTreeMap::new();
-        let mut message = None;
-        event.record(&mut Collect {
-            fields: &mut fields,
-            message: Some(&mut message),
-        });
-        let spans = ctx.event_scope(event).map_or_else(Vec::new, |scope| {
-            scope
-                .from_root()
-                .map(|span| SpanRecord {
-                    name: span.name().to_string(),
-                    fields: span
-                        .extensions()
-                        .get::<SpanFields>()
-                        .map(|f| f.0.clone())
-                        .unwrap_or_default(),
-                })
-                .collect()
-        });
-        let (thread_id, thread_name) = THREAD
-            .try_with(|(id, name)| (*id, name.clone()))
-            .unwrap_or((0, None));
-        let row = LogEvent {
-            ts: now_micros(),
+        let head = Head {
+            ts,
             level: (*meta.level()).into(),
-            target: meta.target().to_string(),
-            message,
-            module_path: meta.module_path().map(str::to_string),
-            file: meta.file().map(str::to_string),
+            target: meta.target(),
+            module_path: meta.module_path(),
+            file: meta.file(),
             line: meta.line(),
-            thread_name,
-            thread_id,
-            fields,
-            spans,
+            message: None,
+            fields: 0..0,
+            spans: 0..0,
             dropped: None,
         };
-        let message = Message::Event(Box::new(row));
-        let sent = match self.overflow {
-            Overflow::Block => self.sender.send(message).is_ok(),
-            Overflow::Drop => match self.sender.try_send(message) {
-                Ok(()) => true,
-                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
-            },
-        };
-        if !sent {
-            self.dropped.fetch_add(1, Ordering::Relaxed);
+        let mut head = Some(head);
+        let _ = LOCAL.try_with(|l| {
+            if let Ok(mut l) = l.try_borrow_mut() {
+                if let Some(head) = head.take() {
+                    self.hub.push(l.slot(&self.hub), head, &parts);
+                }
+                if l.parts.is_none() {
+                    l.parts = Some(std::mem::take(&mut parts));
+                }
+            }
+        });
+        if let Some(head) = head {
+            // The thread is ending (its locals are gone): a slot of its own, which the
+            // writer thread forgets once it has taken the event.
+            let slot = self.hub.register(0, None);
+            self.hub.push(&slot, head, &parts);
         }
     }
 }

@@ -1,12 +1,16 @@
 //! The `tracing` layer (feature `tracing`): [`TracingLayer::builder`] → (layer, guard).
 
+mod batch;
+mod fields;
+mod hub;
 mod layer;
 mod row;
+#[cfg(test)]
+mod tests;
 mod visit;
 mod worker;
 
 use std::path::Path;
-use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -17,13 +21,15 @@ use crate::file::WriterOptions;
 
 use super::{LogWriter, LogWriterBuilder, SyncPolicy, TimePartition};
 
+use batch::{Cursor, BATCH_EVENTS};
+use hub::Hub;
 pub use layer::{Overflow, TracingLayer};
-pub use row::{FieldValue, LogEvent, LogLevel, SpanRecord};
-use worker::{Message, OnError};
+pub use row::{LogEvent, LogLevel, SpanRecord};
+use worker::OnError;
 
 /// Settings of a [`TracingLayer`], made by [`TracingLayer::builder`].
 pub struct TracingLayerBuilder {
-    writer: LogWriterBuilder<LogEvent>,
+    writer: LogWriterBuilder<Cursor>,
     capacity: usize,
     overflow: Overflow,
     flush_interval: Duration,
@@ -43,13 +49,13 @@ impl std::fmt::Debug for TracingLayerBuilder {
 
 impl TracingLayer {
     /// Settings for a layer writing to the folder `dir`: hourly partitions by event time,
-    /// a flush every second, a channel of 8,192 events that drops (and counts) events
-    /// when full, zstd files.
+    /// a flush every second, room for 8,192 events waiting for the writer thread, beyond
+    /// which events are dropped (and counted), zstd files.
     pub fn builder(dir: impl AsRef<Path>) -> TracingLayerBuilder {
         TracingLayerBuilder {
             writer: LogWriter::builder(dir)
                 .partition(TimePartition::Hourly)
-                .time_field(|e: &LogEvent| e.ts)
+                .time_field(Cursor::ts)
                 .options(WriterOptions::default().compression(crate::Compression::Zstd(3))),
             capacity: 1 << 13,
             overflow: Overflow::Drop,
@@ -66,14 +72,16 @@ impl TracingLayerBuilder {
         self
     }
 
-    /// Events the channel to the writer thread holds (default 8,192; at least 1). A
-    /// queued event takes about 3 KiB, mostly its field maps.
+    /// Events that may wait for the writer thread (default 8,192), counted in whole
+    /// batches of 128 (at least one batch). Each application thread also fills a batch
+    /// of its own before handing it over. A waiting event takes about 300 bytes for an
+    /// event with a few fields in one span (a fixed head, its message, its VARIANT bytes).
     pub fn capacity(mut self, events: usize) -> Self {
         self.capacity = events.max(1);
         self
     }
 
-    /// What to do when the channel is full (default: [`Overflow::Drop`]).
+    /// What to do when the capacity is reached (default: [`Overflow::Drop`]).
     pub fn overflow(mut self, overflow: Overflow) -> Self {
         self.overflow = overflow;
         self
@@ -139,52 +147,50 @@ impl TracingLayerBuilder {
     /// closes the files when dropped.
     pub fn build(self) -> Result<(TracingLayer, TracingGuard)> {
         let writer = self.writer.open()?;
-        let (sender, receiver) = sync_channel(self.capacity);
-        let dropped = Arc::new(AtomicU64::new(0));
-        let thread_dropped = Arc::clone(&dropped);
+        let batches = self.capacity.div_ceil(BATCH_EVENTS).max(1);
+        let hub = Arc::new(Hub::new(batches, self.overflow));
+        let thread_hub = Arc::clone(&hub);
         let (interval, on_error) = (self.flush_interval, self.on_error);
         let handle = std::thread::Builder::new()
             .name("parquet-serde-tracing".into())
-            .spawn(move || worker::run(writer, receiver, thread_dropped, interval, on_error))
+            .spawn(move || worker::run(writer, thread_hub, interval, on_error))
             .map_err(|e| Error::from(e).context("starting the tracing writer thread"))?;
         let layer = TracingLayer {
-            sender: sender.clone(),
-            overflow: self.overflow,
-            dropped,
+            hub: Arc::clone(&hub),
         };
         let guard = TracingGuard {
-            sender,
+            hub,
             thread: Some(handle),
         };
         Ok((layer, guard))
     }
 }
 
-/// Keeps the writer thread of a [`TracingLayer`]; dropping it writes the events sent so
-/// far, closes the files (they become final) and ends the thread. Events after that are
+/// Keeps the writer thread of a [`TracingLayer`]; dropping it writes the events logged
+/// so far, closes the files (they become final) and ends the thread. Events after that are
 /// dropped.
 #[derive(Debug)]
 pub struct TracingGuard {
-    sender: std::sync::mpsc::SyncSender<Message>,
+    hub: Arc<Hub>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl TracingGuard {
-    /// Waits until every event sent before the call is written and flushed (durable).
+    /// Waits until every event logged before the call (on any thread) is written and
+    /// flushed (durable).
     pub fn flush(&self) -> Result<()> {
+        let stopped = || Error::invalid_argument("the tracing writer thread has stopped");
         let (done, wait) = sync_channel(1);
-        self.sender
-            .send(Message::Flush(done))
-            .map_err(|_| Error::invalid_argument("the tracing writer thread has stopped"))?;
-        wait.recv()
-            .map_err(|_| Error::invalid_argument("the tracing writer thread has stopped"))
+        if !self.hub.request_flush(done) {
+            return Err(stopped());
+        }
+        wait.recv().map_err(|_| stopped())
     }
 }
 
 impl Drop for TracingGuard {
     fn drop(&mut self) {
-        // Fails only when the thread is gone already.
-        let _ = self.sender.send(Message::Shutdown);
+        self.hub.request_shutdown();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }

@@ -1,9 +1,8 @@
 //! The row a `tracing` event becomes: [`LogEvent`] and its parts.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
+use crate::variant::Variant;
 use crate::ParquetSchema;
 
 /// An event's level, stored as a Parquet ENUM (`TRACE` .. `ERROR`).
@@ -37,38 +36,19 @@ impl From<tracing::Level> for LogLevel {
     }
 }
 
-/// A field's value, kept typed: exactly one member is set (a `Debug` or `Display` value
-/// is kept as its text in `str`).
-#[derive(Serialize, Deserialize, ParquetSchema, Debug, Clone, PartialEq, Default)]
-#[parquet(crate = "crate")]
-pub struct FieldValue {
-    /// Text (and values recorded with `?` or `%`).
-    pub str: Option<String>,
-    /// Signed integers.
-    #[serde(rename = "i64")]
-    pub int: Option<i64>,
-    /// Unsigned integers.
-    #[serde(rename = "u64")]
-    pub uint: Option<u64>,
-    /// Floating point numbers.
-    #[serde(rename = "f64")]
-    pub float: Option<f64>,
-    /// Booleans.
-    pub bool: Option<bool>,
-}
-
 /// One span of an event's span stack: its name and fields.
 #[derive(Serialize, Deserialize, ParquetSchema, Debug, Clone, PartialEq, Default)]
 #[parquet(crate = "crate")]
 pub struct SpanRecord {
     /// The span's name.
     pub name: String,
-    /// The span's fields, as recorded so far.
-    pub fields: BTreeMap<String, FieldValue>,
+    /// The span's fields, as recorded so far: a VARIANT object (values typed as in
+    /// [`LogEvent::fields`]).
+    pub fields: Variant,
 }
 
 /// One row of a [`TracingLayer`](super::TracingLayer)'s files: one event, or a count of
-/// events dropped because the channel was full. The schema is tabled in the
+/// events dropped because the writer thread was behind. The schema is tabled in the
 /// [module docs](crate::logs#the-tracing-layer).
 #[derive(Serialize, Deserialize, ParquetSchema, Debug, Clone, PartialEq)]
 #[parquet(crate = "crate", name = "log_event")]
@@ -93,8 +73,12 @@ pub struct LogEvent {
     /// A number for the thread the event happened on: threads are numbered in the order
     /// of their first event (Rust's thread ids have no stable numeric form).
     pub thread_id: u64,
-    /// The event's other fields.
-    pub fields: BTreeMap<String, FieldValue>,
+    /// The event's other fields: a VARIANT object by field name. Integers are the
+    /// narrowest Variant int (`i64` and `u64` up to `i64::MAX`); integers beyond (a `u64`
+    /// above `i64::MAX`, `i128`, `u128`) are `decimal16` with scale 0, exact (beyond 38
+    /// digits, text); `f64` is a double, `bool` a boolean; text, and values recorded with
+    /// `?` (`Debug`) or `%` (`Display`) and errors, are strings.
+    pub fields: Variant,
     /// The spans the event happened in, outermost first.
     pub spans: Vec<SpanRecord>,
     /// On rows that count dropped events (level `WARN`, target `parquet_serde::logs`):

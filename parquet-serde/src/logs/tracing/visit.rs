@@ -1,90 +1,82 @@
-//! Fields of events and spans, read with `tracing`'s visitor into typed values.
+//! Fields of events and spans, read with `tracing`'s visitor into typed [`Fields`].
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use tracing::field::{Field, Visit};
 
-use super::row::FieldValue;
+use super::fields::{Capped, Fields};
 
 /// Collects fields; the `message` field goes apart when `message` is given.
 pub(crate) struct Collect<'a> {
     /// Where the fields go.
-    pub fields: &'a mut BTreeMap<String, FieldValue>,
-    /// Where the `message` field goes, for events.
-    pub message: Option<&'a mut Option<String>>,
+    pub fields: &'a mut Fields,
+    /// Where the text of the `message` field goes (for events), and whether there was one.
+    pub message: Option<(&'a mut String, &'a mut bool)>,
 }
 
 impl Collect<'_> {
-    fn put(&mut self, field: &Field, value: FieldValue) {
-        self.fields.insert(field.name().to_string(), value);
+    /// The message buffer, when `field` is the message of an event (it is cleared first:
+    /// a second `message` replaces the first).
+    fn message_for(&mut self, field: &Field) -> Option<&mut String> {
+        if field.name() != "message" {
+            return None;
+        }
+        let (text, seen) = self.message.as_mut()?;
+        text.clear();
+        **seen = true;
+        Some(text)
     }
 }
 
 impl Visit for Collect<'_> {
     fn record_f64(&mut self, field: &Field, value: f64) {
-        self.put(
-            field,
-            FieldValue {
-                float: Some(value),
-                ..FieldValue::default()
-            },
-        );
+        self.fields.double(field.name(), value);
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.put(
-            field,
-            FieldValue {
-                int: Some(value),
-                ..FieldValue::default()
-            },
-        );
+        self.fields.int(field.name(), value);
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        self.put(
-            field,
-            FieldValue {
-                uint: Some(value),
-                ..FieldValue::default()
-            },
-        );
+        self.fields.uint(field.name(), value);
+    }
+
+    fn record_i128(&mut self, field: &Field, value: i128) {
+        self.fields.int128(field.name(), value);
+    }
+
+    fn record_u128(&mut self, field: &Field, value: u128) {
+        self.fields.uint128(field.name(), value);
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {
-        self.put(
-            field,
-            FieldValue {
-                bool: Some(value),
-                ..FieldValue::default()
-            },
-        );
+        self.fields.bool(field.name(), value);
     }
 
     fn record_str(&mut self, field: &Field, value: &str) {
-        if field.name() == "message" {
-            if let Some(m) = self.message.as_mut() {
-                **m = Some(value.to_string());
-                return;
+        match self.message_for(field) {
+            Some(m) => {
+                let _ = Capped::new(m).write_str(value);
             }
+            None => self.fields.str(field.name(), value),
         }
-        self.put(
-            field,
-            FieldValue {
-                str: Some(value.to_string()),
-                ..FieldValue::default()
-            },
-        );
     }
 
     fn record_error(&mut self, field: &Field, value: &(dyn std::error::Error + 'static)) {
-        self.record_str(field, &value.to_string());
+        match self.message_for(field) {
+            Some(m) => {
+                let _ = write!(Capped::new(m), "{value}");
+            }
+            None => self.fields.display(field.name(), &value),
+        }
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        let mut text = String::new();
-        let _ = write!(text, "{value:?}");
-        self.record_str(field, &text);
+        match self.message_for(field) {
+            Some(m) => {
+                let _ = write!(Capped::new(m), "{value:?}");
+            }
+            None => self.fields.debug(field.name(), value),
+        }
     }
 }

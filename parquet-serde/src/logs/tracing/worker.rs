@@ -1,11 +1,9 @@
-//! The writer thread of the `tracing` layer: rows from the channel into a [`LogWriter`],
-//! flushed on time, closed on shutdown. Errors and panics go to the error callback (or
+//! The writer thread of the `tracing` layer: batches of events from the application
+//! threads' slots into a [`LogWriter`], flushed on time, closed on shutdown. Errors and panics go to the error callback (or
 //! standard error), never to the application.
 
-use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,18 +11,10 @@ use crate::error::Error;
 use crate::logs::names::now_micros;
 use crate::logs::LogWriter;
 
-use super::row::{LogEvent, LogLevel};
-
-/// What the layer and the guard send to the writer thread.
-#[derive(Debug)]
-pub(crate) enum Message {
-    /// One row.
-    Event(Box<LogEvent>),
-    /// Flush, then answer.
-    Flush(SyncSender<()>),
-    /// Close the files and stop.
-    Shutdown,
-}
+use super::batch::{Batch, Cursor, Head, Parts};
+use super::fields::EMPTY_FRAME;
+use super::hub::Hub;
+use super::row::LogLevel;
 
 /// Where writer errors go.
 pub(crate) type OnError = Arc<dyn Fn(&Error) + Send + Sync>;
@@ -77,9 +67,8 @@ pub(crate) fn on_writer_thread() -> bool {
 
 /// Runs the writer thread until shutdown; a panic inside is reported, not propagated.
 pub(crate) fn run(
-    writer: LogWriter<LogEvent>,
-    receiver: Receiver<Message>,
-    dropped: Arc<AtomicU64>,
+    writer: LogWriter<Cursor>,
+    hub: Arc<Hub>,
     flush_interval: Duration,
     on_error: Option<OnError>,
 ) {
@@ -90,9 +79,14 @@ pub(crate) fn run(
         suppressed: 0,
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        work(writer, &receiver, &dropped, flush_interval, &mut reporter)
+        work(writer, &hub, flush_interval, &mut reporter)
     }));
     if outcome.is_err() {
+        // Slots refuse events from now on; waiting threads and flushes are released.
+        let mut left = Vec::new();
+        hub.stop(&mut left);
+        let lost: usize = left.iter().map(|b| b.events.len()).sum();
+        hub.drop_events(lost as u64);
         reporter.last = None;
         reporter.report(Error::new(
             crate::ErrorKind::Internal,
@@ -101,72 +95,111 @@ pub(crate) fn run(
     }
 }
 
-fn work(
-    mut writer: LogWriter<LogEvent>,
-    receiver: &Receiver<Message>,
-    dropped: &AtomicU64,
-    flush_interval: Duration,
-    reporter: &mut Reporter,
-) {
-    let mut next_flush = Instant::now() + flush_interval;
-    loop {
-        let wait = next_flush.saturating_duration_since(Instant::now());
-        // Under steady traffic the channel never times out: flush on the clock anyway.
-        let message = if wait.is_zero() {
-            Err(RecvTimeoutError::Timeout)
-        } else {
-            receiver.recv_timeout(wait)
-        };
-        let result = match message {
-            Ok(Message::Event(row)) => {
-                write_dropped(&mut writer, dropped).and_then(|()| writer.write(&row))
+/// The writer thread's state: the log writer, the cursor rows are written through.
+struct Work<'a> {
+    writer: LogWriter<Cursor>,
+    hub: &'a Hub,
+    cursor: Cursor,
+    reporter: &'a mut Reporter,
+}
+
+impl Work<'_> {
+    /// Writes the events of `batches` in order (then recycles them), after a row counting
+    /// the events dropped so far, if any.
+    fn write(&mut self, batches: &mut Vec<Batch>) {
+        self.write_dropped();
+        for mut batch in batches.drain(..) {
+            std::mem::swap(&mut self.cursor.batch, &mut batch);
+            self.hub.recycle(batch);
+            for at in 0..self.cursor.batch.events.len() {
+                self.cursor.at = at;
+                let result = self.writer.write(&self.cursor);
+                self.check(result);
             }
-            Ok(Message::Flush(done)) => {
-                let r = write_dropped(&mut writer, dropped).and_then(|()| writer.flush());
-                next_flush = Instant::now() + flush_interval;
-                let _ = done.send(());
-                r
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                next_flush = Instant::now() + flush_interval;
-                write_dropped(&mut writer, dropped).and_then(|()| writer.flush())
-            }
-            Ok(Message::Shutdown) | Err(RecvTimeoutError::Disconnected) => break,
-        };
-        if let Err(e) = result {
-            reporter.report(e);
-            // The file may be unusable: leave it to recovery, start a new one.
-            writer.abandon_current();
         }
     }
-    if let Err(e) = write_dropped(&mut writer, dropped) {
-        reporter.report(e);
+
+    /// Writes a row counting the events dropped since the last one, if any were.
+    fn write_dropped(&mut self) {
+        let n = self.hub.dropped.swap(0, Ordering::Relaxed);
+        if n == 0 {
+            return;
+        }
+        let mut batch = Batch::default();
+        batch.push(
+            Head {
+                ts: now_micros(),
+                level: LogLevel::Warn,
+                target: "parquet_serde::logs",
+                module_path: None,
+                file: None,
+                line: None,
+                message: None,
+                fields: 0..0,
+                spans: 0..0,
+                dropped: Some(n),
+            },
+            &Parts {
+                message: format!("{n} events dropped: the log writer was behind"),
+                has_message: true,
+                fields: EMPTY_FRAME.to_vec(),
+                ..Parts::default()
+            },
+        );
+        let row = Cursor { batch, at: 0 };
+        let result = self.writer.write(&row);
+        self.check(result);
     }
-    if let Err(e) = writer.close() {
-        reporter.report(e);
+
+    fn flush(&mut self) {
+        self.write_dropped();
+        let result = self.writer.flush();
+        self.check(result);
+    }
+
+    fn check(&mut self, result: crate::Result<()>) {
+        if let Err(e) = result {
+            self.reporter.report(e);
+            // The file may be unusable: leave it to recovery, start a new one.
+            self.writer.abandon_current();
+        }
     }
 }
 
-/// Writes a row counting the events dropped since the last one, if any were.
-fn write_dropped(writer: &mut LogWriter<LogEvent>, dropped: &AtomicU64) -> crate::Result<()> {
-    let n = dropped.swap(0, Ordering::Relaxed);
-    if n == 0 {
-        return Ok(());
+fn work(writer: LogWriter<Cursor>, hub: &Hub, flush_interval: Duration, reporter: &mut Reporter) {
+    let mut w = Work {
+        writer,
+        hub,
+        cursor: Cursor::default(),
+        reporter,
+    };
+    let mut batches = Vec::new();
+    let mut next_flush = Instant::now() + flush_interval;
+    loop {
+        let wake = hub.wait(next_flush);
+        // On the clock even under steady traffic; on the guard's asking; at the end.
+        let due = Instant::now() >= next_flush || !wake.flushes.is_empty() || wake.shutdown;
+        hub.take(due, &mut batches);
+        w.write(&mut batches);
+        if wake.shutdown {
+            break;
+        }
+        if due {
+            w.flush();
+            next_flush = Instant::now() + flush_interval;
+            for done in wake.flushes {
+                let _ = done.send(());
+            }
+        }
     }
-    writer.write(&LogEvent {
-        ts: now_micros(),
-        level: LogLevel::Warn,
-        target: "parquet_serde::logs".to_string(),
-        message: Some(format!(
-            "{n} events dropped: the channel to the log writer was full"
-        )),
-        module_path: None,
-        file: None,
-        line: None,
-        thread_name: None,
-        thread_id: 0,
-        fields: BTreeMap::new(),
-        spans: Vec::new(),
-        dropped: Some(n),
-    })
+    // Events that came after the last look, then no more.
+    hub.stop(&mut batches);
+    w.write(&mut batches);
+    w.write_dropped();
+    let Work {
+        writer, reporter, ..
+    } = w;
+    if let Err(e) = writer.close() {
+        reporter.report(e);
+    }
 }

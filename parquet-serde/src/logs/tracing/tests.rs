@@ -1,0 +1,228 @@
+//! The VARIANT frames of event fields, and batches written as `LogEvent` rows.
+
+use crate::variant::{blob, Variant, VariantRef};
+
+use super::batch::{Batch, Cursor, Head, Parts};
+use super::fields::{Fields, EMPTY_FRAME};
+use super::row::{LogEvent, LogLevel, SpanRecord};
+
+/// Decodes a frame, checking it against the crate's own encoding of `expected` too.
+fn decode(frame: &[u8]) -> Variant {
+    let (metadata, value) = blob::split(frame).unwrap();
+    VariantRef::new(metadata, value).unwrap();
+    Variant::decode(metadata, value).unwrap()
+}
+
+fn frame(fields: &mut Fields) -> Vec<u8> {
+    let mut out = Vec::new();
+    fields.encode(&mut out);
+    out
+}
+
+#[test]
+fn typed_field_values_round_trip_as_variant() {
+    let mut f = Fields::default();
+    f.int("small", -3);
+    f.int("i16", 1_000);
+    f.int("i32", -100_000);
+    f.int("i64", i64::MIN);
+    f.uint("u", 200);
+    f.uint("u_max_i64", i64::MAX as u64);
+    f.uint("u_big", u64::MAX);
+    f.int128("i128_small", 7);
+    f.int128("i128_big", -(10i128.pow(30)));
+    f.uint128("u128_huge", u128::MAX);
+    f.double("ratio", 0.25);
+    f.double("nan", f64::NAN);
+    f.bool("yes", true);
+    f.bool("no", false);
+    f.str("route", "/users");
+    f.str("long", &"x".repeat(300));
+    f.debug("who", &("ann", 7));
+    f.display("shown", &format_args!("{}-{}", 1, 2));
+    let v = decode(&frame(&mut f));
+    let get = |k: &str| v.get(k).cloned().unwrap_or_else(|| panic!("{k} missing"));
+    assert_eq!(get("small"), Variant::Int8(-3));
+    assert_eq!(get("i16"), Variant::Int16(1_000));
+    assert_eq!(get("i32"), Variant::Int32(-100_000));
+    assert_eq!(get("i64"), Variant::Int64(i64::MIN));
+    assert_eq!(get("u"), Variant::Int16(200));
+    assert_eq!(get("u_max_i64"), Variant::Int64(i64::MAX));
+    assert_eq!(
+        get("u_big"),
+        Variant::Decimal16 {
+            unscaled: i128::from(u64::MAX),
+            scale: 0
+        }
+    );
+    assert_eq!(get("i128_small"), Variant::Int8(7));
+    assert_eq!(get("i128_big").as_decimal(), Some((-(10i128.pow(30)), 0)));
+    assert_eq!(
+        get("u128_huge").as_str(),
+        Some(u128::MAX.to_string().as_str())
+    );
+    assert_eq!(get("ratio"), Variant::Double(0.25));
+    assert!(matches!(get("nan"), Variant::Double(x) if x.is_nan()));
+    assert_eq!(get("yes"), Variant::Bool(true));
+    assert_eq!(get("no"), Variant::Bool(false));
+    assert_eq!(get("route").as_str(), Some("/users"));
+    assert_eq!(get("long").as_str(), Some("x".repeat(300).as_str()));
+    assert_eq!(get("who").as_str(), Some("(\"ann\", 7)"));
+    assert_eq!(get("shown").as_str(), Some("1-2"));
+    let Variant::Object(all) = &v else {
+        panic!("not an object: {v:?}")
+    };
+    assert_eq!(all.len(), 18);
+}
+
+#[test]
+fn frames_match_the_crate_encoding() {
+    let mut f = Fields::default();
+    f.str("b", "two");
+    f.int("a", 1);
+    f.bool("c", true);
+    let expected = Variant::object([
+        ("a", Variant::Int8(1)),
+        ("b", Variant::from("two")),
+        ("c", Variant::Bool(true)),
+    ]);
+    let (metadata, value) = expected.encode();
+    assert_eq!(frame(&mut f), blob::frame(&metadata, &value));
+    // No fields: an empty object.
+    assert_eq!(decode(&EMPTY_FRAME), Variant::object::<&str>([]));
+    assert_eq!(frame(&mut Fields::default()), EMPTY_FRAME);
+}
+
+#[test]
+fn a_field_recorded_again_replaces_its_value() {
+    let mut f = Fields::default();
+    f.str("attempt", "first");
+    f.int("attempt", 3);
+    let v = decode(&frame(&mut f));
+    assert_eq!(v, Variant::object([("attempt", Variant::Int8(3))]));
+}
+
+#[test]
+fn values_recorded_again_and_again_keep_the_text_small() {
+    let mut f = Fields::default();
+    f.int("n", 1);
+    for i in 0..10_000 {
+        f.str("state", &format!("step {i} of a long-running span"));
+        f.compact();
+    }
+    let v = decode(&frame(&mut f));
+    assert_eq!(
+        v.get("state").and_then(Variant::as_str),
+        Some("step 9999 of a long-running span")
+    );
+    assert_eq!(v.get("n"), Some(&Variant::Int8(1)));
+    // At most twice the live text plus a little, not 10,000 values' worth.
+    assert!(f.text_len() <= 2 * 32 + 256 + 32, "{}", f.text_len());
+}
+
+#[test]
+fn large_objects_use_wide_offsets() {
+    // 40 fields of 2 KiB each: offsets above 64 KiB.
+    static NAMES: [&str; 40] = [
+        "f00", "f01", "f02", "f03", "f04", "f05", "f06", "f07", "f08", "f09", "f10", "f11", "f12",
+        "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25",
+        "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38",
+        "f39",
+    ];
+    let mut f = Fields::default();
+    for (i, n) in NAMES.iter().enumerate().rev() {
+        f.str(n, &i.to_string().repeat(2048 / i.to_string().len()));
+    }
+    let v = decode(&frame(&mut f));
+    for (i, n) in NAMES.iter().enumerate() {
+        assert!(v
+            .get(n)
+            .and_then(Variant::as_str)
+            .unwrap()
+            .starts_with(&i.to_string()));
+    }
+}
+
+#[test]
+fn a_batch_is_written_and_read_back_as_log_events() {
+    let mut batch = Batch {
+        thread_id: 4,
+        thread_name: Some("worker".into()),
+        ..Batch::default()
+    };
+    let mut parts = Parts::default();
+    let mut f = Fields::default();
+    f.uint("status", 500);
+    f.double("latency_ms", 1.5);
+    f.encode(&mut parts.fields);
+    parts.message.push_str("request failed");
+    parts.has_message = true;
+    let mut span = Fields::default();
+    span.str("route", "/users");
+    span.encode(&mut parts.span_bytes);
+    parts.spans.push(("request", 0..parts.span_bytes.len()));
+    let head = Head {
+        ts: 1_795_525_200_000_000,
+        level: LogLevel::Error,
+        target: "app",
+        module_path: Some("app::http"),
+        file: Some("src/http.rs"),
+        line: Some(42),
+        message: None,
+        fields: 0..0,
+        spans: 0..0,
+        dropped: None,
+    };
+    batch.push(head.clone(), &parts);
+    parts.clear();
+    parts.fields.extend_from_slice(&EMPTY_FRAME);
+    batch.push(
+        Head {
+            level: LogLevel::Info,
+            line: None,
+            ..head
+        },
+        &parts,
+    );
+    let mut out = Vec::new();
+    let mut w = crate::ser::Writer::new(&mut out, crate::WriterOptions::default()).unwrap();
+    let mut cursor = Cursor { batch, at: 0 };
+    for at in 0..2 {
+        cursor.at = at;
+        w.write(&cursor).unwrap();
+    }
+    w.close().unwrap();
+    let rows: Vec<LogEvent> = crate::from_slice(&out).unwrap();
+    assert_eq!(
+        rows[0],
+        LogEvent {
+            ts: 1_795_525_200_000_000,
+            level: LogLevel::Error,
+            target: "app".into(),
+            message: Some("request failed".into()),
+            module_path: Some("app::http".into()),
+            file: Some("src/http.rs".into()),
+            line: Some(42),
+            thread_name: Some("worker".into()),
+            thread_id: 4,
+            fields: Variant::object([
+                ("latency_ms", Variant::Double(1.5)),
+                ("status", Variant::Int16(500)),
+            ]),
+            spans: vec![SpanRecord {
+                name: "request".into(),
+                fields: Variant::object([("route", Variant::from("/users"))]),
+            }],
+            dropped: None,
+        }
+    );
+    assert_eq!(rows[1].level, LogLevel::Info);
+    assert_eq!(rows[1].message, None);
+    assert_eq!(rows[1].fields, Variant::object::<&str>([]));
+    assert!(rows[1].spans.is_empty());
+    // A cursor past the end is an error, not a panic.
+    cursor.at = 2;
+    let mut out = Vec::new();
+    let mut w = crate::ser::Writer::new(&mut out, crate::WriterOptions::default()).unwrap();
+    assert!(w.write(&cursor).is_err());
+}
