@@ -1,0 +1,227 @@
+//! [`VariantEncoder`] and [`to_variant_bytes`]: any `T: Serialize` straight to Variant
+//! metadata and value bytes, with no owned [`Variant`](super::Variant) tree in between.
+//!
+//! Values are written into one output buffer as serde hands them over. Field names are
+//! interned into the metadata dictionary as they come (ids in first-use order, so the
+//! dictionary is marked sorted only when that order happens to be sorted; the encoding
+//! allows both). An object's members are written first; at its end the small table of
+//! (field id, offset) pairs is sorted by name, as the encoding requires of field ids, and
+//! its header is put in front of the members with one shift. Arrays likewise. Offsets, ids
+//! and counts take the fewest bytes that hold them.
+//!
+//! The mapping from serde's data model is [`to_variant`](super::to_variant)'s, so the bytes
+//! decode to the value `to_variant` builds; a map or struct that gives the same key twice
+//! keeps the last value, as [`Variant::object`](super::Variant::object) does.
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+use super::direct::Direct;
+use super::intern::Names;
+use super::metadata::{uint_size, write_uint, VERSION};
+use super::view::{value_size, ARRAY, OBJECT};
+
+/// Encodes serde values as Variant metadata and value bytes, reusing its buffers from one
+/// value to the next (the fast path for many rows; [`to_variant_bytes`] for one value).
+///
+/// ```
+/// use parquet_serde::variant::{Variant, VariantEncoder};
+/// #[derive(serde::Serialize)]
+/// struct Event<'a> { status: u16, path: &'a str }
+/// let mut enc = VariantEncoder::new();
+/// for (status, path) in [(200, "/"), (500, "/api")] {
+///     let (metadata, value) = enc.encode(&Event { status, path })?;
+///     let v = Variant::decode(metadata, value)?;
+///     assert_eq!(v.get("path"), Some(&Variant::from(path)));
+/// }
+/// # Ok::<(), parquet_serde::Error>(())
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct VariantEncoder {
+    pub(super) names: Names,
+    pub(super) value: Vec<u8>,
+    metadata: Vec<u8>,
+    /// (field id, member offset) of the objects being written, innermost last.
+    pub(super) fields: Vec<(u32, usize)>,
+    /// Member offsets of the arrays being written, innermost last.
+    pub(super) offsets: Vec<usize>,
+    /// A header being built.
+    head: Vec<u8>,
+    /// A map key being built.
+    pub(super) key: String,
+}
+
+/// Serializes `value` as Variant bytes: its metadata and its value (see the
+/// [`VariantEncoder`] for how; the mapping is [`to_variant`](super::to_variant)'s).
+///
+/// ```
+/// use parquet_serde::variant::{to_variant, to_variant_bytes, Variant};
+/// let json = serde_json::json!({"status": 500, "tags": ["a", "b"], "http": {"path": "/"}});
+/// let (metadata, value) = to_variant_bytes(&json)?;
+/// assert_eq!(Variant::decode(&metadata, &value)?, to_variant(&json)?);
+/// # Ok::<(), parquet_serde::Error>(())
+/// ```
+pub fn to_variant_bytes<T: Serialize + ?Sized>(value: &T) -> Result<(Vec<u8>, Vec<u8>)> {
+    let mut enc = VariantEncoder::new();
+    enc.write(value)?;
+    enc.write_metadata()?;
+    Ok((enc.metadata, enc.value))
+}
+
+/// A size or count as the encoding's 4-byte unsigned integer at most.
+pub(super) fn len32(n: usize, what: &str) -> Result<usize> {
+    if u32::try_from(n).is_ok() {
+        Ok(n)
+    } else {
+        Err(Error::invalid_argument(format!(
+            "a variant {what} of {n} is above the encoding's 4-byte limit"
+        )))
+    }
+}
+
+impl VariantEncoder {
+    /// An encoder with empty buffers.
+    pub fn new() -> VariantEncoder {
+        VariantEncoder::default()
+    }
+
+    /// Encodes `value`: its metadata and value bytes, borrowed until the next call.
+    pub fn encode<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(&[u8], &[u8])> {
+        self.write(value)?;
+        self.write_metadata()?;
+        Ok((&self.metadata, &self.value))
+    }
+
+    /// Writes the value bytes of `value` (clearing what was there).
+    fn write<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.names.clear();
+        self.value.clear();
+        self.fields.clear();
+        self.offsets.clear();
+        let done = value.serialize(Direct { enc: self });
+        if done.is_err() {
+            // Leave nothing half-written for the next value.
+            self.value.clear();
+            self.fields.clear();
+            self.offsets.clear();
+        }
+        done?;
+        len32(self.value.len(), "value size")?;
+        Ok(())
+    }
+
+    /// Writes the metadata of the names interned: version 1, the narrowest offset size,
+    /// marked sorted when the first-use order is sorted.
+    fn write_metadata(&mut self) -> Result<()> {
+        let (bytes, ends) = self.names.parts();
+        let total = len32(bytes.len(), "dictionary size")?;
+        let n = len32(ends.len(), "dictionary count")?;
+        let sorted = (1..n).all(|i| self.names.get(i as u32 - 1) < self.names.get(i as u32));
+        let size = uint_size(total.max(n));
+        let out = &mut self.metadata;
+        out.clear();
+        out.reserve(1 + size * (n + 2) + total);
+        out.push(VERSION | (u8::from(sorted) << 4) | (((size - 1) as u8) << 6));
+        write_uint(out, n, size);
+        write_uint(out, 0, size);
+        for &end in ends {
+            write_uint(out, end, size);
+        }
+        out.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Puts `self.head` in front of the bytes from `start` (one shift of them).
+    fn insert_head(&mut self, start: usize) {
+        let h = self.head.len();
+        let end = self.value.len();
+        self.value.resize(end + h, 0);
+        self.value.copy_within(start..end, start + h);
+        self.value[start..start + h].copy_from_slice(&self.head);
+    }
+
+    /// Ends the array whose members start at `start` and whose member offsets start at
+    /// `self.offsets[base]`: writes its header in front of them.
+    pub(super) fn finish_array(&mut self, start: usize, base: usize) -> Result<()> {
+        let total = len32(self.value.len() - start, "array size")?;
+        let n = len32(self.offsets.len() - base, "array length")?;
+        let size = uint_size(total);
+        let large = n > 0xff;
+        self.head.clear();
+        self.head
+            .push(ARRAY | ((u8::from(large) << 2 | (size as u8 - 1)) << 2));
+        write_uint(&mut self.head, n, if large { 4 } else { 1 });
+        for &o in &self.offsets[base..] {
+            write_uint(&mut self.head, o, size);
+        }
+        write_uint(&mut self.head, total, size);
+        self.offsets.truncate(base);
+        self.insert_head(start);
+        Ok(())
+    }
+
+    /// Ends the object whose members start at `start` and whose (id, offset) pairs start
+    /// at `self.fields[base]`: sorts the pairs by name, keeps the last of a repeated name,
+    /// and writes the header in front of the members.
+    pub(super) fn finish_object(&mut self, start: usize, base: usize) -> Result<()> {
+        let names = &self.names;
+        let fields = &mut self.fields[base..];
+        if !fields
+            .windows(2)
+            .all(|w| names.get(w[0].0) < names.get(w[1].0))
+        {
+            // Stable: of pairs with one name (one id), the last written stays last.
+            fields.sort_by(|a, b| names.get(a.0).cmp(names.get(b.0)));
+            if fields.windows(2).any(|w| w[0].0 == w[1].0) {
+                self.drop_repeated(start, base)?;
+            }
+        }
+        let fields = &self.fields[base..];
+        let total = len32(self.value.len() - start, "object size")?;
+        let n = len32(fields.len(), "object length")?;
+        let max_id = fields.iter().map(|f| f.0).max().unwrap_or(0);
+        let id_size = uint_size(max_id as usize);
+        let size = uint_size(total);
+        let large = n > 0xff;
+        self.head.clear();
+        let header = u8::from(large) << 4 | ((id_size as u8 - 1) << 2) | (size as u8 - 1);
+        self.head.push(OBJECT | (header << 2));
+        write_uint(&mut self.head, n, if large { 4 } else { 1 });
+        for &(id, _) in fields {
+            write_uint(&mut self.head, id as usize, id_size);
+        }
+        for &(_, o) in fields {
+            write_uint(&mut self.head, o, size);
+        }
+        write_uint(&mut self.head, total, size);
+        self.fields.truncate(base);
+        self.insert_head(start);
+        Ok(())
+    }
+
+    /// Keeps the last of each run of pairs with one id (sorted by name) and rewrites the
+    /// members so that no unused bytes stay between them (the rare path: a map that gives
+    /// a key twice).
+    fn drop_repeated(&mut self, start: usize, base: usize) -> Result<()> {
+        let mut kept: Vec<(u32, usize)> = Vec::with_capacity(self.fields.len() - base);
+        for &f in &self.fields[base..] {
+            match kept.last_mut() {
+                Some(last) if last.0 == f.0 => *last = f,
+                _ => kept.push(f),
+            }
+        }
+        let mut members = Vec::with_capacity(self.value.len() - start);
+        for f in &mut kept {
+            let at = start + f.1;
+            let size = value_size(&self.value[at..])?;
+            f.1 = members.len();
+            members.extend_from_slice(&self.value[at..at + size]);
+        }
+        self.value.truncate(start);
+        self.value.extend_from_slice(&members);
+        self.fields.truncate(base);
+        self.fields.extend_from_slice(&kept);
+        Ok(())
+    }
+}
