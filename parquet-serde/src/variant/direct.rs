@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use super::blob;
 use super::encode::encode_str;
 use super::encoder::{len32, VariantEncoder};
+use super::intern::Names;
 use super::ser::{key_text, VariantSerializer};
 use super::value::{Variant, MAX_DECIMAL16};
 use super::view::{ValueRef, VariantRef, MAX_DEPTH, SHORT_STRING};
@@ -62,11 +63,11 @@ impl<'a> Direct<'a> {
 
     /// Starts an object of one field named `variant` (an enum's newtype, tuple or struct
     /// variant); returns where it starts and its field stack base.
-    fn open_wrapper(&mut self, variant: &str) -> (usize, usize) {
+    fn open_wrapper(&mut self, variant: &'static str) -> (usize, usize) {
         let start = self.enc.value.len();
         let base = self.enc.fields.len();
-        let id = self.enc.names.intern(variant);
-        self.enc.fields.push((id, 0));
+        let id = self.enc.names.intern_static(variant);
+        self.enc.push_field(id, 0);
         (start, base)
     }
 
@@ -116,7 +117,7 @@ impl<'a> Direct<'a> {
                 for f in o.iter() {
                     let (name, item) = f?;
                     let id = self.enc.names.intern(name);
-                    self.enc.fields.push((id, self.enc.value.len() - start));
+                    self.enc.push_field(id, self.enc.value.len() - start);
                     self.embedded(item, depth)?;
                 }
                 self.enc.finish_object(start, base)
@@ -327,7 +328,7 @@ impl Compound<'_> {
 
     fn field<T: Serialize + ?Sized>(&mut self, id: u32, value: &T) -> Result<()> {
         let at = self.enc.value.len() - self.start;
-        self.enc.fields.push((id, at));
+        self.enc.push_field(id, at);
         value.serialize(Direct { enc: self.enc })
     }
 
@@ -377,12 +378,13 @@ impl ser::SerializeMap for Compound<'_> {
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         let mut text = std::mem::take(&mut self.enc.key);
         text.clear();
-        let done = key.serialize(KeyText(&mut text));
-        if done.is_ok() {
-            self.key = self.enc.names.intern(&text);
-        }
+        let id = key.serialize(KeyId {
+            names: &mut self.enc.names,
+            text: &mut text,
+        });
         self.enc.key = text;
-        done
+        self.key = id?;
+        Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         if self.key == u32::MAX {
@@ -404,7 +406,7 @@ impl ser::SerializeStruct for Compound<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        let id = self.enc.names.intern(key);
+        let id = self.enc.names.intern_static(key);
         self.field(id, value)
     }
     fn end(self) -> Result<()> {
@@ -427,96 +429,97 @@ impl ser::SerializeStructVariant for Compound<'_> {
     }
 }
 
-/// Writes a map key's text: strings, chars, integers and booleans directly; anything else
-/// through [`to_variant`](super::to_variant)'s key rule (so both paths agree on what is a
-/// key and what is an error).
-struct KeyText<'a>(&'a mut String);
+/// Interns a map key: strings directly; chars, integers and booleans through their text;
+/// anything else through [`to_variant`](super::to_variant)'s key rule (so both paths agree
+/// on what is a key and what is an error).
+struct KeyId<'a> {
+    names: &'a mut Names,
+    /// Room for a key's text.
+    text: &'a mut String,
+}
 
-impl KeyText<'_> {
-    fn owned(self, v: Result<Variant>) -> Result<()> {
-        self.0.push_str(&key_text(v?)?);
-        Ok(())
+impl KeyId<'_> {
+    fn owned(self, v: Result<Variant>) -> Result<u32> {
+        let text = key_text(v?)?;
+        Ok(self.names.intern(&text))
     }
-    fn int(self, v: impl std::fmt::Display) -> Result<()> {
+    fn int(self, v: impl std::fmt::Display) -> Result<u32> {
         use std::fmt::Write;
         // Writing to a String cannot fail.
-        let _ = write!(self.0, "{v}");
-        Ok(())
+        let _ = write!(self.text, "{v}");
+        Ok(self.names.intern(self.text))
     }
 }
 
-impl ser::Serializer for KeyText<'_> {
-    type Ok = ();
+impl ser::Serializer for KeyId<'_> {
+    type Ok = u32;
     type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    type SerializeSeq = Impossible<u32, Error>;
+    type SerializeTuple = Impossible<u32, Error>;
+    type SerializeTupleStruct = Impossible<u32, Error>;
+    type SerializeTupleVariant = Impossible<u32, Error>;
+    type SerializeMap = Impossible<u32, Error>;
+    type SerializeStruct = Impossible<u32, Error>;
+    type SerializeStructVariant = Impossible<u32, Error>;
 
-    fn serialize_str(self, v: &str) -> Result<()> {
-        self.0.push_str(v);
-        Ok(())
+    fn serialize_str(self, v: &str) -> Result<u32> {
+        Ok(self.names.intern(v))
     }
-    fn serialize_char(self, v: char) -> Result<()> {
-        self.0.push(v);
-        Ok(())
+    fn serialize_char(self, v: char) -> Result<u32> {
+        Ok(self.names.intern(v.encode_utf8(&mut [0u8; 4])))
     }
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        self.0.push_str(if v { "true" } else { "false" });
-        Ok(())
+    fn serialize_bool(self, v: bool) -> Result<u32> {
+        Ok(self.names.intern(if v { "true" } else { "false" }))
     }
-    fn serialize_i8(self, v: i8) -> Result<()> {
+    fn serialize_i8(self, v: i8) -> Result<u32> {
         self.int(v)
     }
-    fn serialize_i16(self, v: i16) -> Result<()> {
+    fn serialize_i16(self, v: i16) -> Result<u32> {
         self.int(v)
     }
-    fn serialize_i32(self, v: i32) -> Result<()> {
+    fn serialize_i32(self, v: i32) -> Result<u32> {
         self.int(v)
     }
-    fn serialize_i64(self, v: i64) -> Result<()> {
+    fn serialize_i64(self, v: i64) -> Result<u32> {
         self.int(v)
     }
-    fn serialize_u8(self, v: u8) -> Result<()> {
+    fn serialize_u8(self, v: u8) -> Result<u32> {
         self.int(v)
     }
-    fn serialize_u16(self, v: u16) -> Result<()> {
+    fn serialize_u16(self, v: u16) -> Result<u32> {
         self.int(v)
     }
-    fn serialize_u32(self, v: u32) -> Result<()> {
+    fn serialize_u32(self, v: u32) -> Result<u32> {
         self.int(v)
     }
-    fn serialize_u64(self, v: u64) -> Result<()> {
+    fn serialize_u64(self, v: u64) -> Result<u32> {
         self.int(v)
     }
-    fn serialize_i128(self, v: i128) -> Result<()> {
+    fn serialize_i128(self, v: i128) -> Result<u32> {
         self.owned(ser::Serializer::serialize_i128(VariantSerializer, v))
     }
-    fn serialize_u128(self, v: u128) -> Result<()> {
+    fn serialize_u128(self, v: u128) -> Result<u32> {
         self.owned(ser::Serializer::serialize_u128(VariantSerializer, v))
     }
-    fn serialize_f32(self, v: f32) -> Result<()> {
+    fn serialize_f32(self, v: f32) -> Result<u32> {
         self.owned(ser::Serializer::serialize_f32(VariantSerializer, v))
     }
-    fn serialize_f64(self, v: f64) -> Result<()> {
+    fn serialize_f64(self, v: f64) -> Result<u32> {
         self.owned(ser::Serializer::serialize_f64(VariantSerializer, v))
     }
-    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+    fn serialize_bytes(self, v: &[u8]) -> Result<u32> {
         self.owned(ser::Serializer::serialize_bytes(VariantSerializer, v))
     }
-    fn serialize_none(self) -> Result<()> {
+    fn serialize_none(self) -> Result<u32> {
         self.owned(ser::Serializer::serialize_none(VariantSerializer))
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<u32> {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> Result<()> {
+    fn serialize_unit(self) -> Result<u32> {
         self.owned(ser::Serializer::serialize_unit(VariantSerializer))
     }
-    fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
+    fn serialize_unit_struct(self, name: &'static str) -> Result<u32> {
         self.owned(ser::Serializer::serialize_unit_struct(
             VariantSerializer,
             name,
@@ -527,15 +530,14 @@ impl ser::Serializer for KeyText<'_> {
         _name: &'static str,
         _index: u32,
         variant: &'static str,
-    ) -> Result<()> {
-        self.0.push_str(variant);
-        Ok(())
+    ) -> Result<u32> {
+        Ok(self.names.intern_static(variant))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         name: &'static str,
         value: &T,
-    ) -> Result<()> {
+    ) -> Result<u32> {
         if name == blob::TOKEN {
             return self.owned(ser::Serializer::serialize_newtype_struct(
                 VariantSerializer,
@@ -551,7 +553,7 @@ impl ser::Serializer for KeyText<'_> {
         index: u32,
         variant: &'static str,
         value: &T,
-    ) -> Result<()> {
+    ) -> Result<u32> {
         self.owned(ser::Serializer::serialize_newtype_variant(
             VariantSerializer,
             name,

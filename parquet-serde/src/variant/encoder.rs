@@ -13,6 +13,9 @@
 //! decode to the value `to_variant` builds; a map or struct that gives the same key twice
 //! keeps the last value, as [`Variant::object`](super::Variant::object) does.
 
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -42,8 +45,9 @@ pub struct VariantEncoder {
     pub(super) names: Names,
     pub(super) value: Vec<u8>,
     metadata: Vec<u8>,
-    /// (field id, member offset) of the objects being written, innermost last.
-    pub(super) fields: Vec<(u32, usize)>,
+    /// (name prefix, field id, member offset) of the objects being written, innermost
+    /// last.
+    pub(super) fields: Vec<(u64, u32, usize)>,
     /// Member offsets of the arrays being written, innermost last.
     pub(super) offsets: Vec<usize>,
     /// A header being built.
@@ -63,10 +67,17 @@ pub struct VariantEncoder {
 /// # Ok::<(), parquet_serde::Error>(())
 /// ```
 pub fn to_variant_bytes<T: Serialize + ?Sized>(value: &T) -> Result<(Vec<u8>, Vec<u8>)> {
-    let mut enc = VariantEncoder::new();
-    enc.write(value)?;
-    enc.write_metadata()?;
-    Ok((enc.metadata, enc.value))
+    thread_local! {
+        /// This thread's encoder: its buffers and tables serve every call, and the
+        /// results are copied out at their exact size.
+        static ENCODER: RefCell<VariantEncoder> = RefCell::new(VariantEncoder::new());
+    }
+    let copy = |(m, v): (&[u8], &[u8])| (m.to_vec(), v.to_vec());
+    ENCODER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut enc) => enc.encode(value).map(copy),
+        // Called again from inside a value's `Serialize`: an encoder of its own.
+        Err(_) => VariantEncoder::new().encode(value).map(copy),
+    })
 }
 
 /// A size or count as the encoding's 4-byte unsigned integer at most.
@@ -114,22 +125,47 @@ impl VariantEncoder {
     /// Writes the metadata of the names interned: version 1, the narrowest offset size,
     /// marked sorted when the first-use order is sorted.
     fn write_metadata(&mut self) -> Result<()> {
-        let (bytes, ends) = self.names.parts();
-        let total = len32(bytes.len(), "dictionary size")?;
-        let n = len32(ends.len(), "dictionary count")?;
-        let sorted = (1..n).all(|i| self.names.get(i as u32 - 1) < self.names.get(i as u32));
-        let size = uint_size(total.max(n));
+        let names = &self.names;
+        let n = len32(names.len(), "dictionary count")? as u32;
+        let sorted = (1..n).all(|i| {
+            names.cmp((names.prefix(i - 1), i - 1), (names.prefix(i), i)) == Ordering::Less
+        });
         let out = &mut self.metadata;
         out.clear();
-        out.reserve(1 + size * (n + 2) + total);
+        if let Some((bytes, ends)) = names.in_place() {
+            let total = len32(bytes.len(), "dictionary size")?;
+            let size = uint_size(total.max(n as usize));
+            out.reserve(1 + size * (n as usize + 2) + total);
+            out.push(VERSION | (u8::from(sorted) << 4) | (((size - 1) as u8) << 6));
+            write_uint(out, n as usize, size);
+            write_uint(out, 0, size);
+            for &end in ends {
+                write_uint(out, end, size);
+            }
+            out.extend_from_slice(bytes);
+            return Ok(());
+        }
+        let total = len32((0..n).map(|i| names.get(i).len()).sum(), "dictionary size")?;
+        let size = uint_size(total.max(n as usize));
+        out.reserve(1 + size * (n as usize + 2) + total);
         out.push(VERSION | (u8::from(sorted) << 4) | (((size - 1) as u8) << 6));
-        write_uint(out, n, size);
+        write_uint(out, n as usize, size);
         write_uint(out, 0, size);
-        for &end in ends {
+        let mut end = 0;
+        for i in 0..n {
+            end += names.get(i).len();
             write_uint(out, end, size);
         }
-        out.extend_from_slice(bytes);
+        for i in 0..n {
+            out.extend_from_slice(names.get(i));
+        }
         Ok(())
+    }
+
+    /// Records field `id` of the object being written, its member starting at `at`.
+    #[inline]
+    pub(super) fn push_field(&mut self, id: u32, at: usize) {
+        self.fields.push((self.names.prefix(id), id, at));
     }
 
     /// Puts `self.head` in front of the bytes from `start` (one shift of them).
@@ -167,20 +203,36 @@ impl VariantEncoder {
     pub(super) fn finish_object(&mut self, start: usize, base: usize) -> Result<()> {
         let names = &self.names;
         let fields = &mut self.fields[base..];
-        if !fields
-            .windows(2)
-            .all(|w| names.get(w[0].0) < names.get(w[1].0))
-        {
-            // Stable: of pairs with one name (one id), the last written stays last.
-            fields.sort_by(|a, b| names.get(a.0).cmp(names.get(b.0)));
-            if fields.windows(2).any(|w| w[0].0 == w[1].0) {
+        // Strictly increasing prefixes: sorted, no name twice (the usual case).
+        if !fields.windows(2).all(|w| w[0].0 < w[1].0) {
+            // By prefix, then by position (members are written in order, so a later
+            // offset is a later field).
+            fields.sort_unstable_by_key(|f| (f.0, f.2));
+            let (mut repeated, mut tie) = (false, false);
+            for w in fields.windows(2) {
+                if w[0].0 == w[1].0 {
+                    if w[0].1 == w[1].1 {
+                        repeated = true;
+                    } else {
+                        tie = true;
+                    }
+                }
+            }
+            if tie {
+                // Distinct names with one prefix: by the whole name.
+                fields
+                    .sort_unstable_by(|a, b| names.cmp((a.0, a.1), (b.0, b.1)).then(a.2.cmp(&b.2)));
+                repeated = fields.windows(2).any(|w| w[0].1 == w[1].1);
+            }
+            if repeated {
+                // Of entries with one name, the last written is last: it stays.
                 self.drop_repeated(start, base)?;
             }
         }
         let fields = &self.fields[base..];
         let total = len32(self.value.len() - start, "object size")?;
         let n = len32(fields.len(), "object length")?;
-        let max_id = fields.iter().map(|f| f.0).max().unwrap_or(0);
+        let max_id = fields.iter().map(|f| f.1).max().unwrap_or(0);
         let id_size = uint_size(max_id as usize);
         let size = uint_size(total);
         let large = n > 0xff;
@@ -188,10 +240,10 @@ impl VariantEncoder {
         let header = u8::from(large) << 4 | ((id_size as u8 - 1) << 2) | (size as u8 - 1);
         self.head.push(OBJECT | (header << 2));
         write_uint(&mut self.head, n, if large { 4 } else { 1 });
-        for &(id, _) in fields {
+        for &(_, id, _) in fields {
             write_uint(&mut self.head, id as usize, id_size);
         }
-        for &(_, o) in fields {
+        for &(_, _, o) in fields {
             write_uint(&mut self.head, o, size);
         }
         write_uint(&mut self.head, total, size);
@@ -204,18 +256,18 @@ impl VariantEncoder {
     /// members so that no unused bytes stay between them (the rare path: a map that gives
     /// a key twice).
     fn drop_repeated(&mut self, start: usize, base: usize) -> Result<()> {
-        let mut kept: Vec<(u32, usize)> = Vec::with_capacity(self.fields.len() - base);
+        let mut kept: Vec<(u64, u32, usize)> = Vec::with_capacity(self.fields.len() - base);
         for &f in &self.fields[base..] {
             match kept.last_mut() {
-                Some(last) if last.0 == f.0 => *last = f,
+                Some(last) if last.1 == f.1 => *last = f,
                 _ => kept.push(f),
             }
         }
         let mut members = Vec::with_capacity(self.value.len() - start);
         for f in &mut kept {
-            let at = start + f.1;
+            let at = start + f.2;
             let size = value_size(&self.value[at..])?;
-            f.1 = members.len();
+            f.2 = members.len();
             members.extend_from_slice(&self.value[at..at + size]);
         }
         self.value.truncate(start);
