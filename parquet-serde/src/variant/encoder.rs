@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 use super::direct::Direct;
 use super::intern::Names;
 use super::metadata::{uint_size, write_uint, VERSION};
+use super::sort::{Entry, Sorter};
 use super::view::{value_size, ARRAY, OBJECT};
 
 /// Encodes serde values as Variant metadata and value bytes, reusing its buffers from one
@@ -47,11 +48,10 @@ pub struct VariantEncoder {
     metadata: Vec<u8>,
     /// (name prefix, field id, member offset) of the objects being written, innermost
     /// last.
-    pub(super) fields: Vec<(u64, u32, usize)>,
+    pub(super) fields: Vec<Entry>,
     /// Member offsets of the arrays being written, innermost last.
     pub(super) offsets: Vec<usize>,
-    /// A header being built.
-    head: Vec<u8>,
+    sorter: Sorter,
     /// A map key being built.
     pub(super) key: String,
 }
@@ -74,13 +74,40 @@ pub fn to_variant_bytes<T: Serialize + ?Sized>(value: &T) -> Result<(Vec<u8>, Ve
     }
     let copy = |(m, v): (&[u8], &[u8])| (m.to_vec(), v.to_vec());
     ENCODER.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut enc) => enc.encode(value).map(copy),
+        Ok(mut enc) => {
+            let out = enc.encode(value).map(copy);
+            enc.shrink();
+            out
+        }
         // Called again from inside a value's `Serialize`: an encoder of its own.
         Err(_) => VariantEncoder::new().encode(value).map(copy),
     })
 }
 
+/// Writes `values` little-endian, `size` (1 to 4) bytes each, into `out` (as many as
+/// fit; the callers size `out` exactly).
+#[inline]
+fn put_uints(out: &mut [u8], values: impl IntoIterator<Item = usize>, size: usize) {
+    let values = values.into_iter();
+    match size {
+        1 => out.iter_mut().zip(values).for_each(|(d, v)| *d = v as u8),
+        2 => out
+            .chunks_exact_mut(2)
+            .zip(values)
+            .for_each(|(d, v)| d.copy_from_slice(&(v as u16).to_le_bytes())),
+        3 => out
+            .chunks_exact_mut(3)
+            .zip(values)
+            .for_each(|(d, v)| d.copy_from_slice(&(v as u32).to_le_bytes()[..3])),
+        _ => out
+            .chunks_exact_mut(4)
+            .zip(values)
+            .for_each(|(d, v)| d.copy_from_slice(&(v as u32).to_le_bytes())),
+    }
+}
+
 /// A size or count as the encoding's 4-byte unsigned integer at most.
+#[inline]
 pub(super) fn len32(n: usize, what: &str) -> Result<usize> {
     if u32::try_from(n).is_ok() {
         Ok(n)
@@ -102,6 +129,24 @@ impl VariantEncoder {
         self.write(value)?;
         self.write_metadata()?;
         Ok((&self.metadata, &self.value))
+    }
+
+    /// Lets go of buffers a large value left behind (a thread's encoder lives as long as
+    /// the thread).
+    fn shrink(&mut self) {
+        const KEEP: usize = 1 << 20;
+        if self.value.capacity() > KEEP {
+            self.value = Vec::new();
+        }
+        if self.metadata.capacity() > KEEP {
+            self.metadata = Vec::new();
+        }
+        if self.fields.capacity() > KEEP / 16 {
+            self.fields = Vec::new();
+        }
+        if self.offsets.capacity() > KEEP / 8 {
+            self.offsets = Vec::new();
+        }
     }
 
     /// Writes the value bytes of `value` (clearing what was there).
@@ -168,13 +213,13 @@ impl VariantEncoder {
         self.fields.push((self.names.prefix(id), id, at));
     }
 
-    /// Puts `self.head` in front of the bytes from `start` (one shift of them).
-    fn insert_head(&mut self, start: usize) {
-        let h = self.head.len();
+    /// Makes room for a header of `h` bytes in front of the bytes from `start` (one shift
+    /// of them); returns the room.
+    fn open_head(&mut self, start: usize, h: usize) -> &mut [u8] {
         let end = self.value.len();
         self.value.resize(end + h, 0);
         self.value.copy_within(start..end, start + h);
-        self.value[start..start + h].copy_from_slice(&self.head);
+        &mut self.value[start..start + h]
     }
 
     /// Ends the array whose members start at `start` and whose member offsets start at
@@ -184,16 +229,19 @@ impl VariantEncoder {
         let n = len32(self.offsets.len() - base, "array length")?;
         let size = uint_size(total);
         let large = n > 0xff;
-        self.head.clear();
-        self.head
-            .push(ARRAY | ((u8::from(large) << 2 | (size as u8 - 1)) << 2));
-        write_uint(&mut self.head, n, if large { 4 } else { 1 });
-        for &o in &self.offsets[base..] {
-            write_uint(&mut self.head, o, size);
-        }
-        write_uint(&mut self.head, total, size);
+        let count = if large { 4 } else { 1 };
+        self.offsets.push(total);
+        let offsets = std::mem::take(&mut self.offsets);
+        let head = self.open_head(start, 1 + count + (n + 1) * size);
+        head[0] = ARRAY | ((u8::from(large) << 2 | (size as u8 - 1)) << 2);
+        put_uints(&mut head[1..1 + count], [n], count);
+        put_uints(
+            &mut head[1 + count..],
+            offsets[base..].iter().copied(),
+            size,
+        );
+        self.offsets = offsets;
         self.offsets.truncate(base);
-        self.insert_head(start);
         Ok(())
     }
 
@@ -203,8 +251,9 @@ impl VariantEncoder {
     pub(super) fn finish_object(&mut self, start: usize, base: usize) -> Result<()> {
         let names = &self.names;
         let fields = &mut self.fields[base..];
-        // Strictly increasing prefixes: sorted, no name twice (the usual case).
-        if !fields.windows(2).all(|w| w[0].0 < w[1].0) {
+        // Strictly increasing prefixes: sorted, no name twice (the usual case); else
+        // distinct prefixes sort by them alone.
+        if !fields.windows(2).all(|w| w[0].0 < w[1].0) && !self.sorter.sort(fields) {
             // By prefix, then by position (members are written in order, so a later
             // offset is a later field).
             fields.sort_unstable_by_key(|f| (f.0, f.2));
@@ -236,19 +285,27 @@ impl VariantEncoder {
         let id_size = uint_size(max_id as usize);
         let size = uint_size(total);
         let large = n > 0xff;
-        self.head.clear();
+        let count = if large { 4 } else { 1 };
+        let fields = std::mem::take(&mut self.fields);
+        let entries = &fields[base..];
+        let ids = 1 + count;
+        let offsets = ids + n * id_size;
+        let head = self.open_head(start, offsets + (n + 1) * size);
         let header = u8::from(large) << 4 | ((id_size as u8 - 1) << 2) | (size as u8 - 1);
-        self.head.push(OBJECT | (header << 2));
-        write_uint(&mut self.head, n, if large { 4 } else { 1 });
-        for &(_, id, _) in fields {
-            write_uint(&mut self.head, id as usize, id_size);
-        }
-        for &(_, _, o) in fields {
-            write_uint(&mut self.head, o, size);
-        }
-        write_uint(&mut self.head, total, size);
+        head[0] = OBJECT | (header << 2);
+        put_uints(&mut head[1..ids], [n], count);
+        put_uints(
+            &mut head[ids..offsets],
+            entries.iter().map(|f| f.1 as usize),
+            id_size,
+        );
+        put_uints(
+            &mut head[offsets..],
+            entries.iter().map(|f| f.2).chain([total]),
+            size,
+        );
+        self.fields = fields;
         self.fields.truncate(base);
-        self.insert_head(start);
         Ok(())
     }
 
@@ -256,7 +313,7 @@ impl VariantEncoder {
     /// members so that no unused bytes stay between them (the rare path: a map that gives
     /// a key twice).
     fn drop_repeated(&mut self, start: usize, base: usize) -> Result<()> {
-        let mut kept: Vec<(u64, u32, usize)> = Vec::with_capacity(self.fields.len() - base);
+        let mut kept: Vec<Entry> = Vec::with_capacity(self.fields.len() - base);
         for &f in &self.fields[base..] {
             match kept.last_mut() {
                 Some(last) if last.1 == f.1 => *last = f,

@@ -18,8 +18,8 @@
 
 use std::cmp::Ordering;
 
-/// Entries of the address cache (64: indexed by the top 6 bits of a hash).
-const STATIC_SLOTS: usize = 64;
+/// Entries of the address cache (256: indexed by the top 8 bits of a hash).
+const STATIC_SLOTS: usize = 256;
 /// Names kept across values at most.
 const MAX_NAMES: usize = 4096;
 /// Bytes of names kept across values at most.
@@ -212,7 +212,7 @@ impl Names {
     pub(crate) fn intern_static(&mut self, name: &'static str) -> u32 {
         let addr = name.as_ptr() as usize;
         let mixed = (addr ^ name.len().rotate_left(48)) as u64;
-        let at = (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize;
+        let at = (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize;
         let (a, len, g, epoch) = self.statics[at];
         if a == addr && len == name.len() && epoch == self.epoch {
             return self.local(g);

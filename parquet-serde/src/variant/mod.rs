@@ -37,6 +37,7 @@ mod json;
 mod metadata;
 mod ser;
 mod serde_impl;
+mod sort;
 mod text;
 mod value;
 mod view;
