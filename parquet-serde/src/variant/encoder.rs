@@ -67,20 +67,29 @@ pub struct VariantEncoder {
 /// # Ok::<(), parquet_serde::Error>(())
 /// ```
 pub fn to_variant_bytes<T: Serialize + ?Sized>(value: &T) -> Result<(Vec<u8>, Vec<u8>)> {
+    with_variant_bytes(value, |m, v| Ok((m.to_vec(), v.to_vec())))
+}
+
+/// Encodes `value` with this thread's encoder (its buffers and tables serve every call)
+/// and hands its metadata and value bytes to `f` (the crate's writers copy them into their
+/// columns).
+pub(crate) fn with_variant_bytes<T: Serialize + ?Sized, R>(
+    value: &T,
+    f: impl FnOnce(&[u8], &[u8]) -> Result<R>,
+) -> Result<R> {
     thread_local! {
-        /// This thread's encoder: its buffers and tables serve every call, and the
-        /// results are copied out at their exact size.
         static ENCODER: RefCell<VariantEncoder> = RefCell::new(VariantEncoder::new());
     }
-    let copy = |(m, v): (&[u8], &[u8])| (m.to_vec(), v.to_vec());
     ENCODER.with(|cell| match cell.try_borrow_mut() {
         Ok(mut enc) => {
-            let out = enc.encode(value).map(copy);
+            let out = enc.encode(value).and_then(|(m, v)| f(m, v));
             enc.shrink();
             out
         }
         // Called again from inside a value's `Serialize`: an encoder of its own.
-        Err(_) => VariantEncoder::new().encode(value).map(copy),
+        Err(_) => VariantEncoder::new()
+            .encode(value)
+            .and_then(|(m, v)| f(m, v)),
     })
 }
 

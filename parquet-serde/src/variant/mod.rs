@@ -47,6 +47,7 @@ mod tests;
 
 pub use de::{from_variant, from_variant_ref, VariantDeserializer};
 pub use encode::encode_value;
+pub(crate) use encoder::with_variant_bytes;
 pub use encoder::{to_variant_bytes, VariantEncoder};
 pub use metadata::{Dictionary, Metadata};
 pub use ser::{to_variant, VariantSerializer};
