@@ -34,6 +34,7 @@ mod encode;
 mod encoder;
 mod intern;
 mod json;
+mod key;
 mod metadata;
 mod ser;
 mod serde_impl;
