@@ -178,8 +178,11 @@ impl<R: ChunkReader> Reader<R, Value> {
     /// Keeps, of the rows' fields, only the leaf columns whose dotted paths are one of
     /// `columns` or lie below one (`a` selects `a.b` and `a.c.d`, not `ab`); the other
     /// columns are never decoded, and groups left without a column are left out of the
-    /// rows. A MAP's entries are read whole (key and value). Every column when `columns`
-    /// is empty. Fails when rows were already read, or when nothing that exists is named.
+    /// rows. A MAP's entries are read whole (key and value). In a VARIANT group a shredded
+    /// path can be named alone (`attrs.typed_value.status`): the row's variant then holds
+    /// what those columns hold, and the group's `metadata` is read too when a `value`
+    /// column is. Every column when `columns` is empty. Fails when rows were already read,
+    /// or when nothing that exists is named.
     ///
     /// ```
     /// # fn main() -> parquet_serde::Result<()> {

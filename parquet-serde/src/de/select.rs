@@ -45,17 +45,22 @@ pub(super) fn select_leaves<S: AsRef<str>>(
         )));
     }
     // Parents come before their children, so an outer MAP widened first widens the inner
-    // ones it holds whole. A VARIANT group is read whole too (its value is rebuilt from
-    // all its columns).
+    // ones it holds whole. In a VARIANT group only the paths named are read (a shredded
+    // path alone: the value is rebuilt from those columns), with the metadata whenever a
+    // `value` column is, since its bytes name fields through it.
     for node in &tree.nodes {
         if let Kind::Group {
-            shape: Shape::Variant { .. },
+            shape: Shape::Variant { metadata, .. },
             ..
         } = node.kind
         {
-            let all = node.leaves.clone();
-            if keep.get(all.clone()).is_some_and(|k| k.contains(&true)) {
-                keep[all].fill(true);
+            let reads_value = node.leaves.clone().any(|c| {
+                keep.get(c).copied().unwrap_or(false)
+                    && schema.columns()[c].path.parts().last().map(String::as_str) == Some("value")
+            });
+            if reads_value {
+                let m = tree.nodes[metadata].leaves.clone();
+                keep[m].fill(true);
             }
         }
         if let Kind::Group {

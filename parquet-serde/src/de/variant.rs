@@ -31,7 +31,12 @@ impl NodeDe<'_> {
     ) -> Res<V::Value> {
         let tree = self.tree;
         let mut parts = (Value::Null, Value::Null, Value::Null);
+        let probing = self.st.probing();
         for &child in tree.nodes[self.id].children() {
+            // A child left out of the selection (one shredded path read alone) is absent.
+            if !probing && tree.nodes[child].decide.is_none() {
+                continue;
+            }
             let read = Value::deserialize(NodeDe::field(tree, self.st, child))?;
             if child == metadata {
                 parts.0 = read;
@@ -51,17 +56,29 @@ impl NodeDe<'_> {
                 _ => Variant::Null,
             }
         } else {
-            assemble(tree, typed, &parts).map_err(DeError::new)?
+            let selected = tree.nodes[metadata].decide.is_some();
+            assemble(tree, typed, &parts, selected).map_err(DeError::new)?
         };
         hand_over(v, want, visitor)
     }
 }
 
-/// The whole variant of one group instance from its children read as values.
-fn assemble(tree: &Tree, typed: Option<NodeId>, parts: &(Value, Value, Value)) -> Result<Variant> {
+/// An empty dictionary: the metadata of a group read without its `metadata` column (no
+/// `value` column is read then, see `select_leaves`).
+const NO_NAMES: [u8; 3] = [0x01, 0, 0];
+
+/// The whole variant of one group instance from its children read as values (those of
+/// its columns that are read: `metadata_read` tells whether the metadata is).
+fn assemble(
+    tree: &Tree,
+    typed: Option<NodeId>,
+    parts: &(Value, Value, Value),
+    metadata_read: bool,
+) -> Result<Variant> {
     let metadata = match &parts.0 {
         Value::Bytes(b) => b.as_slice(),
         Value::String(s) => s.as_bytes(),
+        _ if !metadata_read => &NO_NAMES,
         _ => return Err(Error::data("variant metadata is null")),
     };
     let metadata = Metadata::new(metadata)?;
@@ -124,7 +141,11 @@ fn construct(
                 Some(Variant::Object(o)) => o,
                 Some(_) => return Err(conflict("non-object value with shredded fields")),
             };
-            for (&child, (name, field)) in children.iter().zip(fields) {
+            // By name: fields whose columns are not read are not in `fields`.
+            for (name, field) in fields {
+                let Some(&child) = children.iter().find(|&&c| tree.nodes[c].name == *name) else {
+                    continue;
+                };
                 // A shredded field wins over one of the same name in `value` (an invalid
                 // file; the spec lets readers use the shredded one).
                 match shredded(tree, metadata, child, field, depth)? {
@@ -168,10 +189,17 @@ fn shredded(
     let children = tree.nodes[group].children();
     let mut value = &Value::Null;
     let mut typed = None;
-    for (&child, (name, v)) in children.iter().zip(fields) {
+    // By name: a child whose columns are not read is not in `fields`.
+    for (name, v) in fields {
         match name.as_str() {
             "value" => value = v,
-            "typed_value" => typed = Some((child, v)),
+            "typed_value" => {
+                let child = children
+                    .iter()
+                    .copied()
+                    .find(|&c| tree.nodes[c].name == "typed_value");
+                typed = child.map(|c| (c, v));
+            }
             _ => {}
         }
     }

@@ -120,8 +120,13 @@ pub(crate) fn bind(predicate: &Predicate, schema: &Schema) -> Result<Bound> {
     bind_inner(predicate, schema, false)
 }
 
+/// The leaf at `path`; a shredded VARIANT field or value (a group holding a `typed_value`
+/// leaf, as [`Column::field`](super::Column::field) names it) stands for its `typed_value`.
 fn resolve<'s>(schema: &'s Schema, path: &str) -> Result<(usize, &'s ColumnDescriptor)> {
-    let i = schema.column_index(path).ok_or_else(|| {
+    let found = schema
+        .column_index(path)
+        .or_else(|| schema.column_index(&format!("{path}.typed_value")));
+    let i = found.ok_or_else(|| {
         let leaves: Vec<String> = schema
             .columns()
             .iter()

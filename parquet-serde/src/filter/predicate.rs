@@ -133,6 +133,26 @@ impl Column {
         &self.path
     }
 
+    /// Field `name` of the VARIANT value in this column, through its shredded columns
+    /// (VariantShredding.md): the path `<column>.typed_value.<name>`; chain it for nested
+    /// objects. A test on it reads the field's `typed_value` leaf, so row groups and pages
+    /// are skipped by that column's statistics like those of any leaf.
+    ///
+    /// Only values of the shredded type are compared: where the field is missing, or held
+    /// in its `value` column because it has another type, the comparison is *unknown* (as
+    /// with a null) and `is_null` is true.
+    ///
+    /// ```
+    /// use parquet_serde::filter::col;
+    /// let p = col("attrs").field("http").field("status").eq(500);
+    /// assert_eq!(p.to_string(), "attrs.typed_value.http.typed_value.status == 500");
+    /// ```
+    pub fn field(mut self, name: &str) -> Column {
+        self.path.push_str(".typed_value.");
+        self.path.push_str(name);
+        self
+    }
+
     fn cmp(self, op: CmpOp, value: impl Into<Scalar>) -> Predicate {
         Predicate::Compare {
             column: self.path,

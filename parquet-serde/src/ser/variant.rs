@@ -1,7 +1,8 @@
-//! VARIANT groups on the write path: serde's value at a VARIANT node becomes a Variant
-//! (through [`to_variant`](crate::variant::to_variant)) whose names make the row's
-//! `metadata`; without `typed_value` the whole value goes to `value`. With a `typed_value`
-//! the value is shredded by VariantShredding.md's writer rules: what matches the shredded
+//! VARIANT groups on the write path: without `typed_value`, serde's value at a VARIANT node
+//! is encoded straight to the row's `metadata` and `value` (through
+//! [`to_variant_bytes`](crate::variant::to_variant_bytes)'s encoder). With a `typed_value`
+//! it becomes a Variant (through [`to_variant`](crate::variant::to_variant)) whose names make
+//! the row's `metadata`, and it is shredded by VariantShredding.md's writer rules: what matches the shredded
 //! type goes to the typed columns, the rest to `value` (Variant-encoded against the same
 //! metadata); an object's shredded fields are never also in `value`, a missing field has
 //! both null, a present null is a Variant null in `value`; array elements are never missing.
@@ -14,7 +15,7 @@ use serde::ser::{self, Impossible, Serialize, SerializeMap, SerializeSeq};
 
 use crate::error::{Error, Result};
 use crate::format::TimeUnit;
-use crate::variant::{blob, encode_value, to_variant, Dictionary, Variant};
+use crate::variant::{blob, encode_value, to_variant, with_variant_bytes, Dictionary, Variant};
 
 use super::plan::{Conv, Kind, Text};
 use super::serializer::At;
@@ -39,21 +40,26 @@ pub(crate) fn put<T: Serialize + ?Sized>(
     if value.serialize(IsNone).unwrap_or(false) {
         return sh.null_at(node, rep);
     }
-    if typed.is_none() {
+    let Some(typed) = typed else {
+        // An already encoded Variant (a `Variant` field read from bytes, the tracing
+        // layer's fields) goes as it is.
         match super::variant_frame::put_frame(sh, metadata, v, rep, value) {
             Ok(true) => return Ok(()),
             Ok(false) => {}
             Err(e) => return Err(sh.locate(e, node)),
         }
-    }
+        // Unshredded: straight to bytes, no owned value.
+        let mut encoded = false;
+        let done = with_variant_bytes(value, |m, b| {
+            encoded = true;
+            sh.put_bytes(metadata, rep, m)?;
+            sh.put_bytes(v, rep, b)
+        });
+        return done.map_err(|e| if encoded { e } else { sh.locate(e, node) });
+    };
     let variant = to_variant(value).map_err(|e| sh.locate(e, node))?;
     let dict = variant.dictionary();
     sh.put_bytes(metadata, rep, &dict.to_bytes())?;
-    let Some(typed) = typed else {
-        let mut b = Vec::with_capacity(64);
-        encode_value(&variant, &dict, &mut b)?;
-        return sh.put_bytes(v, rep, &b);
-    };
     let (rest, shredded) = split(sh, &dict, typed, &variant)?;
     match rest {
         Some(b) => sh.put_bytes(v, rep, &b)?,

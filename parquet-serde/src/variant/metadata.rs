@@ -264,7 +264,14 @@ pub(crate) fn uint_size(max: usize) -> usize {
 /// Appends the low `size` bytes of `v`, little-endian.
 #[inline]
 pub(crate) fn write_uint(out: &mut Vec<u8>, v: usize, size: usize) {
-    out.extend_from_slice(&(v as u32).to_le_bytes()[..size]);
+    // One fixed-size copy per width (a copy of a run-time length is a call to memcpy).
+    let b = (v as u32).to_le_bytes();
+    match size {
+        1 => out.push(b[0]),
+        2 => out.extend_from_slice(&[b[0], b[1]]),
+        3 => out.extend_from_slice(&[b[0], b[1], b[2]]),
+        _ => out.extend_from_slice(&b),
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,9 @@
 //!   ([`VariantRef::get`], [`VariantRef::index`], [`VariantRef::value`]) and checks every
 //!   header, count, offset, id and length before using it; nesting is capped at
 //!   [`MAX_DEPTH`]. [`Metadata`] is its checked dictionary.
+//! - [`to_variant_bytes`] and [`VariantEncoder`]: any `T: Serialize` (a
+//!   `serde_json::Value` too) straight to metadata and value bytes, without an owned tree
+//!   (the fast path; the encoder reuses its buffers across values).
 //! - [`Dictionary`] and [`encode_value`]: encoding several values against one metadata.
 //! - serde: [`to_variant`] serializes any `T: Serialize`, [`from_variant`] deserializes any
 //!   `T: Deserialize`; `Variant` is itself `Serialize + Deserialize`; `serde_json::Value`
@@ -26,11 +29,16 @@
 
 pub(crate) mod blob;
 mod de;
+mod direct;
 mod encode;
+mod encoder;
+mod intern;
 mod json;
+mod key;
 mod metadata;
 mod ser;
 mod serde_impl;
+mod sort;
 mod text;
 mod value;
 mod view;
@@ -40,6 +48,8 @@ mod tests;
 
 pub use de::{from_variant, from_variant_ref, VariantDeserializer};
 pub use encode::encode_value;
+pub(crate) use encoder::with_variant_bytes;
+pub use encoder::{to_variant_bytes, VariantEncoder};
 pub use metadata::{Dictionary, Metadata};
 pub use ser::{to_variant, VariantSerializer};
 pub use value::Variant;

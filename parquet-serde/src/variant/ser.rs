@@ -44,8 +44,22 @@ pub fn to_variant<T: Serialize + ?Sized>(value: &T) -> Result<Variant> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct VariantSerializer;
 
-fn key_error() -> Error {
+pub(super) fn key_error() -> Error {
     Error::data("a variant object key must be a string, char, integer or bool")
+}
+
+/// The text of a map key serialized as `v` (strings, booleans and integers; anything else
+/// is an error).
+pub(super) fn key_text(v: Variant) -> Result<String> {
+    Ok(match v {
+        Variant::String(s) => s,
+        Variant::Bool(b) => b.to_string(),
+        Variant::Decimal16 { unscaled, scale: 0 } => unscaled.to_string(),
+        v @ (Variant::Int8(_) | Variant::Int16(_) | Variant::Int32(_) | Variant::Int64(_)) => {
+            v.as_i64().map(|i| i.to_string()).ok_or_else(key_error)?
+        }
+        _ => return Err(key_error()),
+    })
 }
 
 fn wide(v: i128) -> Result<Variant> {
@@ -276,15 +290,7 @@ impl ser::SerializeMap for MapBuilder {
     type Ok = Variant;
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
-        self.key = Some(match key.serialize(VariantSerializer)? {
-            Variant::String(s) => s,
-            Variant::Bool(b) => b.to_string(),
-            Variant::Decimal16 { unscaled, scale: 0 } => unscaled.to_string(),
-            v @ (Variant::Int8(_) | Variant::Int16(_) | Variant::Int32(_) | Variant::Int64(_)) => {
-                v.as_i64().map(|i| i.to_string()).ok_or_else(key_error)?
-            }
-            _ => return Err(key_error()),
-        });
+        self.key = Some(key_text(key.serialize(VariantSerializer)?)?);
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
