@@ -248,3 +248,28 @@ fn dropping_the_guard_writes_the_partial_batches_of_threads_still_running() {
         .collect();
     assert_eq!(i, [Some(0), Some(1), Some(2)], "{rows:?}");
 }
+
+#[test]
+fn finished_files_go_to_the_hook() {
+    let dir = tempfile::tempdir().unwrap();
+    let finished = std::sync::Arc::new(std::sync::Mutex::new(Vec::<PathBuf>::new()));
+    let seen = finished.clone();
+    let (layer, guard) = TracingLayer::builder(dir.path())
+        .overflow(Overflow::Block)
+        .roll_bytes(1)
+        .on_finished(move |p| seen.lock().unwrap().push(p.to_path_buf()))
+        .build()
+        .unwrap();
+    let subscriber = tracing::subscriber::set_default(tracing_subscriber::registry().with(layer));
+    for i in 0..3 {
+        tracing::info!(i, "event");
+        guard.flush().unwrap();
+    }
+    drop(subscriber);
+    drop(guard);
+    let mut hooked = finished.lock().unwrap().clone();
+    hooked.sort_by_key(|p| p.file_name().unwrap().to_owned());
+    assert_eq!(hooked, final_files(dir.path()));
+    assert!(!hooked.is_empty());
+    assert_eq!(read(dir.path()).len(), 3);
+}

@@ -135,6 +135,14 @@ impl TracingLayerBuilder {
         self
     }
 
+    /// Calls `hook` with each file that becomes final (see
+    /// [`LogWriterBuilder::on_finished`]), on the writer thread: with the `object_store`
+    /// feature, `store::Shipper::hook` uploads the files to an object store.
+    pub fn on_finished(mut self, hook: impl FnMut(&Path) + Send + 'static) -> Self {
+        self.writer = self.writer.on_finished(hook);
+        self
+    }
+
     /// Where the writer thread's errors go (default: standard error), at most one a
     /// second. The callback runs on the writer thread; a panic in it is caught.
     pub fn on_error(mut self, f: impl Fn(&Error) + Send + Sync + 'static) -> Self {
