@@ -242,9 +242,9 @@ fn access(i: u64) -> Access {
     }
 }
 
-/// Writes for about `seconds`, flushing every `flush` if given; returns rows/s and the
-/// bytes of the final files.
-fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u64, u64) {
+/// Writes for about `seconds`, flushing every `flush` if given; returns rows/s, the bytes
+/// of the final files, the rows and the share of the time spent in `flush`.
+fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u64, u64, f64) {
     let dir = tempfile::tempdir().unwrap();
     let mut logs = LogWriter::<Access>::builder(dir.path())
         .options(WriterOptions::default().compression(Compression::Zstd(3)))
@@ -254,6 +254,7 @@ fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u
     let start = Instant::now();
     let mut last = Instant::now();
     let mut i = 0u64;
+    let mut flushing = Duration::ZERO;
     while start.elapsed().as_secs_f64() < seconds {
         for _ in 0..1000 {
             logs.write(&access(i)).unwrap();
@@ -261,26 +262,61 @@ fn write_for(seconds: f64, flush: Option<Duration>, sync: SyncPolicy) -> (f64, u
         }
         if let Some(every) = flush {
             if last.elapsed() >= every {
+                let at = Instant::now();
                 logs.flush().unwrap();
+                flushing += at.elapsed();
                 last = Instant::now();
             }
         }
     }
     logs.close().unwrap();
     let took = start.elapsed().as_secs_f64();
-    (i as f64 / took, dir_bytes(dir.path()), i)
+    let share = flushing.as_secs_f64() / took;
+    (i as f64 / took, dir_bytes(dir.path()), i, share)
 }
 
 fn writer_flush_cost() {
-    // The same rows with and without flushes: bytes compared on equal row counts.
-    let (none_rate, _, rows) = write_for(6.0, None, SyncPolicy::Fsync);
-    let (sec_rate, _, _) = write_for(6.0, Some(Duration::from_secs(1)), SyncPolicy::Fsync);
-    let (fast_rate, _, _) = write_for(6.0, Some(Duration::from_millis(100)), SyncPolicy::Fsync);
+    // The three cadences interleaved, 5 runs of 4 s each, medians compared: this machine's
+    // speed drifts by more than the effect between consecutive runs of several seconds.
+    let (mut none, mut sec, mut fast) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut sec_share, mut fast_share) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        none.push(write_for(4.0, None, SyncPolicy::Fsync).0);
+        let (rate, _, _, share) = write_for(4.0, Some(Duration::from_secs(1)), SyncPolicy::Fsync);
+        sec.push(rate);
+        sec_share.push(share);
+        let (rate, _, _, share) =
+            write_for(4.0, Some(Duration::from_millis(100)), SyncPolicy::Fsync);
+        fast.push(rate);
+        fast_share.push(share);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let runs = |v: &[f64]| {
+        v.iter()
+            .map(|r| format!("{:.2}M", r / 1e6))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (none_rate, sec_rate, fast_rate) = (median(&mut none), median(&mut sec), median(&mut fast));
     println!(
-        "LogWriter rows/s: no flush {none_rate:.0}, flush every 1 s {sec_rate:.0} ({:+.1}%), \
-         every 100 ms {fast_rate:.0} ({:+.1}%) [{rows} rows in 6 s without flush]",
+        "LogWriter rows/s, medians of 5 interleaved 4 s runs: no flush {none_rate:.0}, flush \
+         every 1 s {sec_rate:.0} ({:+.1}%), every 100 ms {fast_rate:.0} ({:+.1}%) \
+         [sorted runs: none {}; 1 s {}; 100 ms {}]",
         (sec_rate / none_rate - 1.0) * 100.0,
-        (fast_rate / none_rate - 1.0) * 100.0
+        (fast_rate / none_rate - 1.0) * 100.0,
+        runs(&none),
+        runs(&sec),
+        runs(&fast)
+    );
+    // The writer is one thread: the time inside `flush` is what flushing takes from
+    // writing (less noisy than the difference of two rates).
+    println!(
+        "time inside flush(), medians: every 1 s {:.1}% of the run, every 100 ms {:.1}%",
+        median(&mut sec_share) * 100.0,
+        median(&mut fast_share) * 100.0
     );
     let bytes = |flush: Option<Duration>| {
         let dir = tempfile::tempdir().unwrap();
