@@ -1,14 +1,4 @@
 //! [`from_variant`]: any `T: Deserialize` from a [`Variant`].
-//!
-//! `deserialize_any` hands over the plain data model: null as unit, booleans, integers of
-//! their own width, float, double; a decimal as an integer when it is whole (and fits
-//! `i128`), else as `f64` when that prints back to the same digits, else as its decimal
-//! text; date, time, timestamps and uuid as text (`"2024-01-30"`, `"12:00:00.000000"`,
-//! RFC 3339 with `Z` for the time-zone-aware ones, hyphenated uuid); binary as bytes;
-//! strings; arrays as sequences; objects as maps. Asking for what the type wants
-//! converts where nothing is lost: any whole exact number reads as any integer type it
-//! fits, any number as a float, a uuid or a string as bytes, a one-field object or a string
-//! as an enum. The deserializer is not human-readable (a `uuid::Uuid` reads 16 bytes).
 
 use std::collections::btree_map;
 use std::fmt;
@@ -31,7 +21,17 @@ impl de::Error for Error {
     }
 }
 
-/// Deserializes a `T` from `value` (see the [module docs](self)).
+/// Deserializes a `T` from `value`.
+///
+/// `deserialize_any` hands over the plain data model: null as unit, booleans, integers of
+/// their own width, float, double; a decimal as an integer when it is whole (and fits
+/// `i128`), else as `f64` when that prints back to the same digits, else as its decimal
+/// text; date, time, timestamps and uuid as text (`"2024-01-30"`, `"12:00:00.000000"`,
+/// RFC 3339 with `Z` for the time-zone-aware ones, hyphenated uuid); binary as bytes;
+/// strings; arrays as sequences; objects as maps. Asking for what the type wants
+/// converts where nothing is lost: any whole exact number reads as any integer type it
+/// fits, any number as a float, a uuid or a string as bytes, a one-field object or a string
+/// as an enum. The deserializer is not human-readable (a `uuid::Uuid` reads 16 bytes).
 ///
 /// ```
 /// use std::collections::HashMap;

@@ -1,16 +1,4 @@
 //! Variants and `serde_json::Value`.
-//!
-//! | JSON | Variant |
-//! |---|---|
-//! | null, true/false, string | null, boolean, string |
-//! | integer number | the narrowest of int8/16/32/64; above `i64` a decimal16 of scale 0 |
-//! | other number | double |
-//! | array / object | array / object |
-//!
-//! Back to JSON: integers and whole decimals as integers (a decimal beyond `u64`/`i64` as
-//! a float), other decimals and floats as numbers (NaN and infinities as the strings
-//! `"NaN"`, `"Infinity"`, `"-Infinity"`, as `parquet-serde cat` prints them), binary as
-//! base64 text, date, time, timestamps and uuid as text (see [`from_variant`](super::from_variant)).
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
@@ -123,7 +111,19 @@ impl From<Variant> for Json {
 }
 
 impl Variant {
-    /// The value as JSON (see the [module docs](self) for the mapping).
+    /// The value as JSON, mapped as follows (and from JSON as [`Variant::from_json`] does).
+    ///
+    /// | JSON | Variant |
+    /// |---|---|
+    /// | null, true/false, string | null, boolean, string |
+    /// | integer number | the narrowest of int8/16/32/64; above `i64` a decimal16 of scale 0 |
+    /// | other number | double |
+    /// | array / object | array / object |
+    ///
+    /// Back to JSON: integers and whole decimals as integers (a decimal beyond `u64`/`i64` as
+    /// a float), other decimals and floats as numbers (NaN and infinities as the strings
+    /// `"NaN"`, `"Infinity"`, `"-Infinity"`, as `parquet-serde cat` prints them), binary as
+    /// base64 text, date, time, timestamps and uuid as text (see [`from_variant`](super::from_variant)).
     pub fn to_json(&self) -> Json {
         Json::from(self)
     }

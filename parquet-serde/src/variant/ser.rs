@@ -1,22 +1,4 @@
 //! [`to_variant`]: any `T: Serialize` as an owned [`Variant`].
-//!
-//! | serde data model | Variant |
-//! |---|---|
-//! | `bool` | boolean |
-//! | any integer | the narrowest of int8, int16, int32, int64 holding the value (the encoding's exact numeric types are one class; a JSON number written from `serde_json::Value` takes 2 bytes, not 9); above `i64` a decimal16 with scale 0 (an error above 38 digits) |
-//! | `f32`, `f64` | float, double |
-//! | `char`, `str` | string |
-//! | `bytes` | binary |
-//! | `none`, `unit`, unit struct | null |
-//! | `some(x)`, newtype struct | `x` |
-//! | unit variant | the variant's name as a string |
-//! | newtype / tuple / struct variant | an object of one field named after the variant |
-//! | `seq`, tuple, tuple struct | array |
-//! | map, struct | object (map keys: strings, chars, integers and booleans, as text) |
-//!
-//! The serializer is not human-readable, so types that serialize differently for binary
-//! formats (a `uuid::Uuid`: 16 bytes) use that form; a [`Variant`] nested in `T` is kept
-//! exactly.
 
 use std::collections::BTreeMap;
 
@@ -27,7 +9,25 @@ use crate::error::{Error, Result};
 use super::blob;
 use super::value::Variant;
 
-/// Serializes `value` as a [`Variant`] (see the [module docs](self) for the mapping).
+/// Serializes `value` as a [`Variant`], mapped as follows.
+///
+/// | serde data model | Variant |
+/// |---|---|
+/// | `bool` | boolean |
+/// | any integer | the narrowest of int8, int16, int32, int64 holding the value (the encoding's exact numeric types are one class; a JSON number written from `serde_json::Value` takes 2 bytes, not 9); above `i64` a decimal16 with scale 0 (an error above 38 digits) |
+/// | `f32`, `f64` | float, double |
+/// | `char`, `str` | string |
+/// | `bytes` | binary |
+/// | `none`, `unit`, unit struct | null |
+/// | `some(x)`, newtype struct | `x` |
+/// | unit variant | the variant's name as a string |
+/// | newtype / tuple / struct variant | an object of one field named after the variant |
+/// | `seq`, tuple, tuple struct | array |
+/// | map, struct | object (map keys: strings, chars, integers and booleans, as text) |
+///
+/// The serializer is not human-readable, so types that serialize differently for binary
+/// formats (a `uuid::Uuid`: 16 bytes) use that form; a [`Variant`] nested in `T` is kept
+/// exactly.
 ///
 /// ```
 /// #[derive(serde::Serialize)]
