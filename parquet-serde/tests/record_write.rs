@@ -755,3 +755,17 @@ fn inferred_mixed_values_are_variants() {
         serde_json::json!({"status": 500, "ok": false, "tags": ["a", 1.5, null]})
     );
 }
+
+/// `serde_json::Map` must keep keys sorted in every build, `--all-features` included:
+/// inference orders fields and the JSON tests compare text by it. A dependency that turns
+/// on serde_json's `preserve_order` (bson 2 did) changes that for the whole build.
+#[test]
+fn serde_json_maps_are_sorted_in_this_build() {
+    let map: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(r#"{"b": 1, "a": 2}"#).unwrap();
+    assert_eq!(
+        map.keys().next().map(String::as_str),
+        Some("a"),
+        "serde_json's `preserve_order` is on: some dependency enables it (`cargo tree -e features -i serde_json`)"
+    );
+}
