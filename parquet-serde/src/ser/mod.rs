@@ -45,6 +45,7 @@
 mod error;
 mod json;
 mod plan;
+pub(crate) mod reject;
 mod serializer;
 mod shredder;
 mod value;

@@ -18,6 +18,7 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::error::{Error, Result};
 
 use super::plan::Kind;
+use super::reject::{reject, reject_containers};
 use super::shredder::Shredder;
 
 /// Serializes one value at plan node `node` with repetition level `rep`.
@@ -821,16 +822,7 @@ struct_impl!(SerializeStruct, SerializeStructVariant);
 // ---------------------------------------------------------------------------------------------
 // Small serializers for parts of values
 
-/// Declares the methods of a serializer that only takes a few of serde's calls; every other
-/// call fails with `self.reject()`.
-macro_rules! reject {
-    ($($method:ident($($ty:ty),*)),* $(,)?) => {$(
-        fn $method(self, $(_: $ty),*) -> Result<Self::Ok> {
-            Err(self.reject())
-        }
-    )*};
-}
-
+/// `Some`, newtype variants and containers, each failing with `self.reject()`.
 macro_rules! reject_compound {
     () => {
         fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<Self::Ok> {
@@ -845,43 +837,7 @@ macro_rules! reject_compound {
         ) -> Result<Self::Ok> {
             Err(self.reject())
         }
-        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-            Err(self.reject())
-        }
-        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-            Err(self.reject())
-        }
-        fn serialize_tuple_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleStruct> {
-            Err(self.reject())
-        }
-        fn serialize_tuple_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleVariant> {
-            Err(self.reject())
-        }
-        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-            Err(self.reject())
-        }
-        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-            Err(self.reject())
-        }
-        fn serialize_struct_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeStructVariant> {
-            Err(self.reject())
-        }
+        reject_containers!();
     };
 }
 

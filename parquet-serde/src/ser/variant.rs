@@ -18,6 +18,7 @@ use crate::format::TimeUnit;
 use crate::variant::{blob, encode_value, to_variant, with_variant_bytes, Dictionary, Variant};
 
 use super::plan::{Conv, Kind, Text};
+use super::reject::{answer_false, reject_containers};
 use super::serializer::At;
 use super::shredder::Shredder;
 
@@ -334,15 +335,11 @@ impl Serialize for Shred<'_> {
 /// Answers whether a value serializes as serde's `None` (looking through newtypes only).
 struct IsNone;
 
-/// Ends the look at the first compound value.
-fn compound() -> Error {
-    Error::data("compound")
-}
-
-macro_rules! not_none {
-    ($($m:ident($($t:ty),*)),*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<bool> { Ok(false) }
-    )*};
+impl IsNone {
+    /// Ends the look at the first compound value.
+    fn reject(&self) -> Error {
+        Error::data("compound")
+    }
 }
 
 impl ser::Serializer for IsNone {
@@ -359,7 +356,7 @@ impl ser::Serializer for IsNone {
     fn serialize_none(self) -> Result<bool> {
         Ok(true)
     }
-    not_none!(
+    answer_false!(
         serialize_bool(bool),
         serialize_i8(i8),
         serialize_i16(i16),
@@ -402,43 +399,7 @@ impl ser::Serializer for IsNone {
     ) -> Result<bool> {
         Ok(false)
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(compound())
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(compound())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(compound())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(compound())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(compound())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(compound())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(compound())
-    }
+    reject_containers!();
     fn is_human_readable(&self) -> bool {
         false
     }

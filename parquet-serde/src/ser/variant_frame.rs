@@ -10,6 +10,7 @@ use std::cell::RefCell;
 
 use crate::variant::{blob, value_size, Metadata};
 
+use super::reject::{answer_false, reject_containers};
 use super::shredder::Shredder;
 
 /// Puts `value` at the VARIANT group whose leaves are `metadata` and `value_leaf` when it
@@ -87,14 +88,11 @@ struct Sink<'a> {
     reached: &'a mut bool,
 }
 
-fn compound() -> Error {
-    Error::data("not a variant frame")
-}
-
-macro_rules! not_frame {
-    ($($m:ident($($t:ty),*)),*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<bool> { Ok(false) }
-    )*};
+impl Sink<'_> {
+    /// Ends the look at the first compound value.
+    fn reject(&self) -> Error {
+        Error::data("not a variant frame")
+    }
 }
 
 impl ser::Serializer for Sink<'_> {
@@ -134,7 +132,7 @@ impl ser::Serializer for Sink<'_> {
         value.serialize(self)
     }
 
-    not_frame!(
+    answer_false!(
         serialize_bool(bool),
         serialize_i8(i8),
         serialize_i16(i16),
@@ -167,43 +165,7 @@ impl ser::Serializer for Sink<'_> {
     ) -> Result<bool> {
         Ok(false)
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(compound())
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(compound())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(compound())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(compound())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(compound())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(compound())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(compound())
-    }
+    reject_containers!();
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::error::{Error, Result};
 
 use super::value::Variant;
+use crate::ser::reject::{reject, reject_containers};
 
 /// The newtype-struct name that marks a Variant's own bytes.
 pub(crate) const TOKEN: &str = "$parquet_serde::private::Variant";
@@ -59,14 +60,10 @@ impl Serialize for Frame<'_> {
 /// A serializer that accepts bytes only: takes a frame back out of [`Frame`].
 pub(crate) struct Capture;
 
-fn only_bytes() -> Error {
-    Error::data("expected the bytes of a variant")
-}
-
-macro_rules! refuse {
-    ($($m:ident($($t:ty),*)),*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<Vec<u8>> { Err(only_bytes()) }
-    )*};
+impl Capture {
+    fn reject(&self) -> Error {
+        Error::data("expected the bytes of a variant")
+    }
 }
 
 impl ser::Serializer for Capture {
@@ -83,7 +80,7 @@ impl ser::Serializer for Capture {
     fn serialize_bytes(self, v: &[u8]) -> Result<Vec<u8>> {
         Ok(v.to_vec())
     }
-    refuse!(
+    reject!(
         serialize_bool(bool),
         serialize_i8(i8),
         serialize_i16(i16),
@@ -103,7 +100,7 @@ impl ser::Serializer for Capture {
         serialize_unit_variant(&'static str, u32, &'static str)
     );
     fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<Vec<u8>> {
-        Err(only_bytes())
+        Err(self.reject())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -119,43 +116,7 @@ impl ser::Serializer for Capture {
         _: &'static str,
         _: &T,
     ) -> Result<Vec<u8>> {
-        Err(only_bytes())
+        Err(self.reject())
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(only_bytes())
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(only_bytes())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(only_bytes())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(only_bytes())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(only_bytes())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(only_bytes())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(only_bytes())
-    }
+    reject_containers!();
 }
