@@ -8,83 +8,9 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as J;
 
-fn json_leaf() -> impl Strategy<Value = J> {
-    prop_oneof![
-        Just(J::Null),
-        any::<bool>().prop_map(J::Bool),
-        any::<i64>().prop_map(J::from),
-        any::<u64>().prop_map(J::from),
-        // Finite doubles only: JSON has no NaN.
-        (-1e300f64..1e300).prop_map(J::from),
-        ".{0,80}".prop_map(J::String),
-    ]
-}
-
-fn json_tree() -> impl Strategy<Value = J> {
-    json_leaf().prop_recursive(5, 64, 8, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..8).prop_map(J::Array),
-            prop::collection::btree_map("[a-z]{0,6}|.{0,10}", inner, 0..8)
-                .prop_map(|m| J::Object(m.into_iter().collect())),
-        ]
-    })
-}
-
-fn variant_leaf() -> impl Strategy<Value = Variant> {
-    prop_oneof![
-        Just(Variant::Null),
-        any::<bool>().prop_map(Variant::Bool),
-        any::<i8>().prop_map(Variant::Int8),
-        any::<i16>().prop_map(Variant::Int16),
-        any::<i32>().prop_map(Variant::Int32),
-        any::<i64>().prop_map(Variant::Int64),
-        any::<f32>().prop_map(Variant::Float),
-        any::<f64>().prop_map(Variant::Double),
-        (-999_999_999i32..=999_999_999, 0u8..=9)
-            .prop_map(|(unscaled, scale)| Variant::Decimal4 { unscaled, scale }),
-        (any::<i64>(), 0u8..=18).prop_map(|(u, scale)| Variant::Decimal8 {
-            unscaled: u % 1_000_000_000_000_000_000,
-            scale
-        }),
-        (any::<i128>(), 0u8..=38).prop_map(|(u, scale)| Variant::Decimal16 {
-            unscaled: u % 100_000_000_000_000_000_000_000_000_000_000_000_000,
-            scale
-        }),
-        any::<i32>().prop_map(Variant::Date),
-        any::<i64>().prop_map(Variant::Time),
-        any::<i64>().prop_map(Variant::TimestampMicros),
-        any::<i64>().prop_map(Variant::TimestampNtzMicros),
-        any::<i64>().prop_map(Variant::TimestampNanos),
-        any::<i64>().prop_map(Variant::TimestampNtzNanos),
-        prop::collection::vec(any::<u8>(), 0..40).prop_map(Variant::Binary),
-        ".{0,100}".prop_map(Variant::String),
-        any::<[u8; 16]>().prop_map(Variant::Uuid),
-    ]
-}
-
-fn variant_tree() -> impl Strategy<Value = Variant> {
-    variant_leaf().prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Variant::Array),
-            prop::collection::btree_map(".{0,8}", inner, 0..6).prop_map(Variant::Object),
-        ]
-    })
-}
-
-/// Equality with floats by bits (NaN payloads and signed zeros must survive).
-fn same(a: &Variant, b: &Variant) -> bool {
-    match (a, b) {
-        (Variant::Float(x), Variant::Float(y)) => x.to_bits() == y.to_bits(),
-        (Variant::Double(x), Variant::Double(y)) => x.to_bits() == y.to_bits(),
-        (Variant::Array(x), Variant::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Variant::Object(x), Variant::Object(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|((k, p), (l, q))| k == l && same(p, q))
-        }
-        _ => a == b,
-    }
-}
+#[path = "common/variant_gen.rs"]
+mod variant_gen;
+use variant_gen::{json_leaf, json_tree, same, variant_tree};
 
 #[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq)]
 struct Row {
