@@ -9,6 +9,7 @@ use super::blob;
 use super::intern::Names;
 use super::ser::{key_text, VariantSerializer};
 use super::value::Variant;
+use crate::ser::reject::reject_containers;
 
 /// Interns a map key: strings directly; chars, integers and booleans through their text;
 /// anything else through [`to_variant`](super::to_variant)'s key rule (so both paths agree
@@ -20,6 +21,11 @@ pub(super) struct KeyId<'a> {
 }
 
 impl KeyId<'_> {
+    /// Containers are not keys.
+    fn reject(&self) -> Error {
+        super::ser::key_error()
+    }
+
     fn owned(self, v: Result<Variant>) -> Result<u32> {
         let text = key_text(v?)?;
         Ok(self.names.intern(&text))
@@ -143,48 +149,8 @@ impl ser::Serializer for KeyId<'_> {
             value,
         ))
     }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(key_error())
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple> {
-        Err(key_error())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(key_error())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(key_error())
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(key_error())
-    }
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Self::SerializeStruct> {
-        Err(key_error())
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(key_error())
-    }
+    reject_containers!();
     fn is_human_readable(&self) -> bool {
         false
     }
-}
-
-fn key_error() -> Error {
-    super::ser::key_error()
 }
