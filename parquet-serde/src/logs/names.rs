@@ -2,8 +2,9 @@
 //! (`part-<UTC time>-<pid>-<random>.parquet`; `_`-prefixed while being written).
 
 use std::collections::hash_map::RandomState;
+use std::fs::DirEntry;
 use std::hash::{BuildHasher, Hasher};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -140,6 +141,40 @@ pub(crate) fn kind(name: &str) -> Kind {
         return Kind::Final;
     }
     Kind::Other
+}
+
+/// Calls `visit` with each file under `dir` (partition folders descended), the folder it
+/// is in and what its name makes it; an entry that cannot be read is handed over as its
+/// error, for the caller to skip or report. Entries whose type cannot be read are skipped.
+/// Fails when a folder cannot be listed, or when `visit` fails.
+pub(crate) fn walk(
+    dir: &Path,
+    mut visit: impl FnMut(&Path, std::io::Result<(DirEntry, Kind)>) -> crate::Result<()>,
+) -> crate::Result<()> {
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries = std::fs::read_dir(&folder).map_err(|e| {
+            crate::Error::from(e).context(format!("listing `{}`", folder.display()))
+        })?;
+        for entry in entries {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    visit(&folder, Err(e))?;
+                    continue;
+                }
+            };
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => folders.push(entry.path()),
+                Ok(_) => {
+                    let kind = kind(&entry.file_name().to_string_lossy());
+                    visit(&folder, Ok((entry, kind)))?;
+                }
+                Err(_) => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The process id in a stem (`part-<time>-<pid>-<random>`).

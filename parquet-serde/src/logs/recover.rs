@@ -49,33 +49,20 @@ pub fn recover_with(dir: impl AsRef<Path>, options: &WriterOptions) -> Result<Re
     if !dir.exists() {
         return Ok(report);
     }
-    let mut folders = vec![dir.to_path_buf()];
     let mut journals = Vec::new();
     let mut leftovers = Vec::new();
-    while let Some(folder) = folders.pop() {
-        let entries = std::fs::read_dir(&folder)
-            .map_err(|e| Error::from(e).context(format!("listing `{}`", folder.display())))?;
-        for entry in entries {
-            let entry = entry
-                .map_err(|e| Error::from(e).context(format!("listing `{}`", folder.display())))?;
-            let path = entry.path();
-            let Ok(file_type) = entry.file_type() else {
-                continue;
-            };
-            if file_type.is_dir() {
-                folders.push(path);
-                continue;
+    names::walk(dir, |folder, entry| {
+        let (entry, kind) =
+            entry.map_err(|e| Error::from(e).context(format!("listing `{}`", folder.display())))?;
+        match kind {
+            Kind::Journal(stem) => journals.push((folder.to_path_buf(), stem)),
+            Kind::JournalTemp(stem) | Kind::InProgress(stem) => {
+                leftovers.push((entry.path(), folder.to_path_buf(), stem))
             }
-            let name = entry.file_name();
-            match names::kind(&name.to_string_lossy()) {
-                Kind::Journal(stem) => journals.push((folder.clone(), stem)),
-                Kind::JournalTemp(stem) | Kind::InProgress(stem) => {
-                    leftovers.push((path, folder.clone(), stem))
-                }
-                Kind::Final | Kind::Other => {}
-            }
+            Kind::Final | Kind::Other => {}
         }
-    }
+        Ok(())
+    })?;
     journals.sort();
     for (folder, stem) in &journals {
         let journal = folder.join(names::journal_name(stem));

@@ -41,27 +41,22 @@ pub(crate) struct Final {
 /// Every final file under `dir`, oldest first (by the time in its name).
 pub(crate) fn final_files(dir: &Path) -> Result<Vec<Final>> {
     let mut out = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        let entries = std::fs::read_dir(&folder)
-            .map_err(|e| Error::from(e).context(format!("listing `{}`", folder.display())))?;
-        for entry in entries.flatten() {
-            let Ok(meta) = entry.metadata() else { continue };
-            if meta.is_dir() {
-                folders.push(entry.path());
-                continue;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if names::kind(&name) == Kind::Final {
-                out.push(Final {
-                    name,
-                    path: entry.path(),
-                    size: meta.len(),
-                    modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
-                });
-            }
-        }
-    }
+    names::walk(dir, |_, entry| {
+        // Entries that cannot be read are left out (and so never deleted).
+        let Ok((entry, Kind::Final)) = entry else {
+            return Ok(());
+        };
+        let Ok(meta) = entry.metadata() else {
+            return Ok(());
+        };
+        out.push(Final {
+            name: entry.file_name().to_string_lossy().into_owned(),
+            path: entry.path(),
+            size: meta.len(),
+            modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+        });
+        Ok(())
+    })?;
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
 }

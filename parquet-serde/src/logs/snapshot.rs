@@ -27,27 +27,18 @@ pub struct UnfinishedFile {
 pub fn unfinished_files(dir: impl AsRef<Path>) -> Result<Vec<UnfinishedFile>> {
     let dir = dir.as_ref();
     let mut out = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        let entries = std::fs::read_dir(&folder).map_err(io_at(&folder))?;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                folders.push(path);
-                continue;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if let Kind::Journal(stem) = names::kind(&name) {
-                out.push((
-                    stem.clone(),
-                    UnfinishedFile {
-                        journal: path,
-                        final_path: folder.join(names::final_name(&stem)),
-                    },
-                ));
-            }
+    names::walk(dir, |folder, entry| {
+        if let Ok((entry, Kind::Journal(stem))) = entry {
+            out.push((
+                stem.clone(),
+                UnfinishedFile {
+                    journal: entry.path(),
+                    final_path: folder.join(names::final_name(&stem)),
+                },
+            ));
         }
-    }
+        Ok(())
+    })?;
     // Stems start with the UTC time the file was started.
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out.into_iter().map(|(_, f)| f).collect())
