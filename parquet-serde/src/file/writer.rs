@@ -516,6 +516,13 @@ impl<W: Write> FileWriter<W> {
     }
 }
 
+/// Room to leave after an in-memory file of `len` bytes for what follows a row group (more
+/// row groups, page indexes, footer) without moving the file: pages never written are
+/// never mapped.
+fn slack(len: usize) -> usize {
+    (len >> 6) + (1 << 20)
+}
+
 /// [`BulkWrite`] for an in-memory file: appends `parts` to `sink`, on up to `threads`
 /// threads when they are many bytes (the copy is mostly page faults of fresh memory, which
 /// threads take in parallel). The new buffer comes zeroed from the allocator, which maps
@@ -531,17 +538,22 @@ pub(crate) fn extend_vec(
     let total: usize = parts.iter().map(|p| p.len()).sum();
     let threads = threads.min(total / (PARALLEL_BYTES / 2)).min(parts.len());
     if threads < 2 || total < PARALLEL_BYTES || sink.len() > total / 4 {
-        sink.reserve(total);
+        if total >= PARALLEL_BYTES {
+            // As below: room for what follows, and huge pages for the fresh memory.
+            sink.reserve(total + slack(sink.len() + total));
+            let spare = sink.spare_capacity_mut();
+            crate::exec::prefault::huge_pages(spare.as_ptr() as usize, spare.len());
+        } else {
+            sink.reserve(total);
+        }
         for part in parts {
             sink.extend_from_slice(part);
         }
         return Ok(());
     }
-    // Room for what follows the row group (more row groups, page indexes, footer) without
-    // moving the file: pages never written are never mapped.
     let len = sink.len() + total;
-    let slack = (len >> 6) + (1 << 20);
-    let mut out = vec![0u8; len + slack];
+    let mut out = vec![0u8; len + slack(len)];
+    crate::exec::prefault::huge_pages(out.as_ptr() as usize, out.len());
     let (head, mut rest) = out.split_at_mut(sink.len());
     head.copy_from_slice(sink);
     // `threads` runs of parts of about equal bytes.
