@@ -54,6 +54,9 @@ pub struct VariantEncoder {
     sorter: Sorter,
     /// A map key being built.
     pub(super) key: String,
+    /// The dictionary `metadata` holds (see [`Names::order`]); values of one shape share
+    /// it, so their metadata is written once.
+    written: (Vec<u32>, u64),
 }
 
 /// Serializes `value` as Variant bytes: its metadata and its value (see the
@@ -147,8 +150,10 @@ impl VariantEncoder {
         if self.value.capacity() > KEEP {
             self.value = Vec::new();
         }
-        if self.metadata.capacity() > KEEP {
+        if self.metadata.capacity() > KEEP || self.written.0.capacity() > KEEP / 4 {
+            // Together: empty metadata is what says no dictionary is written.
             self.metadata = Vec::new();
+            self.written.0 = Vec::new();
         }
         if self.fields.capacity() > KEEP / 16 {
             self.fields = Vec::new();
@@ -179,6 +184,23 @@ impl VariantEncoder {
     /// Writes the metadata of the names interned: version 1, the narrowest offset size,
     /// marked sorted when the first-use order is sorted.
     fn write_metadata(&mut self) -> Result<()> {
+        let names = &self.names;
+        let (order, resets) = names.order();
+        if !self.metadata.is_empty() && self.written.1 == resets && self.written.0 == order {
+            return Ok(());
+        }
+        // Not valid until written whole.
+        self.metadata.clear();
+        self.written.0.clear();
+        self.write_new_metadata()?;
+        let (order, resets) = self.names.order();
+        self.written.0.extend_from_slice(order);
+        self.written.1 = resets;
+        Ok(())
+    }
+
+    /// Writes the metadata of the names interned (the dictionary differs from the last).
+    fn write_new_metadata(&mut self) -> Result<()> {
         let names = &self.names;
         let n = len32(names.len(), "dictionary count")? as u32;
         let sorted = (1..n).all(|i| {

@@ -40,6 +40,7 @@ mod ser;
 mod serde_impl;
 mod sort;
 mod text;
+mod to_json;
 mod value;
 mod view;
 
