@@ -35,11 +35,17 @@ pub struct Metadata<'a> {
 #[inline]
 pub(crate) fn read_uint(bytes: &[u8], at: usize, size: usize) -> Option<usize> {
     let b = bytes.get(at..at.checked_add(size)?)?;
-    let mut v = 0usize;
-    for (i, &x) in b.iter().enumerate() {
-        v |= (x as usize) << (8 * i);
-    }
-    Some(v)
+    // One load per width (the encoding's sizes are 1 to 4 bytes).
+    Some(match *b {
+        [x] => usize::from(x),
+        [x, y] => usize::from(u16::from_le_bytes([x, y])),
+        [x, y, z] => u32::from_le_bytes([x, y, z, 0]) as usize,
+        [x, y, z, w] => u32::from_le_bytes([x, y, z, w]) as usize,
+        _ => b
+            .iter()
+            .enumerate()
+            .fold(0usize, |v, (i, &x)| v | (x as usize) << (8 * i)),
+    })
 }
 
 impl<'a> Metadata<'a> {

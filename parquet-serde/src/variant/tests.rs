@@ -383,3 +383,19 @@ fn an_encoder_rewrites_its_metadata_when_the_dictionary_changes() {
     check(&mut enc, &serde_json::json!({}));
     check(&mut enc, &serde_json::json!([1, {"a": null}]));
 }
+
+#[test]
+fn the_json_walk_caps_nesting_as_the_reader_does() {
+    let mut enc = super::VariantEncoder::new();
+    for (n, ok) in [(MAX_DEPTH, true), (MAX_DEPTH + 1, false)] {
+        let mut j = serde_json::Value::Null;
+        for _ in 0..n {
+            j = serde_json::json!([j]);
+        }
+        assert_eq!(enc.encode_json(&j).is_ok(), ok, "{n}");
+        // The encoder is usable after the error.
+        let small = serde_json::json!({"a": [1, "x"]});
+        let (m, b) = enc.encode_json(&small).unwrap();
+        assert_eq!(VariantRef::new(m, b).unwrap().to_json().unwrap(), small);
+    }
+}

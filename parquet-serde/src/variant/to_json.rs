@@ -4,8 +4,9 @@
 //! its bytes, its members fit in its body), then its members are decoded in place; no
 //! owned [`Variant`](super::Variant) and no intermediate view is built. The checks are
 //! those of [`VariantRef::to_variant`] (a member outside its container, a field id not in
-//! the metadata, a field named twice, nesting deeper than [`MAX_DEPTH`](super::MAX_DEPTH) are errors), and
-//! the JSON is the one [`Variant::to_json`](super::Variant::to_json) gives.
+//! the metadata, a field named twice, nesting deeper than [`MAX_DEPTH`](super::MAX_DEPTH)
+//! are errors), and the JSON is the one [`Variant::to_json`](super::Variant::to_json)
+//! gives.
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
@@ -15,12 +16,15 @@ use crate::error::Result;
 
 use super::json::{decimal, float};
 use super::metadata::{read_uint, Metadata};
-use super::view::{container, corrupt, deeper, value_size, ValueRef, VariantRef, ARRAY, OBJECT};
+use super::view::{
+    container, corrupt, deeper, value_size, ValueRef, VariantRef, ARRAY, OBJECT, PRIMITIVE,
+    SHORT_STRING,
+};
 
 impl VariantRef<'_> {
-    /// The value as JSON, straight from the bytes (as [`Variant::to_json`](super::Variant::to_json)
-    /// maps it); nesting deeper than [`MAX_DEPTH`](super::MAX_DEPTH) and a field named twice in one object are
-    /// errors.
+    /// The value as JSON, straight from the bytes (as
+    /// [`Variant::to_json`](super::Variant::to_json) maps it); nesting deeper than
+    /// [`MAX_DEPTH`](super::MAX_DEPTH) and a field named twice in one object are errors.
     pub fn to_json(&self) -> Result<Json> {
         json(self.metadata, self.value, 0)
     }
@@ -31,6 +35,9 @@ impl VariantRef<'_> {
 fn json(metadata: Metadata<'_>, bytes: &[u8], depth: usize) -> Result<Json> {
     let &first = bytes.first().ok_or_else(|| corrupt("empty value"))?;
     let basic = first & 3;
+    if let Some(json) = common(first, bytes)? {
+        return Ok(json);
+    }
     if basic != OBJECT && basic != ARRAY {
         let size = value_size(bytes)?;
         let view = VariantRef {
@@ -98,6 +105,45 @@ fn member(body: &[u8], start: usize, end: usize) -> Result<&[u8]> {
     body.get(start..end)
         .filter(|s| !s.is_empty())
         .ok_or_else(|| corrupt(format!("member offset {start} is outside 0..{end}")))
+}
+
+/// The JSON of the commonest primitives, read in place: null, booleans, integers, doubles
+/// and short strings (`None` for the others, which [`primitive`] decodes).
+#[inline]
+fn common(first: u8, bytes: &[u8]) -> Result<Option<Json>> {
+    fn int<const N: usize>(bytes: &[u8]) -> Result<[u8; N]> {
+        bytes
+            .get(1..1 + N)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| corrupt("primitive is cut short"))
+    }
+    let header = first >> 2;
+    Ok(Some(match first & 3 {
+        SHORT_STRING => {
+            let text = bytes.get(1..1 + usize::from(header)).ok_or_else(|| {
+                corrupt(format!(
+                    "a value of {} bytes in {} bytes",
+                    1 + header,
+                    bytes.len()
+                ))
+            })?;
+            let text =
+                std::str::from_utf8(text).map_err(|_| corrupt("short string is not UTF-8"))?;
+            Json::String(text.to_owned())
+        }
+        PRIMITIVE => match header {
+            0 => Json::Null,
+            1 => Json::Bool(true),
+            2 => Json::Bool(false),
+            3 => Json::Number(i8::from_le_bytes(int(bytes)?).into()),
+            4 => Json::Number(i16::from_le_bytes(int(bytes)?).into()),
+            5 => Json::Number(i32::from_le_bytes(int(bytes)?).into()),
+            6 => Json::Number(i64::from_le_bytes(int(bytes)?).into()),
+            7 => float(f64::from_le_bytes(int(bytes)?)),
+            _ => return Ok(None),
+        },
+        _ => return Ok(None),
+    }))
 }
 
 /// The JSON of a value that is not an array or object.
