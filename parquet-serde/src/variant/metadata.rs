@@ -124,18 +124,25 @@ impl<'a> Metadata<'a> {
                 return Err(not_utf8(i));
             }
         };
+        if !sorted {
+            // The first start and the last end bound the whole text.
+            for i in 1..len {
+                if !m.text.is_char_boundary(m.offset(i)) {
+                    return Err(not_utf8(i));
+                }
+            }
+            return Ok((m, end));
+        }
         let mut last: Option<&str> = None;
         for i in 0..len {
             let (a, b) = (m.offset(i), m.offset(i + 1));
             let s = m.text.get(a..b).ok_or_else(|| not_utf8(i))?;
-            if sorted {
-                if last.is_some_and(|l| l >= s) {
-                    return Err(bad(format!(
-                        "marked sorted but name {i} ({s:?}) is not after the one before"
-                    )));
-                }
-                last = Some(s);
+            if last.is_some_and(|l| l >= s) {
+                return Err(bad(format!(
+                    "marked sorted but name {i} ({s:?}) is not after the one before"
+                )));
             }
+            last = Some(s);
         }
         Ok((m, end))
     }
@@ -342,6 +349,7 @@ mod tests {
             &[0x01, 1, 1, 1, b'a'],          // first offset not 0
             &[0x01, 1, 0, 1, 0xff],          // not UTF-8
             &[0x01, 2, 0, 1, 2, 0xc3, 0xa9], // "é" split across two names
+            &[0x11, 2, 0, 1, 2, 0xc3, 0xa9], // the same, marked sorted
             &[0x11, 2, 0, 1, 2, b'b', b'a'], // "sorted" but not
             &[0x11, 2, 0, 1, 2, b'a', b'a'], // "sorted" but repeated
             &[0x01, 0, 0, 7],                // trailing byte
