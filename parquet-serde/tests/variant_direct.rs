@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use parquet_serde::variant::{
-    to_variant, to_variant_bytes, ValueRef, Variant, VariantEncoder, VariantRef,
+    json_to_variant_bytes, to_variant, to_variant_bytes, ValueRef, Variant, VariantEncoder,
+    VariantRef,
 };
 use proptest::prelude::*;
 use serde::ser::{SerializeMap, Serializer};
@@ -124,6 +125,21 @@ proptest! {
             let (m, b) = enc.encode(j).unwrap();
             let got = VariantRef::new(m, b).unwrap().to_variant().unwrap();
             prop_assert!(same(&got, &to_variant(j).unwrap()));
+        }
+    }
+
+    #[test]
+    fn the_json_walk_gives_the_serializer_bytes(docs in prop::collection::vec(json_tree(), 1..8)) {
+        // Through one encoder each (remembered names, orders and metadata) and through
+        // the thread's; the JSON read back is the JSON written.
+        let (mut walk, mut ser) = (VariantEncoder::new(), VariantEncoder::new());
+        for j in &docs {
+            let want = ser.encode(j).unwrap();
+            let want = (want.0.to_vec(), want.1.to_vec());
+            let (m, b) = walk.encode_json(j).unwrap();
+            prop_assert_eq!((m, b), (&want.0[..], &want.1[..]));
+            prop_assert_eq!(json_to_variant_bytes(j).unwrap(), want.clone());
+            prop_assert_eq!(&VariantRef::new(&want.0, &want.1).unwrap().to_json().unwrap(), j);
         }
     }
 }

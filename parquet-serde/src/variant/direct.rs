@@ -19,14 +19,14 @@ pub(super) struct Direct<'a> {
 }
 
 #[inline]
-fn primitive(out: &mut Vec<u8>, type_id: u8, bytes: &[u8]) {
+pub(super) fn primitive(out: &mut Vec<u8>, type_id: u8, bytes: &[u8]) {
     out.push(type_id << 2);
     out.extend_from_slice(bytes);
 }
 
 /// The narrowest of int8, int16, int32, int64 (as [`Variant::int`]).
 #[inline]
-fn int(out: &mut Vec<u8>, x: i64) {
+pub(super) fn int(out: &mut Vec<u8>, x: i64) {
     if let Ok(v) = i8::try_from(x) {
         primitive(out, 3, &v.to_le_bytes());
     } else if let Ok(v) = i16::try_from(x) {
@@ -39,7 +39,7 @@ fn int(out: &mut Vec<u8>, x: i64) {
 }
 
 /// An integer beyond `i64`: a decimal16 of scale 0 (an error above 38 digits).
-fn wide(out: &mut Vec<u8>, v: i128) -> Result<()> {
+pub(super) fn wide(out: &mut Vec<u8>, v: i128) -> Result<()> {
     if let Ok(x) = i64::try_from(v) {
         int(out, x);
         return Ok(());
@@ -129,7 +129,7 @@ impl<'a> Direct<'a> {
     }
 }
 
-fn deeper(depth: usize) -> Result<usize> {
+pub(super) fn deeper(depth: usize) -> Result<usize> {
     if depth >= MAX_DEPTH {
         return Err(Error::data(format!(
             "a variant nested deeper than {MAX_DEPTH} arrays and objects"
@@ -371,19 +371,32 @@ seq_impl!(
     SerializeTupleVariant::serialize_field
 );
 
+impl Compound<'_> {
+    /// The id of a map key (interned).
+    #[inline]
+    fn key_id<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<u32> {
+        let enc = &mut *self.enc;
+        key.serialize(KeyId {
+            names: &mut enc.names,
+            text: &mut enc.key,
+        })
+    }
+}
+
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
-        let mut text = std::mem::take(&mut self.enc.key);
-        text.clear();
-        let id = key.serialize(KeyId {
-            names: &mut self.enc.names,
-            text: &mut text,
-        });
-        self.enc.key = text;
-        self.key = id?;
+        self.key = self.key_id(key)?;
         Ok(())
+    }
+    fn serialize_entry<K: Serialize + ?Sized, V: Serialize + ?Sized>(
+        &mut self,
+        key: &K,
+        value: &V,
+    ) -> Result<()> {
+        let id = self.key_id(key)?;
+        self.field(id, value)
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         if self.key == u32::MAX {

@@ -54,6 +54,9 @@ pub struct VariantEncoder {
     sorter: Sorter,
     /// A map key being built.
     pub(super) key: String,
+    /// The dictionary `metadata` holds (see [`Names::order`]); values of one shape share
+    /// it, so their metadata is written once.
+    written: (Vec<u32>, u64),
 }
 
 /// Serializes `value` as Variant bytes: its metadata and its value (see the
@@ -77,9 +80,6 @@ pub(crate) fn with_variant_bytes<T: Serialize + ?Sized, R>(
     value: &T,
     f: impl FnOnce(&[u8], &[u8]) -> Result<R>,
 ) -> Result<R> {
-    thread_local! {
-        static ENCODER: RefCell<VariantEncoder> = RefCell::new(VariantEncoder::new());
-    }
     ENCODER.with(|cell| match cell.try_borrow_mut() {
         Ok(mut enc) => {
             let out = enc.encode(value).and_then(|(m, v)| f(m, v));
@@ -90,6 +90,23 @@ pub(crate) fn with_variant_bytes<T: Serialize + ?Sized, R>(
         Err(_) => VariantEncoder::new()
             .encode(value)
             .and_then(|(m, v)| f(m, v)),
+    })
+}
+
+thread_local! {
+    /// This thread's encoder (its buffers and tables serve every call).
+    static ENCODER: RefCell<VariantEncoder> = RefCell::new(VariantEncoder::new());
+}
+
+/// Runs `f` with this thread's encoder (or a new one when it is in use).
+pub(super) fn with_encoder<R>(f: impl FnOnce(&mut VariantEncoder) -> Result<R>) -> Result<R> {
+    ENCODER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut enc) => {
+            let out = f(&mut enc);
+            enc.shrink();
+            out
+        }
+        Err(_) => f(&mut VariantEncoder::new()),
     })
 }
 
@@ -140,6 +157,27 @@ impl VariantEncoder {
         Ok((&self.metadata, &self.value))
     }
 
+    /// Encodes a JSON value as [`encode`](Self::encode) does (the same bytes), walking
+    /// the `serde_json::Value` itself rather than through serde's `Serializer`; nesting
+    /// deeper than [`MAX_DEPTH`](super::MAX_DEPTH) is an error (bytes that deep could not
+    /// be read back).
+    ///
+    /// ```
+    /// use parquet_serde::variant::{to_variant_bytes, VariantEncoder};
+    /// let json = serde_json::json!({"level": "info", "http": {"status": 200}});
+    /// let mut enc = VariantEncoder::new();
+    /// let (metadata, value) = enc.encode_json(&json)?;
+    /// assert_eq!((metadata.to_vec(), value.to_vec()), to_variant_bytes(&json)?);
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn encode_json(&mut self, value: &serde_json::Value) -> Result<(&[u8], &[u8])> {
+        self.begin();
+        let done = self.json(value, 0);
+        self.end(done)?;
+        self.write_metadata()?;
+        Ok((&self.metadata, &self.value))
+    }
+
     /// Lets go of buffers a large value left behind (a thread's encoder lives as long as
     /// the thread).
     fn shrink(&mut self) {
@@ -147,8 +185,10 @@ impl VariantEncoder {
         if self.value.capacity() > KEEP {
             self.value = Vec::new();
         }
-        if self.metadata.capacity() > KEEP {
+        if self.metadata.capacity() > KEEP || self.written.0.capacity() > KEEP / 4 {
+            // Together: empty metadata is what says no dictionary is written.
             self.metadata = Vec::new();
+            self.written.0 = Vec::new();
         }
         if self.fields.capacity() > KEEP / 16 {
             self.fields = Vec::new();
@@ -160,11 +200,21 @@ impl VariantEncoder {
 
     /// Writes the value bytes of `value` (clearing what was there).
     fn write<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.begin();
+        let done = value.serialize(Direct { enc: self });
+        self.end(done)
+    }
+
+    /// Clears what the last value left.
+    fn begin(&mut self) {
         self.names.clear();
         self.value.clear();
         self.fields.clear();
         self.offsets.clear();
-        let done = value.serialize(Direct { enc: self });
+    }
+
+    /// Ends a value whose writing gave `done`.
+    fn end(&mut self, done: Result<()>) -> Result<()> {
         if done.is_err() {
             // Leave nothing half-written for the next value.
             self.value.clear();
@@ -179,6 +229,23 @@ impl VariantEncoder {
     /// Writes the metadata of the names interned: version 1, the narrowest offset size,
     /// marked sorted when the first-use order is sorted.
     fn write_metadata(&mut self) -> Result<()> {
+        let names = &self.names;
+        let (order, resets) = names.order();
+        if !self.metadata.is_empty() && self.written.1 == resets && self.written.0 == order {
+            return Ok(());
+        }
+        // Not valid until written whole.
+        self.metadata.clear();
+        self.written.0.clear();
+        self.write_new_metadata()?;
+        let (order, resets) = self.names.order();
+        self.written.0.extend_from_slice(order);
+        self.written.1 = resets;
+        Ok(())
+    }
+
+    /// Writes the metadata of the names interned (the dictionary differs from the last).
+    fn write_new_metadata(&mut self) -> Result<()> {
         let names = &self.names;
         let n = len32(names.len(), "dictionary count")? as u32;
         let sorted = (1..n).all(|i| {

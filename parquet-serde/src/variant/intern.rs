@@ -40,6 +40,9 @@ pub(crate) struct Names {
     statics: Vec<(usize, usize, u32, u32)>,
     /// Bumped whenever the global names are emptied (older cache entries are stale).
     epoch: u32,
+    /// Bumped whenever the global names are emptied, never wrapping: equal resets and
+    /// equal [`order`](Self::order)s mean equal dictionaries.
+    resets: u64,
     /// Per global id: its local id, valid when its stamp is the current generation.
     local: Vec<u32>,
     stamp: Vec<u32>,
@@ -67,6 +70,7 @@ impl Default for Names {
             slots: vec![0; 64],
             statics: vec![(0, 0, 0, 0); STATIC_SLOTS],
             epoch: 1,
+            resets: 0,
             local: Vec::with_capacity(32),
             stamp: Vec::with_capacity(32),
             generation: 1,
@@ -85,18 +89,28 @@ fn prefix(name: &[u8]) -> u64 {
     word(name).swap_bytes()
 }
 
-/// Up to 8 bytes as a little-endian number, zero-padded (built in registers: a partial
-/// copy into a stack buffer read back whole stalls the load).
+/// Up to 8 bytes as a little-endian number, zero-padded (built in registers from at most
+/// two overlapping loads: a partial copy into a stack buffer read back whole stalls the
+/// load, and a loop per byte is slow for the short names most keys are).
 #[inline]
 fn word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
     if let Some(w) = bytes.first_chunk::<8>() {
         return u64::from_le_bytes(*w);
     }
-    let mut v = 0u64;
-    for (i, &b) in bytes.iter().enumerate() {
-        v |= u64::from(b) << (8 * i);
+    if let (Some(lo), Some(hi)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        // 4 to 7 bytes: the last 4 overlap the first 4 by 8 - n bytes; shifting them up
+        // to byte n - 4 puts each byte at its own place (the overlap is the same bytes).
+        let lo = u64::from(u32::from_le_bytes(*lo));
+        let hi = u64::from(u32::from_le_bytes(*hi));
+        return lo | hi << (8 * (n - 4));
     }
-    v
+    match *bytes {
+        [] => 0,
+        [a] => u64::from(a),
+        [a, b] => u64::from(a) | u64::from(b) << 8,
+        [a, b, c, ..] => u64::from(a) | u64::from(b) << 8 | u64::from(c) << 16,
+    }
 }
 
 /// A multiply-rotate hash (FxHash's mixing) over 8-byte words, the first being the
@@ -136,6 +150,7 @@ impl Names {
             self.next.clear();
             self.first = NONE;
             self.slots = vec![0; 64];
+            self.resets += 1;
             self.epoch = self.epoch.wrapping_add(1);
             if self.epoch == 0 {
                 self.statics.fill((0, 0, 0, 0));
@@ -174,6 +189,13 @@ impl Names {
         }
         let end = if n == 0 { 0 } else { self.ends[n - 1] };
         Some((&self.bytes[..end], &self.ends[..n]))
+    }
+
+    /// The value's dictionary as global ids in local id order, and the count of resets of
+    /// the global names (the pair identifies the dictionary: an encoder whose last value
+    /// had the same one can keep its metadata bytes).
+    pub(crate) fn order(&self) -> (&[u32], u64) {
+        (&self.order, self.resets)
     }
 
     /// Number of names in the value's dictionary.
@@ -304,6 +326,17 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_the_bytes_little_endian() {
+        let text = b"abcdefghij";
+        for n in 0..=text.len() {
+            let mut padded = [0u8; 8];
+            let k = n.min(8);
+            padded[..k].copy_from_slice(&text[..k]);
+            assert_eq!(word(&text[..n]), u64::from_le_bytes(padded), "{n}");
+        }
+    }
 
     fn order(n: &Names, a: u32, b: u32) -> Ordering {
         n.cmp((n.prefix(a), a), (n.prefix(b), b))

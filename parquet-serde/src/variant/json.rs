@@ -2,13 +2,10 @@
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
-use serde_json::{Map, Number, Value as Json};
-
-use crate::error::Result;
+use serde_json::{Number, Value as Json};
 
 use super::text;
 use super::value::Variant;
-use super::view::{ValueRef, VariantRef, MAX_DEPTH};
 
 impl From<&Json> for Variant {
     fn from(j: &Json) -> Variant {
@@ -54,7 +51,7 @@ fn number(n: &Number) -> Variant {
     }
 }
 
-fn float(f: f64) -> Json {
+pub(super) fn float(f: f64) -> Json {
     match Number::from_f64(f) {
         Some(n) => Json::Number(n),
         None if f.is_nan() => Json::String("NaN".into()),
@@ -63,7 +60,7 @@ fn float(f: f64) -> Json {
     }
 }
 
-fn decimal(unscaled: i128, scale: u8) -> Json {
+pub(super) fn decimal(unscaled: i128, scale: u8) -> Json {
     if scale == 0 {
         if let Ok(i) = i64::try_from(unscaled) {
             return Json::Number(i.into());
@@ -131,57 +128,5 @@ impl Variant {
     /// The variant of a JSON value.
     pub fn from_json(json: &Json) -> Variant {
         Variant::from(json)
-    }
-}
-
-impl VariantRef<'_> {
-    /// The value as JSON, straight from the bytes (as [`Variant::to_json`] maps it).
-    pub fn to_json(&self) -> Result<Json> {
-        self.json(0)
-    }
-
-    fn json(&self, depth: usize) -> Result<Json> {
-        let deeper = || {
-            if depth >= MAX_DEPTH {
-                Err(crate::Error::corrupt(format!(
-                    "variant value: nested deeper than {MAX_DEPTH} arrays and objects"
-                )))
-            } else {
-                Ok(depth + 1)
-            }
-        };
-        Ok(match self.value()? {
-            ValueRef::Null => Json::Null,
-            ValueRef::Bool(b) => Json::Bool(b),
-            ValueRef::Int8(x) => Json::Number(x.into()),
-            ValueRef::Int16(x) => Json::Number(x.into()),
-            ValueRef::Int32(x) => Json::Number(x.into()),
-            ValueRef::Int64(x) => Json::Number(x.into()),
-            ValueRef::Float(x) => float(x.into()),
-            ValueRef::Double(x) => float(x),
-            ValueRef::Decimal4(u, s) => decimal(u.into(), s),
-            ValueRef::Decimal8(u, s) => decimal(u.into(), s),
-            ValueRef::Decimal16(u, s) => decimal(u, s),
-            ValueRef::String(s) => Json::String(s.to_owned()),
-            ValueRef::Binary(b) => Json::String(BASE64.encode(b)),
-            ValueRef::Array(a) => {
-                let depth = deeper()?;
-                let mut items = Vec::with_capacity(a.len());
-                for item in a.iter() {
-                    items.push(item?.json(depth)?);
-                }
-                Json::Array(items)
-            }
-            ValueRef::Object(o) => {
-                let depth = deeper()?;
-                let mut fields = Map::new();
-                for f in o.iter() {
-                    let (k, v) = f?;
-                    fields.insert(k.to_owned(), v.json(depth)?);
-                }
-                Json::Object(fields)
-            }
-            _ => Json::from(&self.to_variant()?),
-        })
     }
 }

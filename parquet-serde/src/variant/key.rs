@@ -16,7 +16,7 @@ use crate::ser::reject::reject_containers;
 /// on what is a key and what is an error).
 pub(super) struct KeyId<'a> {
     pub(super) names: &'a mut Names,
-    /// Room for a key's text.
+    /// Room for a key's text (cleared before each use).
     pub(super) text: &'a mut String,
 }
 
@@ -32,6 +32,7 @@ impl KeyId<'_> {
     }
     fn int(self, v: impl std::fmt::Display) -> Result<u32> {
         use std::fmt::Write;
+        self.text.clear();
         // Writing to a String cannot fail.
         let _ = write!(self.text, "{v}");
         Ok(self.names.intern(self.text))

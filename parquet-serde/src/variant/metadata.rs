@@ -26,17 +26,26 @@ pub struct Metadata<'a> {
     sorted: bool,
     /// Where the strings start in `bytes`.
     strings: usize,
+    /// The strings, checked UTF-8 once, with every name boundary on a char boundary (so a
+    /// name is a slice of it, with no check per look-up).
+    text: &'a str,
 }
 
 /// Reads the little-endian unsigned integer of `size` (1 to 4) bytes at `at`.
 #[inline]
 pub(crate) fn read_uint(bytes: &[u8], at: usize, size: usize) -> Option<usize> {
     let b = bytes.get(at..at.checked_add(size)?)?;
-    let mut v = 0usize;
-    for (i, &x) in b.iter().enumerate() {
-        v |= (x as usize) << (8 * i);
-    }
-    Some(v)
+    // One load per width (the encoding's sizes are 1 to 4 bytes).
+    Some(match *b {
+        [x] => usize::from(x),
+        [x, y] => usize::from(u16::from_le_bytes([x, y])),
+        [x, y, z] => u32::from_le_bytes([x, y, z, 0]) as usize,
+        [x, y, z, w] => u32::from_le_bytes([x, y, z, w]) as usize,
+        _ => b
+            .iter()
+            .enumerate()
+            .fold(0usize, |v, (i, &x)| v | (x as usize) << (8 * i)),
+    })
 }
 
 impl<'a> Metadata<'a> {
@@ -76,12 +85,13 @@ impl<'a> Metadata<'a> {
             .and_then(|n| n.checked_add(offsets))
             .filter(|&end| end <= bytes.len())
             .ok_or_else(|| bad(format!("{len} names do not fit in {} bytes", bytes.len())))?;
-        let m = Metadata {
+        let mut m = Metadata {
             bytes,
             offset_size,
             len,
             sorted,
             strings,
+            text: "",
         };
         let mut prev = 0usize;
         for i in 0..=len {
@@ -101,18 +111,38 @@ impl<'a> Metadata<'a> {
                     bytes.len()
                 ))
             })?;
+        // One UTF-8 check of all the names; a name is UTF-8 when the whole is and its
+        // bounds are char boundaries of it.
+        let whole = std::str::from_utf8(&bytes[strings..end]).ok();
+        let not_utf8 = |i: usize| bad(format!("name {i} is not UTF-8"));
+        m.text = match whole {
+            Some(text) => text,
+            None => {
+                let i = (0..len)
+                    .find(|&i| std::str::from_utf8(m.raw(i)).is_err())
+                    .unwrap_or(0);
+                return Err(not_utf8(i));
+            }
+        };
+        if !sorted {
+            // The first start and the last end bound the whole text.
+            for i in 1..len {
+                if !m.text.is_char_boundary(m.offset(i)) {
+                    return Err(not_utf8(i));
+                }
+            }
+            return Ok((m, end));
+        }
         let mut last: Option<&str> = None;
         for i in 0..len {
-            let s =
-                std::str::from_utf8(m.raw(i)).map_err(|_| bad(format!("name {i} is not UTF-8")))?;
-            if sorted {
-                if last.is_some_and(|l| l >= s) {
-                    return Err(bad(format!(
-                        "marked sorted but name {i} ({s:?}) is not after the one before"
-                    )));
-                }
-                last = Some(s);
+            let (a, b) = (m.offset(i), m.offset(i + 1));
+            let s = m.text.get(a..b).ok_or_else(|| not_utf8(i))?;
+            if last.is_some_and(|l| l >= s) {
+                return Err(bad(format!(
+                    "marked sorted but name {i} ({s:?}) is not after the one before"
+                )));
             }
+            last = Some(s);
         }
         Ok((m, end))
     }
@@ -156,8 +186,8 @@ impl<'a> Metadata<'a> {
         if id >= self.len {
             return None;
         }
-        // UTF-8 checked by `new`.
-        std::str::from_utf8(self.raw(id)).ok()
+        // Bounds on char boundaries, checked by `new`.
+        self.text.get(self.offset(id)..self.offset(id + 1))
     }
 
     /// The id of `name` (binary search when sorted, else the first match).
@@ -318,6 +348,8 @@ mod tests {
             &[0x01, 2, 0, 2, 1, b'a', b'b'], // offsets go back
             &[0x01, 1, 1, 1, b'a'],          // first offset not 0
             &[0x01, 1, 0, 1, 0xff],          // not UTF-8
+            &[0x01, 2, 0, 1, 2, 0xc3, 0xa9], // "é" split across two names
+            &[0x11, 2, 0, 1, 2, 0xc3, 0xa9], // the same, marked sorted
             &[0x11, 2, 0, 1, 2, b'b', b'a'], // "sorted" but not
             &[0x11, 2, 0, 1, 2, b'a', b'a'], // "sorted" but repeated
             &[0x01, 0, 0, 7],                // trailing byte

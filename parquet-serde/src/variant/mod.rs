@@ -9,6 +9,8 @@
 //! - [`to_variant_bytes`] and [`VariantEncoder`]: any `T: Serialize` (a
 //!   `serde_json::Value` too) straight to metadata and value bytes, without an owned tree
 //!   (the fast path; the encoder reuses its buffers across values).
+//!   [`json_to_variant_bytes`] and [`VariantEncoder::encode_json`] give the same bytes
+//!   for a `serde_json::Value`, walking the tree without serde's `Serializer`.
 //! - [`Dictionary`] and [`encode_value`]: encoding several values against one metadata.
 //! - serde: [`to_variant`] serializes any `T: Serialize`, [`from_variant`] deserializes any
 //!   `T: Deserialize`; `Variant` is itself `Serialize + Deserialize`; `serde_json::Value`
@@ -34,12 +36,14 @@ mod encode;
 mod encoder;
 mod intern;
 mod json;
+mod json_encoder;
 mod key;
 mod metadata;
 mod ser;
 mod serde_impl;
 mod sort;
 mod text;
+mod to_json;
 mod value;
 mod view;
 
@@ -50,6 +54,7 @@ pub use de::{from_variant, from_variant_ref, VariantDeserializer};
 pub use encode::encode_value;
 pub(crate) use encoder::with_variant_bytes;
 pub use encoder::{to_variant_bytes, VariantEncoder};
+pub use json_encoder::json_to_variant_bytes;
 pub use metadata::{Dictionary, Metadata};
 pub use ser::{to_variant, VariantSerializer};
 pub use value::Variant;

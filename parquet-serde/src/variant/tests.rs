@@ -309,6 +309,8 @@ fn hostile_values_are_errors_not_panics() {
     for bytes in cases {
         let r = VariantRef::new(&m, bytes).and_then(|v| v.to_variant());
         assert!(r.is_err(), "{bytes:?} gave {r:?}");
+        let j = VariantRef::new(&m, bytes).and_then(|v| v.to_json());
+        assert!(j.is_err(), "{bytes:?} gave {j:?} as JSON");
     }
 }
 
@@ -349,4 +351,51 @@ fn a_named_field_missing_from_the_dictionary_is_an_error() {
     encode_value(&v, &Dictionary::new(["a", "b"]), &mut out).unwrap();
     let m = Dictionary::new(["a", "b"]).to_bytes();
     assert_eq!(Variant::decode(&m, &out).unwrap(), v);
+}
+
+#[test]
+fn an_encoder_rewrites_its_metadata_when_the_dictionary_changes() {
+    let mut enc = super::VariantEncoder::new();
+    let check = |enc: &mut super::VariantEncoder, j: &serde_json::Value| {
+        let (m, b) = enc.encode(j).unwrap();
+        let back = VariantRef::new(m, b).unwrap().to_json().unwrap();
+        assert_eq!(&back, j);
+    };
+    // Enough names to empty the global table before the next value: afterwards global
+    // ids start again at 0, so the second map has the first one's ids, other names.
+    let many = |prefix: &str| {
+        let m: serde_json::Map<String, serde_json::Value> = (0..5000)
+            .map(|i| (format!("{prefix}{i}"), i.into()))
+            .collect();
+        serde_json::Value::Object(m)
+    };
+    check(&mut enc, &many("k"));
+    check(&mut enc, &many("j"));
+    let ab = serde_json::json!({"a": 1, "b": 2});
+    check(&mut enc, &ab);
+    check(&mut enc, &ab);
+    // Other names under the same local ids, then the first again.
+    check(&mut enc, &serde_json::json!({"c": 1, "d": 2}));
+    check(&mut enc, &ab);
+    check(&mut enc, &many("k"));
+    check(&mut enc, &serde_json::json!({"x": 1, "y": 2}));
+    check(&mut enc, &ab);
+    check(&mut enc, &serde_json::json!({}));
+    check(&mut enc, &serde_json::json!([1, {"a": null}]));
+}
+
+#[test]
+fn the_json_walk_caps_nesting_as_the_reader_does() {
+    let mut enc = super::VariantEncoder::new();
+    for (n, ok) in [(MAX_DEPTH, true), (MAX_DEPTH + 1, false)] {
+        let mut j = serde_json::Value::Null;
+        for _ in 0..n {
+            j = serde_json::json!([j]);
+        }
+        assert_eq!(enc.encode_json(&j).is_ok(), ok, "{n}");
+        // The encoder is usable after the error.
+        let small = serde_json::json!({"a": [1, "x"]});
+        let (m, b) = enc.encode_json(&small).unwrap();
+        assert_eq!(VariantRef::new(m, b).unwrap().to_json().unwrap(), small);
+    }
 }

@@ -34,9 +34,9 @@ pub(crate) const ARRAY: u8 = 3;
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct VariantRef<'a> {
-    metadata: Metadata<'a>,
+    pub(super) metadata: Metadata<'a>,
     /// Exactly the bytes of this value.
-    value: &'a [u8],
+    pub(super) value: &'a [u8],
 }
 
 /// What a [`VariantRef`] holds: a primitive (strings and binary borrowed), or an object or
@@ -111,22 +111,22 @@ pub struct ObjectRef<'a> {
     fields: &'a [u8],
 }
 
-fn corrupt(what: impl std::fmt::Display) -> Error {
+pub(super) fn corrupt(what: impl std::fmt::Display) -> Error {
     Error::corrupt(format!("variant value: {what}"))
 }
 
 /// Header of an object or array: element count, bytes of the count, id size (0 for
 /// arrays), offset size, bytes before the values, bytes of the values.
-struct Container {
-    len: usize,
-    count_size: usize,
-    id_size: usize,
-    offset_size: usize,
-    head: usize,
-    body: usize,
+pub(super) struct Container {
+    pub(super) len: usize,
+    pub(super) count_size: usize,
+    pub(super) id_size: usize,
+    pub(super) offset_size: usize,
+    pub(super) head: usize,
+    pub(super) body: usize,
 }
 
-fn container(bytes: &[u8], basic: u8, header: u8) -> Result<Container> {
+pub(super) fn container(bytes: &[u8], basic: u8, header: u8) -> Result<Container> {
     let (is_large, id_size, offset_size) = if basic == OBJECT {
         (
             header & 0x10 != 0,
@@ -397,7 +397,7 @@ impl<'a> VariantRef<'a> {
     }
 }
 
-fn deeper(depth: usize) -> Result<usize> {
+pub(super) fn deeper(depth: usize) -> Result<usize> {
     if depth >= MAX_DEPTH {
         return Err(corrupt(format!(
             "nested deeper than {MAX_DEPTH} arrays and objects"
