@@ -6,8 +6,7 @@
 //! [`prefault`] has a helper thread ask for the pages first (Linux's
 //! `MADV_POPULATE_WRITE`), while the calling thread works. It never reads or writes the
 //! memory, so the buffer may be written meanwhile; elsewhere, or on kernels before 5.14, it
-//! does nothing. [`huge_pages`] asks for 2 MiB pages for such a buffer (the range
-//! [`prefault`] maps gets them too), which makes its mapping about half as costly.
+//! does nothing.
 
 /// Smallest buffer worth a helper thread's time.
 pub(crate) const MIN_BYTES: usize = 8 << 20;
@@ -34,7 +33,6 @@ pub(crate) fn prefault(addr: usize, len: usize, limit: impl Fn() -> Option<usize
         const PAGE: usize = 4096;
         let start = addr.saturating_add(PAGE - 1) & !(PAGE - 1);
         let end = addr.saturating_add(len) & !(PAGE - 1);
-        huge_pages(addr, len);
         let mut at = start;
         while at < end {
             let Some(limit) = limit() else {
@@ -64,37 +62,6 @@ pub(crate) fn prefault(addr: usize, len: usize, limit: impl Fn() -> Option<usize
     let _ = (addr, len, limit);
 }
 
-/// Asks the kernel to back the whole 2 MiB blocks inside the `len` bytes at `addr` with
-/// huge pages, where it leaves that to the program (Linux's `transparent_hugepage=madvise`,
-/// the usual default): the first write to such a block then takes one fault and one
-/// zeroing instead of 512 faults, which makes mapping a fresh buffer of many megabytes a
-/// fraction as costly. Nothing happens elsewhere, for small ranges, or when the kernel
-/// refuses. Like [`prefault`], it never changes the memory's contents.
-///
-/// The kernel may have to compact memory to find huge pages, so the gain varies: mapping
-/// 128 MiB took 0.016 to 0.103 s of CPU with the advice (mean 0.046 over 10 runs) and 0.074
-/// to 0.086 s without (mean 0.080), on the 2-core development machine.
-pub(crate) fn huge_pages(addr: usize, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = addr.saturating_add(HUGE - 1) & !(HUGE - 1);
-        let end = addr.saturating_add(len) & !(HUGE - 1);
-        if start < end {
-            // SAFETY: MADV_HUGEPAGE only changes how the kernel backs the pages of the
-            // range (their contents stay as they are), so no Rust object can observe it;
-            // a range that is not mapped, or a kernel without the feature, fails with an
-            // error code and nothing changes.
-            #[allow(unsafe_code)]
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE)
-            };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (addr, len);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,27 +86,6 @@ mod tests {
         prefault(4096, 1 << 20, ALL);
         // Stopping before the first step.
         prefault(v.as_ptr() as usize, 1 << 20, || None);
-    }
-
-    #[test]
-    fn huge_pages_keep_contents_and_tolerate_any_range() {
-        // A buffer written before and after the advice reads back what was written, and
-        // unaligned, small, empty and unmapped ranges do nothing harmful.
-        let mut v: Vec<u64> = Vec::with_capacity(2 << 20);
-        v.extend(0..1000);
-        huge_pages(v.as_ptr() as usize, v.capacity() * 8);
-        v.extend(1000..(2 << 20));
-        assert!(v.iter().copied().eq(0..(2 << 20)));
-        huge_pages(1, 10);
-        huge_pages(0, 0);
-        huge_pages(4096, 4 << 20);
-        huge_pages(usize::MAX - 100, 1 << 30);
-        // And pages mapped by `prefault` after the advice hold what is written to them.
-        let mut w: Vec<u8> = Vec::with_capacity(16 << 20);
-        let spare = w.spare_capacity_mut();
-        prefault(spare.as_ptr() as usize, spare.len(), ALL);
-        w.resize(16 << 20, 7);
-        assert!(w.iter().all(|&b| b == 7));
     }
 
     #[test]

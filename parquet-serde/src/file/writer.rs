@@ -539,10 +539,9 @@ pub(crate) fn extend_vec(
     let threads = threads.min(total / (PARALLEL_BYTES / 2)).min(parts.len());
     if threads < 2 || total < PARALLEL_BYTES || sink.len() > total / 4 {
         if total >= PARALLEL_BYTES {
-            // As below: room for what follows, and huge pages for the fresh memory.
+            // As below: room for what follows, so that the page indexes and the footer
+            // do not move the file (a copy of every byte, into fresh pages).
             sink.reserve(total + slack(sink.len() + total));
-            let spare = sink.spare_capacity_mut();
-            crate::exec::prefault::huge_pages(spare.as_ptr() as usize, spare.len());
         } else {
             sink.reserve(total);
         }
@@ -553,7 +552,6 @@ pub(crate) fn extend_vec(
     }
     let len = sink.len() + total;
     let mut out = vec![0u8; len + slack(len)];
-    crate::exec::prefault::huge_pages(out.as_ptr() as usize, out.len());
     let (head, mut rest) = out.split_at_mut(sink.len());
     head.copy_from_slice(sink);
     // `threads` runs of parts of about equal bytes.
@@ -616,13 +614,12 @@ mod tests {
             let mut sink = b"PAR1".to_vec();
             extend_vec(&mut sink, &refs, threads).unwrap();
             assert!(sink == want, "{threads} threads");
-            // Room for the page indexes and footer that follow, without moving the file.
-            if threads > 1 {
-                assert!(
-                    sink.capacity() >= sink.len() + (1 << 20),
-                    "{threads} threads"
-                );
-            }
+            // Room for the page indexes and footer that follow, without moving the file
+            // (on one thread too).
+            assert!(
+                sink.capacity() >= sink.len() + (1 << 20),
+                "{threads} threads"
+            );
         }
         // Small appends and a sink already holding much: one thread.
         let mut sink = want.clone();
