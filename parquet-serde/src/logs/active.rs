@@ -62,6 +62,35 @@ impl<T> std::fmt::Debug for ActiveFile<T> {
     }
 }
 
+/// Creates the new file `path` in `dir`, creating `dir` too. A folder emptied by another
+/// thread may be removed between the two steps (the [`Shipper`](crate::store::Shipper) and
+/// retention remove the partition folders they empty): the folder is then made again, up
+/// to 100 times. Once the file exists the folder is not empty, so it stays.
+fn create_in_folder(dir: &Path, path: &Path) -> Result<File> {
+    const ATTEMPTS: usize = 100;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        // Both steps fail that way while the folder comes and goes: `NotFound`, or a
+        // folder that existed when made and was gone when checked (`AlreadyExists`).
+        let racing = |e: &std::io::Error| {
+            matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::AlreadyExists
+            ) && attempt < ATTEMPTS
+        };
+        match std::fs::create_dir_all(dir) {
+            Err(e) if racing(&e) => continue,
+            Err(e) => return Err(Error::from(e).context(format!("creating `{}`", dir.display()))),
+            Ok(()) => {}
+        }
+        match OpenOptions::new().write(true).create_new(true).open(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && racing(&e) => {}
+            opened => return opened.map_err(io_at(path)),
+        }
+    }
+}
+
 impl<T: Serialize + ParquetSchema> ActiveFile<T> {
     /// Starts a file in `dir` (created if missing): the journal with its header first
     /// (synced), then the data file.
@@ -71,8 +100,6 @@ impl<T: Serialize + ParquetSchema> ActiveFile<T> {
         options: &WriterOptions,
         sync: SyncPolicy,
     ) -> Result<Self> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::from(e).context(format!("creating `{}`", dir.display())))?;
         let stem = names::new_stem();
         let (schema, _) = crate::ser::schema_of::<T>()?;
         let mut header = Vec::new();
@@ -83,11 +110,7 @@ impl<T: Serialize + ParquetSchema> ActiveFile<T> {
         )?;
         let journal_path = dir.join(names::journal_name(&stem));
         live::register(&journal_path);
-        let mut journal = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&journal_path)
-            .map_err(io_at(&journal_path))?;
+        let mut journal = create_in_folder(dir, &journal_path)?;
         journal.write_all(&header).map_err(io_at(&journal_path))?;
         if sync == SyncPolicy::Fsync {
             journal.sync_data().map_err(io_at(&journal_path))?;
@@ -287,5 +310,43 @@ impl<T> ActiveFile<T> {
         let journal = self.journal_path();
         drop(self.writer);
         live::release(&journal);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_created_while_another_thread_removes_the_emptied_folder() {
+        // A shipper or retention removes a partition folder once it has emptied it; the
+        // writer starting its next file there at that moment must not fail on the folder
+        // it just made. One removal per file, racing with the next file's creation.
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("date=2026-11-24").join("hour=13");
+        let (tick, ticks) = std::sync::mpsc::channel::<()>();
+        let failed = std::thread::scope(|s| {
+            s.spawn(|| {
+                for () in ticks {
+                    crate::logs::retention::remove_empty_up_to(&dir, root.path());
+                }
+            });
+            let mut failed = None;
+            for i in 0..3000 {
+                let path = dir.join(format!("f{i}"));
+                match create_in_folder(&dir, &path) {
+                    Ok(_) => std::fs::remove_file(&path).unwrap(),
+                    Err(e) => {
+                        failed = Some((i, e));
+                        break;
+                    }
+                }
+                let _ = tick.send(());
+            }
+            // The remover ends with the channel, so that the scope can end.
+            drop(tick);
+            failed
+        });
+        assert!(failed.is_none(), "{failed:?}");
     }
 }
