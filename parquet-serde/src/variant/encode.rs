@@ -172,6 +172,7 @@ pub fn encode_value(v: &Variant, dict: &Dictionary, out: &mut Vec<u8>) -> Result
 }
 
 /// Appends a string: a short string under 64 bytes, else a long one.
+#[inline]
 pub(crate) fn encode_str(s: &str, out: &mut Vec<u8>) -> Result<()> {
     if s.len() < 64 {
         out.push(SHORT_STRING | ((s.len() as u8) << 2));

@@ -10,7 +10,6 @@ use crate::error::Result;
 use super::direct::{deeper, int, primitive, wide};
 use super::encode::encode_str;
 use super::encoder::{with_encoder, VariantEncoder};
-use super::view::SHORT_STRING;
 
 /// Encodes a JSON value as Variant metadata and value bytes: what
 /// [`to_variant_bytes`](super::to_variant_bytes) gives for it, faster (see
@@ -47,10 +46,6 @@ impl VariantEncoder {
                 } else {
                     primitive(out, 7, &n.as_f64().unwrap_or(f64::NAN).to_le_bytes());
                 }
-            }
-            Json::String(s) if s.len() < 64 => {
-                out.push(SHORT_STRING | ((s.len() as u8) << 2));
-                out.extend_from_slice(s.as_bytes());
             }
             Json::String(s) => encode_str(s, out)?,
             Json::Array(items) => {
