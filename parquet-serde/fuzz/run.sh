@@ -13,7 +13,7 @@ cd "$here"
 minutes="${1:-5}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(footer page read_1 read_2 filter encrypted variant wkb)
+[ ${#targets[@]} -eq 0 ] && targets=(footer page read_1 read_2 filter encrypted variant wkb typed)
 cargo afl build --release
 ./seed.sh
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1

@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 testing="${PARQUET_TESTING:-$here/../../../shared/parquet-testing}"
 seeds="$here/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{footer,page,read_1,read_2,filter,encrypted,variant,wkb} "$seeds/lib"
+mkdir -p "$seeds"/{footer,page,read_1,read_2,filter,encrypted,variant,wkb,typed} "$seeds/lib"
 # Files the library writes: small corpus files rewritten by the command-line tool with other
 # codecs, page versions, encodings, page index and Bloom filters, and one encrypted with the
 # keys of the encrypted target ($PARQUET_SERDE_CLI, else the workspace's debug build).
@@ -57,10 +57,14 @@ for sel in 0 1 2 4 5 6 7 9 17 25 33 38 46 54 62 65; do
     i=$((i + 1))
   done
 done
-for t in footer page read_1 read_2 filter encrypted variant wkb; do
+# Typed seeds: the typed target's own rows, written by the library with several options
+# (the target binary writes them; `cargo afl build` made it).
+typed_bin="$here/target/release/typed"
+[ -x "$typed_bin" ] && "$typed_bin" --seeds "$seeds/typed"
+for t in footer page read_1 read_2 filter encrypted variant wkb typed; do
   [ -d "$here/corpus/$t" ] && cp "$here/corpus/$t"/* "$seeds/$t/" 2>/dev/null || true
 done
 rm -rf "$seeds/lib"
-for t in footer page read_1 read_2 filter encrypted variant wkb; do
+for t in footer page read_1 read_2 filter encrypted variant wkb typed; do
   echo "seeds/$t: $(ls "$seeds/$t" | wc -l) files"
 done

@@ -16,6 +16,7 @@ use parquet_serde::core::format::{
 use parquet_serde::core::page::{PageReader, PageReaderOptions};
 use parquet_serde::filter::{col, not, Predicate};
 use parquet_serde::{Reader, Value};
+use std::collections::BTreeMap;
 
 /// A target's body.
 pub type Target = fn(&[u8]);
@@ -30,6 +31,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("encrypted", encrypted),
     ("variant", variant),
     ("wkb", wkb),
+    ("typed", typed),
 ];
 
 /// The footer and the other Thrift structures: `data` as a whole file (magic, footer
@@ -287,4 +289,188 @@ pub fn wkb(data: &[u8]) {
     let mut stats = GeoStatisticsBuilder::new();
     stats.add(data);
     let _ = stats.finish(true);
+}
+
+/// A part of [`TypedRow`]: a struct in a struct, with a list of optional strings.
+#[derive(
+    Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, parquet_serde::ParquetSchema,
+)]
+pub struct TypedInner {
+    pub a: Option<i32>,
+    pub b: Vec<Option<String>>,
+}
+
+/// A unit-variant enum (a string column).
+#[derive(
+    Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, parquet_serde::ParquetSchema,
+)]
+pub enum TypedLevel {
+    Debug,
+    Info,
+    Warn,
+}
+
+/// An enum with data (a union of optional parts).
+#[derive(
+    Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, parquet_serde::ParquetSchema,
+)]
+pub enum TypedShape {
+    Empty,
+    Circle(i64),
+    Rect(u32, Option<u32>),
+    Named {
+        name: Option<String>,
+        points: Vec<i16>,
+    },
+}
+
+/// The typed target's row: most kinds of field the derive maps (narrow integers whose range
+/// the reader checks, enums, tuples, bytes, lists of lists, maps, optional structs,
+/// timestamps, 128-bit decimals).
+#[derive(
+    Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, parquet_serde::ParquetSchema,
+)]
+pub struct TypedRow {
+    pub id: i64,
+    pub small: u8,
+    pub signed: Option<i16>,
+    pub wide: u64,
+    pub big: Option<i128>,
+    pub score: Option<f64>,
+    pub flag: bool,
+    pub level: TypedLevel,
+    pub shape: Option<TypedShape>,
+    pub name: Option<String>,
+    pub pair: (i32, String),
+    #[parquet(bytes)]
+    pub blob: Option<Vec<u8>>,
+    pub fixed: [u8; 4],
+    #[parquet(timestamp = "micros")]
+    pub at: Option<i64>,
+    #[parquet(date)]
+    pub day: i32,
+    pub tags: Vec<String>,
+    pub grid: Vec<Vec<Option<i32>>>,
+    pub attrs: BTreeMap<String, Option<i64>>,
+    pub inner: Option<TypedInner>,
+    pub inners: Vec<TypedInner>,
+}
+
+/// Only two columns of [`TypedRow`]: the projected read of the typed target.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+pub struct TypedProjection {
+    pub name: Option<String>,
+    pub attrs: BTreeMap<String, Option<i64>>,
+}
+
+/// `data` read into [`TypedRow`] with 1 and 2 threads, and into [`TypedProjection`]: the
+/// matching of a Rust type to the file's schema and the typed assembly of rows (range
+/// checks, enums, tuples, maps), beyond what reading [`Value`]s exercises.
+pub fn typed(data: &[u8]) {
+    for threads in [1, 2] {
+        let options = ReadOptions::default().threads(threads);
+        let _ = parquet_serde::from_slice_with::<TypedRow>(data, &options);
+    }
+    let _ = parquet_serde::from_slice::<TypedProjection>(data);
+}
+
+/// `n` deterministic [`TypedRow`]s with nulls, empty lists and maps, and text of several
+/// lengths (row `i` differs from row `i - 1` in most fields).
+pub fn typed_rows(n: usize) -> Vec<TypedRow> {
+    (0..n)
+        .map(|i| {
+            let k = i as i64;
+            TypedRow {
+                id: k * 7 - 3,
+                small: (i * 37 % 256) as u8,
+                signed: (i % 3 != 0).then_some((k * 1000 - 500) as i16),
+                wide: u64::MAX - i as u64,
+                big: (i % 4 != 1).then_some(i128::from(k) * 1_000_000_007 - 12),
+                score: (i % 5 != 2).then_some(k as f64 / 3.0),
+                flag: i % 2 == 0,
+                level: [TypedLevel::Debug, TypedLevel::Info, TypedLevel::Warn][i % 3].clone(),
+                shape: match i % 5 {
+                    0 => None,
+                    1 => Some(TypedShape::Empty),
+                    2 => Some(TypedShape::Circle(k)),
+                    3 => Some(TypedShape::Rect(i as u32, (i % 2 == 0).then_some(7))),
+                    _ => Some(TypedShape::Named {
+                        name: (i % 3 == 0).then(|| format!("shape {i}")),
+                        points: (0..i % 4).map(|p| p as i16 - 1).collect(),
+                    }),
+                },
+                name: (i % 6 != 5).then(|| "név ✓ ".repeat(i % 4) + &i.to_string()),
+                pair: (-(k as i32), "p".repeat(i % 3)),
+                blob: (i % 2 == 1).then(|| (0..i % 9).map(|b| b as u8 ^ 0xA5).collect()),
+                fixed: [i as u8, 1, 2, (i * 3) as u8],
+                at: (i % 7 != 0).then_some(1_700_000_000_000_000 + k * 1_000_003),
+                day: 19_000 + i as i32,
+                tags: (0..i % 3).map(|t| format!("tag{}", (i + t) % 5)).collect(),
+                grid: (0..i % 3)
+                    .map(|r| {
+                        (0..(i + r) % 4)
+                            .map(|c| (c != 1).then_some((r * c) as i32))
+                            .collect()
+                    })
+                    .collect(),
+                attrs: (0..i % 4)
+                    .map(|a| (format!("key{a}"), (a != 2).then_some(k + a as i64)))
+                    .collect(),
+                inner: (i % 3 != 1).then(|| TypedInner {
+                    a: (i % 2 == 0).then_some(i as i32),
+                    b: (0..i % 3)
+                        .map(|b| (b != 0).then(|| format!("b{b}")))
+                        .collect(),
+                }),
+                inners: (0..i % 2)
+                    .map(|_| TypedInner {
+                        a: None,
+                        b: vec![Some(String::new())],
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Seeds for the typed target, by file name: [`typed_rows`] written with several codecs,
+/// page versions, encodings and page and row-group sizes (each a few kilobytes).
+pub fn typed_seeds() -> Vec<(String, Vec<u8>)> {
+    use parquet_serde::options::{Compression, DataPageVersion, StatisticsLevel, WriterOptions};
+    let rows = typed_rows(40);
+    let base = WriterOptions::default();
+    let variants = [
+        ("typed_snappy_v1.parquet", base.clone()),
+        (
+            "typed_plain_uncompressed.parquet",
+            base.clone()
+                .dictionary(false)
+                .auto_encoding(false)
+                .compression(Compression::Uncompressed),
+        ),
+        (
+            "typed_zstd_v2_small_pages.parquet",
+            base.clone()
+                .compression(Compression::Zstd(1))
+                .data_page_version(DataPageVersion::V2)
+                .page_row_limit(7)
+                .row_group_rows(16),
+        ),
+        (
+            "typed_gzip_no_stats.parquet",
+            base.clone()
+                .compression(Compression::Gzip(1))
+                .statistics(StatisticsLevel::None)
+                .page_index(false)
+                .checksums(false)
+                .row_group_rows(25),
+        ),
+    ];
+    variants
+        .into_iter()
+        .map(|(name, options)| {
+            let bytes = parquet_serde::to_vec_with(&rows, &options).expect("typed seed rows write");
+            (name.to_string(), bytes)
+        })
+        .collect()
 }
