@@ -3,7 +3,7 @@
 //! `cargo bench -p parquet-serde --bench compression -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::core::compression::{decompress, Compression};
+use parquet_serde::core::compression::{decompress, decompress_reusing, Compression};
 
 const PAGE: usize = 1 << 20;
 
@@ -101,6 +101,27 @@ fn bench_codecs(c: &mut Criterion) {
                     decompress(codec.codec(), black_box(&compressed), page.len(), &mut out)
                         .unwrap();
                     black_box(out.len())
+                })
+            });
+            // One buffer kept between pages, as the page writer and reader keep theirs.
+            let mut kept = Vec::new();
+            g.bench_function(BenchmarkId::new("compress_reusing", name), |b| {
+                b.iter(|| {
+                    codec
+                        .compress_reusing(black_box(page), &mut kept, 0)
+                        .unwrap()
+                })
+            });
+            g.bench_function(BenchmarkId::new("decompress_reusing", name), |b| {
+                b.iter(|| {
+                    decompress_reusing(
+                        codec.codec(),
+                        black_box(&compressed),
+                        page.len(),
+                        &mut kept,
+                    )
+                    .unwrap();
+                    black_box(kept.len())
                 })
             });
         }

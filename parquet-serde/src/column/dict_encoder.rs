@@ -16,8 +16,9 @@ fn mix(x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// Hash of a byte string: short ones (up to 16 bytes, the common case of dictionary
-/// columns) from two overlapping loads, longer ones with XXH3.
+/// Hash of a byte string: short ones (up to 32 bytes, the common case of dictionary
+/// columns: levels, names, paths, module targets) from overlapping loads, longer ones with
+/// XXH3.
 #[inline]
 fn hash_bytes(x: &[u8]) -> u64 {
     let n = x.len();
@@ -29,6 +30,11 @@ fn hash_bytes(x: &[u8]) -> u64 {
         }
         4..=8 => (u64::from(le32(x, 0)), u64::from(le32(x, n - 4))),
         9..=16 => (le64(x, 0), le64(x, n - 8)),
+        // Four overlapping words, the first and last two folded before the final mix.
+        17..=32 => (
+            le64(x, 0) ^ mix(le64(x, 8)),
+            le64(x, n - 8) ^ mix(le64(x, n - 16)),
+        ),
         _ => return XxHash3_64::oneshot(x),
     };
     mix(a ^ mix(b ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
@@ -46,6 +52,12 @@ fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
         1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
         4..=8 => le32(a, 0) == le32(b, 0) && le32(a, n - 4) == le32(b, n - 4),
         9..=16 => le64(a, 0) == le64(b, 0) && le64(a, n - 8) == le64(b, n - 8),
+        17..=32 => {
+            le64(a, 0) == le64(b, 0)
+                && le64(a, 8) == le64(b, 8)
+                && le64(a, n - 16) == le64(b, n - 16)
+                && le64(a, n - 8) == le64(b, n - 8)
+        }
         _ => a == b,
     }
 }

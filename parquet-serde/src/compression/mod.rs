@@ -102,6 +102,37 @@ impl Compression {
             Compression::Lz4Raw => lz4_raw::compress(input, output),
         }
     }
+
+    /// Compresses `input` into `buf` from `start` on and returns where the compressed bytes
+    /// end (they are `buf[start..end]`). `buf`'s bytes past `start` are overwritten and may
+    /// be left past `end`: the Snappy and LZ4 encoders write into initialized memory only,
+    /// and a buffer that keeps its length between pages is zero-filled once instead of once
+    /// per page. Errors as [`compress`](Self::compress).
+    ///
+    /// ```
+    /// use parquet_serde::core::compression::{decompress_reusing, Compression};
+    /// let page = b"one page of text, one page of text, one page of text".repeat(100);
+    /// let (mut packed, mut plain) = (Vec::new(), Vec::new());
+    /// for _ in 0..3 {
+    ///     // The same two buffers serve every page.
+    ///     let end = Compression::Snappy.compress_reusing(&page, &mut packed, 0)?;
+    ///     let codec = Compression::Snappy.codec();
+    ///     decompress_reusing(codec, &packed[..end], page.len(), &mut plain)?;
+    ///     assert_eq!(plain, page);
+    /// }
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn compress_reusing(self, input: &[u8], buf: &mut Vec<u8>, start: usize) -> Result<usize> {
+        match self {
+            Compression::Snappy => snappy::compress_reusing(input, buf, start),
+            Compression::Lz4Raw => lz4_raw::compress_reusing(input, buf, start),
+            _ => {
+                buf.truncate(start);
+                self.compress(input, buf)?;
+                Ok(buf.len())
+            }
+        }
+    }
 }
 
 /// Decompresses a page compressed with `codec`, appending exactly `uncompressed_size` bytes to
@@ -154,6 +185,30 @@ pub fn decompress(
         Err(e) => {
             output.truncate(start);
             Err(e)
+        }
+    }
+}
+
+/// [`decompress`] into a buffer whose old contents are not needed: on success `buf` holds
+/// exactly the `uncompressed_size` decoded bytes, on error it is empty. A page buffer
+/// handed back for the next page is overwritten in place by the codecs that write into
+/// initialized memory (Snappy, LZ4_RAW) instead of being zero-filled first.
+pub fn decompress_reusing(
+    codec: CompressionCodec,
+    input: &[u8],
+    uncompressed_size: usize,
+    buf: &mut Vec<u8>,
+) -> Result<()> {
+    match codec {
+        _ if input.is_empty() && uncompressed_size == 0 => {
+            buf.clear();
+            Ok(())
+        }
+        CompressionCodec::Snappy => snappy::decompress_reusing(input, uncompressed_size, buf),
+        CompressionCodec::Lz4Raw => lz4_raw::decompress_reusing(input, uncompressed_size, buf),
+        _ => {
+            buf.clear();
+            decompress(codec, input, uncompressed_size, buf)
         }
     }
 }

@@ -73,6 +73,35 @@ fn round_trip_every_codec() {
 }
 
 #[test]
+fn reused_buffers_give_the_same_bytes() {
+    // One buffer for every page, as the page writer and reader keep them: whatever it
+    // held before (longer, shorter, other bytes), the result is what the appending
+    // functions give.
+    for c in ALL {
+        let mut packed = vec![7u8; 3];
+        let mut inflated = vec![9u8; 50_000];
+        for input in inputs().iter().chain(inputs().iter().rev()) {
+            let mut want = Vec::new();
+            c.compress(input, &mut want).unwrap();
+            let end = c.compress_reusing(input, &mut packed, 2).unwrap();
+            assert_eq!(&packed[..2], &[7, 7], "{c:?} keeps the bytes before start");
+            assert_eq!(&packed[2..end], &want[..], "{c:?} on {} bytes", input.len());
+            decompress_reusing(c.codec(), &packed[2..end], input.len(), &mut inflated)
+                .unwrap_or_else(|e| panic!("{c:?} on {} bytes: {e}", input.len()));
+            assert_eq!(inflated, *input, "{c:?}");
+            // A wrong size is an error and leaves the buffer empty.
+            if !input.is_empty() {
+                let bad =
+                    decompress_reusing(c.codec(), &packed[2..end], input.len() + 1, &mut inflated);
+                assert!(bad.is_err(), "{c:?}");
+                assert!(inflated.is_empty(), "{c:?}");
+                inflated.resize(70_000, 3);
+            }
+        }
+    }
+}
+
+#[test]
 fn compression_actually_compresses() {
     let text = &inputs()[4];
     for c in ALL {

@@ -124,6 +124,24 @@ pub(crate) fn unpack_tail<T: FromPacked>(
 pub(crate) fn pack8(values: &[u32; 8], bit_width: u8, out: &mut Vec<u8>) {
     let w = bit_width as usize;
     let mask = ((1u64 << w) - 1) as u32;
+    // Levels and most dictionary indices: the 8 values fit one or two words, built without
+    // a branch per value and appended at once.
+    if w <= 8 {
+        let mut acc = 0u64;
+        for (i, &v) in values.iter().enumerate() {
+            acc |= u64::from(v & mask) << (i * w);
+        }
+        out.extend_from_slice(&acc.to_le_bytes()[..w]);
+        return;
+    }
+    if w <= 16 {
+        let mut acc = 0u128;
+        for (i, &v) in values.iter().enumerate() {
+            acc |= u128::from(v & mask) << (i * w);
+        }
+        out.extend_from_slice(&acc.to_le_bytes()[..w]);
+        return;
+    }
     let mut acc = 0u64;
     let mut bits = 0usize;
     for &v in values {

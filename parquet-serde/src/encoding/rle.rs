@@ -489,9 +489,12 @@ impl RleEncoder {
         let mask = self.mask();
         let mut i = 0;
         while i < values.len() {
-            if self.num_buffered == 0 && self.repeat_count < 8 && values.len() - i >= 8 {
+            let whole = (self.num_buffered == 0 && self.repeat_count < 8)
+                .then(|| values[i..].first_chunk::<8>())
+                .flatten();
+            if let Some(&chunk) = whole {
                 // A whole group at once; same result as 8 calls of `put_one`.
-                let group: [u32; 8] = std::array::from_fn(|j| to_u32(values[i + j]) & mask);
+                let group: [u32; 8] = chunk.map(|v| to_u32(v) & mask);
                 i += 8;
                 if group.iter().all(|&v| v == group[0]) {
                     // 8 repeats at a group boundary: an RLE run starts.

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::PageDecryptor;
-use crate::compression::decompress;
+use crate::compression::decompress_reusing;
 use crate::error::{Error, Result};
 use crate::format::{self, CompressionCodec, PageHeader, PageType};
 
@@ -265,9 +265,9 @@ impl<'a> PageReader<'a> {
             }
             return Ok(data);
         }
+        // The spare buffer's old bytes are overwritten, not zero-filled first.
         let mut out = std::mem::take(&mut self.spare);
-        out.clear();
-        decompress(self.codec, &data, size, &mut out)?;
+        decompress_reusing(self.codec, &data, size, &mut out)?;
         Ok(Cow::Owned(out))
     }
 

@@ -125,10 +125,16 @@ impl PageCodec {
         // The stored bytes: the body itself when nothing is compressed, else `scratch`
         // holding the raw prefix and the compressed rest.
         let stored: &[u8] = if page.compress && self.compression != Compression::Uncompressed {
-            scratch.clear();
-            scratch.extend_from_slice(&page.body[..raw]);
-            self.compression.compress(&page.body[raw..], scratch)?;
-            scratch
+            // `scratch` keeps its length between pages (see `compress_reusing`): only its
+            // first `end` bytes are this page's.
+            if scratch.len() < raw {
+                scratch.resize(raw, 0);
+            }
+            scratch[..raw].copy_from_slice(&page.body[..raw]);
+            let end = self
+                .compression
+                .compress_reusing(&page.body[raw..], scratch, raw)?;
+            &scratch[..end]
         } else {
             &page.body
         };
