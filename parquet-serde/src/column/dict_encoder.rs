@@ -243,6 +243,70 @@ impl DictEncoder {
     }
 }
 
+/// The dictionary entries the page being filled refers to, in the order the page first uses
+/// them. A page's min and max are those of these entries: a few comparisons per page instead
+/// of one per value (a `level` column has 5 entries for a million values).
+#[derive(Debug)]
+pub(crate) struct PageEntries {
+    /// Per dictionary entry, the number of the last page that used it.
+    stamps: Vec<u32>,
+    /// Number of the page being filled (from 1: a stamp of 0 is no page).
+    page: u32,
+    /// Entries the page uses that were not folded into its statistics yet.
+    used: Vec<u32>,
+}
+
+impl Default for PageEntries {
+    fn default() -> Self {
+        PageEntries {
+            stamps: Vec::new(),
+            page: 1,
+            used: Vec::new(),
+        }
+    }
+}
+
+impl PageEntries {
+    /// Notes the entries `indices` (into a dictionary of `dict_len` entries) refer to: per
+    /// index one load and compare, a store only for an entry new to the page.
+    #[inline]
+    pub fn note(&mut self, indices: &[u32], dict_len: usize) {
+        if self.stamps.len() < dict_len {
+            self.stamps.resize(dict_len, 0);
+        }
+        let page = self.page;
+        for &i in indices {
+            let stamp = &mut self.stamps[i as usize];
+            if *stamp != page {
+                *stamp = page;
+                self.used.push(i);
+            }
+        }
+    }
+
+    /// Entries noted and not yet [`folded`](Self::folded), in first-use order.
+    pub fn used(&self) -> &[u32] {
+        &self.used
+    }
+
+    /// The entries in [`used`](Self::used) are in the page's statistics: forget them (later
+    /// uses in the same page are not noted again).
+    pub fn folded(&mut self) {
+        self.used.clear();
+    }
+
+    /// Starts the next page.
+    pub fn next_page(&mut self) {
+        self.used.clear();
+        self.page = self.page.wrapping_add(1);
+        if self.page == 0 {
+            // After 2^32 - 1 pages the numbers come round: old stamps must not match.
+            self.stamps.fill(0);
+            self.page = 1;
+        }
+    }
+}
+
 /// Interns fixed-width values compared by `key(x)` (equal keys: equal values; for floats,
 /// their bits) and hashed by `hash(key)`; each new entry adds `width` PLAIN bytes. Returns
 /// the PLAIN bytes added.

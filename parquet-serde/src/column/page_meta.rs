@@ -127,6 +127,34 @@ impl PageMetaCollector {
     /// Records the slots `levels` of `batch`, whose non-null values are `values`.
     pub fn add(&mut self, batch: &ColumnBatch, levels: Range<usize>, values: Range<usize>) {
         self.page.add_range(&batch.values, values.clone());
+        self.add_nulls_and_sizes(batch, levels, values);
+    }
+
+    /// [`add`](Self::add) but for the min and max of the values: they are dictionary-encoded
+    /// and come from the page's distinct entries at the end of the page
+    /// ([`add_dictionary_entries`](Self::add_dictionary_entries)). The values are counted.
+    pub fn add_levels(&mut self, batch: &ColumnBatch, levels: Range<usize>, values: Range<usize>) {
+        // As `add_range` counts them: clamped to the batch.
+        let len = batch.values.len();
+        let counted = values.end.min(len).saturating_sub(values.start.min(len));
+        self.page.count_values(counted as u64);
+        self.add_nulls_and_sizes(batch, levels, values);
+    }
+
+    /// Folds the min and max of the dictionary entries `entries` of `dict` (used by the
+    /// current page, values already counted by [`add_levels`](Self::add_levels)) into the
+    /// page statistics.
+    pub fn add_dictionary_entries(&mut self, dict: &ColumnValues, entries: &[u32]) {
+        self.page.add_entries(dict, entries);
+    }
+
+    /// Null count, level histograms and byte-array sizes of the slots `levels` of `batch`.
+    fn add_nulls_and_sizes(
+        &mut self,
+        batch: &ColumnBatch,
+        levels: Range<usize>,
+        values: Range<usize>,
+    ) {
         self.page.add_nulls((levels.len() - values.len()) as u64);
         if self.max_def > 0 {
             histogram(&batch.def_levels[levels.clone()], &mut self.page_def);
@@ -411,6 +439,36 @@ mod tests {
         let s = m.statistics.unwrap();
         assert_eq!(s.nan_count, Some(1));
         assert_eq!(s.min_value, Some(1.0f64.to_le_bytes().to_vec()));
+    }
+
+    #[test]
+    fn dictionary_entries_give_the_statistics_of_every_value() {
+        let dict = ColumnValues::Int32(vec![7, -2, 4]);
+        let b = int_batch(vec![7, 7, -2, 7], vec![1, 1, 0, 1, 1]);
+        let mut every = PageMetaCollector::new(
+            opts(),
+            Type::Int32,
+            1,
+            0,
+            SortOrder::Signed,
+            StatisticsFormat::default(),
+        );
+        let mut entries = PageMetaCollector::new(
+            opts(),
+            Type::Int32,
+            1,
+            0,
+            SortOrder::Signed,
+            StatisticsFormat::default(),
+        );
+        every.add(&b, 0..5, 0..4);
+        entries.add_levels(&b, 0..5, 0..4);
+        entries.add_dictionary_entries(&dict, &[0, 1]);
+        // Values are counted once each, not once per entry.
+        assert_eq!(entries.page.num_values(), 4);
+        assert_eq!(every.page.num_values(), 4);
+        assert_eq!(entries.page.to_thrift(), every.page.to_thrift());
+        assert_eq!(entries.page_def, every.page_def);
     }
 
     #[test]

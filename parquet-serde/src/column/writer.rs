@@ -19,7 +19,7 @@ use crate::values::ColumnValues;
 
 use super::auto;
 use super::batch::{clear_values, empty_values, extend_values, matches_type, ColumnBatch};
-use super::dict_encoder::{value_bytes, DictEncoder};
+use super::dict_encoder::{value_bytes, DictEncoder, PageEntries};
 use super::encode::{check_encoding, encode_plain, encode_values, gather};
 use super::page_meta::{PageMetaCollector, PageMetaOptions};
 use super::statistics::{SortOrder, StatisticsFormat};
@@ -196,6 +196,12 @@ pub struct ColumnChunkWriter {
     page_indices: Vec<u32>,
     page_rows: usize,
     dict: Option<DictEncoder>,
+    /// The dictionary entries the page being filled uses, for its min and max.
+    dict_entries: PageEntries,
+    /// Whether the min and max of dictionary-encoded values come from the entries they use
+    /// (not for floating point columns, whose NaNs count once per value; tests turn it off
+    /// to compare with the statistics of every value).
+    entry_statistics: bool,
     dict_fallback: bool,
     fallback_pending: bool,
     meta: PageMetaCollector,
@@ -388,6 +394,9 @@ impl ColumnChunkWriter {
             page_indices: Vec::new(),
             page_rows: 0,
             dict,
+            dict_entries: PageEntries::default(),
+            entry_statistics: !matches!(physical_type, Type::Float | Type::Double)
+                && sort_order != SortOrder::Float16,
             dict_fallback: false,
             fallback_pending: false,
             encoding_stats: Vec::new(),
@@ -659,7 +668,18 @@ impl ColumnChunkWriter {
         } else {
             levels.len()
         };
-        self.meta.add(batch, levels.clone(), values.clone());
+        let by_entries = self.entry_statistics && self.using_dict();
+        if by_entries {
+            // Min and max come from the dictionary entries the page uses, at its end.
+            self.meta.add_levels(batch, levels.clone(), values.clone());
+        } else {
+            // Entries noted before go in first, so that values are folded in page order. A page
+            // can hold both: after a fallback, a repeated column's row that the next batch
+            // continues is appended to the page of indices (its values are then lost by
+            // `flush_page`, which writes the indices only: a known bug, not fixed here).
+            self.fold_dict_entries();
+            self.meta.add(batch, levels.clone(), values.clone());
+        }
         if let (Some((geo, _)), ColumnValues::ByteArray(v)) = (self.geo.as_mut(), &batch.values) {
             for i in values.clone() {
                 geo.add(v.get(i));
@@ -680,7 +700,12 @@ impl ColumnChunkWriter {
                 self.dict_cost.indices += values.len();
                 self.dict_cost.plain += range_bytes(&batch.values, values.clone());
                 let known = dict.len();
+                let first = self.page_indices.len();
                 dict.intern(&batch.values, values, &mut self.page_indices);
+                if by_entries {
+                    self.dict_entries
+                        .note(&self.page_indices[first..], dict.len());
+                }
                 self.dict_cost.dictionary = dict.plain_bytes();
                 if let Some(bloom) = self.bloom.as_mut() {
                     // Only values new to the dictionary need hashing.
@@ -749,9 +774,30 @@ impl ColumnChunkWriter {
         }
     }
 
+    /// Folds the dictionary entries noted for the page being filled into its statistics.
+    fn fold_dict_entries(&mut self) {
+        if let Some(dict) = &self.dict {
+            if !self.dict_entries.used().is_empty() {
+                self.meta
+                    .add_dictionary_entries(dict.values(), self.dict_entries.used());
+            }
+        }
+        self.dict_entries.folded();
+    }
+
+    /// Folds the min and max of dictionary-encoded values into the page statistics one by
+    /// one (as before the entries were used), to compare the results of both ways.
+    #[cfg(test)]
+    pub(crate) fn fold_every_value(&mut self) {
+        self.entry_statistics = false;
+    }
+
     /// Encodes the buffered page and hands it on (see [`emit`](Self::emit)).
     fn flush_page(&mut self) -> Result<()> {
         self.fallback_pending = false;
+        // The page statistics are complete before the dictionary may be dropped below and
+        // before they are read.
+        self.fold_dict_entries();
         // `Auto`: the first dictionary-encoded page is written only if the dictionary pays
         // for everything so far (later pages are checked as values arrive).
         if self.options.auto_encoding
@@ -821,6 +867,7 @@ impl ColumnChunkWriter {
         };
         let first_row = (self.num_rows - self.page_rows as u64) as i64;
         self.meta.finish_page(first_row);
+        self.dict_entries.next_page();
         self.note_page(page.header.r#type, encoding);
         self.stored.push(None);
         self.emit(PageSlot::Data(ordinal), page)?;

@@ -237,6 +237,78 @@ impl StatisticsAccumulator {
         }
     }
 
+    /// Counts `n` non-null values whose min and max come separately, from
+    /// [`add_entries`](Self::add_entries).
+    pub(crate) fn count_values(&mut self, n: u64) {
+        self.values += n;
+    }
+
+    /// Folds the min and max of `values[i]` for every `i` in `entries` (the dictionary
+    /// entries a page refers to) without counting them as values: the page's values are
+    /// counted once each by [`count_values`](Self::count_values). Entries are folded in the
+    /// order given, so that of values comparing equal (decimals of different lengths) the
+    /// first one stays, as when every value is folded in page order.
+    ///
+    /// NaNs are not counted either: floating point columns (FLOAT, DOUBLE, FLOAT16) fold
+    /// their values with [`add_range`](Self::add_range), which counts NaNs once per value.
+    pub(crate) fn add_entries(&mut self, values: &ColumnValues, entries: &[u32]) {
+        if entries.is_empty() {
+            return;
+        }
+        let unsigned = self.order == SortOrder::Unsigned;
+        match values {
+            ColumnValues::Int32(v) => {
+                self.deprecated = !unsigned;
+                let it = entries.iter().map(|&i| v[i as usize]);
+                let mm = if unsigned {
+                    min_max_ord(it.map(|x| x as u32)).map(|(a, b)| (a as i32, b as i32))
+                } else {
+                    min_max_ord(it)
+                };
+                if let Some((lo, hi)) = mm {
+                    self.merge_i32(lo, hi);
+                }
+            }
+            ColumnValues::Int64(v) => {
+                self.deprecated = !unsigned;
+                let it = entries.iter().map(|&i| v[i as usize]);
+                let mm = if unsigned {
+                    min_max_ord(it.map(|x| x as u64)).map(|(a, b)| (a as i64, b as i64))
+                } else {
+                    min_max_ord(it)
+                };
+                if let Some((lo, hi)) = mm {
+                    self.merge_i64(lo, hi);
+                }
+            }
+            ColumnValues::ByteArray(v) => {
+                let it = entries.iter().map(|&i| v.get(i as usize));
+                match self.order {
+                    SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
+                    SortOrder::Unsigned => self.add_bytes_unsigned(it),
+                    _ => {}
+                }
+            }
+            ColumnValues::FixedLenByteArray(v) if self.order != SortOrder::Float16 => {
+                self.fixed_len = true;
+                let it = entries.iter().map(|&i| v.get(i as usize));
+                match self.order {
+                    SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
+                    SortOrder::Unsigned => self.add_bytes(it, <[u8]>::cmp),
+                    _ => {}
+                }
+            }
+            _ => {
+                // Booleans, floats and INT96: one entry at a time, uncounted.
+                let (values_before, nans_before) = (self.values, self.nan_count);
+                for &i in entries {
+                    self.add_range(values, i as usize..i as usize + 1);
+                }
+                (self.values, self.nan_count) = (values_before, nans_before);
+            }
+        }
+    }
+
     fn byte_cmp(&self) -> fn(&[u8], &[u8]) -> Ordering {
         match self.order {
             SortOrder::Signed => compare_decimal_bytes,
