@@ -662,3 +662,81 @@ proptest! {
         });
     }
 }
+
+#[test]
+fn dictionary_fallback_inside_a_row_keeps_the_rest_of_the_row() {
+    // A LIST column whose every row comes in two batches: the second continues the row of
+    // the first. The dictionary (limit 256 bytes) falls back during a first half, so the
+    // page cannot end before the row does; the second half must still go into that page
+    // as dictionary indices (it once went into the plain buffer beside them, and the page
+    // was written with the indices alone: those values read back as 0).
+    for version in [DataPageVersion::V1, DataPageVersion::V2] {
+        let mut w = ColumnChunkWriter::new(
+            vec!["c".into()],
+            Type::Int64,
+            0,
+            1,
+            1,
+            SortOrder::Signed,
+            options(version, true, 1 << 20),
+        )
+        .unwrap();
+        let mut all = ColumnBatch {
+            values: ColumnValues::Int64(vec![]),
+            def_levels: vec![],
+            rep_levels: vec![],
+        };
+        for r in 0..20i64 {
+            for half in 0..2 {
+                let values: Vec<i64> = (0..5).map(|j| r * 100 + half * 10 + j).collect();
+                let rep: Vec<i16> = (0..5).map(|j| i16::from(half > 0 || j > 0)).collect();
+                let batch = ColumnBatch {
+                    values: ColumnValues::Int64(values),
+                    def_levels: vec![1; 5],
+                    rep_levels: rep,
+                };
+                extend_batch(&mut all, &batch);
+                w.write(&batch).unwrap();
+            }
+        }
+        let chunk = w.close().unwrap();
+        let data = chunk.to_bytes();
+        let md = &chunk.metadata;
+        let pages = PageReader::new(
+            &data,
+            0,
+            md.codec,
+            md.num_values,
+            PageReaderOptions::default(),
+        );
+        let back = ColumnChunkReader::new(pages, Type::Int64, 0, 1, 1)
+            .read_all()
+            .unwrap();
+        assert_eq!(back, all, "{version:?}");
+        // The dictionary was used, then given up.
+        let data_pages: Vec<Encoding> = md
+            .encoding_stats
+            .iter()
+            .flatten()
+            .filter(|s| s.page_type != PageType::DictionaryPage)
+            .map(|s| s.encoding)
+            .collect();
+        assert!(
+            data_pages.contains(&Encoding::RleDictionary),
+            "{data_pages:?}"
+        );
+        assert!(
+            data_pages.iter().any(|&e| e != Encoding::RleDictionary),
+            "{data_pages:?}"
+        );
+    }
+}
+
+/// Appends `b`'s levels and values to `all`.
+fn extend_batch(all: &mut ColumnBatch, b: &ColumnBatch) {
+    if let (ColumnValues::Int64(a), ColumnValues::Int64(v)) = (&mut all.values, &b.values) {
+        a.extend_from_slice(v);
+    }
+    all.def_levels.extend_from_slice(&b.def_levels);
+    all.rep_levels.extend_from_slice(&b.rep_levels);
+}

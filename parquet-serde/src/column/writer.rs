@@ -508,8 +508,12 @@ impl ColumnChunkWriter {
         }
     }
 
+    /// Whether values go through the dictionary: until it falls back, and after that until
+    /// the page that decided it is written. That page may not end before its last row does
+    /// (a repeated column's next batch can continue the row), and a page holds dictionary
+    /// indices or plain values, never both.
     fn using_dict(&self) -> bool {
-        self.dict.is_some() && !self.dict_fallback
+        self.dict.is_some() && (!self.dict_fallback || self.fallback_pending)
     }
 
     /// Checks a batch against the column: level counts, level ranges, value count and type.
