@@ -19,7 +19,7 @@ fn mix(x: u64) -> u64 {
 /// Hash of a byte string: short ones (up to 32 bytes, the common case of dictionary
 /// columns: levels, names, paths, module targets) from overlapping loads, longer ones with
 /// XXH3.
-#[inline]
+#[inline(always)]
 fn hash_bytes(x: &[u8]) -> u64 {
     let n = x.len();
     let (a, b) = match n {
@@ -41,7 +41,7 @@ fn hash_bytes(x: &[u8]) -> u64 {
 }
 
 /// Whether two byte strings are equal; short ones compared with overlapping loads.
-#[inline]
+#[inline(always)]
 fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
