@@ -16,66 +16,88 @@ fn mix(x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// Hash of a byte string: short ones (up to 32 bytes, the common case of dictionary
-/// columns: levels, names, paths, module targets) from overlapping loads, longer ones with
-/// XXH3.
+/// The words of a byte string of up to 16 bytes, from overlapping loads: with its length
+/// they are the string itself (the common case of dictionary columns: levels, names, short
+/// keys). `None` for longer strings.
 #[inline(always)]
-fn hash_bytes(x: &[u8]) -> u64 {
+fn short_words(x: &[u8]) -> Option<(u64, u64)> {
     let n = x.len();
-    let (a, b) = match n {
+    Some(match n {
         0 => (0, 0),
         1..=3 => {
             let v = u64::from(x[0]) | u64::from(x[n / 2]) << 8 | u64::from(x[n - 1]) << 16;
             (v, 0)
         }
-        4..=8 => (u64::from(le32(x, 0)), u64::from(le32(x, n - 4))),
-        9..=16 => (le64(x, 0), le64(x, n - 8)),
-        // Four overlapping words, the first and last two folded before the final mix.
-        17..=32 => (
-            le64(x, 0) ^ mix(le64(x, 8)),
-            le64(x, n - 8) ^ mix(le64(x, n - 16)),
+        4..=8 => (
+            u64::from(u32::from_le_bytes(*x.first_chunk()?)),
+            u64::from(u32::from_le_bytes(*x.last_chunk()?)),
         ),
-        _ => return XxHash3_64::oneshot(x),
-    };
+        9..=16 => (
+            u64::from_le_bytes(*x.first_chunk()?),
+            u64::from_le_bytes(*x.last_chunk()?),
+        ),
+        _ => return None,
+    })
+}
+
+/// A short string as [`short_words`] and its length: equal keys, equal strings. Entries
+/// longer than 16 bytes have the key [`LONG`].
+type ShortKey = (u64, u64, usize);
+
+/// The [`ShortKey`] of a dictionary entry longer than 16 bytes (no short string has it).
+const LONG: ShortKey = (0, 0, usize::MAX);
+
+/// Hash of a short string from its words and length.
+#[inline(always)]
+fn hash_short(a: u64, b: u64, n: usize) -> u64 {
     mix(a ^ mix(b ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
 }
 
-/// Whether two byte strings are equal; short ones compared with overlapping loads.
+/// Hash of a string longer than 16 bytes: up to 32 bytes from four overlapping words (the
+/// first and last two folded before the final mix: module targets, URL paths), longer ones
+/// with XXH3.
+#[inline(always)]
+fn hash_long(x: &[u8]) -> u64 {
+    match (x.len(), x.first_chunk::<16>(), x.last_chunk::<16>()) {
+        (17..=32, Some(head), Some(tail)) => {
+            let (h0, h1) = head.split_at(8);
+            let (t0, t1) = tail.split_at(8);
+            let word = |w: &[u8]| w.try_into().map_or(0, u64::from_le_bytes);
+            hash_short(word(h0) ^ mix(word(h1)), word(t1) ^ mix(word(t0)), x.len())
+        }
+        _ => XxHash3_64::oneshot(x),
+    }
+}
+
+/// Hash of any byte string (short ones as [`hash_short`]).
+#[inline(always)]
+fn hash_bytes(x: &[u8]) -> u64 {
+    match short_words(x) {
+        Some((a, b)) => hash_short(a, b, x.len()),
+        None => hash_long(x),
+    }
+}
+
+/// Whether two byte strings are equal; short ones compared by their words.
 #[inline(always)]
 fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
+    if a.len() != b.len() {
         return false;
     }
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=8 => le32(a, 0) == le32(b, 0) && le32(a, n - 4) == le32(b, n - 4),
-        9..=16 => le64(a, 0) == le64(b, 0) && le64(a, n - 8) == le64(b, n - 8),
-        17..=32 => {
-            le64(a, 0) == le64(b, 0)
-                && le64(a, 8) == le64(b, 8)
-                && le64(a, n - 16) == le64(b, n - 16)
-                && le64(a, n - 8) == le64(b, n - 8)
-        }
-        _ => a == b,
+    match (short_words(a), short_words(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => long_eq(a, b),
     }
 }
 
-/// The 4 bytes of `x` at `at` (in range: callers check the length).
-#[inline]
-fn le32(x: &[u8], at: usize) -> u32 {
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&x[at..at + 4]);
-    u32::from_le_bytes(b)
-}
-
-/// The 8 bytes of `x` at `at` (in range: callers check the length).
-#[inline]
-fn le64(x: &[u8], at: usize) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&x[at..at + 8]);
-    u64::from_le_bytes(b)
+/// Whether two byte strings of the same length above 16 bytes are equal: up to 32 bytes
+/// by their first and last 16 (no call to `memcmp`).
+#[inline(always)]
+fn long_eq(a: &[u8], b: &[u8]) -> bool {
+    match (a.len(), a.first_chunk::<16>(), b.first_chunk::<16>()) {
+        (17..=32, Some(ha), Some(hb)) => ha == hb && a.last_chunk::<16>() == b.last_chunk::<16>(),
+        _ => a == b,
+    }
 }
 
 /// Slots of a new table (a power of two).
@@ -175,6 +197,9 @@ pub(crate) struct DictEncoder {
     values: ColumnValues,
     table: Table,
     plain_bytes: usize,
+    /// For a BYTE_ARRAY dictionary, each entry's [`ShortKey`]: a short value is found by
+    /// comparing keys, without reading the entries' offsets and bytes.
+    short: Vec<ShortKey>,
 }
 
 impl DictEncoder {
@@ -184,6 +209,7 @@ impl DictEncoder {
             values: empty,
             table: Table::new(),
             plain_bytes: 0,
+            short: Vec::new(),
         }
     }
 
@@ -213,6 +239,7 @@ impl DictEncoder {
         out.reserve(range.len());
         let table = &mut self.table;
         let plain = &mut self.plain_bytes;
+        let short = &mut self.short;
         match (&mut self.values, src) {
             (ColumnValues::Boolean(d), ColumnValues::Boolean(v)) => {
                 *plain += intern_fixed(table, d, &v[range], out, |x| x as u64, mix, 1);
@@ -233,7 +260,7 @@ impl DictEncoder {
                 *plain += intern_fixed(table, d, &v[range], out, |x| x, int96_hash, 12);
             }
             (ColumnValues::ByteArray(d), ColumnValues::ByteArray(v)) => {
-                *plain += intern_bytes(table, d, v, range, out);
+                *plain += intern_bytes(table, d, short, v, range, out);
             }
             (ColumnValues::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(v)) => {
                 *plain += intern_fixed_bytes(table, d, v, range, out);
@@ -344,24 +371,45 @@ fn int96_hash(x: Int96) -> u64 {
 fn intern_bytes(
     table: &mut Table,
     dict: &mut ByteArrays,
+    short: &mut Vec<ShortKey>,
     src: &ByteArrays,
     range: std::ops::Range<usize>,
     out: &mut Vec<u32>,
 ) -> usize {
     let before = dict.data.len() + 4 * dict.len();
+    let mut both = (dict, short);
     for w in src.offsets[range.start..=range.end].windows(2) {
         let x = &src.data[w[0]..w[1]];
-        let index = table.find_or_add(
-            dict,
-            hash_bytes(x),
-            |d, i| bytes_eq(&d.data[d.offsets[i]..d.offsets[i + 1]], x),
-            |d| {
-                d.push(x);
-                d.len() - 1
-            },
-        );
+        let add = |(d, s): &mut (&mut ByteArrays, &mut Vec<ShortKey>), key: ShortKey| {
+            d.push(x);
+            s.push(key);
+            d.len() - 1
+        };
+        let index = match short_words(x) {
+            Some((a, b)) => {
+                let key = (a, b, x.len());
+                table.find_or_add(
+                    &mut both,
+                    hash_short(a, b, x.len()),
+                    |(_, s), i| s.get(i) == Some(&key),
+                    |d| add(d, key),
+                )
+            }
+            None => table.find_or_add(
+                &mut both,
+                hash_long(x),
+                |(d, s), i| {
+                    s.get(i) == Some(&LONG) && {
+                        let e = d.get(i);
+                        e.len() == x.len() && long_eq(e, x)
+                    }
+                },
+                |d| add(d, LONG),
+            ),
+        };
         out.push(index);
     }
+    let dict = both.0;
     dict.data.len() + 4 * dict.len() - before
 }
 
@@ -442,6 +490,24 @@ mod tests {
             let mut idx = vec![];
             d.intern(&src, 0..split, &mut idx);
             d.intern(&src, split..values.len(), &mut idx);
+            let (want, plain) = naive(&values);
+            prop_assert_eq!(idx, want);
+            prop_assert_eq!(d.plain_bytes(), plain);
+        }
+
+        #[test]
+        fn short_and_long_bytes_agree_with_a_map(values in proptest::collection::vec(
+            proptest::collection::vec(0u8..2, 0..40), 0..300)) {
+            // Lengths on both sides of the 16-byte short keys and the 32-byte word hash,
+            // over two letters: many values share their first and last words.
+            let mut src = ByteArrays::new();
+            for v in &values {
+                src.push(v);
+            }
+            let src = ColumnValues::ByteArray(src);
+            let mut d = DictEncoder::new(ColumnValues::ByteArray(ByteArrays::new()));
+            let mut idx = vec![];
+            d.intern(&src, 0..values.len(), &mut idx);
             let (want, plain) = naive(&values);
             prop_assert_eq!(idx, want);
             prop_assert_eq!(d.plain_bytes(), plain);
