@@ -1,6 +1,7 @@
 //! Whole column chunks: write (encode + compress + CRC) and read (decompress + decode) of
 //! 1M values through ColumnChunkWriter / FileReader, for a timestamp-like INT64 column,
-//! a low-cardinality string column (dictionary) and an optional double column.
+//! low-cardinality string columns (dictionary: short level names, and 18-byte module
+//! targets) and an optional double column.
 //!
 //! `cargo bench -p parquet-serde --bench column -- --warm-up-time 1 --measurement-time 3`
 
@@ -31,6 +32,16 @@ fn batches() -> Vec<(&'static str, &'static str, ColumnBatch)> {
         def_levels: vec![],
         rep_levels: vec![],
     };
+    let mut targets = ByteArrays::new();
+    for i in 0..N {
+        let k = (i * 7919) % 50;
+        targets.push(format!("app::module{}::sub{}", k % 10, k % 5).as_bytes());
+    }
+    let targets = ColumnBatch {
+        values: ColumnValues::ByteArray(targets),
+        def_levels: vec![],
+        rep_levels: vec![],
+    };
     let def: Vec<i16> = (0..N).map(|i| (i % 10 != 0) as i16).collect();
     let n = def.iter().filter(|&&d| d == 1).count();
     let doubles = ColumnBatch {
@@ -41,6 +52,7 @@ fn batches() -> Vec<(&'static str, &'static str, ColumnBatch)> {
     vec![
         ("ts_int64", "required int64 c;", ts),
         ("level_string", "required binary c (STRING);", strings),
+        ("target_string", "required binary c (STRING);", targets),
         ("latency_double_optional", "optional double c;", doubles),
     ]
 }
