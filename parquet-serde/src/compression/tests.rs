@@ -188,6 +188,12 @@ fn garbage_is_an_error_never_a_panic() {
                 } else {
                     assert!(out.is_empty());
                 }
+                // The same over a page buffer that still holds an earlier page.
+                let mut kept = vec![0xA5; 300];
+                match decompress_reusing(codec, g, size, &mut kept) {
+                    Ok(()) => assert_eq!(kept, out, "{codec:?}"),
+                    Err(_) => assert!(kept.is_empty(), "{codec:?}"),
+                }
             }
         }
     }
@@ -262,6 +268,9 @@ fn absurd_sizes_are_rejected_before_allocating() {
         let mut out = Vec::new();
         assert!(decompress(codec, &small, usize::MAX / 2, &mut out).is_err());
         assert_eq!(out.capacity(), 0, "{codec:?}");
+        let mut kept = Vec::new();
+        assert!(decompress_reusing(codec, &small, usize::MAX / 2, &mut kept).is_err());
+        assert_eq!(kept.capacity(), 0, "{codec:?}");
     }
 }
 
