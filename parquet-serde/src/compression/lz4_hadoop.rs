@@ -40,7 +40,7 @@ pub(super) fn decompress(
         }
         output.truncate(start);
     }
-    decompress_block("LZ4", input, uncompressed_size, output).map_err(|e| {
+    decompress_block("LZ4", input, uncompressed_size, output, start).map_err(|e| {
         Error::compression(format!(
             "LZ4 page is neither Hadoop-framed nor an LZ4 frame, and as a raw block: {}",
             e.message()
@@ -64,7 +64,7 @@ fn decompress_hadoop(input: &[u8], uncompressed_size: usize, output: &mut Vec<u8
         }
         // An empty frame (Hadoop's end marker is 0, 0) inflates to nothing.
         if frame_len > 0 || !block.is_empty() {
-            if decompress_block("LZ4", block, frame_len, output).is_err() {
+            if decompress_block("LZ4", block, frame_len, output, output.len()).is_err() {
                 return false;
             }
             total += frame_len;

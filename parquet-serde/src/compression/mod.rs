@@ -95,11 +95,17 @@ impl Compression {
                 output.extend_from_slice(input);
                 Ok(())
             }
-            Compression::Snappy => snappy::compress(input, output),
+            Compression::Snappy | Compression::Lz4Raw => {
+                let start = output.len();
+                let end = self
+                    .compress_reusing(input, output, start)
+                    .inspect_err(|_| output.truncate(start))?;
+                output.truncate(end);
+                Ok(())
+            }
             Compression::Gzip(level) => gzip::compress(input, level, output),
             Compression::Brotli(quality) => brotli::compress(input, quality, output),
             Compression::Zstd(level) => zstd::compress(input, level, output),
-            Compression::Lz4Raw => lz4_raw::compress(input, output),
         }
     }
 
@@ -124,8 +130,8 @@ impl Compression {
     /// ```
     pub fn compress_reusing(self, input: &[u8], buf: &mut Vec<u8>, start: usize) -> Result<usize> {
         match self {
-            Compression::Snappy => snappy::compress_reusing(input, buf, start),
-            Compression::Lz4Raw => lz4_raw::compress_reusing(input, buf, start),
+            Compression::Snappy => snappy::compress_at(input, buf, start),
+            Compression::Lz4Raw => lz4_raw::compress_at(input, buf, start),
             _ => {
                 buf.truncate(start);
                 self.compress(input, buf)?;
@@ -151,42 +157,7 @@ pub fn decompress(
     output: &mut Vec<u8>,
 ) -> Result<()> {
     let start = output.len();
-    let result = match codec {
-        CompressionCodec::Lzo => Err(Error::unsupported(
-            "LZO codec is not supported (no maintained pure implementation; rewrite the file with another codec)",
-        )),
-        CompressionCodec::Unknown(id) => Err(Error::unsupported(format!(
-            "unknown compression codec id {id}"
-        ))),
-        _ if input.is_empty() && uncompressed_size == 0 => Ok(()),
-        CompressionCodec::Uncompressed => {
-            if input.len() == uncompressed_size {
-                output.extend_from_slice(input);
-                Ok(())
-            } else {
-                Err(size_mismatch("UNCOMPRESSED", uncompressed_size, input.len()))
-            }
-        }
-        CompressionCodec::Snappy => snappy::decompress(input, uncompressed_size, output),
-        CompressionCodec::Gzip => gzip::decompress(input, uncompressed_size, output),
-        CompressionCodec::Brotli => brotli::decompress(input, uncompressed_size, output),
-        CompressionCodec::Zstd => zstd::decompress(input, uncompressed_size, output),
-        CompressionCodec::Lz4Raw => lz4_raw::decompress(input, uncompressed_size, output),
-        CompressionCodec::Lz4 => lz4_hadoop::decompress(input, uncompressed_size, output),
-    };
-    match result {
-        Ok(()) if output.len() - start == uncompressed_size => Ok(()),
-        Ok(()) => {
-            // Each codec checks the size itself; this is a second line of defence.
-            let got = output.len() - start;
-            output.truncate(start);
-            Err(size_mismatch(&codec.to_string(), uncompressed_size, got))
-        }
-        Err(e) => {
-            output.truncate(start);
-            Err(e)
-        }
-    }
+    decompress_at(codec, input, uncompressed_size, output, start)
 }
 
 /// [`decompress`] into a buffer whose old contents are not needed: on success `buf` holds
@@ -199,18 +170,78 @@ pub fn decompress_reusing(
     uncompressed_size: usize,
     buf: &mut Vec<u8>,
 ) -> Result<()> {
-    match codec {
+    decompress_at(codec, input, uncompressed_size, buf, 0)
+}
+
+/// Decodes into `buf[start..]`: on success `buf` is `start + uncompressed_size` long, on
+/// error it is cut back to `start`. Snappy and LZ4_RAW overwrite the bytes `buf` held past
+/// `start`; the other codecs append after cutting `buf` back to `start`.
+fn decompress_at(
+    codec: CompressionCodec,
+    input: &[u8],
+    uncompressed_size: usize,
+    buf: &mut Vec<u8>,
+    start: usize,
+) -> Result<()> {
+    let result = match codec {
+        CompressionCodec::Lzo => Err(Error::unsupported(
+            "LZO codec is not supported (no maintained pure implementation; rewrite the file with another codec)",
+        )),
+        CompressionCodec::Unknown(id) => Err(Error::unsupported(format!(
+            "unknown compression codec id {id}"
+        ))),
         _ if input.is_empty() && uncompressed_size == 0 => {
-            buf.clear();
+            buf.truncate(start);
             Ok(())
         }
-        CompressionCodec::Snappy => snappy::decompress_reusing(input, uncompressed_size, buf),
-        CompressionCodec::Lz4Raw => lz4_raw::decompress_reusing(input, uncompressed_size, buf),
-        _ => {
-            buf.clear();
-            decompress(codec, input, uncompressed_size, buf)
+        CompressionCodec::Snappy => snappy::decompress_at(input, uncompressed_size, buf, start),
+        CompressionCodec::Lz4Raw => {
+            lz4_raw::decompress_block("LZ4_RAW", input, uncompressed_size, buf, start)
+        }
+        CompressionCodec::Uncompressed => append_at(buf, start, |b| {
+            if input.len() == uncompressed_size {
+                b.extend_from_slice(input);
+                Ok(())
+            } else {
+                Err(size_mismatch("UNCOMPRESSED", uncompressed_size, input.len()))
+            }
+        }),
+        CompressionCodec::Gzip => {
+            append_at(buf, start, |b| gzip::decompress(input, uncompressed_size, b))
+        }
+        CompressionCodec::Brotli => {
+            append_at(buf, start, |b| brotli::decompress(input, uncompressed_size, b))
+        }
+        CompressionCodec::Zstd => {
+            append_at(buf, start, |b| zstd::decompress(input, uncompressed_size, b))
+        }
+        CompressionCodec::Lz4 => {
+            append_at(buf, start, |b| lz4_hadoop::decompress(input, uncompressed_size, b))
+        }
+    };
+    match result {
+        Ok(()) if buf.len().checked_sub(start) == Some(uncompressed_size) => Ok(()),
+        Ok(()) => {
+            // Each codec checks the size itself; this is a second line of defence.
+            let got = buf.len().saturating_sub(start);
+            buf.truncate(start);
+            Err(size_mismatch(&codec.to_string(), uncompressed_size, got))
+        }
+        Err(e) => {
+            buf.truncate(start);
+            Err(e)
         }
     }
+}
+
+/// Cuts `buf` back to `start` and has `append` write after it (codecs that only append).
+fn append_at(
+    buf: &mut Vec<u8>,
+    start: usize,
+    append: impl FnOnce(&mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    buf.truncate(start);
+    append(buf)
 }
 
 /// The error for a page that inflates to another size than its header says.

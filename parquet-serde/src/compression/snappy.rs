@@ -8,29 +8,11 @@ use crate::error::Result;
 /// Worst-case Snappy expansion: a 3-byte copy element yields at most 64 bytes.
 const MAX_RATIO: usize = 22;
 
-/// Appends the Snappy block of `input` to `output`.
-pub(super) fn compress(input: &[u8], output: &mut Vec<u8>) -> Result<()> {
-    let start = output.len();
-    // The worst case is zero-filled here (snap writes into initialized memory only); callers
-    // that compress page after page use `compress_reusing`, which fills it once.
-    output.resize(start + snap::raw::max_compress_len(input.len()).max(1), 0);
-    match encode(input, &mut output[start..]) {
-        Ok(n) => {
-            output.truncate(start + n);
-            Ok(())
-        }
-        Err(e) => {
-            output.truncate(start);
-            Err(codec_error("SNAPPY", "compression", e))
-        }
-    }
-}
-
 /// Writes the Snappy block of `input` at `buf[start..]` and returns where it ends. `buf`'s
 /// bytes past `start` are overwritten; its length only grows (to the worst case of the
 /// largest input so far), so a buffer kept between pages is zero-filled once instead of
 /// once per page (a megabyte of `memset` per 1 MiB page).
-pub(super) fn compress_reusing(input: &[u8], buf: &mut Vec<u8>, start: usize) -> Result<usize> {
+pub(super) fn compress_at(input: &[u8], buf: &mut Vec<u8>, start: usize) -> Result<usize> {
     let end = start + snap::raw::max_compress_len(input.len()).max(1);
     if buf.len() < end {
         buf.resize(end, 0);
@@ -58,49 +40,37 @@ fn encode(input: &[u8], out: &mut [u8]) -> std::result::Result<usize, snap::Erro
     }
 }
 
-/// Appends exactly `uncompressed_size` bytes decoded from the Snappy block `input`.
-pub(super) fn decompress(
-    input: &[u8],
-    uncompressed_size: usize,
-    output: &mut Vec<u8>,
-) -> Result<()> {
-    let start = output.len();
-    check_block(input, uncompressed_size)?;
-    output.resize(start + uncompressed_size, 0);
-    decode(input, uncompressed_size, &mut output[start..]).inspect_err(|_| output.truncate(start))
-}
-
-/// Replaces the contents of `buf` by exactly `uncompressed_size` bytes decoded from the
-/// Snappy block `input`. Bytes `buf` already holds are overwritten rather than zero-filled
-/// first, so a page buffer handed back for the next page costs no `memset`. On error `buf`
-/// is emptied.
-pub(super) fn decompress_reusing(
+/// Decodes the Snappy block `input`, which must inflate to exactly `uncompressed_size`
+/// bytes, into `buf[start..]`: `buf` ends up `start + uncompressed_size` long. Bytes `buf`
+/// already holds past `start` are overwritten rather than zero-filled first, so a page
+/// buffer handed back for the next page costs no `memset`. On error `buf` is cut back to
+/// `start`.
+pub(super) fn decompress_at(
     input: &[u8],
     uncompressed_size: usize,
     buf: &mut Vec<u8>,
+    start: usize,
 ) -> Result<()> {
-    check_block(input, uncompressed_size).inspect_err(|_| buf.clear())?;
-    // `resize` zero-fills only what the buffer did not hold yet.
-    buf.resize(uncompressed_size, 0);
-    decode(input, uncompressed_size, buf).inspect_err(|_| buf.clear())
-}
-
-/// Checks the length the block announces against the page header, and that `input` could
-/// inflate to it, before anything is allocated.
-fn check_block(input: &[u8], uncompressed_size: usize) -> Result<()> {
+    // The block starts with its decompressed length: check it before allocating.
     let declared =
-        snap::raw::decompress_len(input).map_err(|e| codec_error("SNAPPY", "decompression", e))?;
-    if declared != uncompressed_size {
-        return Err(size_mismatch("SNAPPY", uncompressed_size, declared));
+        snap::raw::decompress_len(input).map_err(|e| codec_error("SNAPPY", "decompression", e));
+    let checked = declared.and_then(|declared| {
+        if declared != uncompressed_size {
+            return Err(size_mismatch("SNAPPY", uncompressed_size, declared));
+        }
+        check_plausible("SNAPPY", input.len(), uncompressed_size, MAX_RATIO, 16)
+    });
+    let result = checked.and_then(|()| {
+        // `resize` zero-fills only what the buffer did not hold yet.
+        buf.resize(start + uncompressed_size, 0);
+        match snap::raw::Decoder::new().decompress(input, &mut buf[start..]) {
+            Ok(n) if n == uncompressed_size => Ok(()),
+            Ok(n) => Err(size_mismatch("SNAPPY", uncompressed_size, n)),
+            Err(e) => Err(codec_error("SNAPPY", "decompression", e)),
+        }
+    });
+    if result.is_err() {
+        buf.truncate(start);
     }
-    check_plausible("SNAPPY", input.len(), uncompressed_size, MAX_RATIO, 16)
-}
-
-/// Decodes `input` into `out` (`uncompressed_size` bytes long), which it must fill exactly.
-fn decode(input: &[u8], uncompressed_size: usize, out: &mut [u8]) -> Result<()> {
-    match snap::raw::Decoder::new().decompress(input, out) {
-        Ok(n) if n == uncompressed_size => Ok(()),
-        Ok(n) => Err(size_mismatch("SNAPPY", uncompressed_size, n)),
-        Err(e) => Err(codec_error("SNAPPY", "decompression", e)),
-    }
+    result
 }
