@@ -677,11 +677,9 @@ impl ColumnChunkWriter {
             // Min and max come from the dictionary entries the page uses, at its end.
             self.meta.add_levels(batch, levels.clone(), values.clone());
         } else {
-            // Entries noted before go in first, so that values are folded in page order. A page
-            // can hold both: after a fallback, a repeated column's row that the next batch
-            // continues is appended to the page of indices (its values are then lost by
-            // `flush_page`, which writes the indices only: a known bug, not fixed here).
-            self.fold_dict_entries();
+            // A page holds dictionary indices or plain values, never both (see `using_dict`):
+            // no entry of this page waits to be folded.
+            debug_assert!(self.dict_entries.used().is_empty());
             self.meta.add(batch, levels.clone(), values.clone());
         }
         if let (Some((geo, _)), ColumnValues::ByteArray(v)) = (self.geo.as_mut(), &batch.values) {
