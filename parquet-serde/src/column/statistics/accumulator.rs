@@ -148,7 +148,6 @@ impl StatisticsAccumulator {
             return;
         }
         self.values += range.len() as u64;
-        let unsigned = self.order == SortOrder::Unsigned;
         match values {
             ColumnValues::Boolean(v) => {
                 self.deprecated = true;
@@ -157,30 +156,8 @@ impl StatisticsAccumulator {
                 let hi = v.iter().any(|&b| b);
                 self.merge_bool(lo, hi);
             }
-            ColumnValues::Int32(v) => {
-                self.deprecated = !unsigned;
-                let v = &v[range];
-                let mm = if unsigned {
-                    min_max_ord(v.iter().map(|&x| x as u32)).map(|(a, b)| (a as i32, b as i32))
-                } else {
-                    min_max_ord(v.iter().copied())
-                };
-                if let Some((lo, hi)) = mm {
-                    self.merge_i32(lo, hi);
-                }
-            }
-            ColumnValues::Int64(v) => {
-                self.deprecated = !unsigned;
-                let v = &v[range];
-                let mm = if unsigned {
-                    min_max_ord(v.iter().map(|&x| x as u64)).map(|(a, b)| (a as i64, b as i64))
-                } else {
-                    min_max_ord(v.iter().copied())
-                };
-                if let Some((lo, hi)) = mm {
-                    self.merge_i64(lo, hi);
-                }
-            }
+            ColumnValues::Int32(v) => self.fold_i32(v[range].iter().copied()),
+            ColumnValues::Int64(v) => self.fold_i64(v[range].iter().copied()),
             ColumnValues::Float(v) => {
                 self.floating = true;
                 self.deprecated = true;
@@ -200,16 +177,11 @@ impl StatisticsAccumulator {
                     self.merge_f64(lo, hi);
                 }
             }
-            ColumnValues::ByteArray(v) => {
-                let it = v.offsets[range.start..=range.end]
+            ColumnValues::ByteArray(v) => self.fold_byte_array(
+                v.offsets[range.start..=range.end]
                     .windows(2)
-                    .map(|w| &v.data[w[0]..w[1]]);
-                match self.order {
-                    SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
-                    SortOrder::Unsigned => self.add_bytes_unsigned(it),
-                    _ => {}
-                }
-            }
+                    .map(|w| &v.data[w[0]..w[1]]),
+            ),
             ColumnValues::FixedLenByteArray(v) => {
                 self.fixed_len = true;
                 if self.order == SortOrder::Float16 {
@@ -225,12 +197,7 @@ impl StatisticsAccumulator {
                     }
                 } else {
                     let w = v.width.max(1);
-                    let it = v.data[range.start * w..range.end * w].chunks_exact(w);
-                    match self.order {
-                        SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
-                        SortOrder::Unsigned => self.add_bytes(it, <[u8]>::cmp),
-                        _ => {}
-                    }
+                    self.fold_fixed(v.data[range.start * w..range.end * w].chunks_exact(w));
                 }
             }
             ColumnValues::Int96(_) => {}
@@ -255,48 +222,15 @@ impl StatisticsAccumulator {
         if entries.is_empty() {
             return;
         }
-        let unsigned = self.order == SortOrder::Unsigned;
         match values {
-            ColumnValues::Int32(v) => {
-                self.deprecated = !unsigned;
-                let it = entries.iter().map(|&i| v[i as usize]);
-                let mm = if unsigned {
-                    min_max_ord(it.map(|x| x as u32)).map(|(a, b)| (a as i32, b as i32))
-                } else {
-                    min_max_ord(it)
-                };
-                if let Some((lo, hi)) = mm {
-                    self.merge_i32(lo, hi);
-                }
-            }
-            ColumnValues::Int64(v) => {
-                self.deprecated = !unsigned;
-                let it = entries.iter().map(|&i| v[i as usize]);
-                let mm = if unsigned {
-                    min_max_ord(it.map(|x| x as u64)).map(|(a, b)| (a as i64, b as i64))
-                } else {
-                    min_max_ord(it)
-                };
-                if let Some((lo, hi)) = mm {
-                    self.merge_i64(lo, hi);
-                }
-            }
+            ColumnValues::Int32(v) => self.fold_i32(entries.iter().map(|&i| v[i as usize])),
+            ColumnValues::Int64(v) => self.fold_i64(entries.iter().map(|&i| v[i as usize])),
             ColumnValues::ByteArray(v) => {
-                let it = entries.iter().map(|&i| v.get(i as usize));
-                match self.order {
-                    SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
-                    SortOrder::Unsigned => self.add_bytes_unsigned(it),
-                    _ => {}
-                }
+                self.fold_byte_array(entries.iter().map(|&i| v.get(i as usize)))
             }
             ColumnValues::FixedLenByteArray(v) if self.order != SortOrder::Float16 => {
                 self.fixed_len = true;
-                let it = entries.iter().map(|&i| v.get(i as usize));
-                match self.order {
-                    SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
-                    SortOrder::Unsigned => self.add_bytes(it, <[u8]>::cmp),
-                    _ => {}
-                }
+                self.fold_fixed(entries.iter().map(|&i| v.get(i as usize)));
             }
             _ => {
                 // Booleans, floats and INT96: one entry at a time, uncounted.
@@ -306,6 +240,52 @@ impl StatisticsAccumulator {
                 }
                 (self.values, self.nan_count) = (values_before, nans_before);
             }
+        }
+    }
+
+    /// Folds the min and max of INT32 values (compared as unsigned in unsigned order).
+    fn fold_i32(&mut self, it: impl Iterator<Item = i32>) {
+        let unsigned = self.order == SortOrder::Unsigned;
+        self.deprecated = !unsigned;
+        let mm = if unsigned {
+            min_max_ord(it.map(|x| x as u32)).map(|(a, b)| (a as i32, b as i32))
+        } else {
+            min_max_ord(it)
+        };
+        if let Some((lo, hi)) = mm {
+            self.merge_i32(lo, hi);
+        }
+    }
+
+    /// Folds the min and max of INT64 values (compared as unsigned in unsigned order).
+    fn fold_i64(&mut self, it: impl Iterator<Item = i64>) {
+        let unsigned = self.order == SortOrder::Unsigned;
+        self.deprecated = !unsigned;
+        let mm = if unsigned {
+            min_max_ord(it.map(|x| x as u64)).map(|(a, b)| (a as i64, b as i64))
+        } else {
+            min_max_ord(it)
+        };
+        if let Some((lo, hi)) = mm {
+            self.merge_i64(lo, hi);
+        }
+    }
+
+    /// Folds the min and max of BYTE_ARRAY values: decimals in signed order, else bytes.
+    fn fold_byte_array<'a>(&mut self, it: impl Iterator<Item = &'a [u8]>) {
+        match self.order {
+            SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
+            SortOrder::Unsigned => self.add_bytes_unsigned(it),
+            _ => {}
+        }
+    }
+
+    /// Folds the min and max of FIXED_LEN_BYTE_ARRAY values other than FLOAT16.
+    fn fold_fixed<'a>(&mut self, it: impl Iterator<Item = &'a [u8]>) {
+        match self.order {
+            SortOrder::Signed => self.add_bytes(it, compare_decimal_bytes),
+            SortOrder::Unsigned => self.add_bytes(it, <[u8]>::cmp),
+            _ => {}
         }
     }
 
