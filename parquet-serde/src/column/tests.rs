@@ -43,6 +43,18 @@ fn round_trip(
     .unwrap();
     w.write(batch).unwrap();
     let chunk = w.close().unwrap();
+    let back = read_back(&chunk, physical, type_length, max_def, max_rep);
+    (back, chunk)
+}
+
+/// Every level and value of a written chunk, read back.
+fn read_back(
+    chunk: &WrittenColumnChunk,
+    physical: Type,
+    type_length: i32,
+    max_def: i16,
+    max_rep: i16,
+) -> ColumnBatch {
     let data = chunk.to_bytes();
     let md = &chunk.metadata;
     let pages = PageReader::new(
@@ -52,10 +64,9 @@ fn round_trip(
         md.num_values,
         PageReaderOptions::default(),
     );
-    let back = ColumnChunkReader::new(pages, physical, type_length, max_def, max_rep)
+    ColumnChunkReader::new(pages, physical, type_length, max_def, max_rep)
         .read_all()
-        .unwrap();
-    (back, chunk)
+        .unwrap()
 }
 
 fn values_of(physical: Type, n: usize, distinct: usize) -> ColumnValues {
@@ -700,19 +711,8 @@ fn dictionary_fallback_inside_a_row_keeps_the_rest_of_the_row() {
             }
         }
         let chunk = w.close().unwrap();
-        let data = chunk.to_bytes();
+        assert_eq!(read_back(&chunk, Type::Int64, 0, 1, 1), all, "{version:?}");
         let md = &chunk.metadata;
-        let pages = PageReader::new(
-            &data,
-            0,
-            md.codec,
-            md.num_values,
-            PageReaderOptions::default(),
-        );
-        let back = ColumnChunkReader::new(pages, Type::Int64, 0, 1, 1)
-            .read_all()
-            .unwrap();
-        assert_eq!(back, all, "{version:?}");
         // The dictionary was used, then given up.
         let data_pages: Vec<Encoding> = md
             .encoding_stats
