@@ -2,7 +2,7 @@
 
 use crate::encoding::rle::RleDecoder;
 use crate::error::{Error, Result};
-use crate::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use crate::values::{gather, ColumnValues, GatherError};
 
 /// Dictionary indices decoded at a time (the page header's count is not trusted for room).
 const INDEX_RUN: usize = 1 << 16;
@@ -18,10 +18,6 @@ impl Dictionary {
     pub fn decode(buf: &[u8], num_values: usize, mut values: ColumnValues) -> Result<Self> {
         super::decode::decode_plain(buf, num_values, &mut values)?;
         Ok(Dictionary { values })
-    }
-
-    pub fn len(&self) -> usize {
-        self.values.len()
     }
 
     /// Decodes `n` indices (a bit-width byte, then the RLE/bit-packed hybrid) and appends
@@ -67,54 +63,13 @@ impl Dictionary {
 
     /// Appends the values at `indices` to `out` (same physical type).
     pub fn gather(&self, indices: &[u32], out: &mut ColumnValues) -> Result<()> {
-        let len = self.len();
-        if let Some(&bad) = indices.iter().find(|&&i| i as usize >= len) {
-            return Err(Error::corrupt(format!(
-                "dictionary index {bad} out of range for a dictionary of {len} values"
-            )));
-        }
-        // Every index is < len from here on.
-        match (&self.values, out) {
-            (ColumnValues::Boolean(d), ColumnValues::Boolean(o)) => gather_copy(d, indices, o),
-            (ColumnValues::Int32(d), ColumnValues::Int32(o)) => gather_copy(d, indices, o),
-            (ColumnValues::Int64(d), ColumnValues::Int64(o)) => gather_copy(d, indices, o),
-            (ColumnValues::Int96(d), ColumnValues::Int96(o)) => gather_copy(d, indices, o),
-            (ColumnValues::Float(d), ColumnValues::Float(o)) => gather_copy(d, indices, o),
-            (ColumnValues::Double(d), ColumnValues::Double(o)) => gather_copy(d, indices, o),
-            (ColumnValues::ByteArray(d), ColumnValues::ByteArray(o)) => gather_bytes(d, indices, o),
-            (ColumnValues::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(o)) => {
-                gather_fixed(d, indices, o)
+        gather(&self.values, indices, out).map_err(|e| match e {
+            GatherError::OutOfRange { index, len } => Error::corrupt(format!(
+                "dictionary index {index} out of range for a dictionary of {len} values"
+            )),
+            GatherError::TypeMismatch => {
+                Error::corrupt("dictionary type differs from the column type")
             }
-            _ => {
-                return Err(Error::corrupt(
-                    "dictionary type differs from the column type",
-                ))
-            }
-        }
-        Ok(())
-    }
-}
-
-fn gather_copy<T: Copy>(dict: &[T], indices: &[u32], out: &mut Vec<T>) {
-    out.reserve(indices.len());
-    out.extend(indices.iter().map(|&i| dict[i as usize]));
-}
-
-fn gather_bytes(dict: &ByteArrays, indices: &[u32], out: &mut ByteArrays) {
-    let bytes: usize = indices
-        .iter()
-        .map(|&i| dict.offsets[i as usize + 1] - dict.offsets[i as usize])
-        .sum();
-    out.data.reserve(bytes);
-    out.offsets.reserve(indices.len());
-    for &i in indices {
-        out.push(dict.get(i as usize));
-    }
-}
-
-fn gather_fixed(dict: &FixedLenByteArrays, indices: &[u32], out: &mut FixedLenByteArrays) {
-    out.data.reserve(indices.len() * dict.width);
-    for &i in indices {
-        out.data.extend_from_slice(dict.get(i as usize));
+        })
     }
 }

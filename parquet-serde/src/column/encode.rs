@@ -145,32 +145,8 @@ pub(crate) fn encode_values(
 /// Appends `dict[i]` for each index to `out` (same variant as `dict`); indices come from
 /// the writer's own dictionary and are in range.
 pub(crate) fn gather(dict: &ColumnValues, indices: &[u32], out: &mut ColumnValues) {
-    fn take<T: Copy>(d: &[T], indices: &[u32], out: &mut Vec<T>) {
-        out.extend(indices.iter().filter_map(|&i| d.get(i as usize).copied()));
-    }
-    match (dict, out) {
-        (ColumnValues::Boolean(d), ColumnValues::Boolean(o)) => take(d, indices, o),
-        (ColumnValues::Int32(d), ColumnValues::Int32(o)) => take(d, indices, o),
-        (ColumnValues::Int64(d), ColumnValues::Int64(o)) => take(d, indices, o),
-        (ColumnValues::Int96(d), ColumnValues::Int96(o)) => take(d, indices, o),
-        (ColumnValues::Float(d), ColumnValues::Float(o)) => take(d, indices, o),
-        (ColumnValues::Double(d), ColumnValues::Double(o)) => take(d, indices, o),
-        (ColumnValues::ByteArray(d), ColumnValues::ByteArray(o)) => {
-            for &i in indices {
-                if (i as usize) < d.len() {
-                    o.push(d.get(i as usize));
-                }
-            }
-        }
-        (ColumnValues::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(o)) => {
-            for &i in indices {
-                if (i as usize) < d.len() {
-                    o.push(d.get(i as usize));
-                }
-            }
-        }
-        _ => debug_assert!(false, "gather between different physical types"),
-    }
+    let gathered = crate::values::gather(dict, indices, out);
+    debug_assert!(gathered.is_ok(), "{gathered:?}");
 }
 
 #[cfg(test)]

@@ -8,10 +8,12 @@
 //! (INT96 to nanoseconds, big-endian bytes to 128-bit integers, FLOAT16) in `numeric`.
 
 pub(crate) mod calendar;
+mod gather;
 mod interval;
 pub(crate) mod numeric;
 pub(crate) mod text;
 
+pub(crate) use gather::{gather, GatherError};
 pub use interval::Interval;
 
 /// A 96-bit value as stored by the deprecated INT96 type: three little-endian `u32` words.
