@@ -738,7 +738,7 @@ pub(crate) struct StructSer<'a> {
 }
 
 impl StructSer<'_> {
-    #[inline]
+    #[inline(always)]
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
         match &mut self.mode {
             StructMode::Fields(cursor) => {
@@ -800,7 +800,7 @@ macro_rules! struct_impl {
             type Ok = ();
             type Error = Error;
 
-            #[inline]
+            #[inline(always)]
             fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
                 self.field(key, value)
             }

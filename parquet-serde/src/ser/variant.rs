@@ -30,6 +30,21 @@ pub(crate) fn put<T: Serialize + ?Sized>(
     rep: i16,
     value: &T,
 ) -> Result<()> {
+    match sh.nodes[node as usize].kind {
+        Kind::Variant { .. } => put_variant(sh, node, rep, value),
+        _ => value.serialize(At::new(sh, node, rep)),
+    }
+}
+
+/// [`put`] at a VARIANT node: out of line, so that the common path stays small enough to
+/// inline into each field's serialization.
+#[inline(never)]
+fn put_variant<T: Serialize + ?Sized>(
+    sh: &mut Shredder,
+    node: u32,
+    rep: i16,
+    value: &T,
+) -> Result<()> {
     let Kind::Variant {
         metadata,
         value: v,
