@@ -32,6 +32,10 @@ struct Field {
     skippable: bool,
     /// `#[serde(flatten)]`.
     flatten: bool,
+    /// The field's name in Rust (`None` for a tuple field).
+    ident: Option<Ident>,
+    /// Serialized by a `with` / `serialize_with` function, or written by `as_type`.
+    custom: bool,
 }
 
 /// Expands `#[derive(ParquetSchema)]` for `input`.
@@ -151,6 +155,12 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
             }
             (None, false, None, None) => field.ty.clone(),
         };
+        let custom = serde.custom_with.is_some()
+            || serde.json_with
+            || serde.serde_bytes
+            || serde.bson_with.is_some()
+            || serde.zoned_with.is_some()
+            || parquet.as_type.is_some();
         out.push(Field {
             name,
             name_span,
@@ -161,6 +171,8 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
             parquet,
             skippable: serde.skip_serializing_if,
             flatten: serde.flatten.is_some(),
+            ident: field.ident.clone(),
+            custom,
         });
     }
     let mut seen = HashSet::new();
@@ -185,6 +197,44 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
         }
     }
     out
+}
+
+/// The direct row writer of a struct with named fields (see `schema/typed/direct.rs` in
+/// parquet-serde): none when serde writes a field other than as the field's own value
+/// (`flatten`, `skip_serializing_if`, `with`, `as_type`).
+fn direct_writer(fields: &[Field]) -> TokenStream {
+    let plain = fields
+        .iter()
+        .all(|f| !f.flatten && !f.skippable && !f.custom && f.ident.is_some());
+    if !plain || fields.is_empty() {
+        return TokenStream::new();
+    }
+    let idents: Vec<&Ident> = fields.iter().filter_map(|f| f.ident.as_ref()).collect();
+    let types: Vec<&Type> = fields.iter().map(|f| &f.ty).collect();
+    let index = (0..idents.len() as u32).collect::<Vec<_>>();
+    quote!(
+        fn __parquet_direct_layout() -> __p::Option<__p::Layout> {
+            #[allow(unused_imports)]
+            use __p::{ViaLeaf as _, ViaNone as _, ViaSerde as _};
+            if !(true #(&& (&&&__p::Direct::<#types>::NEW).__parquet_direct_ok())*) {
+                return __p::None;
+            }
+            __p::Some(__p::Vec::from([
+                #((::core::mem::offset_of!(Self, #idents), ::core::any::type_name::<#types>()),)*
+            ]))
+        }
+
+        #[inline]
+        fn __parquet_direct_put<__S: __p::DirectSink>(
+            &self,
+            __sink: &mut __S,
+        ) -> __p::ParquetResult<()> {
+            #[allow(unused_imports)]
+            use __p::{ViaLeaf as _, ViaNone as _, ViaSerde as _};
+            #((&&&__p::Direct::<#types>::NEW).__parquet_direct_put(__sink, #index, &self.#idents)?;)*
+            __p::ParquetResult::Ok(())
+        }
+    )
 }
 
 /// `&FieldAttrs` for `field`, built as a constant.
@@ -449,6 +499,7 @@ fn expand_struct(
             body.node = node;
             body.options = options;
             body.flattenable = fields.iter().all(|f| f.parquet.name.is_none());
+            body.extra.extend(direct_writer(&fields));
         }
         _ => {
             let mut all = collect_fields(fields, cserde.rename_all, errors);

@@ -42,6 +42,7 @@
 //! error naming the column path and the row number (counted from 0); nothing of that row is
 //! written.
 
+mod direct;
 mod error;
 mod json;
 mod plan;

@@ -8,6 +8,7 @@ use crate::format::TimeUnit;
 use crate::schema::Schema;
 use crate::values::ColumnValues;
 
+use super::direct::DirectState;
 use super::plan::{max_unscaled, Conv, Kind, Plan, PlanNode, Text};
 use crate::values::numeric::f16_from_f64_exact;
 use crate::values::text::{self, nanos_per};
@@ -29,7 +30,7 @@ pub(crate) struct LeafBuf {
 impl LeafBuf {
     /// Appends the levels of a present value.
     #[inline]
-    fn present(&mut self, rep: i16) {
+    pub(super) fn present(&mut self, rep: i16) {
         if self.has_def {
             self.batch.def_levels.push(self.max_def);
         }
@@ -53,6 +54,8 @@ pub(crate) struct Shredder {
     rows: usize,
     /// Rows shredded before the buffers' first row (for error row numbers).
     row_base: u64,
+    /// The derive's direct path (see `direct.rs`), off unless enabled.
+    pub(super) direct: DirectState,
 }
 
 impl Shredder {
@@ -80,7 +83,29 @@ impl Shredder {
             scratch: String::new(),
             rows: 0,
             row_base: 0,
+            direct: DirectState::default(),
         })
+    }
+
+    /// Lets rows of a type whose derived direct writer writes the fields at `layout` go
+    /// that way (see [`shred_row`](Self::shred_row)); `wrapped` as in [`new`](Self::new).
+    pub(crate) fn enable_direct(
+        &mut self,
+        layout: Option<Vec<(usize, &'static str)>>,
+        wrapped: bool,
+    ) {
+        self.direct = DirectState::new(&self.nodes, self.entry, wrapped, layout);
+    }
+
+    /// The buffer of leaf `l`.
+    #[inline(always)]
+    pub(super) fn leaf_buf(&mut self, l: u32) -> &mut LeafBuf {
+        &mut self.leaves[l as usize]
+    }
+
+    /// The values of leaf `l`.
+    pub(super) fn leaf_values(&self, l: u32) -> &ColumnValues {
+        &self.leaves[l as usize].batch.values
     }
 
     /// Rows in the buffers.

@@ -143,7 +143,11 @@ impl<W: Write, T> Writer<W, T> {
     {
         let (schema, wrapped) = schema_of::<T>()?;
         let options = apply_column_options(&schema, options, &T::parquet_column_options())?;
-        Self::with_schema(sink, schema, wrapped, options)
+        let mut writer = Self::with_schema(sink, schema, wrapped, options)?;
+        writer
+            .shredder
+            .enable_direct(T::__parquet_direct_layout(), wrapped);
+        Ok(writer)
     }
 
     /// A writer of rows shaped by `schema` (`wrapped` as in [`Shredder::new`]), which
@@ -184,7 +188,7 @@ impl<W: Write, T> Writer<W, T> {
     where
         T: Serialize + ParquetSchema,
     {
-        self.write_with(|shredder| shredder.shred(row))
+        self.write_with(|shredder| shredder.shred_row(row))
     }
 
     /// Writes one row, shredded by `shred` (which leaves the shredder as it was when it

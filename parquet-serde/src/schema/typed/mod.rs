@@ -237,6 +237,7 @@
 #[path = "private.rs"]
 pub mod __private;
 mod attrs;
+pub(crate) mod direct;
 #[cfg(feature = "bytes")]
 mod impls_bytes;
 #[cfg(feature = "chrono")]
@@ -361,4 +362,24 @@ pub trait ParquetSchema {
     /// Whether this type is `u8` (for `Vec<u8>` as bytes and `[u8; N]`). Not public API.
     #[doc(hidden)]
     const __PARQUET_IS_BYTE: bool = false;
+
+    /// The offsets and type names of the fields the direct writer writes (which the row's
+    /// `Serialize` must hand to `serialize_field` for a row to go that way); `None` when the
+    /// type has no direct writer. Not public API.
+    #[doc(hidden)]
+    fn __parquet_direct_layout() -> Option<direct::Layout> {
+        None
+    }
+
+    /// Writes the row's fields to `sink`, in order. Not public API.
+    #[doc(hidden)]
+    fn __parquet_direct_put<S: direct::DirectSink>(
+        &self,
+        sink: &mut S,
+    ) -> crate::error::Result<()> {
+        let _ = sink;
+        Err(crate::error::Error::schema(
+            "internal: a type without a direct writer was written directly",
+        ))
+    }
 }

@@ -1,0 +1,248 @@
+//! The interface of the derive's direct row writer (not public API).
+//!
+//! For a struct with named fields that serde writes as they are (no `flatten`,
+//! `skip_serializing_if`, `with` or `as_type`), `#[derive(ParquetSchema)]` also writes a row's
+//! fields straight to the shredder, one call per field in declaration order, instead of
+//! through serde's `SerializeStruct` (field names matched, every value dispatched through the
+//! `Serializer`). The derive cannot see whether the row's `Serialize` is serde's derived one,
+//! so the shredder takes the direct way for a row only after the row's own `Serialize` has
+//! shown, through a serializer that writes nothing, that it hands `serialize_field` exactly
+//! these fields: the names of the row group's fields in order, each value at the field's
+//! offset in the row ([`Layout`]) and of the field's type. The serde path would then write
+//! field `i` by serializing that very value at field node `i`, so the result is the serde
+//! path's, value for value and error for error. Fields of the scalar types ([`DirectLeaf`])
+//! at a leaf whose conversion takes every value of the type unchanged go straight into the
+//! leaf's buffer; any other field is serialized through serde as it would have been. The
+//! first row that fails the check turns the direct way off for the writer.
+//!
+//! In derived code, a field's path is picked at compile time by auto-ref on its type:
+//! `(&&&Direct::<F>::NEW)` has [`ViaLeaf`] for [`DirectLeaf`] types, else [`ViaSerde`] for
+//! `Serialize` types, else [`ViaNone`] (then the struct has no direct writer; so for a field
+//! of a type parameter).
+
+use serde::Serialize;
+
+use crate::error::Result;
+
+/// The type a [`DirectLeaf`] value is (an `Option` or a reference is its inner type's), which
+/// the shredder checks against a leaf's conversion once per field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafKind {
+    /// `i8`.
+    I8,
+    /// `i16`.
+    I16,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `u8`.
+    U8,
+    /// `u16`.
+    U16,
+    /// `u32`.
+    U32,
+    /// `u64`.
+    U64,
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
+    /// `bool`.
+    Bool,
+    /// `str`, `String`.
+    Str,
+}
+
+impl LeafKind {
+    /// The range of an integer type.
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            LeafKind::I8 => (i8::MIN as i128, i8::MAX as i128),
+            LeafKind::I16 => (i16::MIN as i128, i16::MAX as i128),
+            LeafKind::I32 => (i32::MIN as i128, i32::MAX as i128),
+            LeafKind::I64 => (i64::MIN as i128, i64::MAX as i128),
+            LeafKind::U8 => (0, u8::MAX as i128),
+            LeafKind::U16 => (0, u16::MAX as i128),
+            LeafKind::U32 => (0, u32::MAX as i128),
+            LeafKind::U64 => (0, u64::MAX as i128),
+            LeafKind::F32 | LeafKind::F64 | LeafKind::Bool | LeafKind::Str => return None,
+        })
+    }
+}
+
+/// One leaf of the current row, for a [`DirectLeaf`] value: the shredder's buffer of a leaf
+/// whose conversion was found to take every value of the field's type as it is.
+pub trait LeafSink {
+    /// An integer (within the range of the field's type).
+    fn int(&mut self, v: i128);
+    /// An `f32`.
+    fn f32(&mut self, v: f32);
+    /// An `f64`.
+    fn f64(&mut self, v: f64);
+    /// A `bool`.
+    fn bool(&mut self, v: bool);
+    /// Text.
+    fn str(&mut self, v: &str);
+    /// `None`: a null at the field (an error when the field is required).
+    fn none(&mut self) -> Result<()>;
+}
+
+/// A type whose values the shredder may write straight into a leaf (scalars, text, and
+/// `Option`s and references of them).
+pub trait DirectLeaf {
+    /// What the type writes.
+    const KIND: LeafKind;
+    /// Writes the value.
+    fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()>;
+}
+
+macro_rules! direct_int {
+    ($($t:ty => $kind:ident),*) => {$(
+        impl DirectLeaf for $t {
+            const KIND: LeafKind = LeafKind::$kind;
+            #[inline(always)]
+            fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
+                leaf.int(*self as i128);
+                Ok(())
+            }
+        }
+    )*};
+}
+
+direct_int!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+
+impl DirectLeaf for f32 {
+    const KIND: LeafKind = LeafKind::F32;
+    #[inline(always)]
+    fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
+        leaf.f32(*self);
+        Ok(())
+    }
+}
+
+impl DirectLeaf for f64 {
+    const KIND: LeafKind = LeafKind::F64;
+    #[inline(always)]
+    fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
+        leaf.f64(*self);
+        Ok(())
+    }
+}
+
+impl DirectLeaf for bool {
+    const KIND: LeafKind = LeafKind::Bool;
+    #[inline(always)]
+    fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
+        leaf.bool(*self);
+        Ok(())
+    }
+}
+
+impl DirectLeaf for str {
+    const KIND: LeafKind = LeafKind::Str;
+    #[inline(always)]
+    fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
+        leaf.str(self);
+        Ok(())
+    }
+}
+
+impl DirectLeaf for String {
+    const KIND: LeafKind = LeafKind::Str;
+    #[inline(always)]
+    fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
+        leaf.str(self);
+        Ok(())
+    }
+}
+
+impl<T: DirectLeaf + ?Sized> DirectLeaf for &T {
+    const KIND: LeafKind = T::KIND;
+    #[inline(always)]
+    fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
+        (**self).put_leaf(leaf)
+    }
+}
+
+impl<T: DirectLeaf> DirectLeaf for Option<T> {
+    const KIND: LeafKind = T::KIND;
+    #[inline(always)]
+    fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
+        match self {
+            Some(v) => v.put_leaf(leaf),
+            None => leaf.none(),
+        }
+    }
+}
+
+/// Where the derived direct writer puts a row's fields, by position in the struct (which
+/// is the position of the field's node in the row's group).
+pub trait DirectSink {
+    /// Field `i`, a [`DirectLeaf`] value.
+    fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()>;
+    /// Field `i`, any other value, serialized through serde.
+    fn serde<T: Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()>;
+}
+
+/// A field's type, for picking its path by auto-ref (see the module docs).
+pub struct Direct<T: ?Sized>(std::marker::PhantomData<fn() -> *const T>);
+
+impl<T: ?Sized> Direct<T> {
+    /// The probe of `T`.
+    pub const NEW: Self = Direct(std::marker::PhantomData);
+}
+
+/// The path of [`DirectLeaf`] fields.
+pub trait ViaLeaf<T: ?Sized> {
+    /// Whether the field can go the direct way (always).
+    fn __parquet_direct_ok(&self) -> bool {
+        true
+    }
+    /// Writes field `i`, `v`.
+    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, i: u32, v: &T) -> Result<()>;
+}
+
+impl<T: DirectLeaf + Serialize + ?Sized> ViaLeaf<T> for &&Direct<T> {
+    #[inline(always)]
+    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, i: u32, v: &T) -> Result<()> {
+        sink.leaf(i, v)
+    }
+}
+
+/// The path of other `Serialize` fields.
+pub trait ViaSerde<T: ?Sized> {
+    /// Whether the field can go the direct way (always).
+    fn __parquet_direct_ok(&self) -> bool {
+        true
+    }
+    /// Writes field `i`, `v`.
+    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, i: u32, v: &T) -> Result<()>;
+}
+
+impl<T: Serialize + ?Sized> ViaSerde<T> for &Direct<T> {
+    #[inline(always)]
+    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, i: u32, v: &T) -> Result<()> {
+        sink.serde(i, v)
+    }
+}
+
+/// Fields that are not `Serialize` (or of a type parameter): the struct has no direct path.
+pub trait ViaNone<T: ?Sized> {
+    /// Whether the field can go the direct way (never).
+    fn __parquet_direct_ok(&self) -> bool {
+        false
+    }
+    /// Not called (the struct has no direct path).
+    fn __parquet_direct_put<S: DirectSink>(&self, _sink: &mut S, _i: u32, _v: &T) -> Result<()> {
+        Err(crate::error::Error::schema(
+            "internal: a field without a direct path was written directly",
+        ))
+    }
+}
+
+impl<T: ?Sized> ViaNone<T> for Direct<T> {}
+
+/// Where each field of a row type with a direct writer is: its offset in the struct and
+/// `std::any::type_name` of its type.
+pub type Layout = Vec<(usize, &'static str)>;
