@@ -419,3 +419,84 @@ fn a_hand_written_serialize_runs_once_per_row_after_the_first() {
         rows.len() + 1
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Random rows
+
+/// Every scalar kind, optional and not, beside a field that goes through serde.
+#[derive(Debug, Serialize, ParquetSchema)]
+struct Random {
+    a: i8,
+    b: Option<i16>,
+    c: u32,
+    d: Option<u64>,
+    e: f32,
+    f: Option<f64>,
+    g: bool,
+    h: Option<String>,
+    list: Vec<Option<i32>>,
+    i: String,
+}
+
+fn random_row() -> impl proptest::strategy::Strategy<Value = Random> {
+    use proptest::prelude::*;
+    (
+        any::<i8>(),
+        any::<Option<i16>>(),
+        any::<u32>(),
+        any::<Option<u64>>(),
+        // Finite floats: NaN is not equal to itself in the comparison.
+        -1e30f32..1e30f32,
+        proptest::option::of(-1e300f64..1e300f64),
+        any::<bool>(),
+        proptest::option::of("[a-z\u{e9}\u{4e16}]{0,40}"),
+        proptest::collection::vec(any::<Option<i32>>(), 0..4),
+        ".{0,20}",
+    )
+        .prop_map(|(a, b, c, d, e, f, g, h, list, i)| Random {
+            a,
+            b,
+            c,
+            d,
+            e,
+            f,
+            g,
+            h,
+            list,
+            i,
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_rows_as_through_serde(rows in proptest::collection::vec(random_row(), 1..60)) {
+        assert_same_as_serde(&rows);
+    }
+}
+
+#[derive(Serialize, ParquetSchema)]
+#[serde(rename_all = "camelCase")]
+struct SerdeNamed {
+    user_id: i64,
+    #[serde(rename = "msg")]
+    message: String,
+    #[serde(skip)]
+    #[allow(dead_code)]
+    cache: Vec<u8>,
+    last_seen: Option<i64>,
+}
+
+#[test]
+fn serde_names_and_skipped_fields() {
+    let rows: Vec<SerdeNamed> = (0..40)
+        .map(|i| SerdeNamed {
+            user_id: i,
+            message: format!("m{i}"),
+            cache: vec![1, 2, 3],
+            last_seen: (i % 2 == 0).then_some(i * 1000),
+        })
+        .collect();
+    assert_same_as_serde(&rows);
+}
