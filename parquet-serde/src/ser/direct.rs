@@ -12,7 +12,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::schema::typed::direct::{DirectLeaf, DirectSink, LeafKind, LeafSink};
 use crate::schema::ParquetSchema;
 use crate::values::ColumnValues;
@@ -203,6 +203,9 @@ struct ShredSink<'a> {
 impl DirectSink for ShredSink<'_> {
     #[inline(always)]
     fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()> {
+        if i as usize >= self.sh.direct.slots.len() {
+            return Err(no_such_field(i));
+        }
         match self.sh.direct_slot(i, T::KIND) {
             Some(leaf) => {
                 let node = self.sh.direct.first + i;
@@ -218,9 +221,28 @@ impl DirectSink for ShredSink<'_> {
 
     #[inline(always)]
     fn serde<T: Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()> {
+        if i as usize >= self.sh.direct.slots.len() {
+            return Err(no_such_field(i));
+        }
         let node = self.sh.direct.first + i;
         super::variant::put(self.sh, node, 0, v).map_err(|e| self.sh.locate(e, node))
     }
+}
+
+/// A direct writer that writes more fields than its layout has (a hand-written
+/// `ParquetSchema` implementing the hidden methods wrongly).
+#[cold]
+fn no_such_field(i: u32) -> Error {
+    Error::schema(format!(
+        "internal: the direct writer wrote field {i}, past the row's fields"
+    ))
+}
+
+/// A leaf's buffer no longer of the type its slot was found for (a bug: buffers are only
+/// exchanged for ones of the same type).
+#[cold]
+fn changed() -> Error {
+    Error::schema("internal: a column buffer changed type under the direct writer")
 }
 
 /// One leaf of the row, whose conversion [`takes_all`] values of the field's type.
@@ -232,56 +254,61 @@ struct LeafPut<'a> {
 
 impl LeafSink for LeafPut<'_> {
     #[inline(always)]
-    fn int(&mut self, v: i128) {
+    fn int(&mut self, v: i128) -> Result<()> {
         let l = self.sh.leaf_buf(self.leaf);
         // The conversion takes the whole range of the type: the serde path's push.
         match &mut l.batch.values {
             ColumnValues::Int64(out) => out.push(v as i64),
             ColumnValues::Int32(out) => out.push(v as i32),
-            _ => debug_assert!(false, "direct integer at a leaf of another type"),
+            _ => return Err(changed()),
         }
         l.present(0);
+        Ok(())
     }
 
     #[inline(always)]
-    fn f32(&mut self, v: f32) {
+    fn f32(&mut self, v: f32) -> Result<()> {
         let l = self.sh.leaf_buf(self.leaf);
         match &mut l.batch.values {
             ColumnValues::Double(out) => out.push(v as f64),
             ColumnValues::Float(out) => out.push(v),
-            _ => debug_assert!(false, "direct f32 at a leaf of another type"),
+            _ => return Err(changed()),
         }
         l.present(0);
+        Ok(())
     }
 
     #[inline(always)]
-    fn f64(&mut self, v: f64) {
+    fn f64(&mut self, v: f64) -> Result<()> {
         let l = self.sh.leaf_buf(self.leaf);
         match &mut l.batch.values {
             ColumnValues::Double(out) => out.push(v),
-            _ => debug_assert!(false, "direct f64 at a leaf of another type"),
+            _ => return Err(changed()),
         }
         l.present(0);
+        Ok(())
     }
 
     #[inline(always)]
-    fn bool(&mut self, v: bool) {
+    fn bool(&mut self, v: bool) -> Result<()> {
         let l = self.sh.leaf_buf(self.leaf);
         match &mut l.batch.values {
             ColumnValues::Boolean(out) => out.push(v),
-            _ => debug_assert!(false, "direct bool at a leaf of another type"),
+            _ => return Err(changed()),
         }
         l.present(0);
+        Ok(())
     }
 
     #[inline(always)]
-    fn str(&mut self, v: &str) {
+    fn str(&mut self, v: &str) -> Result<()> {
         let l = self.sh.leaf_buf(self.leaf);
         match &mut l.batch.values {
             ColumnValues::ByteArray(out) => out.push(v.as_bytes()),
-            _ => debug_assert!(false, "direct text at a leaf of another type"),
+            _ => return Err(changed()),
         }
         l.present(0);
+        Ok(())
     }
 
     #[inline]

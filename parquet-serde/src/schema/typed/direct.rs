@@ -75,15 +75,15 @@ impl LeafKind {
 /// whose conversion was found to take every value of the field's type as it is.
 pub trait LeafSink {
     /// An integer (within the range of the field's type).
-    fn int(&mut self, v: i128);
+    fn int(&mut self, v: i128) -> Result<()>;
     /// An `f32`.
-    fn f32(&mut self, v: f32);
+    fn f32(&mut self, v: f32) -> Result<()>;
     /// An `f64`.
-    fn f64(&mut self, v: f64);
+    fn f64(&mut self, v: f64) -> Result<()>;
     /// A `bool`.
-    fn bool(&mut self, v: bool);
+    fn bool(&mut self, v: bool) -> Result<()>;
     /// Text.
-    fn str(&mut self, v: &str);
+    fn str(&mut self, v: &str) -> Result<()>;
     /// `None`: a null at the field (an error when the field is required).
     fn none(&mut self) -> Result<()>;
 }
@@ -103,8 +103,7 @@ macro_rules! direct_int {
             const KIND: LeafKind = LeafKind::$kind;
             #[inline(always)]
             fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
-                leaf.int(*self as i128);
-                Ok(())
+                leaf.int(*self as i128)
             }
         }
     )*};
@@ -116,8 +115,7 @@ impl DirectLeaf for f32 {
     const KIND: LeafKind = LeafKind::F32;
     #[inline(always)]
     fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
-        leaf.f32(*self);
-        Ok(())
+        leaf.f32(*self)
     }
 }
 
@@ -125,8 +123,7 @@ impl DirectLeaf for f64 {
     const KIND: LeafKind = LeafKind::F64;
     #[inline(always)]
     fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
-        leaf.f64(*self);
-        Ok(())
+        leaf.f64(*self)
     }
 }
 
@@ -134,8 +131,7 @@ impl DirectLeaf for bool {
     const KIND: LeafKind = LeafKind::Bool;
     #[inline(always)]
     fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
-        leaf.bool(*self);
-        Ok(())
+        leaf.bool(*self)
     }
 }
 
@@ -143,8 +139,7 @@ impl DirectLeaf for str {
     const KIND: LeafKind = LeafKind::Str;
     #[inline(always)]
     fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
-        leaf.str(self);
-        Ok(())
+        leaf.str(self)
     }
 }
 
@@ -152,8 +147,7 @@ impl DirectLeaf for String {
     const KIND: LeafKind = LeafKind::Str;
     #[inline(always)]
     fn put_leaf<L: LeafSink>(&self, leaf: &mut L) -> Result<()> {
-        leaf.str(self);
-        Ok(())
+        leaf.str(self)
     }
 }
 
