@@ -199,6 +199,24 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
     out
 }
 
+/// Whether the struct is `#[repr(packed)]` (its fields cannot be borrowed, which the direct
+/// writer does).
+fn is_packed(input: &DeriveInput) -> bool {
+    let mut packed = false;
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        // `packed`, `packed(N)`, beside `C`, `align(N)`, ...
+        let _ = attr.parse_nested_meta(|meta| {
+            packed |= meta.path.is_ident("packed");
+            if meta.input.peek(syn::token::Paren) {
+                let _args;
+                syn::parenthesized!(_args in meta.input);
+            }
+            Ok(())
+        });
+    }
+    packed
+}
+
 /// The direct row writer of a struct with named fields (see `schema/typed/direct.rs` in
 /// parquet-serde): none when serde writes a field other than as the field's own value
 /// (`flatten`, `skip_serializing_if`, `with`, `as_type`).
@@ -499,7 +517,9 @@ fn expand_struct(
             body.node = node;
             body.options = options;
             body.flattenable = fields.iter().all(|f| f.parquet.name.is_none());
-            body.extra.extend(direct_writer(&fields));
+            if !is_packed(input) {
+                body.extra.extend(direct_writer(&fields));
+            }
         }
         _ => {
             let mut all = collect_fields(fields, cserde.rename_all, errors);

@@ -500,3 +500,35 @@ fn serde_names_and_skipped_fields() {
         .collect();
     assert_same_as_serde(&rows);
 }
+
+/// Fields of a packed struct cannot be borrowed: no direct writer, and it still compiles.
+#[derive(Serialize, ParquetSchema)]
+#[repr(C, packed)]
+struct Packed {
+    a: u8,
+    b: i64,
+}
+
+#[test]
+fn packed_structs_go_through_serde() {
+    let rows: Vec<Packed> = (0..10)
+        .map(|i| Packed {
+            a: i as u8,
+            b: i * 3,
+        })
+        .collect();
+    assert_same_as_serde(&rows);
+}
+
+#[derive(Serialize, ParquetSchema)]
+#[repr(C, packed(2))]
+struct PackedTo2 {
+    a: u8,
+    b: i64,
+}
+
+#[test]
+fn structs_packed_to_an_alignment_go_through_serde() {
+    let rows: Vec<PackedTo2> = (0..10).map(|i| PackedTo2 { a: i as u8, b: -i }).collect();
+    assert_same_as_serde(&rows);
+}
