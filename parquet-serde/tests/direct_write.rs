@@ -486,6 +486,7 @@ struct SerdeNamed {
     #[allow(dead_code)]
     cache: Vec<u8>,
     last_seen: Option<i64>,
+    r#type: String,
 }
 
 #[test]
@@ -496,6 +497,7 @@ fn serde_names_and_skipped_fields() {
             message: format!("m{i}"),
             cache: vec![1, 2, 3],
             last_seen: (i % 2 == 0).then_some(i * 1000),
+            r#type: format!("t{}", i % 3),
         })
         .collect();
     assert_same_as_serde(&rows);
