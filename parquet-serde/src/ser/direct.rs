@@ -1,24 +1,25 @@
 //! The shredder's side of the derive's direct row writer (the interface and the argument for
 //! why it writes what the serde path writes are in `schema/typed/direct.rs`).
 //!
-//! A row goes the direct way only after [`VerifyRow`], a serializer that writes nothing, has
+//! A row goes the direct way only after `direct_check`'s serializer, which writes nothing, has
 //! seen the row's `Serialize` call `serialize_struct` and then `serialize_field` once per
 //! field of the row's group, in schema order, each with the field's name and exactly the
 //! address and type the derive expects (`&self.field`), and no `skip_field`. That is the
-//! sequence after which the serde path writes field `i` by `variant::put(node_i, value_i)`:
+//! sequence after which the serde path writes field `i` by `variant::put_located(node_i, value_i)`:
 //! [`ShredSink`] does the same for every field, except that values of a [`DirectLeaf`] type
 //! at a leaf whose conversion takes every value of that type unchanged (checked once per
 //! field) are pushed into the leaf's buffer without the per-value dispatch.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::schema::typed::direct::{DirectLeaf, DirectSink, LeafKind, LeafSink};
 use crate::schema::ParquetSchema;
 use crate::values::ColumnValues;
 
+use super::direct_check::{hands_its_fields, FieldCheck};
 use super::plan::{Conv, Kind, PlanNode};
-use super::shredder::Shredder;
+use super::shredder::{LeafBuf, Shredder};
 
 /// How the values of one field go.
 #[derive(Debug, Clone, Copy)]
@@ -31,26 +32,6 @@ enum Slot {
     Serde { kind: LeafKind },
 }
 
-/// What the check knows of one field: where the row's `Serialize` must hand it, and the
-/// strings it last found right (serde's key, equal to the field's name, and the value's
-/// `type_name`, equal to the field type's). Later rows hand the same static strings, which
-/// are then compared by address and length only.
-#[derive(Debug, Clone, Copy)]
-struct FieldCheck {
-    /// Offset of the field in the row.
-    offset: usize,
-    /// `type_name` of the field's type.
-    ty: &'static str,
-    seen_key: Option<&'static str>,
-    seen_ty: Option<&'static str>,
-}
-
-/// Whether `seen` is the same static string as `s` (address and length).
-#[inline(always)]
-fn same(seen: Option<&'static str>, s: &'static str) -> bool {
-    seen.is_some_and(|seen| std::ptr::eq(seen, s))
-}
-
 /// The direct path's state in a shredder.
 #[derive(Debug, Default)]
 pub(crate) struct DirectState {
@@ -58,11 +39,11 @@ pub(crate) struct DirectState {
     /// are the row group's).
     enabled: bool,
     /// The first field node of the row group.
-    first: u32,
+    pub(super) first: u32,
     /// One slot per field.
     slots: Vec<Slot>,
     /// One check per field.
-    checks: Vec<FieldCheck>,
+    pub(super) checks: Vec<FieldCheck>,
 }
 
 impl DirectState {
@@ -88,12 +69,7 @@ impl DirectState {
                     slots: vec![Slot::Unknown; layout.len()],
                     checks: layout
                         .into_iter()
-                        .map(|(offset, ty)| FieldCheck {
-                            offset,
-                            ty,
-                            seen_key: None,
-                            seen_ty: None,
-                        })
+                        .map(|(offset, ty)| FieldCheck::new(offset, ty))
                         .collect(),
                 }
             }
@@ -122,12 +98,7 @@ impl Shredder {
     /// the derived one, and is then called once per row again (not twice).
     #[inline]
     fn direct_fits<T: Serialize + ?Sized>(&mut self, row: &T) -> bool {
-        let check = VerifyRow {
-            st: &mut self.direct,
-            nodes: &self.nodes,
-            row: row as *const T as *const () as usize,
-        };
-        let fits = row.serialize(check).is_ok();
+        let fits = hands_its_fields(&mut self.direct, &self.nodes, row);
         if !fits {
             self.direct.enabled = false;
         }
@@ -150,11 +121,7 @@ impl Shredder {
     fn classify(&mut self, i: u32, kind: LeafKind) -> Option<u32> {
         let node = self.direct.first + i;
         let leaf = match self.nodes[node as usize].kind {
-            Kind::Leaf(l)
-                if takes_all(kind, &self.leaves[l as usize].conv, self.leaf_values(l)) =>
-            {
-                Some(l)
-            }
+            Kind::Leaf(l) if takes_all(kind, &self.leaves[l as usize]) => Some(l),
             _ => None,
         };
         self.direct.slots[i as usize] = match leaf {
@@ -165,10 +132,10 @@ impl Shredder {
     }
 }
 
-/// Whether a leaf with conversion `conv` and buffer `values` takes every value of `kind` on
-/// the serde path's fast path (the same push, no check that could fail).
-fn takes_all(kind: LeafKind, conv: &Conv, values: &ColumnValues) -> bool {
-    match (kind.int_range(), kind, *conv, values) {
+/// Whether `leaf` (its conversion and buffer) takes every value of `kind` on the serde
+/// path's fast path (the same push, no check that could fail).
+fn takes_all(kind: LeafKind, leaf: &LeafBuf) -> bool {
+    match (kind.int_range(), kind, leaf.conv, &leaf.batch.values) {
         (Some((min, max)), _, Conv::Int64 { lo, hi, .. }, ColumnValues::Int64(_)) => {
             lo <= min && max <= hi
         }
@@ -200,32 +167,35 @@ struct ShredSink<'a> {
     sh: &'a mut Shredder,
 }
 
-impl DirectSink for ShredSink<'_> {
+impl ShredSink<'_> {
+    /// The node of field `i`, which must be one of the row's fields.
     #[inline(always)]
-    fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()> {
+    fn field_node(&self, i: u32) -> Result<u32> {
         if i as usize >= self.sh.direct.slots.len() {
             return Err(no_such_field(i));
         }
+        Ok(self.sh.direct.first + i)
+    }
+}
+
+impl DirectSink for ShredSink<'_> {
+    #[inline(always)]
+    fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()> {
+        let node = self.field_node(i)?;
         match self.sh.direct_slot(i, T::KIND) {
-            Some(leaf) => {
-                let node = self.sh.direct.first + i;
-                v.put_leaf(&mut LeafPut {
-                    sh: self.sh,
-                    leaf,
-                    node,
-                })
-            }
-            None => self.serde(i, v),
+            Some(leaf) => v.put_leaf(&mut LeafPut {
+                sh: self.sh,
+                leaf,
+                node,
+            }),
+            None => super::variant::put_located(self.sh, node, 0, v),
         }
     }
 
     #[inline(always)]
     fn serde<T: Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()> {
-        if i as usize >= self.sh.direct.slots.len() {
-            return Err(no_such_field(i));
-        }
-        let node = self.sh.direct.first + i;
-        super::variant::put(self.sh, node, 0, v).map_err(|e| self.sh.locate(e, node))
+        let node = self.field_node(i)?;
+        super::variant::put_located(self.sh, node, 0, v)
     }
 }
 
@@ -252,63 +222,83 @@ struct LeafPut<'a> {
     node: u32,
 }
 
-impl LeafSink for LeafPut<'_> {
+impl LeafPut<'_> {
+    /// Appends a value by `push` (`false`: the buffer is not of a type it takes) and the
+    /// levels of a present value, as the serde path's fast path does.
     #[inline(always)]
-    fn int(&mut self, v: i128) -> Result<()> {
+    fn put(&mut self, push: impl FnOnce(&mut ColumnValues) -> bool) -> Result<()> {
         let l = self.sh.leaf_buf(self.leaf);
-        // The conversion takes the whole range of the type: the serde path's push.
-        match &mut l.batch.values {
-            ColumnValues::Int64(out) => out.push(v as i64),
-            ColumnValues::Int32(out) => out.push(v as i32),
-            _ => return Err(changed()),
+        if !push(&mut l.batch.values) {
+            return Err(changed());
         }
         l.present(0);
         Ok(())
+    }
+}
+
+impl LeafSink for LeafPut<'_> {
+    #[inline(always)]
+    fn int(&mut self, v: i128) -> Result<()> {
+        // The conversion takes the whole range of the type: the serde path's push.
+        self.put(|values| match values {
+            ColumnValues::Int64(out) => {
+                out.push(v as i64);
+                true
+            }
+            ColumnValues::Int32(out) => {
+                out.push(v as i32);
+                true
+            }
+            _ => false,
+        })
     }
 
     #[inline(always)]
     fn f32(&mut self, v: f32) -> Result<()> {
-        let l = self.sh.leaf_buf(self.leaf);
-        match &mut l.batch.values {
-            ColumnValues::Double(out) => out.push(v as f64),
-            ColumnValues::Float(out) => out.push(v),
-            _ => return Err(changed()),
-        }
-        l.present(0);
-        Ok(())
+        self.put(|values| match values {
+            ColumnValues::Double(out) => {
+                out.push(v as f64);
+                true
+            }
+            ColumnValues::Float(out) => {
+                out.push(v);
+                true
+            }
+            _ => false,
+        })
     }
 
     #[inline(always)]
     fn f64(&mut self, v: f64) -> Result<()> {
-        let l = self.sh.leaf_buf(self.leaf);
-        match &mut l.batch.values {
-            ColumnValues::Double(out) => out.push(v),
-            _ => return Err(changed()),
-        }
-        l.present(0);
-        Ok(())
+        self.put(|values| match values {
+            ColumnValues::Double(out) => {
+                out.push(v);
+                true
+            }
+            _ => false,
+        })
     }
 
     #[inline(always)]
     fn bool(&mut self, v: bool) -> Result<()> {
-        let l = self.sh.leaf_buf(self.leaf);
-        match &mut l.batch.values {
-            ColumnValues::Boolean(out) => out.push(v),
-            _ => return Err(changed()),
-        }
-        l.present(0);
-        Ok(())
+        self.put(|values| match values {
+            ColumnValues::Boolean(out) => {
+                out.push(v);
+                true
+            }
+            _ => false,
+        })
     }
 
     #[inline(always)]
     fn str(&mut self, v: &str) -> Result<()> {
-        let l = self.sh.leaf_buf(self.leaf);
-        match &mut l.batch.values {
-            ColumnValues::ByteArray(out) => out.push(v.as_bytes()),
-            _ => return Err(changed()),
-        }
-        l.present(0);
-        Ok(())
+        self.put(|values| match values {
+            ColumnValues::ByteArray(out) => {
+                out.push(v.as_bytes());
+                true
+            }
+            _ => false,
+        })
     }
 
     #[inline]
@@ -317,215 +307,5 @@ impl LeafSink for LeafPut<'_> {
         self.sh
             .null_at(self.node, 0)
             .map_err(|e| self.sh.locate(e, self.node))
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The check
-
-/// The row's `Serialize` did something other than hand over its fields.
-#[derive(Debug)]
-struct NotDirect;
-
-impl std::fmt::Display for NotDirect {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("not the derive's fields")
-    }
-}
-
-impl std::error::Error for NotDirect {}
-
-impl ser::Error for NotDirect {
-    fn custom<M: std::fmt::Display>(_: M) -> Self {
-        NotDirect
-    }
-}
-
-type Check<T> = std::result::Result<T, NotDirect>;
-
-/// A serializer that writes nothing and accepts only a struct whose fields are the row
-/// group's, in order, at the offsets in `row` and of the types of `st.checks`.
-struct VerifyRow<'a> {
-    st: &'a mut DirectState,
-    nodes: &'a [PlanNode],
-    /// The row's address.
-    row: usize,
-}
-
-impl VerifyRow<'_> {
-    fn reject(&self) -> NotDirect {
-        NotDirect
-    }
-}
-
-/// The fields of the row, checked one by one.
-struct VerifyFields<'a> {
-    st: &'a mut DirectState,
-    nodes: &'a [PlanNode],
-    row: usize,
-    next: usize,
-}
-
-impl ser::SerializeStruct for VerifyFields<'_> {
-    type Ok = ();
-    type Error = NotDirect;
-
-    #[inline(always)]
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Check<()> {
-        let i = self.next;
-        let Some(c) = self.st.checks.get_mut(i) else {
-            return Err(NotDirect);
-        };
-        if value as *const T as *const () as usize != self.row.wrapping_add(c.offset) {
-            return Err(NotDirect);
-        }
-        let given = std::any::type_name::<T>();
-        if !(same(c.seen_key, key) && same(c.seen_ty, given)) {
-            // Once per pair of strings: compare them.
-            let node = self.st.first as usize + i;
-            if self.nodes[node].name != key || c.ty != given {
-                return Err(NotDirect);
-            }
-            c.seen_key = Some(key);
-            c.seen_ty = Some(given);
-        }
-        self.next += 1;
-        Ok(())
-    }
-
-    fn skip_field(&mut self, _key: &'static str) -> Check<()> {
-        Err(NotDirect)
-    }
-
-    #[inline]
-    fn end(self) -> Check<()> {
-        if self.next == self.st.checks.len() {
-            Ok(())
-        } else {
-            Err(NotDirect)
-        }
-    }
-}
-
-macro_rules! not_direct {
-    ($($method:ident($($ty:ty),*)),* $(,)?) => {$(
-        fn $method(self, $(_: $ty),*) -> Check<()> {
-            Err(self.reject())
-        }
-    )*};
-}
-
-impl<'a> ser::Serializer for VerifyRow<'a> {
-    type Ok = ();
-    type Error = NotDirect;
-    type SerializeSeq = Impossible<(), NotDirect>;
-    type SerializeTuple = Impossible<(), NotDirect>;
-    type SerializeTupleStruct = Impossible<(), NotDirect>;
-    type SerializeTupleVariant = Impossible<(), NotDirect>;
-    type SerializeMap = Impossible<(), NotDirect>;
-    type SerializeStruct = VerifyFields<'a>;
-    type SerializeStructVariant = Impossible<(), NotDirect>;
-
-    not_direct!(
-        serialize_bool(bool),
-        serialize_i8(i8),
-        serialize_i16(i16),
-        serialize_i32(i32),
-        serialize_i64(i64),
-        serialize_i128(i128),
-        serialize_u8(u8),
-        serialize_u16(u16),
-        serialize_u32(u32),
-        serialize_u64(u64),
-        serialize_u128(u128),
-        serialize_f32(f32),
-        serialize_f64(f64),
-        serialize_char(char),
-        serialize_str(&str),
-        serialize_bytes(&[u8]),
-        serialize_none(),
-        serialize_unit(),
-        serialize_unit_struct(&'static str),
-        serialize_unit_variant(&'static str, u32, &'static str),
-    );
-
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Check<()> {
-        Err(self.reject())
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Check<()> {
-        Err(self.reject())
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Check<()> {
-        Err(self.reject())
-    }
-
-    fn serialize_seq(self, _: Option<usize>) -> Check<Self::SerializeSeq> {
-        Err(self.reject())
-    }
-
-    fn serialize_tuple(self, _: usize) -> Check<Self::SerializeTuple> {
-        Err(self.reject())
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Check<Self::SerializeTupleStruct> {
-        Err(self.reject())
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Check<Self::SerializeTupleVariant> {
-        Err(self.reject())
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Check<Self::SerializeMap> {
-        Err(self.reject())
-    }
-
-    #[inline]
-    fn serialize_struct(self, _: &'static str, _: usize) -> Check<VerifyFields<'a>> {
-        Ok(VerifyFields {
-            st: self.st,
-            nodes: self.nodes,
-            row: self.row,
-            next: 0,
-        })
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Check<Self::SerializeStructVariant> {
-        Err(self.reject())
-    }
-
-    fn collect_str<T: std::fmt::Display + ?Sized>(self, _: &T) -> Check<()> {
-        Err(self.reject())
-    }
-
-    fn is_human_readable(&self) -> bool {
-        false
     }
 }

@@ -43,6 +43,7 @@
 //! written.
 
 mod direct;
+mod direct_check;
 mod error;
 mod json;
 mod plan;

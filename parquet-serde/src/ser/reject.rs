@@ -12,9 +12,16 @@ macro_rules! reject {
 }
 
 /// Declares the methods that start a container (sequence, tuple, map, struct and their
-/// variants), each failing with `self.reject()`.
+/// variants), each failing with `self.reject()`; `but_struct` leaves out `serialize_struct`
+/// for a serializer that takes structs.
 macro_rules! reject_containers {
     () => {
+        reject_containers!(but_struct);
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+            Err(self.reject())
+        }
+    };
+    (but_struct) => {
         fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
             Err(self.reject())
         }
@@ -38,9 +45,6 @@ macro_rules! reject_containers {
             Err(self.reject())
         }
         fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-            Err(self.reject())
-        }
-        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
             Err(self.reject())
         }
         fn serialize_struct_variant(

@@ -272,7 +272,7 @@ impl<'a> ser::Serializer for At<'a> {
         value: &T,
     ) -> Result<()> {
         let field = self.variant_field(variant)?;
-        super::variant::put(self.sh, field, self.rep, value).map_err(|e| self.sh.locate(e, field))
+        super::variant::put_located(self.sh, field, self.rep, value)
     }
 
     #[inline]
@@ -548,8 +548,7 @@ impl SeqSer<'_> {
                 };
                 let element = *element;
                 self.count += 1;
-                super::variant::put(self.sh, element, rep, value)
-                    .map_err(|e| self.sh.locate(e, element))
+                super::variant::put_located(self.sh, element, rep, value)
             }
             SeqMode::Bytes { node, .. } => {
                 let node = *node;
@@ -566,8 +565,7 @@ impl SeqSer<'_> {
             SeqMode::Fields(cursor) => {
                 let field = cursor.positional(self.sh)?;
                 let rep = cursor.rep;
-                super::variant::put(self.sh, field, rep, value)
-                    .map_err(|e| self.sh.locate(e, field))
+                super::variant::put_located(self.sh, field, rep, value)
             }
             SeqMode::Civil { node, parts, len } => {
                 let node = *node;
@@ -694,8 +692,7 @@ impl ser::SerializeMap for MapSer<'_> {
             .take()
             .ok_or_else(|| Error::data("a map value without a key"))?;
         self.count += 1;
-        super::variant::put(self.sh, node, self.entry_rep, value)
-            .map_err(|e| self.sh.locate(e, node))
+        super::variant::put_located(self.sh, node, self.entry_rep, value)
     }
 
     #[inline]
@@ -744,8 +741,7 @@ impl StructSer<'_> {
             StructMode::Fields(cursor) => {
                 let field = cursor.static_field(self.sh, key)?;
                 let rep = cursor.rep;
-                super::variant::put(self.sh, field, rep, value)
-                    .map_err(|e| self.sh.locate(e, field))
+                super::variant::put_located(self.sh, field, rep, value)
             }
             StructMode::SystemTime {
                 node, secs, nanos, ..

@@ -103,11 +103,6 @@ impl Shredder {
         &mut self.leaves[l as usize]
     }
 
-    /// The values of leaf `l`.
-    pub(super) fn leaf_values(&self, l: u32) -> &ColumnValues {
-        &self.leaves[l as usize].batch.values
-    }
-
     /// Rows in the buffers.
     pub fn rows(&self) -> usize {
         self.rows

@@ -36,6 +36,18 @@ pub(crate) fn put<T: Serialize + ?Sized>(
     }
 }
 
+/// [`put`], with an error that does not name its column located at `node` (how a field,
+/// element, map value or variant's value is written).
+#[inline(always)]
+pub(crate) fn put_located<T: Serialize + ?Sized>(
+    sh: &mut Shredder,
+    node: u32,
+    rep: i16,
+    value: &T,
+) -> Result<()> {
+    put(sh, node, rep, value).map_err(|e| sh.locate(e, node))
+}
+
 /// [`put`] at a VARIANT node: out of line, so that the common path stays small enough to
 /// inline into each field's serialization.
 #[inline(never)]
