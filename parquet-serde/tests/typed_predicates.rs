@@ -276,6 +276,73 @@ fn typed_predicates_agree_with_duckdb() {
     assert!(rows.len() < 400, "{}", rows.len());
 }
 
+/// DECIMAL on BYTE_ARRAY (pyarrow writes none): written by our own writer, with several
+/// row groups and small pages with the page index.
+#[test]
+fn byte_array_decimals_compare_by_value() {
+    use parquet_serde::record::write_rows;
+    use parquet_serde::WriterOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dbin.parquet");
+    let schema = "message m { required int32 id; optional binary amount (DECIMAL(20,2)); }"
+        .parse()
+        .unwrap();
+    let rows: Vec<Value> = (0..2000i64)
+        .map(|i| {
+            let cents: i128 = if i < 300 {
+                i as i128 - 150
+            } else {
+                (i as i128 * 7_919_173) % 12_000_000 - 2_000_000
+            };
+            // Minimal big-endian two's complement, as writers store BYTE_ARRAY decimals.
+            let be = cents.to_be_bytes();
+            let skip = be
+                .windows(2)
+                .take_while(|w| (w[0] == 0 && w[1] < 0x80) || (w[0] == 0xff && w[1] >= 0x80))
+                .count();
+            let amount = if i % 17 == 3 {
+                Value::Null
+            } else {
+                Value::Decimal {
+                    unscaled: be[skip..].to_vec(),
+                    scale: 2,
+                }
+            };
+            Value::Group(vec![
+                ("id".into(), Value::Int(i)),
+                ("amount".into(), amount),
+            ])
+        })
+        .collect();
+    let options = WriterOptions::default()
+        .row_group_rows(300)
+        .page_row_limit(50)
+        .page_index(true);
+    let bytes = write_rows(Vec::new(), &schema, &rows, &options).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let cases = same(&[
+        "amount > 90000",
+        "amount > 90000.00",
+        "amount > 1.005",
+        "amount >= 1.005",
+        "amount < -1.005",
+        "amount = 1.005",
+        "amount != 1.005",
+        "amount = 1.01",
+        "amount between 0.995 and 1.015",
+        "amount in (1.005, 1.01, -0.5, 12)",
+        "amount not in (1.005, 1.01)",
+        "amount < -19999",
+        "amount > id",
+    ]);
+    let (bad, counts) = compare(&path, &cases);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(
+        counts.iter().filter(|&&c| c > 0).count() >= 10,
+        "{counts:?}"
+    );
+}
+
 /// NaN is greatest and equal to itself, as DuckDB orders values; DuckDB's own reader
 /// skips NaN rows of files whose statistics (NaN left out, as pyarrow writes them) say
 /// max < literal, so these are checked against the documented order instead.
