@@ -23,9 +23,13 @@ use parquet_serde::Reader;
 use serde::Deserialize;
 
 const WRITE: &str = r#"
-import sys, datetime, decimal, uuid
+import sys, datetime, decimal, uuid, struct
 import pyarrow as pa, pyarrow.parquet as pq
 n = 3000
+def half(vals, valid):
+    bits = bytes(sum(1 << j for j in range(8) if i + j < len(valid) and valid[i + j]) for i in range(0, len(valid), 8))
+    data = struct.pack(f"<{len(vals)}e", *vals)
+    return pa.Array.from_buffers(pa.float16(), len(vals), [pa.py_buffer(bits), pa.py_buffer(data)])
 D = decimal.Decimal
 def cents(i):
     if i < 300:
@@ -49,6 +53,8 @@ t = pa.table({
     "ts_ns": pa.array([nul(i, 1704067200_000000000 + 19_833_999_000 + 250 * i) for i in ids], pa.timestamp("ns", tz="UTC")),
     "day": pa.array([nul(i, datetime.date(2024, 1, 1) + datetime.timedelta(days=i // 100)) for i in ids], pa.date32()),
     "tod": pa.array([nul(i, 19_833_000 + i) for i in ids], pa.time64("us")),
+    "tms": pa.array([nul(i, 19_000 + i) for i in ids], pa.time32("ms")),
+    "h": half([[0.5, 1.5, -2.0, 65504.0, 0.099975586][i % 5] for i in ids], [i % 13 != 5 for i in ids]),
     "flag": pa.array([nul(i, i % 3 == 0, 7) for i in ids], pa.bool_()),
     "s": pa.array([nul(i, ["abc", "abd", "b_c", "", "zz%", "é!"][i % 6] + str(i % 4)) for i in ids], pa.string()),
     "id2": pa.array([nul(i, uuid.UUID(int=i * 7919).bytes) for i in ids], pa.uuid()),
@@ -215,6 +221,17 @@ fn typed_predicates_agree_with_duckdb() {
         "day >= '2024-01-20'",
         "tod >= '00:00:19.835'",
         "tod = '00:00:19.8335'",
+        "tms >= '00:00:19.8335'",
+        "tms < '00:00:19.8335'",
+        "tms = '00:00:19.834'",
+        "ts_us >= '2024-01-01T00:00:19.833999+05:00'",
+        // FLOAT16 (DuckDB reads it as FLOAT).
+        "h > 0.5",
+        "h = 1.5",
+        "h < 0",
+        "h >= 65504",
+        "h = 0.1",
+        "h > f32",
         // IN with null.
         "i in (1, null)",
         "i not in (1, null)",
