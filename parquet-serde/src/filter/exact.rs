@@ -253,11 +253,11 @@ mod tests {
                 let mut digits: String = (0..len)
                     .map(|_| char::from(b'0' + (next() % 10) as u8))
                     .collect();
-                if next() % 20 == 0 {
+                if next() % 20 < 1 {
                     digits.push_str(&"9".repeat(45));
                 }
                 let point = (next() % (digits.len() as u64 + 1)) as usize;
-                let sign = if next() % 2 == 0 { "-" } else { "" };
+                let sign = if next() & 1 == 1 { "-" } else { "" };
                 format!(
                     "{sign}{}.{}",
                     &digits[..digits.len() - point],
