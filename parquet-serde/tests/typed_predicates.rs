@@ -189,6 +189,8 @@ fn typed_predicates_agree_with_duckdb() {
         "dfix between -1.00005 and 1.00005",
         "dfix = 1234567890123456789012.3456",
         "d32 = 1",
+        "d64 = '1.01'",
+        "i >= '2'",
         // Integers with any number; unsigned over the whole range.
         "i = 1.0",
         "i > 1.5",
