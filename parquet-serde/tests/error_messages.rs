@@ -148,6 +148,13 @@ fn a_folder_where_a_file_is_expected_points_to_dataset() {
     assert!(!text.contains("os error"), "{text}");
     let e = Reader::<_, Item>::from_path(dir.path()).unwrap_err();
     assert!(e.to_string().contains("Dataset::open"), "{e}");
+    // A folder opened as a file and handed to a reader: the same advice, not an I/O
+    // error at an offset.
+    let folder = std::fs::File::open(dir.path()).unwrap();
+    let e = parquet_serde::from_reader::<Item, _>(folder).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+    assert!(e.to_string().contains("Dataset::open"), "{e}");
+    assert!(!e.to_string().contains("os error"), "{e}");
 }
 
 #[test]

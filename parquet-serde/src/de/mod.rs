@@ -76,7 +76,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::file::{ChunkReader, FileReader, ReadOptions};
 use crate::filter::{FilterOptions, Predicate};
 
@@ -112,14 +112,6 @@ pub(crate) fn projection<T: DeserializeOwned, S: AsRef<str>>(
 }
 
 /// Collects a reader's rows, stopping at the first error.
-/// The error for a folder given where a file is expected.
-pub(crate) fn not_a_folder() -> Error {
-    Error::invalid_argument(
-        "this is a folder, not a Parquet file: read the files of a folder with \
-         `Dataset::open(dir)` (parquet_serde::dataset) or `Reader::from_dir`",
-    )
-}
-
 pub(crate) fn collect<R: ChunkReader, T: DeserializeOwned>(reader: Reader<R, T>) -> Result<Vec<T>> {
     let mut rows = Vec::with_capacity(reader.capacity());
     reader.collect_into(&mut rows)?;

@@ -270,7 +270,7 @@ impl<T: DeserializeOwned> Reader<File, T> {
         let at = |e: Error| e.context(format_args!("`{}`", path.display()));
         let file = File::open(path).map_err(|e| at(e.into()))?;
         if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(at(super::not_a_folder()));
+            return Err(at(crate::file::not_a_file()));
         }
         let mut reader = Self::with_options(file, options.file_location(path)).map_err(at)?;
         reader.path = Some(path.into());
