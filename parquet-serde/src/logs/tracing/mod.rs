@@ -81,8 +81,9 @@ impl TracingLayerBuilder {
 
     /// A bound on the events that may wait for the writer thread, in addition to the bound
     /// in bytes ([`capacity_bytes`](Self::capacity_bytes)): whichever is reached first
-    /// fills the room. Counted in whole batches of 128 (at least one batch). Default: no
-    /// bound in events (only the bytes bound the room).
+    /// fills the room. Rounded up to whole batches of 128 events (at least one batch): at
+    /// most that many batches wait, and a batch of large events (32 KiB) holds fewer.
+    /// Default: no bound in events (only the bytes bound the room).
     pub fn capacity(mut self, events: usize) -> Self {
         self.capacity = events.max(1);
         self
