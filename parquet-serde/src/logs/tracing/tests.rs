@@ -320,9 +320,11 @@ fn when_the_room_is_full_each_policy_drops_or_waits_by_level() {
 fn the_room_in_bytes_bounds_the_batches_waiting() {
     // Room for 1.5 batches of events of 1 KiB (a batch is handed over at 32 KiB): the
     // second batch finds none.
-    let mut parts = Parts::default();
-    parts.message = "x".repeat(1024);
-    parts.has_message = true;
+    let parts = Parts {
+        message: "x".repeat(1024),
+        has_message: true,
+        ..Parts::default()
+    };
     let one = {
         let mut b = Batch::default();
         while !b.is_full() {
