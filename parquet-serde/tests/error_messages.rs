@@ -85,7 +85,7 @@ fn names(message: &str, path: &Path) -> bool {
 #[test]
 fn corrupt_files_read_by_path_are_named() {
     let dir = tempfile::tempdir().unwrap();
-    let good = items(dir.path(), "good.parquet", 0..100);
+    let good = items(dir.path(), "good.parquet", 0..50_000);
     let footer = bad_footer(&good, dir.path());
     let e = parquet_serde::from_path::<Item>(&footer).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Corrupt);
@@ -102,6 +102,7 @@ fn corrupt_files_read_by_path_are_named() {
         let e = parquet_serde::from_path_with::<Item>(&page, &options).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Corrupt, "{e}");
         assert!(names(&e.to_string(), &page), "threads {threads}: {e}");
+        assert_eq!(e.to_string().matches("bad-page.parquet").count(), 1, "{e}");
         assert!(e.to_string().contains("page header"), "{e}");
     }
     let e = Reader::<_, Item>::from_path(&page)
@@ -127,6 +128,7 @@ fn corrupt_files_of_a_dataset_are_named() {
         .read_all::<Item>()
         .unwrap_err();
     assert!(names(&e.to_string(), &page), "{e}");
+    assert_eq!(e.to_string().matches("bad-page.parquet").count(), 1, "{e}");
     let e = Dataset::open(dir.path())
         .unwrap()
         .rows::<Item>()
