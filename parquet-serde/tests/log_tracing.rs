@@ -445,3 +445,52 @@ fn a_burst_with_block_writes_every_event() {
     assert_no_warning_lost(&b, "Block, default room");
     assert_eq!(b.written, b.emitted);
 }
+
+/// Run by [`without_a_callback_drops_are_reported_on_standard_error`] in a child process:
+/// a burst into a room of one batch, with no `on_error`.
+#[test]
+fn child_drops_without_a_callback() {
+    if std::env::var_os("PARQUET_SERDE_TRACING_CHILD").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (layer, guard) = TracingLayer::builder(dir.path())
+        .capacity_bytes(1)
+        .overflow(Overflow::Drop)
+        .build()
+        .unwrap();
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    tracing::dispatcher::with_default(&dispatch, || {
+        for i in 0..20_000u64 {
+            tracing::info!(i, "event");
+        }
+    });
+    drop(guard);
+    let dropped: u64 = read(dir.path()).iter().filter_map(|r| r.dropped).sum();
+    assert!(dropped > 0);
+    println!("DROPPED {dropped}");
+}
+
+#[test]
+fn without_a_callback_drops_are_reported_on_standard_error() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_drops_without_a_callback", "--nocapture"])
+        .env("PARQUET_SERDE_TRACING_CHILD", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let dropped: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("DROPPED "))
+        .unwrap_or_else(|| panic!("{stdout}"))
+        .parse()
+        .unwrap();
+    let reported: u64 = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("parquet-serde tracing layer: data error: "))
+        .map(|l| l.split(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(reported, dropped, "{stderr}");
+}
