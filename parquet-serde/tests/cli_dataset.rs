@@ -335,3 +335,18 @@ fn a_folder_given_to_a_one_file_command_says_which_commands_read_folders() {
         assert!(!err.contains("os error"), "{command}: {err}");
     }
 }
+
+#[test]
+fn tail_over_a_folder_with_a_corrupt_file_names_it() {
+    let dir = dataset();
+    std::fs::write(
+        dir.path().join("date=2026-11-24/hour=13/part-0.parquet"),
+        b"PAR1 broken",
+    )
+    .unwrap();
+    let out = run(&["tail", dir.path().to_str().unwrap(), "--once", "-n", "100"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("hour=13/part-0.parquet`"), "{err}");
+    assert!(err.contains("1 error(s)"), "{err}");
+}
