@@ -119,6 +119,13 @@
 //! far as they are known. No input file makes the library panic, hang or allocate without a
 //! bound: every length and count read from a file is checked first.
 //!
+//! An error about a file read by path (`from_path`, `Reader::from_path`, a dataset's files)
+//! names the file at the start of its message; a folder given where a file is expected is
+//! an [`ErrorKind::InvalidArgument`] that points to [`dataset::Dataset`]. A type that cannot
+//! be read from a column is an [`ErrorKind::Schema`] error naming the column, its Parquet
+//! type and what the Rust type expects: found when the reader opens (before any row), it
+//! quotes no value; found in a row, it names the row and quotes the file's value.
+//!
 //! ```
 //! let err = parquet_serde::from_slice::<parquet_serde::Value>(b"not parquet").unwrap_err();
 //! assert_eq!(err.kind(), parquet_serde::ErrorKind::Corrupt);

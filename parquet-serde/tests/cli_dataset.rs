@@ -322,3 +322,31 @@ fn tail_prints_rows_as_a_log_writer_flushes_them_and_each_once() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(*printed.lock().unwrap(), want);
 }
+
+#[test]
+fn a_folder_given_to_a_one_file_command_says_which_commands_read_folders() {
+    let dir = dataset();
+    for command in ["meta", "schema", "check", "pages"] {
+        let out = run(&[command, dir.path().to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = text(&out.stderr);
+        assert!(err.contains("is a folder"), "{command}: {err}");
+        assert!(err.contains("`cat` and `tail` read"), "{command}: {err}");
+        assert!(!err.contains("os error"), "{command}: {err}");
+    }
+}
+
+#[test]
+fn tail_over_a_folder_with_a_corrupt_file_names_it() {
+    let dir = dataset();
+    std::fs::write(
+        dir.path().join("date=2026-11-24/hour=13/part-0.parquet"),
+        b"PAR1 broken",
+    )
+    .unwrap();
+    let out = run(&["tail", dir.path().to_str().unwrap(), "--once", "-n", "100"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("hour=13/part-0.parquet`"), "{err}");
+    assert!(err.contains("1 error(s)"), "{err}");
+}

@@ -127,3 +127,59 @@ fn crc32fast_hash(bytes: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// The `seq` of each JSON line.
+fn seqs(stdout: &[u8]) -> Vec<u64> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["seq"].as_u64().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn tail_does_what_its_help_says_with_a_file_a_crash_left() {
+    let help = run(&["tail", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout).replace('\n', " ");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("A log file whose writer crashed counts as one still being written: its flushed rows (those `recover` keeps) are printed"),
+        "{help}"
+    );
+    assert!(help.contains("--final-only"), "{help}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    abandoned(dir.path(), 4);
+    // The crashed file is not final: its flushed rows, and only those, are printed.
+    let out = run(&["tail", d, "--once", "-n", "100"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(seqs(&out.stdout), [0, 1, 2, 3]);
+    // --final-only: nothing is final yet.
+    let out = run(&["tail", d, "--once", "-n", "100", "--final-only"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(seqs(&out.stdout), Vec::<u64>::new());
+    // Once recovered, the file is final: the same rows, either way.
+    assert!(run(&["recover", d]).status.success());
+    for extra in [&[][..], &["--final-only"][..]] {
+        let mut args = vec!["tail", d, "--once", "-n", "100"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(seqs(&out.stdout), [0, 1, 2, 3], "{extra:?}");
+    }
+}

@@ -111,7 +111,7 @@ impl<T: DeserializeOwned> DatasetReader<T> {
 
 /// `e` with the file it happened in.
 fn at_file(e: Error, path: &Path) -> Error {
-    e.context(path.display())
+    e.context(format_args!("`{}`", path.display()))
 }
 
 impl<T: DeserializeOwned> DatasetReader<T> {

@@ -19,6 +19,9 @@ pub(crate) struct DeError(Box<Inner>);
 struct Inner {
     error: Error,
     missing: Option<&'static str>,
+    /// Set by `invalid_type`: the value the visitor was given and what it expected, for the
+    /// leaf to restate in Parquet's words (see [`DeError::at_leaf`]).
+    mismatch: Option<(String, String)>,
 }
 
 impl DeError {
@@ -27,7 +30,31 @@ impl DeError {
         DeError(Box::new(Inner {
             error,
             missing: None,
+            mismatch: None,
         }))
+    }
+
+    /// Restates a type mismatch raised by a visitor given a value of leaf `node`: the
+    /// column's Parquet type and the Rust type, and the value only when it came from the
+    /// file (not from the schema probe's stand-ins, with `probing`).
+    #[cold]
+    pub(crate) fn at_leaf(mut self, node: &super::tree::Node, probing: bool) -> Self {
+        if let Some((value, expected)) = self.0.mismatch.take() {
+            let message = if probing {
+                format!(
+                    "the column holds {} values, which the Rust type cannot read: it \
+                     expects {expected}",
+                    node.value_type()
+                )
+            } else {
+                format!(
+                    "the file holds {} value {value} where the Rust type expects {expected}",
+                    node.value_type()
+                )
+            };
+            self.0.error = Error::new(ErrorKind::Schema, message);
+        }
+        self.at(&node.path)
     }
 
     /// The error.
@@ -65,7 +92,7 @@ impl From<Error> for DeError {
 
 impl From<DeError> for Error {
     fn from(e: DeError) -> Self {
-        let Inner { error, missing } = *e.0;
+        let Inner { error, missing, .. } = *e.0;
         match missing {
             Some(field) => error.with_column(field),
             None => error,
@@ -97,10 +124,12 @@ impl serde::de::Error for DeError {
     }
 
     fn invalid_type(unexp: serde::de::Unexpected<'_>, exp: &dyn serde::de::Expected) -> Self {
-        DeError::new(Error::new(
+        let mut e = DeError::new(Error::new(
             ErrorKind::Schema,
             format!("the file holds {unexp} where the Rust type expects {exp}"),
-        ))
+        ));
+        e.0.mismatch = Some((unexp.to_string(), exp.to_string()));
+        e
     }
 
     fn missing_field(field: &'static str) -> Self {
@@ -109,6 +138,7 @@ impl serde::de::Error for DeError {
                 "field `{field}` is not in the file and has no default"
             )),
             missing: Some(field),
+            mismatch: None,
         }))
     }
 }

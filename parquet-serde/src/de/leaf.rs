@@ -166,7 +166,7 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
     if probing && takes_owned && wanted.get() {
         st.probe_owned(col);
     }
-    result.map_err(|e| e.at(&node.path))
+    result.map_err(|e| e.at_leaf(node, probing))
 }
 
 #[cold]

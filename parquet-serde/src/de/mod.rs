@@ -213,7 +213,8 @@ pub fn from_reader<T: DeserializeOwned, S: IntoChunkReader>(source: S) -> Result
     collect(Reader::<_, T>::new(source.into_chunk_reader()?)?)
 }
 
-/// Reads every row of the file at `path` (positioned reads of the columns needed).
+/// Reads every row of the file at `path` (positioned reads of the columns needed). Its
+/// errors name the file; a folder is an error pointing to `Dataset`, which reads folders.
 pub fn from_path<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<Vec<T>> {
     collect(Reader::<_, T>::from_path(path)?)
 }

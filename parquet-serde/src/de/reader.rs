@@ -63,6 +63,8 @@ pub struct Reader<R, T> {
     asm: Assembly,
     rows: RowLoop,
     feed: ReaderFeed,
+    /// The file's path, when opened by path: its errors name it.
+    path: Option<Box<Path>>,
     _rows: PhantomData<fn() -> T>,
 }
 
@@ -101,6 +103,7 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
             asm,
             rows: RowLoop::new(),
             feed: ReaderFeed::FileOrder(FileOrder::new()),
+            path: None,
             _rows: PhantomData,
         })
     }
@@ -168,7 +171,8 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
             },
             ReaderFeed::FileOrder(_) => predicate,
         };
-        let filtered = Filtered::new(&self.file, predicate, options)?;
+        let filtered =
+            Filtered::new(&self.file, predicate, options).map_err(|e| self.at_file(e))?;
         self.feed = ReaderFeed::Filtered(Box::new(filtered));
         Ok(self)
     }
@@ -232,12 +236,22 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
         let threads = self.file.options().threads;
         let whole = matches!(&self.feed, ReaderFeed::FileOrder(_)) && !self.rows.started();
         if threads > 1 && whole && !self.asm.projected.is_empty() {
-            return pipelined::collect(&self.file, &mut self.asm, threads, out);
+            return pipelined::collect(&self.file, &mut self.asm, threads, out)
+                .map_err(|e| self.at_file(e));
         }
         for row in self {
             out.push(row?);
         }
         Ok(())
+    }
+
+    /// `e` naming the file, when it was opened by path.
+    #[cold]
+    fn at_file(&self, e: Error) -> Error {
+        match &self.path {
+            Some(path) => e.context(format_args!("`{}`", path.display())),
+            None => e,
+        }
     }
 }
 
@@ -248,10 +262,19 @@ impl<T: DeserializeOwned> Reader<File, T> {
     }
 
     /// Opens the file at `path` with reader options (decryption keys, checksums, ...).
+    ///
+    /// Every error it returns, opening the file or reading its rows, names the file. A
+    /// folder is an error that points to `Dataset`, which reads the files of a folder.
     pub fn from_path_with_options(path: impl AsRef<Path>, options: ReadOptions) -> Result<Self> {
         let path = path.as_ref();
-        let file = File::open(path).map_err(|e| Error::from(e).context(path.display()))?;
-        Self::with_options(file, options.file_location(path))
+        let at = |e: Error| e.context(format_args!("`{}`", path.display()));
+        let file = File::open(path).map_err(|e| at(e.into()))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(at(crate::file::not_a_file()));
+        }
+        let mut reader = Self::with_options(file, options.file_location(path)).map_err(at)?;
+        reader.path = Some(path.into());
+        Ok(reader)
     }
 }
 
@@ -307,6 +330,9 @@ impl<R: ChunkReader, T: DeserializeOwned> Iterator for Reader<R, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Result<T>> {
-        self.rows.next(&self.file, &mut self.asm, &mut self.feed)
+        match self.rows.next(&self.file, &mut self.asm, &mut self.feed)? {
+            Err(e) => Some(Err(self.at_file(e))),
+            ok => Some(ok),
+        }
     }
 }

@@ -137,10 +137,7 @@ impl Node {
     /// Short description of the node's type, for messages.
     pub fn describe(&self) -> String {
         match &self.kind {
-            Kind::Leaf { physical, conv, .. } => match conv {
-                Conv::Plain => format!("{physical:?} column"),
-                other => format!("{physical:?} {other:?} column"),
-            },
+            Kind::Leaf { .. } => format!("{} column", self.value_type()),
             Kind::Group {
                 shape: Shape::List { .. },
                 ..
@@ -155,6 +152,55 @@ impl Node {
             } => "VARIANT group".into(),
             Kind::Group { .. } => "group".into(),
         }
+    }
+}
+
+impl Node {
+    /// A leaf's values in Parquet's words: the physical type, then how it reads
+    /// (`BYTE_ARRAY (UTF-8 text)`, `INT64 TIMESTAMP(MICROS, UTC)`); a group's kind.
+    pub fn value_type(&self) -> String {
+        let Kind::Leaf {
+            physical,
+            conv,
+            width,
+            ..
+        } = &self.kind
+        else {
+            return self.describe();
+        };
+        let physical = match physical {
+            Type::Boolean => "BOOLEAN".to_string(),
+            Type::Int32 => "INT32".into(),
+            Type::Int64 => "INT64".into(),
+            Type::Int96 => "INT96".into(),
+            Type::Float => "FLOAT".into(),
+            Type::Double => "DOUBLE".into(),
+            Type::ByteArray => "BYTE_ARRAY".into(),
+            Type::FixedLenByteArray => format!("FIXED_LEN_BYTE_ARRAY({width})"),
+            Type::Unknown(n) => format!("physical type {n}"),
+        };
+        let unit = |u: &TimeUnit| match u {
+            TimeUnit::Millis => "MILLIS".to_string(),
+            TimeUnit::Micros => "MICROS".into(),
+            TimeUnit::Nanos => "NANOS".into(),
+            TimeUnit::Unknown(n) => format!("unit {n}"),
+        };
+        let read = match conv {
+            Conv::Plain => return physical,
+            Conv::Unsigned => "unsigned".to_string(),
+            Conv::String => "UTF-8 text".into(),
+            Conv::Date => "DATE".into(),
+            Conv::Time(u) => format!("TIME({})", unit(u)),
+            Conv::Timestamp(u, utc) => format!(
+                "TIMESTAMP({}, {})",
+                unit(u),
+                if *utc { "UTC" } else { "local" }
+            ),
+            Conv::Decimal(scale) => format!("DECIMAL(scale {scale})"),
+            Conv::Uuid => "UUID".into(),
+            Conv::Float16 => "FLOAT16".into(),
+        };
+        format!("{physical} ({read})")
     }
 }
 

@@ -115,11 +115,28 @@ impl ChunkReader for File {
     }
 }
 
+/// The error for a folder given where a Parquet file is expected.
+pub(crate) fn not_a_file() -> Error {
+    Error::invalid_argument(
+        "this is a folder, not a Parquet file: read the files of a folder with \
+         `Dataset::open(dir)` (parquet_serde::dataset) or `Reader::from_dir`",
+    )
+}
+
+/// A failed read at `offset`; reading a folder (opened as a file) says so.
+#[cold]
+fn read_error(e: std::io::Error, offset: u64) -> Error {
+    if e.kind() == std::io::ErrorKind::IsADirectory {
+        return not_a_file();
+    }
+    Error::from(e).with_offset(offset)
+}
+
 #[cfg(unix)]
 fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> Result<()> {
     use std::os::unix::fs::FileExt;
     file.read_exact_at(buf, offset)
-        .map_err(|e| Error::from(e).with_offset(offset))
+        .map_err(|e| read_error(e, offset))
 }
 
 #[cfg(windows)]
@@ -135,7 +152,7 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> Result<()>
                 offset += n as u64;
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Error::from(e).with_offset(offset)),
+            Err(e) => return Err(read_error(e, offset)),
         }
     }
     Ok(())

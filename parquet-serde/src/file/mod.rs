@@ -19,6 +19,7 @@ mod index_tests;
 
 pub use crate::core::column::DataPageVersion;
 pub(crate) use crate::page::PageDecryptor;
+pub(crate) use chunk_reader::not_a_file;
 pub use chunk_reader::{ChunkReader, CountingReader};
 pub use copy::copy_row_group;
 pub use footer::{

@@ -151,13 +151,18 @@
 //! is handed to a writer thread, which writes the rows with a [`LogWriter`] (hourly
 //! partitions by event time, zstd, a flush every second on the clock even under steady
 //! traffic, taking every thread's partial batch first). The batches waiting for the
-//! writer are bounded (`capacity`, default 8,192 events); when they are full a new event
-//! waits (`Overflow::Block`) or is dropped and counted (`Overflow::Drop`, the default), and
-//! the counts are written as rows of their own. The guard flushes and closes the files
+//! writer are bounded in bytes (`capacity_bytes`, default 64 MiB, each event counted at its
+//! real size) and optionally in events (`capacity`, no bound by default). When the room is
+//! full, the default policy (`Overflow::DropBelowWarn`) drops and counts events below
+//! `WARN` while `WARN` and `ERROR` events wait for room, so none of them is lost;
+//! `Overflow::Block` makes every event wait, `Overflow::Drop` drops any event. No drop is
+//! silent: the counts are written as rows of their own (`dropped`), and reported through
+//! the `on_error` callback at most once a second. The guard flushes and closes the files
 //! when dropped; `guard.flush()` returns once every event logged before it, on any thread,
 //! is durable. Errors of the writer thread (a full disk, ...) and panics in it never reach
-//! the application: they go to the `on_error` callback, or to standard error, at most one
-//! a second.
+//! the application: they go to the `on_error` callback, at most one a second. Without a
+//! callback they go to standard error: the one place where a background thread of this
+//! library prints.
 //!
 //! Order: the events of one thread are written in the order they happened. Threads'
 //! batches interleave as the writer takes them, so rows of different threads are in time

@@ -67,9 +67,15 @@ enum Command {
         mut_arg("file", |a| a.help("The Parquet file, a folder of them, or a glob pattern"))
     )]
     Cat(CatArgs),
-    /// Print the last rows of a folder's final Parquet files, then each new file's rows
+    /// Print the last rows of a folder's Parquet files, then new rows as they come
     ///
-    /// Files being written (named `_…` or `.…`) are read once they get their final name.
+    /// Final files are read as they appear. Log files still being written by a
+    /// `LogWriter` (or the `tracing` layer), `_part-…` with a journal, are read too: their
+    /// rows are printed as soon as they are flushed, and, when the file becomes final, only
+    /// its rows not printed yet. A log file whose writer crashed counts as one still being
+    /// written: its flushed rows (those `recover` keeps) are printed. Other files being
+    /// written (named `_…` or `.…`) are read once they get their final name. With
+    /// `--final-only`, only final files are read.
     #[command(args_override_self = true)]
     Tail(TailArgs),
     /// Print the schema (message-type text)

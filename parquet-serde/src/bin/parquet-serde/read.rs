@@ -87,6 +87,13 @@ pub fn read(
 ) -> Result<(), Failure> {
     let options = options(args)?;
     let failed = |e: Error| Failure::Run(format!("parquet-serde: {}", args.file.display()), e);
+    if args.file.is_dir() {
+        return Err(Failure::Usage(Error::invalid_argument(format!(
+            "`{}` is a folder: this command reads one Parquet file (`cat` and `tail` read \
+             the files of a folder)",
+            args.file.display()
+        ))));
+    }
     let file = std::fs::File::open(&args.file).map_err(|e| failed(e.into()))?;
     let reader = FileReader::with_options(file, options).map_err(failed)?;
     print_to_stdout(|out| print(reader, out)).map_err(failed)

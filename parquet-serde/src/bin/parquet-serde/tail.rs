@@ -1,8 +1,9 @@
 //! `tail DIR`: the last rows of a dataset, then its new rows as they come: the rows of
 //! each final file as it appears, and the rows a `LogWriter` flushes into the files it is
 //! still writing (read from their journals with `logs::snapshot`; when such a file becomes
-//! final, only the rows not printed yet are). Other files being written (named `_…` or
-//! `.…`) are read once renamed.
+//! final, only the rows not printed yet are; a file whose writer crashed is read the same
+//! way, up to its last flush). Other files being written (named `_…` or `.…`) are read once
+//! renamed. With `--final-only`, only final files are read.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -42,6 +43,10 @@ pub struct TailArgs {
     /// Print the last rows and stop, without following
     #[arg(long)]
     pub once: bool,
+    /// Only final files: not the flushed rows of log files still being written, nor of
+    /// those a crashed writer left (until `recover` makes them final)
+    #[arg(long)]
+    pub final_only: bool,
     /// Do not verify page checksums
     #[arg(long)]
     pub no_verify: bool,
@@ -190,6 +195,9 @@ fn file_lines(dataset: &Dataset, file: &DataFile, args: &TailArgs, seen: &mut Se
 /// The new rows of the log files still being written under the folder: for each journal
 /// that changed since the last look, the rows of its snapshot not printed yet.
 fn unfinished_lines(args: &TailArgs, seen: &mut Seen, mirror: &Mirror) -> Vec<String> {
+    if args.final_only {
+        return Vec::new();
+    }
     let files = match unfinished_files(&args.dir) {
         Ok(files) => files,
         Err(e) => {

@@ -74,6 +74,16 @@ impl Batch {
         self.events.len() >= BATCH_EVENTS || self.text.len() + self.bytes.len() >= BATCH_BYTES
     }
 
+    /// Bytes the batch's events take: each event's head and span heads, its message text
+    /// and its VARIANT frames (what counts against the layer's room).
+    pub fn size_bytes(&self) -> usize {
+        std::mem::size_of::<Batch>()
+            + self.events.len() * std::mem::size_of::<Head>()
+            + self.spans.len() * std::mem::size_of::<SpanHead>()
+            + self.text.len()
+            + self.bytes.len()
+    }
+
     /// Bytes the buffers hold (for keeping recycled batches small).
     pub fn capacity_bytes(&self) -> usize {
         self.events.capacity() * std::mem::size_of::<Head>()

@@ -1,6 +1,7 @@
 //! Where application threads leave their events and the writer thread takes them: one
 //! [`Slot`] per thread (a partial batch and the full batches waiting), a bound on the full
-//! batches waiting in all slots, and the guard's requests.
+//! batches waiting in all slots (their bytes, and optionally their events), and the guard's
+//! requests.
 //!
 //! Order: a slot's batches are taken oldest first and its partial batch after its full
 //! ones, so one thread's events are written in the order they happened. Threads' batches
@@ -22,6 +23,8 @@ use super::layer::Overflow;
 
 /// Recycled batches at most this big are kept for reuse.
 const POOL_BATCH_BYTES: usize = 256 << 10;
+/// At most this many recycled batches are kept.
+const POOL_BATCHES: usize = 64;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic under these locks leaves consistent data (no user code runs there).
@@ -51,6 +54,8 @@ struct SlotState {
 struct Central {
     /// Full batches waiting in all slots.
     queued: usize,
+    /// Their bytes ([`Batch::size_bytes`]).
+    queued_bytes: usize,
     /// Flushes asked for by the guard, answered once done.
     flushes: Vec<SyncSender<()>>,
     shutdown: bool,
@@ -70,8 +75,10 @@ pub(crate) struct Wake {
 pub(crate) struct Hub {
     /// Tells this hub's slots apart in a thread's list (see the layer).
     pub id: u64,
-    /// Full batches that may wait (at least 1).
-    capacity: usize,
+    /// The room: full batches that may wait, and their bytes (a batch always finds room
+    /// when none waits).
+    room_batches: usize,
+    room_bytes: usize,
     overflow: Overflow,
     /// Events dropped since the last count row.
     pub dropped: AtomicU64,
@@ -80,19 +87,20 @@ pub(crate) struct Hub {
     central: Mutex<Central>,
     /// The writer waits here for full batches and requests.
     work: Condvar,
-    /// Application threads wait here for room (with [`Overflow::Block`]).
+    /// Application threads wait here for room (events the [`Overflow`] policy keeps).
     room: Condvar,
     slots: Mutex<Vec<Arc<Slot>>>,
     pool: Mutex<Vec<Batch>>,
 }
 
 impl Hub {
-    /// A hub letting `capacity` full batches wait.
-    pub fn new(capacity: usize, overflow: Overflow) -> Hub {
+    /// A hub letting at most `batches` full batches of at most `bytes` in all wait.
+    pub fn new(batches: usize, bytes: usize, overflow: Overflow) -> Hub {
         static NEXT: AtomicU64 = AtomicU64::new(1);
         Hub {
             id: NEXT.fetch_add(1, Ordering::Relaxed),
-            capacity: capacity.max(1),
+            room_batches: batches.max(1),
+            room_bytes: bytes,
             overflow,
             dropped: AtomicU64::new(0),
             stopped: AtomicBool::new(false),
@@ -151,15 +159,23 @@ impl Hub {
             return;
         }
         let mut pool = lock(&self.pool);
-        if pool.len() < self.capacity + 16 {
+        if pool.len() < POOL_BATCHES {
             pool.push(batch);
         }
     }
 
+    /// Whether a batch of `bytes` finds room beside those waiting.
+    fn has_room(&self, c: &Central, bytes: usize) -> bool {
+        c.queued == 0
+            || (c.queued < self.room_batches
+                && c.queued_bytes.saturating_add(bytes) <= self.room_bytes)
+    }
+
     /// Adds an event to the thread's slot. When its batch is full, the batch goes to the
-    /// writer if there is room; else the event waits for room ([`Overflow::Block`]) or is
-    /// dropped and counted ([`Overflow::Drop`]). Returns whether the event was kept.
+    /// writer if there is room; else the event waits for room or is dropped and counted,
+    /// as the [`Overflow`] policy says for its level. Returns whether the event was kept.
     pub fn push(&self, slot: &Slot, head: Head, parts: &Parts) -> bool {
+        let waits = self.overflow.waits(head.level);
         loop {
             let mut guard = lock(&slot.state);
             if guard.closed {
@@ -175,12 +191,14 @@ impl Hub {
                 partial.push(head, parts);
                 return true;
             }
+            let full_bytes = st.partial.as_ref().map_or(0, Batch::size_bytes);
             {
                 let mut c = lock(&self.central);
                 // Past shutdown the writer takes whatever the slots hold (see `stop`):
                 // nothing is waited for then.
-                if c.queued < self.capacity || c.shutdown {
+                if self.has_room(&c, full_bytes) || c.shutdown {
                     c.queued += 1;
+                    c.queued_bytes += full_bytes;
                     self.work.notify_one();
                     drop(c);
                     let mut next = self.new_batch(st);
@@ -191,7 +209,7 @@ impl Hub {
                     return true;
                 }
             }
-            if self.overflow == Overflow::Drop {
+            if !waits {
                 drop(guard);
                 self.drop_events(1);
                 return false;
@@ -201,7 +219,7 @@ impl Hub {
             let c = lock(&self.central);
             let c = self
                 .room
-                .wait_while(c, |c| c.queued >= self.capacity && !c.shutdown)
+                .wait_while(c, |c| !self.has_room(c, full_bytes) && !c.shutdown)
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             drop(c);
         }
@@ -233,10 +251,11 @@ impl Hub {
     /// `partials` the partial batches too (after their slot's full ones). Slots of threads
     /// that have ended are forgotten once empty.
     pub fn take(&self, partials: bool, out: &mut Vec<Batch>) {
-        let mut taken = 0;
+        let (mut taken, mut taken_bytes) = (0, 0);
         lock(&self.slots).retain(|slot| {
             let mut st = lock(&slot.state);
             taken += st.full.len();
+            taken_bytes += st.full.iter().map(Batch::size_bytes).sum::<usize>();
             out.extend(st.full.drain(..));
             if partials {
                 if let Some(p) = st.partial.take() {
@@ -255,6 +274,7 @@ impl Hub {
         if taken > 0 {
             let mut c = lock(&self.central);
             c.queued = c.queued.saturating_sub(taken);
+            c.queued_bytes = c.queued_bytes.saturating_sub(taken_bytes);
             self.room.notify_all();
         }
     }
@@ -296,6 +316,8 @@ impl Hub {
             out.extend(st.full.drain(..));
             out.extend(st.partial.take().filter(|p| !p.events.is_empty()));
         }
-        lock(&self.central).queued = 0;
+        let mut c = lock(&self.central);
+        c.queued = 0;
+        c.queued_bytes = 0;
     }
 }

@@ -19,15 +19,34 @@ use super::visit::Collect;
 use crate::logs::names::now_micros;
 
 /// What to do with an event when the writer thread is behind: the batches waiting for it
-/// fill the layer's capacity.
+/// fill the layer's room (see [`capacity_bytes`](super::TracingLayerBuilder::capacity_bytes)
+/// and [`capacity`](super::TracingLayerBuilder::capacity)).
+///
+/// Dropped events are counted, never lost silently: the counts are written as rows of their
+/// own ([`LogEvent::dropped`](super::LogEvent::dropped)) and reported through
+/// [`on_error`](super::TracingLayerBuilder::on_error) at most once a second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Overflow {
     /// Wait for room: no event is lost, and a slow disk slows the application.
     Block,
-    /// Drop the event and count it: the application never waits. The counts are written
-    /// as rows of their own ([`LogEvent::dropped`](super::LogEvent::dropped)).
-    #[default]
+    /// Drop the event and count it, whatever its level: the application never waits.
     Drop,
+    /// The default: drop and count events below `WARN` (`TRACE`, `DEBUG`, `INFO`); `WARN`
+    /// and `ERROR` events wait for room, so none is lost, and only a writer that stays
+    /// behind while the application logs warnings slows the application.
+    #[default]
+    DropBelowWarn,
+}
+
+impl Overflow {
+    /// Whether an event of `level` waits for room (else it is dropped and counted).
+    pub(crate) fn waits(self, level: super::LogLevel) -> bool {
+        match self {
+            Overflow::Block => true,
+            Overflow::Drop => false,
+            Overflow::DropBelowWarn => level >= super::LogLevel::Warn,
+        }
+    }
 }
 
 /// A `tracing_subscriber` layer that writes every event as a row of Parquet files (see

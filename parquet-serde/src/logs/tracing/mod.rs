@@ -27,10 +27,14 @@ pub use layer::{Overflow, TracingLayer};
 pub use row::{LogEvent, LogLevel, SpanRecord};
 use worker::OnError;
 
+/// The default room for events waiting for a [`TracingLayer`]'s writer thread: 64 MiB.
+const DEFAULT_CAPACITY_BYTES: usize = 64 << 20;
+
 /// Settings of a [`TracingLayer`], made by [`TracingLayer::builder`].
 pub struct TracingLayerBuilder {
     writer: LogWriterBuilder<Cursor>,
     capacity: usize,
+    capacity_bytes: usize,
     overflow: Overflow,
     flush_interval: Duration,
     on_error: Option<OnError>,
@@ -41,6 +45,7 @@ impl std::fmt::Debug for TracingLayerBuilder {
         f.debug_struct("TracingLayerBuilder")
             .field("writer", &self.writer)
             .field("capacity", &self.capacity)
+            .field("capacity_bytes", &self.capacity_bytes)
             .field("overflow", &self.overflow)
             .field("flush_interval", &self.flush_interval)
             .finish_non_exhaustive()
@@ -49,16 +54,18 @@ impl std::fmt::Debug for TracingLayerBuilder {
 
 impl TracingLayer {
     /// Settings for a layer writing to the folder `dir`: hourly partitions by event time,
-    /// a flush every second, room for 8,192 events waiting for the writer thread, beyond
-    /// which events are dropped (and counted), zstd files.
+    /// a flush every second, room for 64 MiB of events waiting for the writer thread, beyond which events below `WARN` are dropped (and
+    /// counted) while `WARN` and `ERROR` events wait ([`Overflow::DropBelowWarn`]), zstd
+    /// files.
     pub fn builder(dir: impl AsRef<Path>) -> TracingLayerBuilder {
         TracingLayerBuilder {
             writer: LogWriter::builder(dir)
                 .partition(TimePartition::Hourly)
                 .time_field(Cursor::ts)
                 .options(WriterOptions::default().compression(crate::Compression::Zstd(3))),
-            capacity: 1 << 13,
-            overflow: Overflow::Drop,
+            capacity: usize::MAX,
+            capacity_bytes: DEFAULT_CAPACITY_BYTES,
+            overflow: Overflow::DropBelowWarn,
             flush_interval: Duration::from_secs(1),
             on_error: None,
         }
@@ -72,16 +79,28 @@ impl TracingLayerBuilder {
         self
     }
 
-    /// Events that may wait for the writer thread (default 8,192), counted in whole
-    /// batches of 128 (at least one batch). Each application thread also fills a batch
-    /// of its own before handing it over. A waiting event takes about 300 bytes for an
-    /// event with a few fields in one span (a fixed head, its message, its VARIANT bytes).
+    /// A bound on the events that may wait for the writer thread, in addition to the bound
+    /// in bytes ([`capacity_bytes`](Self::capacity_bytes)): whichever is reached first
+    /// fills the room. Rounded up to whole batches of 128 events (at least one batch): at
+    /// most that many batches wait, and a batch of large events (32 KiB) holds fewer.
+    /// Default: no bound in events (only the bytes bound the room).
     pub fn capacity(mut self, events: usize) -> Self {
         self.capacity = events.max(1);
         self
     }
 
-    /// What to do when the capacity is reached (default: [`Overflow::Drop`]).
+    /// The bytes that events waiting for the writer thread may take (default 64 MiB).
+    /// Each event counts its real size: a fixed head of about 140 bytes, 32 more per span, its message text and its VARIANT bytes (about 300
+    /// bytes in all for an event with a few fields in one span). Events are handed over in
+    /// batches (128 events or 32 KiB): a batch always finds room when none waits, and each
+    /// application thread also fills a batch of its own, outside this bound, before
+    /// handing it over.
+    pub fn capacity_bytes(mut self, bytes: usize) -> Self {
+        self.capacity_bytes = bytes;
+        self
+    }
+
+    /// What to do when the room is full (default: [`Overflow::DropBelowWarn`]).
     pub fn overflow(mut self, overflow: Overflow) -> Self {
         self.overflow = overflow;
         self
@@ -143,8 +162,15 @@ impl TracingLayerBuilder {
         self
     }
 
-    /// Where the writer thread's errors go (default: standard error), at most one a
-    /// second. The callback runs on the writer thread; a panic in it is caught.
+    /// Where the writer thread's errors go, and the counts of dropped events (as an
+    /// [`ErrorKind::Data`](crate::ErrorKind::Data) error saying how many were dropped
+    /// since the last report): at most one report a second (errors in between are counted
+    /// in the next report; dropped events are added to the next count), and a last one
+    /// when the guard closes the files. The callback runs on the writer thread; a panic in
+    /// it is caught.
+    ///
+    /// Default: a line on standard error (`parquet-serde tracing layer: ...`), the one
+    /// place where a background thread of this library prints.
     pub fn on_error(mut self, f: impl Fn(&Error) + Send + Sync + 'static) -> Self {
         self.on_error = Some(Arc::new(f));
         self
@@ -156,7 +182,7 @@ impl TracingLayerBuilder {
     pub fn build(self) -> Result<(TracingLayer, TracingGuard)> {
         let writer = self.writer.open()?;
         let batches = self.capacity.div_ceil(BATCH_EVENTS).max(1);
-        let hub = Arc::new(Hub::new(batches, self.overflow));
+        let hub = Arc::new(Hub::new(batches, self.capacity_bytes, self.overflow));
         let thread_hub = Arc::clone(&hub);
         let (interval, on_error) = (self.flush_interval, self.on_error);
         let handle = std::thread::Builder::new()

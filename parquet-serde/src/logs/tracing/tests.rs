@@ -2,8 +2,10 @@
 
 use crate::variant::{blob, Variant, VariantRef};
 
-use super::batch::{Batch, Cursor, Head, Parts};
+use super::batch::{Batch, Cursor, Head, Parts, BATCH_EVENTS};
 use super::fields::{Fields, EMPTY_FRAME};
+use super::hub::Hub;
+use super::layer::Overflow;
 use super::row::{LogEvent, LogLevel, SpanRecord};
 
 /// Decodes a frame, checking it against the crate's own encoding of `expected` too.
@@ -225,4 +227,125 @@ fn a_batch_is_written_and_read_back_as_log_events() {
     let mut out = Vec::new();
     let mut w = crate::ser::Writer::new(&mut out, crate::WriterOptions::default()).unwrap();
     assert!(w.write(&cursor).is_err());
+}
+
+fn head(level: LogLevel) -> Head {
+    Head {
+        ts: 0,
+        level,
+        target: "app",
+        module_path: None,
+        file: None,
+        line: None,
+        message: None,
+        fields: 0..0,
+        spans: 0..0,
+        dropped: None,
+    }
+}
+
+#[test]
+fn a_batch_counts_each_events_real_size() {
+    let mut batch = Batch::default();
+    let empty = batch.size_bytes();
+    let mut parts = Parts::default();
+    parts.message.push_str("twelve bytes");
+    parts.has_message = true;
+    parts.fields.extend_from_slice(&EMPTY_FRAME);
+    parts.span_bytes.extend_from_slice(&EMPTY_FRAME);
+    parts.spans.push(("request", 0..EMPTY_FRAME.len()));
+    batch.push(head(LogLevel::Info), &parts);
+    let one = batch.size_bytes() - empty;
+    let head_bytes = std::mem::size_of::<Head>();
+    let span_head = std::mem::size_of::<super::batch::SpanHead>();
+    assert_eq!(one, head_bytes + span_head + 12 + 2 * EMPTY_FRAME.len());
+    // What the builder's docs say: a head of about 140 bytes, 32 more per span.
+    assert!((100..=160).contains(&head_bytes), "{head_bytes}");
+    assert_eq!(span_head, 32);
+    batch.push(head(LogLevel::Info), &parts);
+    assert_eq!(batch.size_bytes() - empty, 2 * one);
+}
+
+/// A hub with room for one full batch, that batch queued, and a full partial batch in the
+/// slot: the next event finds no room.
+fn full_hub(overflow: Overflow) -> (std::sync::Arc<Hub>, std::sync::Arc<super::hub::Slot>) {
+    let hub = std::sync::Arc::new(Hub::new(1, usize::MAX, overflow));
+    let slot = hub.register(1, None);
+    let parts = Parts::default();
+    // 128 events fill the partial batch; the 129th hands it over (room for it); 128 more
+    // fill the next.
+    for _ in 0..2 * BATCH_EVENTS {
+        assert!(hub.push(&slot, head(LogLevel::Info), &parts));
+    }
+    (hub, slot)
+}
+
+#[test]
+fn when_the_room_is_full_each_policy_drops_or_waits_by_level() {
+    let parts = Parts::default();
+    for (overflow, info_kept, warn_waits) in [
+        (Overflow::Drop, false, false),
+        (Overflow::DropBelowWarn, false, true),
+        (Overflow::Block, true, true),
+    ] {
+        if overflow != Overflow::Block {
+            let (hub, slot) = full_hub(overflow);
+            assert_eq!(hub.push(&slot, head(LogLevel::Info), &parts), info_kept);
+            assert_eq!(hub.dropped.load(std::sync::atomic::Ordering::Relaxed), 1);
+        }
+        for level in [LogLevel::Warn, LogLevel::Error] {
+            let (hub, slot) = full_hub(overflow);
+            let pusher = {
+                let (hub, slot) = (hub.clone(), slot.clone());
+                std::thread::spawn(move || hub.push(&slot, head(level), &Parts::default()))
+            };
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            if warn_waits {
+                assert!(!pusher.is_finished(), "{overflow:?} {level:?} did not wait");
+                // The writer takes the waiting batch: room again.
+                let mut out = Vec::new();
+                hub.take(false, &mut out);
+                assert_eq!(out.len(), 1);
+                assert!(pusher.join().unwrap(), "{overflow:?} {level:?}");
+                assert_eq!(hub.dropped.load(std::sync::atomic::Ordering::Relaxed), 0);
+            } else {
+                assert!(!pusher.join().unwrap(), "{overflow:?} {level:?} kept");
+                assert_eq!(hub.dropped.load(std::sync::atomic::Ordering::Relaxed), 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_room_in_bytes_bounds_the_batches_waiting() {
+    // Room for 1.5 batches of events of 1 KiB (a batch is handed over at 32 KiB): the
+    // second batch finds none.
+    let parts = Parts {
+        message: "x".repeat(1024),
+        has_message: true,
+        ..Parts::default()
+    };
+    let one = {
+        let mut b = Batch::default();
+        while !b.is_full() {
+            b.push(head(LogLevel::Info), &parts);
+        }
+        assert!(b.events.len() < BATCH_EVENTS);
+        b.size_bytes()
+    };
+    let hub = Hub::new(usize::MAX, one + one / 2, Overflow::Drop);
+    let slot = hub.register(1, None);
+    let mut kept = 0;
+    for _ in 0..10 * BATCH_EVENTS {
+        kept += usize::from(hub.push(&slot, head(LogLevel::Info), &parts));
+    }
+    let dropped = hub.dropped.load(std::sync::atomic::Ordering::Relaxed) as usize;
+    assert_eq!(kept + dropped, 10 * BATCH_EVENTS);
+    assert!(dropped > 0);
+    let mut out = Vec::new();
+    hub.take(true, &mut out);
+    let queued: usize = out.iter().map(|b| b.events.len()).sum();
+    assert_eq!(queued, kept);
+    // One full batch waited (room for 1.5), plus the slot's own partial batch.
+    assert_eq!(out.len(), 2);
 }

@@ -1,6 +1,7 @@
 //! The writer thread of the `tracing` layer: batches of events from the application
-//! threads' slots into a [`LogWriter`], flushed on time, closed on shutdown. Errors and panics go to the error callback (or
-//! standard error), never to the application.
+//! threads' slots into a [`LogWriter`], flushed on time, closed on shutdown. Errors, panics
+//! and counts of dropped events go to the error callback (or standard error), never to the
+//! application.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -19,19 +20,73 @@ use super::row::LogLevel;
 /// Where writer errors go.
 pub(crate) type OnError = Arc<dyn Fn(&Error) + Send + Sync>;
 
-/// Reports errors, at most one a second (the others are counted in the next report).
+/// Reports errors, at most one a second (the others are counted in the next report), and
+/// counts of dropped events, at most one a second too (each report counts the events
+/// dropped since the previous one).
 struct Reporter {
     on_error: Option<OnError>,
     last: Option<Instant>,
     suppressed: u64,
+    /// When dropped events were last reported.
+    last_dropped: Option<Instant>,
+    /// Dropped events not reported yet.
+    unreported_dropped: u64,
 }
 
+/// Reports come at most this often.
+const REPORT_EVERY: Duration = Duration::from_secs(1);
+
 impl Reporter {
-    fn report(&mut self, e: Error) {
-        if self
-            .last
-            .is_some_and(|t| t.elapsed() < Duration::from_secs(1))
+    fn new(on_error: Option<OnError>) -> Reporter {
+        Reporter {
+            on_error,
+            last: None,
+            suppressed: 0,
+            last_dropped: None,
+            unreported_dropped: 0,
+        }
+    }
+
+    /// Counts `n` dropped events, reported when a report is due.
+    fn dropped(&mut self, n: u64) {
+        self.unreported_dropped += n;
+        self.report_dropped(false);
+    }
+
+    /// Reports the dropped events not reported yet, if any, when a second has passed since
+    /// the last such report (or always, with `now`).
+    fn report_dropped(&mut self, now: bool) {
+        if self.unreported_dropped == 0
+            || (!now
+                && self
+                    .last_dropped
+                    .is_some_and(|t| t.elapsed() < REPORT_EVERY))
         {
+            return;
+        }
+        let n = std::mem::take(&mut self.unreported_dropped);
+        self.last_dropped = Some(Instant::now());
+        self.deliver(&Error::new(
+            crate::ErrorKind::Data,
+            format!(
+                "{n} events dropped since the last report: the log writer was behind \
+                 (each count is also written as a row with `dropped` set)"
+            ),
+        ));
+    }
+
+    fn deliver(&self, e: &Error) {
+        match &self.on_error {
+            Some(f) => {
+                // A panicking callback must not stop the writer.
+                let _ = catch_unwind(AssertUnwindSafe(|| f(e)));
+            }
+            None => eprintln!("parquet-serde tracing layer: {e}"),
+        }
+    }
+
+    fn report(&mut self, e: Error) {
+        if self.last.is_some_and(|t| t.elapsed() < REPORT_EVERY) {
             self.suppressed += 1;
             return;
         }
@@ -45,13 +100,7 @@ impl Reporter {
         };
         self.last = Some(Instant::now());
         self.suppressed = 0;
-        match &self.on_error {
-            Some(f) => {
-                // A panicking callback must not stop the writer.
-                let _ = catch_unwind(AssertUnwindSafe(|| f(&e)));
-            }
-            None => eprintln!("parquet-serde tracing layer: {e}"),
-        }
+        self.deliver(&e);
     }
 }
 
@@ -73,11 +122,7 @@ pub(crate) fn run(
     on_error: Option<OnError>,
 ) {
     WRITER_THREAD.with(|w| w.set(true));
-    let mut reporter = Reporter {
-        on_error,
-        last: None,
-        suppressed: 0,
-    };
+    let mut reporter = Reporter::new(on_error);
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         work(writer, &hub, flush_interval, &mut reporter)
     }));
@@ -86,7 +131,9 @@ pub(crate) fn run(
         let mut left = Vec::new();
         hub.stop(&mut left);
         let lost: usize = left.iter().map(|b| b.events.len()).sum();
-        hub.drop_events(lost as u64);
+        let lost = hub.dropped.swap(0, Ordering::Relaxed) + lost as u64;
+        reporter.unreported_dropped += lost;
+        reporter.report_dropped(true);
         reporter.last = None;
         reporter.report(Error::new(
             crate::ErrorKind::Internal,
@@ -125,6 +172,7 @@ impl Work<'_> {
         if n == 0 {
             return;
         }
+        self.reporter.dropped(n);
         let mut batch = Batch::default();
         batch.push(
             Head {
@@ -181,6 +229,7 @@ fn work(writer: LogWriter<Cursor>, hub: &Hub, flush_interval: Duration, reporter
         let due = Instant::now() >= next_flush || !wake.flushes.is_empty() || wake.shutdown;
         hub.take(due, &mut batches);
         w.write(&mut batches);
+        w.reporter.report_dropped(false);
         if wake.shutdown {
             break;
         }
@@ -202,4 +251,5 @@ fn work(writer: LogWriter<Cursor>, hub: &Hub, flush_interval: Duration, reporter
     if let Err(e) = writer.close() {
         reporter.report(e);
     }
+    reporter.report_dropped(true);
 }
