@@ -2,6 +2,7 @@
 //! reading the statistics of any writer.
 
 mod accumulator;
+mod logical_text;
 mod order;
 mod read;
 mod scalar;
