@@ -185,6 +185,29 @@ fn text_forms_of_temporal_types() {
 }
 
 #[test]
+fn the_plain_model_gives_a_decimal_as_f64_only_when_its_shortest_form_is_the_decimal() {
+    let plain = |u: i128, s: u8| -> serde_json::Value {
+        from_variant(&Variant::decimal(u, s).unwrap()).unwrap()
+    };
+    assert_eq!(plain(150, 2), serde_json::json!(1.5));
+    assert_eq!(plain(-5, 3), serde_json::json!(-0.005));
+    // Parses to the f64 0.3, whose shortest form 0.3 is another number.
+    assert_eq!(
+        plain(29_999_999_999_999_999, 17),
+        serde_json::json!("0.29999999999999999")
+    );
+    assert_eq!(
+        plain(-123_456_789_987_654_321, 9),
+        serde_json::json!("-123456789.987654321")
+    );
+    assert_eq!(plain(7, 0), serde_json::json!(7));
+    assert_eq!(
+        serde_json::to_value(Variant::decimal(29_999_999_999_999_999, 17).unwrap()).unwrap(),
+        serde_json::json!("0.29999999999999999")
+    );
+}
+
+#[test]
 fn decimals_and_floats_print_every_digit_never_through_f64() {
     // The JSON text of a variant as `cat` writes it, which reads back as the JSON of the
     // owned value and of the view.
