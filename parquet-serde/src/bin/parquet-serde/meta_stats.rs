@@ -7,7 +7,7 @@ use parquet_serde::core::column::{Scalar, SortOrder};
 use parquet_serde::core::file::FileReader;
 use parquet_serde::core::format::{GeospatialStatistics, Statistics, Type};
 use parquet_serde::core::geo::{Dimensions, GeometryType};
-use parquet_serde::core::schema::ColumnDescriptor;
+use parquet_serde::core::schema::{ColumnDescriptor, SchemaNode};
 use parquet_serde::core::values::Int96;
 
 /// The statistics of chunk `c` of row group `rg`: null and distinct counts, min and max as
@@ -38,8 +38,8 @@ pub fn stats_text(
             if let (Some(lo), Some(hi)) = (min, max) {
                 parts.push(format!(
                     "raw_min={} raw_max={} (not usable: {})",
-                    raw(lo, d),
-                    raw(hi, d),
+                    raw(lo, d, leaf),
+                    raw(hi, d, leaf),
                     unusable_reason(s, d)
                 ));
             }
@@ -65,8 +65,10 @@ pub fn stats_text(
     parts.join(" ")
 }
 
-/// A bound no order makes usable: an INT96 as its UTC timestamp, anything else in hex.
-fn raw(b: &[u8], d: &ColumnDescriptor) -> String {
+/// A bound the reader does not use for pruning, still shown as its logical value when its
+/// bytes decode as one (a DECIMAL's legacy min/max as decimal text, an INT96 as its UTC
+/// timestamp), else in hex.
+fn raw(b: &[u8], d: &ColumnDescriptor, leaf: Option<&SchemaNode>) -> String {
     if d.physical_type == Type::Int96 {
         if let Ok(words) = <[u8; 12]>::try_from(b) {
             let word =
@@ -74,7 +76,13 @@ fn raw(b: &[u8], d: &ColumnDescriptor) -> String {
             return Int96([word(0), word(4), word(8)]).to_string();
         }
     }
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    match (
+        Scalar::decode(b, d.physical_type, SortOrder::for_column(d)),
+        leaf,
+    ) {
+        (Some(v), Some(leaf)) => v.logical_text(leaf),
+        _ => b.iter().map(|x| format!("{x:02x}")).collect(),
+    }
 }
 
 fn unusable_reason(s: &Statistics, d: &ColumnDescriptor) -> &'static str {
@@ -149,21 +157,32 @@ mod tests {
     use parquet_serde::core::schema::Schema;
 
     #[test]
-    fn int96_bounds_print_as_utc_timestamps() {
-        let s: Schema = "message m { required int96 t; required binary b; }"
-            .parse()
-            .unwrap();
+    fn unusable_bounds_print_as_logical_values_when_they_decode() {
+        let s: Schema = "message m {
+            required int96 t;
+            required binary b;
+            required fixed_len_byte_array(4) d (DECIMAL(9, 2));
+            required fixed_len_byte_array(12) i (INTERVAL);
+        }"
+        .parse()
+        .unwrap();
         let mut bytes = Vec::new();
         for w in Int96::from_nanos(1_000_000_001).0 {
             bytes.extend(w.to_le_bytes());
         }
+        let leaf = |i: usize| s.column_node(i);
         assert_eq!(
-            raw(&bytes, &s.columns()[0]),
+            raw(&bytes, &s.columns()[0], leaf(0)),
             "1970-01-01T00:00:01.000000001Z"
         );
-        // Not 12 bytes, or not INT96: hex.
-        assert_eq!(raw(&[1, 2], &s.columns()[0]), "0102");
-        assert_eq!(raw(&bytes[..2], &s.columns()[1]), "01ca");
+        // Not 12 bytes: hex.
+        assert_eq!(raw(&[1, 2], &s.columns()[0], leaf(0)), "0102");
+        // Other types as their logical value, when they decode.
+        assert_eq!(raw(&[0xc8], &s.columns()[1], leaf(1)), "0xc8");
+        assert_eq!(raw(b"ab", &s.columns()[1], leaf(1)), "\"ab\"");
+        assert_eq!(raw(&[0, 0, 0, 0xc8], &s.columns()[2], leaf(2)), "2.00");
+        // An interval has no order: hex.
+        assert_eq!(raw(&[7; 12], &s.columns()[3], leaf(3)), "07".repeat(12));
     }
 
     #[test]
