@@ -5,6 +5,8 @@
 //! exactly with the decoded expected value (decimals as unscaled integer and scale, floats and
 //! doubles bit for bit, dates and timestamps against the `time` crate), never through `f64`.
 //! Each case that expects an error exits non-zero with a message naming the file, and no panic.
+//! Random variant numbers print as DuckDB prints them (decimals with the same digits, floats
+//! and doubles the same values).
 
 mod common;
 
@@ -278,4 +280,143 @@ fn the_decimal_check_reads_text_exactly() {
     assert!(check(&Variant::Float(0.1), "0.10000000149011612").is_ok());
     assert!(check(&Variant::Float(0.1), "0.1000001").is_err());
     assert!(check(&Variant::Double(0.1), "0.10000000149011612").is_err());
+}
+
+/// A random variant number for row `i`, by turn a decimal4, decimal8 or decimal16 (random
+/// digits up to the type's precision, random scale up to it), a finite float, a finite
+/// double or an int64.
+fn random_number(rng: &mut u64, i: usize) -> Variant {
+    let mut next = || {
+        // SplitMix64: a fixed seed, so a failure repeats.
+        *rng = rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    // A random integer of at most `digits` decimal digits, of either sign.
+    let mut digits = |max_digits: u32| -> (i128, u64) {
+        let n = next() % u64::from(max_digits) + 1;
+        let limit = 10_i128.pow(n as u32);
+        let magnitude = (i128::from(next()) << 64 | i128::from(next())).rem_euclid(limit);
+        let sign = if next() % 2 == 0 { 1 } else { -1 };
+        (sign * magnitude, next())
+    };
+    match i % 6 {
+        0 => {
+            let (u, r) = digits(9);
+            Variant::Decimal4 {
+                unscaled: u as i32,
+                scale: (r % 10) as u8,
+            }
+        }
+        1 => {
+            let (u, r) = digits(18);
+            Variant::Decimal8 {
+                unscaled: u as i64,
+                scale: (r % 19) as u8,
+            }
+        }
+        2 => {
+            let (u, r) = digits(38);
+            Variant::Decimal16 {
+                unscaled: u,
+                scale: (r % 39) as u8,
+            }
+        }
+        3 => loop {
+            let f = f32::from_bits(next() as u32);
+            if f.is_finite() {
+                break Variant::Float(f);
+            }
+        },
+        4 => loop {
+            let f = f64::from_bits(next());
+            if f.is_finite() {
+                break Variant::Double(f);
+            }
+        },
+        _ => Variant::Int64(next() as i64),
+    }
+}
+
+/// DuckDB's JSON text of the `v` column of each row of the file `argv[1]`, as `[id, text]`.
+const DUCKDB_VARIANT_JSON: &str = r#"
+import duckdb, json, sys
+con = duckdb.connect()
+for id, text in con.execute("SELECT id, v::JSON::VARCHAR FROM read_parquet(?) ORDER BY id", [sys.argv[1]]).fetchall():
+    print(json.dumps([id, text]))
+"#;
+
+#[test]
+fn cat_prints_random_variant_numbers_as_duckdb_does_digit_for_digit() {
+    #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+    struct Row {
+        id: i64,
+        v: Variant,
+    }
+    let mut rng = 29;
+    let rows: Vec<Row> = (0..1200)
+        .map(|i| Row {
+            id: i as i64,
+            v: random_number(&mut rng, i),
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("numbers.parquet");
+    parquet_serde::to_path(&path, &rows).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+        .arg("cat")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ours: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let row: BTreeMap<String, Box<RawValue>> = serde_json::from_str(l).unwrap();
+            row["v"].get().to_string()
+        })
+        .collect();
+    let duckdb = common::python_json_lines(&["-c", DUCKDB_VARIANT_JSON, path.to_str().unwrap()]);
+    assert_eq!((ours.len(), duckdb.len()), (rows.len(), rows.len()));
+    let mut compared = [0; 3];
+    for ((row, ours), theirs) in rows.iter().zip(&ours).zip(&duckdb) {
+        assert_eq!(theirs[0].as_i64(), Some(row.id));
+        let theirs = theirs[1].as_str().unwrap();
+        // Ours must also read back exactly as the value written.
+        check(&row.v, ours).unwrap_or_else(|e| panic!("row {}: {e}", row.id));
+        let same = match row.v {
+            // DuckDB prints the widened f64 of a float; the same f32 either way.
+            Variant::Float(_) => {
+                compared[0] += 1;
+                ours.parse::<f32>().ok().map(f32::to_bits)
+                    == theirs.parse::<f64>().ok().map(|f| (f as f32).to_bits())
+            }
+            Variant::Double(_) => {
+                compared[1] += 1;
+                ours.parse::<f64>().ok().map(f64::to_bits)
+                    == theirs.parse::<f64>().ok().map(f64::to_bits)
+            }
+            // Decimals: our string holds the digits DuckDB prints as a number.
+            _ => {
+                compared[2] += 1;
+                ours.trim_matches('"') == theirs
+            }
+        };
+        assert!(
+            same,
+            "row {} {:?}: cat {ours}, DuckDB {theirs}",
+            row.id, row.v
+        );
+    }
+    println!(
+        "{} floats, {} doubles, {} decimals and integers equal DuckDB's",
+        compared[0], compared[1], compared[2]
+    );
 }
