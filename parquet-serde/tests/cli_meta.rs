@@ -257,3 +257,123 @@ pq.write_table(t, sys.argv[1], store_schema=False)
         );
     }
 }
+
+/// Writes random DECIMAL (every storage, precisions up to 38, random scales), DATE, TIME and
+/// TIMESTAMP (every unit, with and without UTC) and FLOAT columns with pyarrow to
+/// `argv[1]` (decimals as FIXED_LEN_BYTE_ARRAY) and `argv[2]` (decimals of precision up to
+/// 18 as INT32/INT64), then prints for each file and column the min and max text `meta`
+/// should show, computed by Python from what pyarrow reads: `format(Decimal, "f")`, dates
+/// and times by `datetime`, the float's value.
+const PYARROW_RANDOM_STATS: &str = r#"
+import datetime, decimal, json, random, sys
+import pyarrow as pa, pyarrow.parquet as pq
+rng = random.Random(29)
+cols, texts = {}, {}
+for p in [1, 4, 9, 10, 18, 19, 27, 38]:
+    for s in sorted({0, rng.randint(0, p), p}):
+        vals = [decimal.Decimal(rng.randint(-10**p + 1, 10**p - 1)).scaleb(-s) for _ in range(40)]
+        cols[f"dec{p}_{s}"] = pa.array(vals, pa.decimal128(p, s))
+epoch = datetime.datetime(1970, 1, 1)
+per_sec = {"ms": 10**3, "us": 10**6, "ns": 10**9}
+def ts_text(v, unit, utc):
+    secs, frac = divmod(v, per_sec[unit])
+    t = epoch + datetime.timedelta(seconds=secs)
+    digits = len(str(per_sec[unit])) - 1
+    return t.strftime("%Y-%m-%dT%H:%M:%S") + "." + str(frac).zfill(digits) + ("Z" if utc else "")
+for unit in ["ms", "us", "ns"]:
+    for utc in [False, True]:
+        if unit == "ns":
+            vals = [rng.randint(-2**63, 2**63 - 1) for _ in range(40)]
+        else:  # years 1019 to 9892
+            vals = [rng.randint(-30 * 10**9, 250 * 10**9) * per_sec[unit] + rng.randrange(per_sec[unit]) for _ in range(40)]
+        name = f"ts_{unit}_{'utc' if utc else 'local'}"
+        cols[name] = pa.array(vals, pa.timestamp(unit, tz="UTC" if utc else None))
+        texts[name] = (ts_text(min(vals), unit, utc), ts_text(max(vals), unit, utc))
+days = [rng.randint(-700_000, 2_900_000) for _ in range(40)]
+cols["date"] = pa.array(days, pa.date32())
+day = lambda d: (datetime.date(1970, 1, 1) + datetime.timedelta(days=d)).isoformat()
+texts["date"] = (day(min(days)), day(max(days)))
+for unit, typ in [("ms", pa.time32("ms")), ("us", pa.time64("us")), ("ns", pa.time64("ns"))]:
+    vals = [rng.randrange(86_400 * per_sec[unit]) for _ in range(40)]
+    cols[f"time_{unit}"] = pa.array(vals, typ)
+    texts[f"time_{unit}"] = tuple(ts_text(v, unit, False)[11:] for v in (min(vals), max(vals)))
+cols["f32"] = pa.array([rng.uniform(-1e6, 1e6) for _ in range(40)], pa.float32())
+table = pa.table(cols)
+for i, path in enumerate(sys.argv[1:3]):
+    pq.write_table(table, path, store_schema=False, store_decimal_as_integer=(i == 1))
+    md = pq.ParquetFile(path).metadata.row_group(0)
+    for c in range(md.num_columns):
+        cc = md.column(c)
+        name = cc.path_in_schema
+        st = cc.statistics
+        if name.startswith("dec"):
+            want = (format(st.min, "f"), format(st.max, "f"))
+        elif name == "f32":
+            want = (repr(st.min), repr(st.max))
+        else:
+            want = texts[name]
+        print(json.dumps({"file": i, "column": name, "physical": cc.physical_type, "min": want[0], "max": want[1]}))
+"#;
+
+#[test]
+fn meta_prints_random_statistics_as_python_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        dir.path().join("flba.parquet"),
+        dir.path().join("ints.parquet"),
+    ];
+    let expected = common::python_json_lines(&[
+        "-c",
+        PYARROW_RANDOM_STATS,
+        files[0].to_str().unwrap(),
+        files[1].to_str().unwrap(),
+    ]);
+    let printed: Vec<_> = files
+        .iter()
+        .map(|f| chunk_lines(&meta(f), "statistics: "))
+        .collect();
+    let mut physical = std::collections::BTreeSet::new();
+    for chunk in &expected {
+        let column = chunk["column"].as_str().unwrap();
+        let line = &printed[chunk["file"].as_u64().unwrap() as usize][&(0, column.to_string())];
+        let min = line
+            .split(" min=")
+            .nth(1)
+            .unwrap()
+            .split(" max=")
+            .next()
+            .unwrap();
+        let max = line
+            .split(" max=")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let (want_min, want_max) = (
+            chunk["min"].as_str().unwrap(),
+            chunk["max"].as_str().unwrap(),
+        );
+        if column == "f32" {
+            // Python widens the float to a double; the same f32 either way.
+            let same = |ours: &str, theirs: &str| {
+                ours.parse::<f32>().unwrap().to_bits()
+                    == (theirs.parse::<f64>().unwrap() as f32).to_bits()
+            };
+            assert!(
+                same(min, want_min) && same(max, want_max),
+                "{column}: {line}, Python {want_min} {want_max}"
+            );
+        } else {
+            assert_eq!((min, max), (want_min, want_max), "{column}: {line}");
+        }
+        if column.starts_with("dec") {
+            physical.insert(chunk["physical"].as_str().unwrap().to_string());
+        }
+    }
+    println!(
+        "{} chunks equal Python's; decimals stored as {physical:?}",
+        expected.len()
+    );
+    assert_eq!(physical.len(), 3, "{physical:?}");
+}
