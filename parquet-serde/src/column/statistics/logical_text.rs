@@ -6,7 +6,6 @@ use super::scalar::Scalar;
 use crate::format::Type;
 use crate::schema::{Conversion, SchemaNode};
 use crate::values::text::{self, Formatted};
-use crate::values::Int96;
 
 impl Scalar {
     /// This value as the logical value of the leaf column `leaf` holds (the leaf's
@@ -95,13 +94,6 @@ fn float16_text(x: f64) -> String {
         }
     }
     format!("{x:?}")
-}
-
-impl std::fmt::Display for Int96 {
-    /// The legacy timestamp as UTC RFC 3339 text with nanoseconds, as `cat` prints it.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        text::int96(*self, f)
-    }
 }
 
 #[cfg(test)]
@@ -206,13 +198,5 @@ mod tests {
             .min_by(|a, b| (a - x.abs()).abs().total_cmp(&(b - x.abs()).abs()))
             .unwrap();
         nearest.copysign(x)
-    }
-
-    #[test]
-    fn int96_prints_as_utc_nanoseconds() {
-        assert_eq!(
-            Int96::from_nanos(1).to_string(),
-            "1970-01-01T00:00:00.000000001Z"
-        );
     }
 }
