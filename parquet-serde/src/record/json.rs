@@ -12,7 +12,7 @@
 //! | UUID | hyphenated string |
 //! | INT96 | RFC 3339 with nanoseconds and `Z` |
 //! | groups / LIST / MAP | objects / arrays / arrays of `{"key": .., "value": ..}` |
-//! | VARIANT | its JSON (see [`variant`](crate::variant)): objects, arrays, numbers, strings |
+//! | VARIANT | its JSON ([`Variant::to_json`](crate::variant::Variant::to_json)): objects, arrays, numbers, strings; decimals with every digit, as strings unless whole and of scale 0 |
 //!
 //! Years outside 0000..=9999 are written with a sign and at least four digits (ISO 8601
 //! expanded years), so every stored value prints.

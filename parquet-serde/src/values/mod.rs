@@ -44,6 +44,18 @@ impl Int96 {
     }
 }
 
+impl std::fmt::Display for Int96 {
+    /// The legacy timestamp as UTC RFC 3339 text with nanoseconds, as `cat` prints it.
+    ///
+    /// ```
+    /// use parquet_serde::core::values::Int96;
+    /// assert_eq!(Int96::from_nanos(1).to_string(), "1970-01-01T00:00:00.000000001Z");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        text::int96(*self, f)
+    }
+}
+
 /// Variable-length byte strings in one buffer: value `i` is `data[offsets[i]..offsets[i + 1]]`.
 ///
 /// ```

@@ -25,8 +25,8 @@ impl de::Error for Error {
 ///
 /// `deserialize_any` hands over the plain data model: null as unit, booleans, integers of
 /// their own width, float, double; a decimal as an integer when it is whole (and fits
-/// `i128`), else as `f64` when that prints back to the same digits, else as its decimal
-/// text; date, time, timestamps and uuid as text (`"2024-01-30"`, `"12:00:00.000000"`,
+/// `i128`), else as `f64` when that `f64`'s shortest form is the same number (`1.50` as
+/// `1.5`), else as its decimal text (`"0.29999999999999999"`, `"-123456789.987654321"`); date, time, timestamps and uuid as text (`"2024-01-30"`, `"12:00:00.000000"`,
 /// RFC 3339 with `Z` for the time-zone-aware ones, hyphenated uuid); binary as bytes;
 /// strings; arrays as sequences; objects as maps. Asking for what the type wants
 /// converts where nothing is lost: any whole exact number reads as any integer type it
@@ -78,9 +78,28 @@ pub(crate) fn plain_decimal(unscaled: i128, scale: u8) -> PlainDecimal {
     }
     let text = text::decimal(unscaled, scale);
     match text.parse::<f64>() {
-        Ok(f) if text::decimal_of_f64(f, scale) == text => PlainDecimal::Float(f),
+        Ok(f) if shortest_is(f, unscaled, scale) => PlainDecimal::Float(f),
         _ => PlainDecimal::Text(text),
     }
+}
+
+/// Whether the shortest form of `f` (what serde_json and `Display` print) is the number
+/// `unscaled × 10^-scale` (`1.5` is `150` at scale 2; `0.3` is not `29999999999999999` at
+/// scale 17, though `0.29999999999999999` parses to the same `f64`).
+fn shortest_is(f: f64, unscaled: i128, scale: u8) -> bool {
+    let shortest = f.to_string();
+    let (negative, digits) = match shortest.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, shortest.as_str()),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let Some(zeros) = usize::from(scale).checked_sub(frac.len()) else {
+        return false;
+    };
+    let padded = format!("{int}{frac}{}", "0".repeat(zeros));
+    padded
+        .parse::<i128>()
+        .is_ok_and(|u| (if negative { -u } else { u }) == unscaled)
 }
 
 fn whole(v: &Variant) -> Option<i128> {

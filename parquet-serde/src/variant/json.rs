@@ -51,6 +51,7 @@ fn number(n: &Number) -> Variant {
     }
 }
 
+/// A double's JSON: a number, or the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
 pub(super) fn float(f: f64) -> Json {
     match Number::from_f64(f) {
         Some(n) => Json::Number(n),
@@ -60,6 +61,22 @@ pub(super) fn float(f: f64) -> Json {
     }
 }
 
+/// A float's JSON: the number of the f32's own shortest text (`0.1`, not the
+/// `0.10000000149011612` of the f64 it widens to), which reads back to the same f32, as
+/// `cat` prints a FLOAT column; non-finite values as [`float`] writes them.
+pub(super) fn float32(f: f32) -> Json {
+    if !f.is_finite() {
+        return float(f.into());
+    }
+    // Rust prints an f32 as the shortest decimal text that reads back to it; that text
+    // always parses as an f64.
+    float(f.to_string().parse().unwrap_or(f.into()))
+}
+
+/// A decimal's JSON, never through `f64`: a whole decimal of scale 0 that fits `i64` or
+/// `u64` is an integer; every other decimal is its exact decimal text as a string, with
+/// every digit of its scale (`"-123456789.987654321"`, `"1.50"`), as `cat` prints a DECIMAL
+/// column.
 pub(super) fn decimal(unscaled: i128, scale: u8) -> Json {
     if scale == 0 {
         if let Ok(i) = i64::try_from(unscaled) {
@@ -69,8 +86,7 @@ pub(super) fn decimal(unscaled: i128, scale: u8) -> Json {
             return Json::Number(u.into());
         }
     }
-    let text = text::decimal(unscaled, scale);
-    float(text.parse::<f64>().unwrap_or(f64::NAN))
+    Json::String(text::decimal(unscaled, scale))
 }
 
 impl From<&Variant> for Json {
@@ -82,7 +98,7 @@ impl From<&Variant> for Json {
             Variant::Int16(x) => Json::Number((*x).into()),
             Variant::Int32(x) => Json::Number((*x).into()),
             Variant::Int64(x) => Json::Number((*x).into()),
-            Variant::Float(x) => float((*x).into()),
+            Variant::Float(x) => float32(*x),
             Variant::Double(x) => float(*x),
             Variant::Decimal4 { unscaled, scale } => decimal((*unscaled).into(), *scale),
             Variant::Decimal8 { unscaled, scale } => decimal((*unscaled).into(), *scale),
@@ -117,10 +133,32 @@ impl Variant {
     /// | other number | double |
     /// | array / object | array / object |
     ///
-    /// Back to JSON: integers and whole decimals as integers (a decimal beyond `u64`/`i64` as
-    /// a float), other decimals and floats as numbers (NaN and infinities as the strings
-    /// `"NaN"`, `"Infinity"`, `"-Infinity"`, as `parquet-serde cat` prints them), binary as
-    /// base64 text, date, time, timestamps and uuid as text (see [`from_variant`](super::from_variant)).
+    /// Back to JSON, with no digit lost:
+    ///
+    /// | Variant | JSON |
+    /// |---|---|
+    /// | int8/16/32/64 | integer |
+    /// | decimal of scale 0 that fits `i64` or `u64` | integer |
+    /// | any other decimal | string of its exact decimal text, every digit of its scale (`"-123456789.987654321"`, `"1.50"`), never through `f64` |
+    /// | double | number (its shortest round-trip form) |
+    /// | float | number of the float's own shortest form (`0.1`, which reads back to the same `f32`) |
+    /// | NaN, infinities | the strings `"NaN"`, `"Infinity"`, `"-Infinity"` |
+    /// | binary | base64 text |
+    /// | date, time, timestamps, uuid | text: `"2024-01-30"`, `"12:00:00.000000"`, RFC 3339 with the unit's digits (nanoseconds for the nanosecond types) and `Z` when adjusted to UTC, hyphenated uuid |
+    ///
+    /// This is what `parquet-serde cat` prints. Decimals are strings because a JSON number
+    /// with more digits than an `f64` holds is read as an `f64` by most JSON readers
+    /// (JavaScript, Python's `json`, `serde_json` without `arbitrary_precision`), and a
+    /// `serde_json::Value` could not hold it without that feature, which would change how
+    /// every crate of a build parses numbers; a DECIMAL column prints the same way.
+    ///
+    /// ```
+    /// use parquet_serde::variant::Variant;
+    /// let d = Variant::decimal(-123_456_789_987_654_321, 9).unwrap();
+    /// assert_eq!(d.to_json(), serde_json::json!("-123456789.987654321"));
+    /// assert_eq!(Variant::Float(0.1).to_json().to_string(), "0.1");
+    /// assert_eq!(Variant::decimal(7, 0).unwrap().to_json(), serde_json::json!(7));
+    /// ```
     pub fn to_json(&self) -> Json {
         Json::from(self)
     }

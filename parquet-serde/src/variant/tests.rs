@@ -179,9 +179,96 @@ fn text_forms_of_temporal_types() {
             unscaled: 150,
             scale: 2
         }),
-        1.5
+        "1.50"
     );
     assert_eq!(j(Variant::Double(f64::NAN)), "NaN");
+}
+
+#[test]
+fn the_plain_model_gives_a_decimal_as_f64_only_when_its_shortest_form_is_the_decimal() {
+    let plain = |u: i128, s: u8| -> serde_json::Value {
+        from_variant(&Variant::decimal(u, s).unwrap()).unwrap()
+    };
+    assert_eq!(plain(150, 2), serde_json::json!(1.5));
+    assert_eq!(plain(-5, 3), serde_json::json!(-0.005));
+    // Parses to the f64 0.3, whose shortest form 0.3 is another number.
+    assert_eq!(
+        plain(29_999_999_999_999_999, 17),
+        serde_json::json!("0.29999999999999999")
+    );
+    assert_eq!(
+        plain(-123_456_789_987_654_321, 9),
+        serde_json::json!("-123456789.987654321")
+    );
+    assert_eq!(plain(7, 0), serde_json::json!(7));
+    assert_eq!(
+        serde_json::to_value(Variant::decimal(29_999_999_999_999_999, 17).unwrap()).unwrap(),
+        serde_json::json!("0.29999999999999999")
+    );
+}
+
+#[test]
+fn decimals_and_floats_print_every_digit_never_through_f64() {
+    // The JSON text of a variant as `cat` writes it, which reads back as the JSON of the
+    // owned value and of the view.
+    let texts = |v: Variant| {
+        let owned = v.to_json();
+        let (m, b) = v.encode();
+        assert_eq!(VariantRef::new(&m, &b).unwrap().to_json().unwrap(), owned);
+        let mut cat = String::new();
+        crate::record::write_json(&crate::Value::Variant(v), &mut cat);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&cat).unwrap(),
+            owned
+        );
+        cat
+    };
+    let d = |u: i128, s: u8| texts(Variant::decimal(u, s).unwrap());
+    // shredded_variant case-027 (decimal8): f64 would print -123456789.98765433.
+    assert_eq!(d(-123_456_789_987_654_321, 9), r#""-123456789.987654321""#);
+    assert_eq!(d(123_456_789, 4), r#""12345.6789""#);
+    assert_eq!(
+        d(-9_876_543_210_123_456_789, 9),
+        r#""-9876543210.123456789""#
+    );
+    // 38 digits (decimal16), the scale's trailing zeros and leading zeros kept.
+    let max = 99_999_999_999_999_999_999_999_999_999_999_999_999_i128;
+    assert_eq!(d(max, 38), format!(r#""0.{}""#, "9".repeat(38)));
+    assert_eq!(d(-max, 0), format!(r#""-{}""#, "9".repeat(38)));
+    assert_eq!(d(-5, 3), r#""-0.005""#);
+    assert_eq!(d(100, 2), r#""1.00""#);
+    // 0.29999999999999999 parses to the f64 0.3: a number would lose it.
+    assert_eq!(d(29_999_999_999_999_999, 17), r#""0.29999999999999999""#);
+    // Whole decimals of scale 0 within 64 bits are integers, exact.
+    assert_eq!(d(i64::MIN.into(), 0), i64::MIN.to_string());
+    assert_eq!(d(u64::MAX.into(), 0), u64::MAX.to_string());
+    assert_eq!(d(i128::from(u64::MAX) + 1, 0), r#""18446744073709551616""#);
+    // A float prints its own shortest form, which reads back to the same f32.
+    for f in [
+        0.1f32,
+        10.11,
+        -14.3,
+        1e-7,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        16_777_217.0,
+    ] {
+        let t = texts(Variant::Float(f));
+        assert_eq!(t.parse::<f32>().unwrap().to_bits(), f.to_bits(), "{t}");
+        assert_eq!(
+            t.parse::<f64>().unwrap(),
+            f.to_string().parse::<f64>().unwrap()
+        );
+    }
+    assert_eq!(texts(Variant::Float(0.1)), "0.1");
+    assert_eq!(texts(Variant::Float(f32::NEG_INFINITY)), r#""-Infinity""#);
+    assert_eq!(texts(Variant::Double(0.1 + 0.2)), "0.30000000000000004");
+    // Nanoseconds and int64 extremes keep their digits.
+    assert_eq!(
+        texts(Variant::TimestampNanos(-1)),
+        r#""1969-12-31T23:59:59.999999999Z""#
+    );
+    assert_eq!(texts(Variant::Int64(i64::MAX)), i64::MAX.to_string());
 }
 
 #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]

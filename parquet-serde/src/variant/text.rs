@@ -14,11 +14,6 @@ pub(crate) fn decimal(unscaled: i128, scale: u8) -> String {
     s
 }
 
-/// `f` printed with `scale` digits after the point.
-pub(crate) fn decimal_of_f64(f: f64, scale: u8) -> String {
-    format!("{f:.*}", usize::from(scale))
-}
-
 /// The text of a date, time, timestamp or uuid (`None` for other types, or a date-time
 /// outside what the calendar code prints).
 pub(crate) fn temporal(v: &Variant) -> Option<String> {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::error::Result;
 
-use super::json::{decimal, float};
+use super::json::{decimal, float, float32};
 use super::metadata::{read_uint, Metadata};
 use super::view::{
     container, corrupt, deeper, value_size, ValueRef, VariantRef, ARRAY, OBJECT, PRIMITIVE,
@@ -155,7 +155,7 @@ fn primitive(view: VariantRef<'_>) -> Result<Json> {
         ValueRef::Int16(x) => Json::Number(x.into()),
         ValueRef::Int32(x) => Json::Number(x.into()),
         ValueRef::Int64(x) => Json::Number(x.into()),
-        ValueRef::Float(x) => float(x.into()),
+        ValueRef::Float(x) => float32(x),
         ValueRef::Double(x) => float(x),
         ValueRef::Decimal4(u, s) => decimal(u.into(), s),
         ValueRef::Decimal8(u, s) => decimal(u.into(), s),

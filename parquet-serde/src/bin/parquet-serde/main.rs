@@ -5,7 +5,7 @@
 //!                                                        one JSON object per row
 //! parquet-serde tail DIR [-n N] [--where PRED]           last rows, then new rows as flushed
 //! parquet-serde schema FILE                              the message-type text
-//! parquet-serde meta FILE                                row groups, columns, encodings, sizes, statistics
+//! parquet-serde meta FILE                                row groups, columns, encodings, sizes, statistics, geospatial statistics
 //! parquet-serde pages FILE                               the page layout of every column chunk
 //! parquet-serde check FILE                               decode everything, verify every CRC
 //! parquet-serde rewrite IN OUT [options]                 same values and schema, other options
@@ -30,6 +30,7 @@ mod from_csv;
 mod from_jsonl;
 mod keys;
 mod meta;
+mod meta_stats;
 mod names;
 mod pages;
 mod read;
@@ -81,7 +82,8 @@ enum Command {
     /// Print the schema (message-type text)
     #[command(args_override_self = true)]
     Schema(ReadArgs),
-    /// Print row groups, columns, encodings, sizes, statistics
+    /// Print row groups, columns, encodings, sizes, statistics (as logical values) and
+    /// geospatial statistics (bounding box, geometry types)
     #[command(args_override_self = true)]
     Meta(ReadArgs),
     /// Print the pages of every column chunk

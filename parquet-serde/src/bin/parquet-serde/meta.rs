@@ -1,12 +1,12 @@
-//! `meta`: row groups, columns, encodings, sizes, statistics.
+//! `meta`: row groups, columns, encodings, sizes, statistics (their text: `meta_stats.rs`).
 
 use std::io::Write;
 
-use parquet_serde::core::column::{Scalar, SortOrder};
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::format::{ColumnCryptoMetaData, Statistics};
-use parquet_serde::core::schema::ColumnDescriptor;
+use parquet_serde::core::format::ColumnCryptoMetaData;
 use parquet_serde::Error;
+
+use crate::meta_stats::{geo_stats_text, stats_text};
 
 pub fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(), Error> {
     let md = reader.metadata();
@@ -91,6 +91,9 @@ pub fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<
                     stats_text(reader, i, c, s, descr)
                 )?;
             }
+            if let Some(g) = &m.geospatial_statistics {
+                writeln!(out, "    geospatial statistics: {}", geo_stats_text(g))?;
+            }
             if let Some(ss) = &m.size_statistics {
                 let mut parts = Vec::new();
                 if let Some(b) = ss.unencoded_byte_array_data_bytes {
@@ -163,69 +166,5 @@ fn page_index_text(reader: &FileReader<std::fs::File>, rg: usize, c: usize) -> S
             text
         }
         Err(e) => format!("unreadable: {e}"),
-    }
-}
-
-fn stats_text(
-    reader: &FileReader<std::fs::File>,
-    rg: usize,
-    c: usize,
-    s: &Statistics,
-    d: &ColumnDescriptor,
-) -> String {
-    let typed = reader
-        .metadata()
-        .column_statistics(rg, c)
-        .unwrap_or_default();
-    let mut parts = Vec::new();
-    if let Some(n) = s.null_count {
-        parts.push(format!("nulls={n}"));
-    }
-    if let Some(n) = s.distinct_count {
-        parts.push(format!("distinct={n}"));
-    }
-    match (&typed.min, &typed.max) {
-        (None, None) => {
-            let (min, max) = match (&s.min_value, &s.max_value) {
-                (Some(a), Some(b)) => (Some(a), Some(b)),
-                _ => (s.min.as_ref(), s.max.as_ref()),
-            };
-            if let (Some(lo), Some(hi)) = (min, max) {
-                parts.push(format!(
-                    "raw_min={} raw_max={} (not usable: {})",
-                    hex(lo),
-                    hex(hi),
-                    unusable_reason(s, d)
-                ));
-            }
-        }
-        (lo, hi) => {
-            let show = |v: &Option<Scalar>| v.as_ref().map_or("-".to_string(), |v| v.to_string());
-            parts.push(format!("min={} max={}", show(lo), show(hi)));
-            if lo.is_some() && s.is_min_value_exact == Some(false) {
-                parts.push("min_inexact".to_string());
-            }
-            if hi.is_some() && s.is_max_value_exact == Some(false) {
-                parts.push("max_inexact".to_string());
-            }
-        }
-    }
-    if let Some(n) = s.nan_count {
-        parts.push(format!("nans={n}"));
-    }
-    parts.join(" ")
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-fn unusable_reason(s: &Statistics, d: &ColumnDescriptor) -> &'static str {
-    if !SortOrder::for_column(d).is_defined() {
-        "no defined order"
-    } else if s.min_value.is_none() {
-        "legacy min/max in signed order"
-    } else {
-        "NaN bounds, or no or unknown column order in the footer"
     }
 }

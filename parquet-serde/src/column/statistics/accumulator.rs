@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::ops::Range;
 
-use super::order::{compare_decimal_bytes, f16_to_f64, SortOrder};
+use super::order::{compare_decimal_bytes, f16_to_f64, f64_to_f16_exact, SortOrder};
 use super::truncate::{round_max_fixed, round_min_fixed, truncate_max, truncate_min};
 use crate::format::Statistics;
 use crate::values::ColumnValues;
@@ -525,25 +525,6 @@ fn f16_of(b: &[u8]) -> f64 {
         [x, y] => f16_to_f64(u16::from_le_bytes([*x, *y])),
         _ => f64::NAN,
     }
-}
-
-/// The half-precision bits of a value that came from a half (so the conversion is exact).
-fn f64_to_f16_exact(x: f64) -> u16 {
-    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
-    let a = x.abs();
-    if a == 0.0 {
-        return sign;
-    }
-    if a.is_infinite() {
-        return sign | 0x7c00;
-    }
-    if a < 2f64.powi(-14) {
-        // Subnormal: a = frac * 2^-24.
-        return sign | (a / 2f64.powi(-24)).round() as u16;
-    }
-    let exp = a.log2().floor() as i32;
-    let frac = ((a / 2f64.powi(exp) - 1.0) * 1024.0).round() as u16;
-    sign | (((exp + 15) as u16) << 10) | (frac & 0x3ff)
 }
 
 /// Min and max of a non-empty sequence (`None` when empty).

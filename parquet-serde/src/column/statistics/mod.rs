@@ -3,6 +3,7 @@
 
 mod accumulator;
 mod decimal;
+mod logical_text;
 mod order;
 mod read;
 mod scalar;

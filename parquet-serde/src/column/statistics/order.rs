@@ -153,6 +153,25 @@ pub fn f16_to_f64(bits: u16) -> f64 {
     sign * magnitude
 }
 
+/// The half-precision bits of a value that came from a half (so the conversion is exact).
+pub(crate) fn f64_to_f16_exact(x: f64) -> u16 {
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let a = x.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    if a.is_infinite() {
+        return sign | 0x7c00;
+    }
+    if a < 2f64.powi(-14) {
+        // Subnormal: a = frac * 2^-24.
+        return sign | (a / 2f64.powi(-24)).round() as u16;
+    }
+    let exp = a.log2().floor() as i32;
+    let frac = ((a / 2f64.powi(exp) - 1.0) * 1024.0).round() as u16;
+    sign | (((exp + 15) as u16) << 10) | (frac & 0x3ff)
+}
+
 /// Compares two floating point values by value with NaN above everything (NaNs equal to
 /// each other) and -0.0 equal to +0.0: the order predicates use.
 #[inline]
