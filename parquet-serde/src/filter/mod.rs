@@ -27,6 +27,7 @@ mod parse;
 mod predicate;
 mod prune;
 mod scan;
+mod variant_path;
 
 #[cfg(test)]
 mod tests;
