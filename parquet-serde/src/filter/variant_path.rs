@@ -47,11 +47,14 @@
 //! | string | trimmed of whitespace; `-` but no `+`; decimal digits without leading zeros (`0`, `-0` allowed), `0x` hex, `0b` binary; else null | leading whitespace only; no `+`; decimal or exponent forms, `.5`, `5.`, `nan`, `inf`, `infinity` (any case); overflow is ±inf | the string | `true`, `t`, `yes` / `false`, `f`, `no`, any case, nothing else |
 //! | date | null | null | `YYYY-MM-DD` | null |
 //! | uuid | null | null | hyphenated lowercase | null |
-//! | time, timestamps, binary, object, array | null | null | **null here** (DuckDB gives its text form) | null |
+//! | time | null | null | `HH:MM:SS[.ffffff]`, trailing zeros of the fraction cut | null |
+//! | timestamps | null | null | `YYYY-MM-DD HH:MM:SS[.fff…]` as for time, with `+00` when adjusted to UTC (DuckDB's `TimeZone` UTC) | null |
+//! | binary | null | null | printable ASCII as is, other bytes `\xHH` | null |
+//! | object, array | null | null | **null here** (DuckDB gives a text form of its own) | null |
 //! | null | null | null | null | null |
 //!
-//! The one difference from DuckDB is the last row's `VARCHAR` column: times, timestamps,
-//! binary values, objects and arrays never equal a text literal here.
+//! The one difference from DuckDB is the `VARCHAR` cast of objects and arrays: they never
+//! compare with a text literal here.
 //!
 //! Comparisons then follow the column rules: numbers by value (doubles with NaN equal to NaN
 //! and greatest), text by bytes, `false < true`. Row groups and pages are never skipped for
@@ -529,9 +532,47 @@ fn to_text(v: ValueRef<'_>) -> Option<String> {
         ValueRef::Decimal16(u, s) => print::decimal(u, s.into(), &mut out).ok()?,
         ValueRef::Date(d) => print::date(d.into(), &mut out).ok()?,
         ValueRef::Uuid(u) => print::uuid(&u, &mut out).ok()?,
-        _ => return None,
+        ValueRef::Time(us) => clock(us, 1_000_000, &mut out)?,
+        ValueRef::TimestampNtzMicros(t) => date_time(t, 1_000_000, "", &mut out)?,
+        ValueRef::TimestampMicros(t) => date_time(t, 1_000_000, "+00", &mut out)?,
+        ValueRef::TimestampNtzNanos(t) => date_time(t, 1_000_000_000, "", &mut out)?,
+        ValueRef::TimestampNanos(t) => date_time(t, 1_000_000_000, "+00", &mut out)?,
+        ValueRef::Binary(b) => {
+            for &c in b {
+                if (0x20..0x7f).contains(&c) {
+                    out.push(c as char);
+                } else {
+                    write!(out, "\\x{c:02X}").ok()?;
+                }
+            }
+        }
+        ValueRef::Array(_) | ValueRef::Object(_) | ValueRef::Null => return None,
     }
     Some(out)
+}
+
+/// `YYYY-MM-DD HH:MM:SS[.fff]` of `t` units (`per_sec` a second) since the epoch, the
+/// fraction without trailing zeros, then `zone` (DuckDB's text with `TimeZone` UTC).
+fn date_time(t: i64, per_sec: i64, zone: &str, out: &mut String) -> Option<()> {
+    let per_day = per_sec * 86_400;
+    print::date(t.div_euclid(per_day), out).ok()?;
+    out.push(' ');
+    clock(t.rem_euclid(per_day), per_sec, out)?;
+    out.push_str(zone);
+    Some(())
+}
+
+/// `HH:MM:SS[.fff]` of `t` units since midnight, the fraction without trailing zeros.
+fn clock(t: i64, per_sec: i64, out: &mut String) -> Option<()> {
+    let (secs, frac) = (t.div_euclid(per_sec), t.rem_euclid(per_sec));
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    write!(out, "{h:02}:{m:02}:{s:02}").ok()?;
+    if frac != 0 {
+        let width = if per_sec == 1_000_000 { 6 } else { 9 };
+        let digits = format!("{frac:0width$}");
+        write!(out, ".{}", digits.trim_end_matches('0')).ok()?;
+    }
+    Some(())
 }
 
 /// Python's `repr` of a float from Rust's shortest scientific form (`1.5e0`, `1e20`,
@@ -670,7 +711,26 @@ mod tests {
         assert_eq!(text(ValueRef::Decimal4(5, 2)), "0.05");
         assert_eq!(text(ValueRef::Bool(false)), "false");
         assert_eq!(text(ValueRef::Date(20_455)), "2026-01-02");
-        assert_eq!(to_text(ValueRef::TimestampMicros(0)), None);
+        assert_eq!(text(ValueRef::Uuid([0xab; 16])), "abababab-abab-abab-abab-abababababab");
+        assert_eq!(
+            text(ValueRef::TimestampNtzMicros(1_767_323_045_120_000)),
+            "2026-01-02 03:04:05.12"
+        );
+        assert_eq!(
+            text(ValueRef::TimestampMicros(1_767_323_045_000_000)),
+            "2026-01-02 03:04:05+00"
+        );
+        assert_eq!(
+            text(ValueRef::TimestampNtzNanos(1_767_323_045_000_000_001)),
+            "2026-01-02 03:04:05.000000001"
+        );
+        assert_eq!(
+            text(ValueRef::TimestampNtzMicros(-315_521_754_500_000)),
+            "1960-01-02 03:04:05.5"
+        );
+        assert_eq!(text(ValueRef::Time(11_045_000_100)), "03:04:05.0001");
+        assert_eq!(text(ValueRef::Time(0)), "00:00:00");
+        assert_eq!(text(ValueRef::Binary(b"\x00\xffab")), "\\x00\\xFFab");
     }
 
     #[test]
