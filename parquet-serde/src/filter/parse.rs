@@ -25,7 +25,7 @@
 
 use std::str::FromStr;
 
-use crate::column::Scalar;
+use crate::column::{Decimal, Scalar};
 use crate::error::{Error, Result};
 
 use super::predicate::{col, not, CmpOp, Predicate};
@@ -37,6 +37,7 @@ enum Tok {
     Quoted(String),
     Text(String),
     Int(i128),
+    Decimal(Decimal),
     Float(f64),
     Op(CmpOp),
     LParen,
@@ -52,6 +53,7 @@ impl Tok {
             Tok::Quoted(q) => format!("column \"{q}\""),
             Tok::Text(t) => format!("'{t}'"),
             Tok::Int(i) => i.to_string(),
+            Tok::Decimal(d) => d.to_string(),
             Tok::Float(f) => f.to_string(),
             Tok::Op(_) => "an operator".into(),
             Tok::LParen => "`(`".into(),
@@ -179,10 +181,17 @@ fn quoted(chars: &[char], open: usize) -> Option<(String, usize)> {
     None
 }
 
+/// An integer (that fits an `i128`), an exact decimal (digits with a point, or an integer
+/// too long for `i128`), or a float (with an exponent).
 fn number(s: &str) -> Option<Tok> {
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        return s.parse().ok().map(Tok::Int);
+        if let Ok(i) = s.parse() {
+            return Some(Tok::Int(i));
+        }
+    }
+    if let Ok(d) = s.parse::<Decimal>() {
+        return Some(Tok::Decimal(d));
     }
     let f: f64 = s.parse().ok()?;
     f.is_finite().then_some(Tok::Float(f))
@@ -288,6 +297,7 @@ impl Parser<'_> {
         let v = match self.peek() {
             Tok::Text(s) => Scalar::from(s.as_str()),
             Tok::Int(i) => Scalar::Int(*i),
+            Tok::Decimal(d) => Scalar::Decimal(d.clone()),
             Tok::Float(f) => Scalar::Float(*f),
             t if t.is_word("true") => Scalar::Bool(true),
             t if t.is_word("false") => Scalar::Bool(false),
@@ -388,7 +398,8 @@ impl Predicate {
     /// `fields.http.status`, `fields.tags[1]`, indexes from 1) tests the value there in each
     /// row, cast to the literal's type as DuckDB's `TRY_CAST(variant_extract(..) AS T)`: `T`
     /// is `BIGINT` for a whole number (`HUGEINT` beyond 64 bits), `DOUBLE` for a number with
-    /// a fraction or exponent, `VARCHAR` for text and `BOOLEAN` for `true` / `false`. A
+    /// a point or an exponent (not DuckDB's `DECIMAL(p,s)` of the literal, which would make
+    /// every value with more integer digits null), `VARCHAR` for text and `BOOLEAN` for `true` / `false`. A
     /// missing path, a variant null or a value that does not cast is null: no comparison
     /// matches it (`!=` neither), and `is null` holds (except for a value that does not cast).
     ///

@@ -26,7 +26,7 @@
 //! | literal | `T` |
 //! |---|---|
 //! | whole number within `i64` / beyond | `BIGINT` / `HUGEINT` |
-//! | number with a fraction or an exponent | `DOUBLE` |
+//! | number with a point or an exponent, or a whole number beyond `i128` | `DOUBLE` (the literal rounded to the nearest double) |
 //! | `'text'` | `VARCHAR` |
 //! | `true`, `false` | `BOOLEAN` |
 //!
@@ -148,7 +148,11 @@ fn bind_in(
     for lit in literals(&test) {
         if !matches!(
             lit,
-            Scalar::Int(_) | Scalar::Float(_) | Scalar::Bytes(_) | Scalar::Bool(_)
+            Scalar::Int(_)
+                | Scalar::Float(_)
+                | Scalar::Decimal(_)
+                | Scalar::Bytes(_)
+                | Scalar::Bool(_)
         ) {
             return Err(bad(format!(
                 "the literal {lit} has no DuckDB type to cast to"
@@ -379,6 +383,7 @@ fn compare(v: ValueRef<'_>, lit: &Scalar) -> Option<Ordering> {
                 .map(|i| i.cmp(x))
         }
         Scalar::Float(x) => to_double(v).map(|d| compare_f64(d, *x)),
+        Scalar::Decimal(x) => to_double(v).map(|d| compare_f64(d, x.to_f64())),
         Scalar::Bytes(b) => to_text(v).map(|t| t.as_bytes().cmp(b)),
         Scalar::Bool(b) => to_bool(v).map(|t| t.cmp(b)),
     }
