@@ -176,6 +176,7 @@ const PATHS: &[(&str, &str)] = &[
     ),
     ("fields.s", "variant_extract(fields, 's')"),
     ("fields.zz", "variant_extract(fields, 'zz')"),
+    ("fields", "fields"),
 ];
 
 /// A literal: our text, DuckDB's literal, the type it casts to.

@@ -7,9 +7,10 @@
 //! and `value` leaves) is read as that column and a path inside its values:
 //!
 //! ```text
-//! variant_path := variant_column ("." name | "[" index "]")+
+//! variant_path := variant_column ("." name | "[" index "]")*
 //! ```
 //!
+//! The column alone (`fields = 500`, `fields is null`) tests the whole value.
 //! `fields.http.status` is field `status` of field `http`; `fields.tags[1]` the first element
 //! of array `tags` (indexes start at 1, as DuckDB's `fields.tags[1]`); a `typed_value` step
 //! is skipped, so [`Column::field`](super::Column::field) names the same path
@@ -185,13 +186,17 @@ fn leaf<'s>(schema: &'s Schema, path: &str) -> Result<(usize, &'s ColumnDescript
     Ok((i, d))
 }
 
-/// The first prefix of `path` (ending before a `.` or `[`) that is a VARIANT group with
-/// `metadata` and `value` leaves, and the path inside it (after the `.`, or from the `[`).
+/// `path` itself when it is a VARIANT group with `metadata` and `value` leaves (and an
+/// empty path inside it), else its first prefix (ending before a `.` or `[`) that is one,
+/// and the path inside it (after the `.`, or from the `[`).
 fn variant_prefix<'p>(schema: &Schema, path: &'p str) -> Option<(&'p str, &'p str)> {
     let is_variant = |g: &str| {
         schema.column_index(&format!("{g}.metadata")).is_some()
             && schema.column_index(&format!("{g}.value")).is_some()
     };
+    if is_variant(path) {
+        return Some((path, ""));
+    }
     path.char_indices()
         .filter(|&(_, c)| c == '.' || c == '[')
         .map(|(i, c)| {
@@ -205,6 +210,9 @@ fn variant_prefix<'p>(schema: &Schema, path: &'p str) -> Option<(&'p str, &'p st
 /// 1 in the text, from 0 in the result); `typed_value` names skipped.
 fn steps(rest: &str) -> std::result::Result<Vec<Step>, String> {
     let mut out = Vec::new();
+    if rest.is_empty() {
+        return Ok(out);
+    }
     for part in rest.split('.') {
         let (name, mut tail) = match part.find('[') {
             Some(i) => part.split_at(i),
@@ -232,9 +240,6 @@ fn steps(rest: &str) -> std::result::Result<Vec<Step>, String> {
             out.push(Step::Index(n - 1));
             tail = &tail[close + 1..];
         }
-    }
-    if out.is_empty() {
-        return Err("no field or index after the VARIANT column".into());
     }
     Ok(out)
 }
@@ -663,7 +668,8 @@ mod tests {
         assert!(steps("tags[x]").is_err());
         assert!(steps("tags[1").is_err());
         assert!(steps("a..b").is_err());
-        assert!(steps("typed_value").is_err());
+        assert_eq!(steps("typed_value").unwrap(), []);
+        assert_eq!(steps("").unwrap(), []);
     }
 
     #[test]
