@@ -7,7 +7,9 @@ use crate::format::{LogicalType, TimeUnit, Type};
 use crate::schema::{ColumnDescriptor, Schema};
 use crate::values::text;
 
+use super::eval::UNKNOWN;
 use super::exact::{self, Scaled};
+use super::pair::{Pair, Reading};
 use super::predicate::{CmpOp, Predicate};
 use super::temporal;
 use super::variant_path::{self, VariantTest};
@@ -72,6 +74,10 @@ pub(crate) enum Test {
     /// A test of a path inside an unshredded VARIANT column (its `value` leaf is the
     /// leaf's column), decoded row by row: see `variant_path`.
     VariantPath(Box<VariantTest>),
+    /// SQL LIKE on text (see [`like`](super::like)).
+    Like(String),
+    /// Its negation (a null value stays unknown).
+    NotLike(String),
 }
 
 /// A test of one leaf column. `negated` is set only for leaves under a repeated field,
@@ -88,6 +94,10 @@ pub(crate) struct Leaf {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Bound {
     Leaf(Leaf),
+    /// Two columns of the same rows compared.
+    Pair(Pair),
+    /// The same truth value (`eval::TRUE`, `FALSE` or `UNKNOWN`) for every row.
+    Const(u8),
     And(Vec<Bound>),
     Or(Vec<Bound>),
 }
@@ -96,18 +106,30 @@ impl Bound {
     /// The leaf columns read, in first-use order.
     pub fn columns(&self) -> Vec<usize> {
         let mut out = Vec::new();
-        self.leaves(&mut |l| {
-            let metadata = match &l.test {
-                Test::VariantPath(v) => Some(v.metadata),
-                _ => None,
-            };
-            for c in std::iter::once(l.column).chain(metadata) {
-                if !out.contains(&c) {
-                    out.push(c);
-                }
+        self.visit(&mut |c| {
+            if !out.contains(&c) {
+                out.push(c);
             }
         });
         out
+    }
+
+    fn visit(&self, f: &mut impl FnMut(usize)) {
+        match self {
+            Bound::Leaf(l) => {
+                f(l.column);
+                // A VARIANT path reads the `metadata` leaf beside `value`.
+                if let Test::VariantPath(v) = &l.test {
+                    f(v.metadata);
+                }
+            }
+            Bound::Pair(p) => {
+                f(p.left);
+                f(p.right);
+            }
+            Bound::Const(_) => {}
+            Bound::And(v) | Bound::Or(v) => v.iter().for_each(|b| b.visit(f)),
+        }
     }
 
     /// The leaf columns of point lookups (`eq`, `in_list`, not negated): those whose
@@ -127,6 +149,7 @@ impl Bound {
     pub fn leaves<'a>(&'a self, f: &mut impl FnMut(&'a Leaf)) {
         match self {
             Bound::Leaf(l) => f(l),
+            Bound::Pair(_) | Bound::Const(_) => {}
             Bound::And(v) | Bound::Or(v) => v.iter().for_each(|b| b.leaves(f)),
         }
     }
@@ -244,33 +267,44 @@ impl Domain {
     }
 }
 
-/// The column's type for messages: `DECIMAL(12,2) (INT64)`, `INT32`.
+/// The column's physical type as the format names it: `INT64`, `FIXED_LEN_BYTE_ARRAY(16)`.
+fn physical(d: &ColumnDescriptor) -> String {
+    match d.physical_type {
+        Type::Boolean => "BOOLEAN".into(),
+        Type::Int32 => "INT32".into(),
+        Type::Int64 => "INT64".into(),
+        Type::Int96 => "INT96".into(),
+        Type::Float => "FLOAT".into(),
+        Type::Double => "DOUBLE".into(),
+        Type::ByteArray => "BYTE_ARRAY".into(),
+        Type::FixedLenByteArray => format!("FIXED_LEN_BYTE_ARRAY({})", d.type_length),
+        Type::Unknown(t) => format!("physical type {t}"),
+    }
+}
+
+/// The column's type for messages: `DECIMAL(12,2) (INT64)`, `TIMESTAMP(MILLIS, adjusted
+/// to UTC)`, `STRING (BYTE_ARRAY)`, `INT32`.
 fn describe(d: &ColumnDescriptor) -> String {
+    let unit = |u: TimeUnit| format!("{u:?}").to_uppercase();
     match d.effective_logical_type() {
         Some(LogicalType::Decimal { precision, scale }) => {
-            format!("DECIMAL({precision},{scale}) ({:?})", d.physical_type)
+            format!("DECIMAL({precision},{scale}) ({})", physical(d))
         }
         Some(LogicalType::Timestamp {
             is_adjusted_to_utc,
-            unit,
+            unit: u,
         }) => format!(
             "TIMESTAMP({}, {})",
-            format!("{unit:?}").to_uppercase(),
+            unit(u),
             if is_adjusted_to_utc {
                 "adjusted to UTC"
             } else {
                 "local"
             }
         ),
-        Some(LogicalType::Time { unit, .. }) => {
-            format!("TIME({})", format!("{unit:?}").to_uppercase())
-        }
-        Some(lt) => format!(
-            "{} ({:?})",
-            format!("{lt:?}").to_uppercase(),
-            d.physical_type
-        ),
-        None => format!("{:?}", d.physical_type),
+        Some(LogicalType::Time { unit: u, .. }) => format!("TIME({})", unit(u)),
+        Some(lt) => format!("{} ({})", format!("{lt:?}").to_uppercase(), physical(d)),
+        None => physical(d),
     }
 }
 
@@ -308,7 +342,7 @@ fn coerce(value: &Scalar, domain: Domain, d: &ColumnDescriptor, path: &str) -> R
     const INSTANT: &str = "YYYY-MM-DD[THH:MM:SS[.fff][Z|+HH:MM]]";
     match (domain, value) {
         (Domain::Bool, Scalar::Bool(_)) => Ok(Lit::Value(value.clone())),
-        (Domain::Scaled { scale }, v) => match number(v, scale) {
+        (Domain::Scaled { scale }, v) => match number(&numeric_text(v), scale) {
             Some(s) => Ok(Lit::Scaled(s)),
             None => bad(""),
         },
@@ -335,7 +369,7 @@ fn coerce(value: &Scalar, domain: Domain, d: &ColumnDescriptor, path: &str) -> R
             _ => bad(" (write it as 'HH:MM:SS[.fff]')"),
         },
         (Domain::Float { single }, v) => {
-            let f = match v {
+            let f = match &numeric_text(v) {
                 Scalar::Float(f) => *f,
                 Scalar::Int(i) if single => *i as f32 as f64,
                 Scalar::Int(i) => *i as f64,
@@ -353,6 +387,24 @@ fn coerce(value: &Scalar, domain: Domain, d: &ColumnDescriptor, path: &str) -> R
         (Domain::Bytes, Scalar::Bytes(_)) => Ok(Lit::Value(value.clone())),
         (Domain::Unordered, _) => bad(" (only is null / is not null apply)"),
         _ => bad(""),
+    }
+}
+
+/// A text literal that reads as a number (`'12.50'`, `'1e3'`, `'NaN'`, `'-inf'`) as that
+/// number, as DuckDB casts text to a numeric column; any other literal as it is.
+fn numeric_text(v: &Scalar) -> Scalar {
+    let Some(t) = v.as_str().map(str::trim) else {
+        return v.clone();
+    };
+    if let Ok(i) = t.parse::<i128>() {
+        return Scalar::Int(i);
+    }
+    if let Ok(d) = t.parse::<Decimal>() {
+        return Scalar::Decimal(d);
+    }
+    match t.parse::<f64>() {
+        Ok(f) => Scalar::Float(f),
+        Err(_) => v.clone(),
     }
 }
 
@@ -400,6 +452,65 @@ fn coerce_test(test: Test, domain: Domain, d: &ColumnDescriptor, path: &str) -> 
     })
 }
 
+/// How a column reads for a comparison with another column; `None` when it cannot.
+fn reading(d: &ColumnDescriptor) -> Option<Reading> {
+    let kind = Kind::of(d);
+    let nanos = |digits: u32| 10i128.pow(9 - digits.min(9));
+    Some(match Domain::of(d, kind) {
+        Domain::Bool => Reading::Bool,
+        Domain::Scaled { scale } => Reading::Number {
+            scale,
+            unsigned: kind == Kind::Int { unsigned: true },
+        },
+        Domain::Timestamp { digits, .. } => Reading::Nanos {
+            factor: nanos(digits),
+            of_day: false,
+        },
+        Domain::Int96 => Reading::Nanos {
+            factor: 1,
+            of_day: false,
+        },
+        Domain::Date => Reading::Nanos {
+            factor: 86_400_000_000_000,
+            of_day: false,
+        },
+        Domain::Time { digits } => Reading::Nanos {
+            factor: nanos(digits),
+            of_day: true,
+        },
+        Domain::Float { .. } => Reading::Float,
+        Domain::Uuid | Domain::Bytes => Reading::Bytes,
+        Domain::Unordered => return None,
+    })
+}
+
+/// `left op right` over two non-repeated columns whose values compare.
+fn bind_pair(schema: &Schema, left: &str, op: CmpOp, right: &str) -> Result<Pair> {
+    let (l, ld) = resolve(schema, left)?;
+    let (r, rd) = resolve(schema, right)?;
+    for (path, d) in [(left, ld), (right, rd)] {
+        if d.max_rep_level > 0 {
+            return Err(Error::invalid_argument(format!(
+                "column {path:?} is under a repeated field: it compares only with literals"
+            )));
+        }
+    }
+    match (reading(ld), reading(rd)) {
+        (Some(a), Some(b)) if a.compares_with(b) => Ok(Pair {
+            left: l,
+            right: r,
+            op,
+            left_reading: a,
+            right_reading: b,
+        }),
+        _ => Err(Error::invalid_argument(format!(
+            "column {left:?} holds {} and column {right:?} holds {}: they do not compare",
+            describe(ld),
+            describe(rd)
+        ))),
+    }
+}
+
 fn negate_op(op: CmpOp) -> CmpOp {
     match op {
         CmpOp::Eq => CmpOp::Ne,
@@ -429,6 +540,12 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
         if matches!(test, Test::IntersectsBbox(_)) && !geo {
             return Err(Error::invalid_argument(format!(
                 "intersects_bbox needs a GEOMETRY or GEOGRAPHY column; {path:?} is not one"
+            )));
+        }
+        if matches!(test, Test::Like(_)) && domain != Domain::Bytes {
+            return Err(Error::invalid_argument(format!(
+                "like needs a text column; {path:?} holds {}",
+                describe(d)
             )));
         }
         let test = coerce_test(test, domain, d, path)?;
@@ -468,6 +585,8 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
             Test::NotIn(v) => mk(Test::In(v)),
             Test::IsNull => mk(Test::IsNotNull),
             Test::IsNotNull => mk(Test::IsNull),
+            Test::Like(p) => mk(Test::NotLike(p)),
+            Test::NotLike(p) => mk(Test::Like(p)),
             // Bound by `variant_path` before this.
             Test::VariantPath(v) => Bound::Leaf(Leaf {
                 column,
@@ -493,6 +612,13 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
         Predicate::IsNull { column } => leaf(column, Test::IsNull),
         Predicate::IsNotNull { column } => leaf(column, Test::IsNotNull),
         Predicate::IntersectsBbox { column, bbox } => leaf(column, Test::IntersectsBbox(*bbox)),
+        Predicate::Like { column, pattern } => leaf(column, Test::Like(pattern.clone())),
+        Predicate::CompareColumns { left, op, right } => {
+            let op = if negate { negate_op(*op) } else { *op };
+            bind_pair(schema, left, op, right).map(Bound::Pair)
+        }
+        // Unknown, and so is its negation.
+        Predicate::Unknown => Ok(Bound::Const(UNKNOWN)),
         Predicate::And(a, b) | Predicate::Or(a, b) => {
             let parts = vec![
                 bind_inner(a, schema, negate)?,

@@ -17,6 +17,46 @@
 //! [`Predicate::parse`] reads a predicate from SQL-like text
 //! (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`), as the command line's `--where`.
 //!
+//! # What literals mean
+//!
+//! A literal compares with a column in the column's logical type, exactly:
+//!
+//! - **Integers and DECIMAL** (INT32, INT64, FIXED_LEN_BYTE_ARRAY, BYTE_ARRAY; signed or
+//!   unsigned over the whole range): integer, decimal (`90000.00`, kept digit for digit as a
+//!   [`Decimal`](crate::core::column::Decimal)) and float literals compare by numeric value,
+//!   never through `f64`: `amount > 90000` on `DECIMAL(12,2)` means 90000.00, `amount >
+//!   1.005` on scale 2 selects 1.01 and up, `a = 1.0` on an integer column is `a = 1`, and
+//!   `a = 1.5` selects nothing. A float literal means its shortest decimal text (`0.1`); text
+//!   that reads as a number (`'12.50'`) is that number.
+//! - **FLOAT, DOUBLE, FLOAT16**: compare as floating point, -0.0 equal to +0.0, NaN equal to
+//!   NaN and greater than every number (as DuckDB). Integer and decimal literals on FLOAT and
+//!   FLOAT16 are rounded to `f32` first, as DuckDB casts them to the column's type.
+//! - **TIMESTAMP** (any unit, UTC-adjusted or not), **INT96**, **DATE**, **TIME**: ISO 8601 text,
+//!   `'2026-11-24'`, `'2026-11-24T13:00:19.833999Z'`, `'2026-11-24 14:00+01:00'`,
+//!   `'13:00:00.5'`, compared by its exact value, every fraction digit counted (a literal finer
+//!   than the column's unit is never cut down to it). A date alone is its midnight. On a
+//!   UTC-adjusted timestamp (and INT96) an offset gives the instant, and a literal without
+//!   offset is UTC; on a timestamp not adjusted to UTC, and on TIME, the wall-clock reading is
+//!   compared and an offset is ignored; on DATE only the date part of a timestamp literal counts
+//!   (as DuckDB casts text to DATE). A number on a TIMESTAMP, DATE or TIME column is its stored
+//!   integer.
+//! - **UUID**: its text form (`'01234567-89ab-cdef-0123-456789abcdef'`) or 16 bytes.
+//! - **STRING, ENUM, JSON, BYTE_ARRAY**: text or bytes, in unsigned byte order; `like` with `%`
+//!   and `_`.
+//! - **BOOLEAN**: `true` / `false`.
+//!
+//! A literal that cannot compare with its column at all (text against a boolean, a number
+//! against text) is refused when the predicate is bound to a file; the error names the
+//! column, its type and the literal. `x in (1, null)` is true where `x = 1` and unknown
+//! elsewhere, so `x not in (1, null)` is never true, as in SQL. Two columns compare when
+//! both hold numbers, both text, both booleans, both instants (DATE, TIMESTAMP, INT96) or
+//! both TIME.
+//!
+//! Pruning by statistics, page index, dictionaries and Bloom filters follows the same rules:
+//! a literal that falls between two of the column's stored values is turned into an
+//! equivalent test on stored values (`u > 1.005` on scale 2 is `u > 100` in cents), so no
+//! row group or page holding a match is skipped.
+//!
 //! [`Filter::select`] gives per row group a [`RowSelection`](crate::file::RowSelection);
 //! [`FileReader::read_column_rows`](crate::file::FileReader::read_column_rows) reads those
 //! rows of any column, fetching only the pages that hold them.
@@ -24,6 +64,8 @@
 mod bind;
 mod eval;
 mod exact;
+mod like;
+mod pair;
 mod parse;
 mod predicate;
 mod prune;
@@ -35,6 +77,11 @@ mod variant_path;
 mod tests;
 
 pub(crate) use bind::{bind as bind_predicate, Bound};
-pub use predicate::{col, not, CmpOp, Column, Predicate};
+
+/// SQL LIKE on text (for partition keys).
+pub(crate) fn like_text(s: &str, pattern: &str) -> bool {
+    like::like(s.as_bytes(), pattern)
+}
+pub use predicate::{col, not, CmpOp, Column, Operand, Predicate};
 pub(crate) use scan::Candidate;
 pub use scan::{Filter, FilterOptions, FilterReport, Selection};

@@ -35,7 +35,11 @@
 //! column is null, the path is missing (a field of a non-object, an index past the end), the
 //! value is a variant null, or it does not cast. `is null` is true exactly then, except
 //! that a value that does not cast is not null. `between` is `>= low and <= high` and
-//! `in (a, b)` is `= a or = b`, each literal with its own `T`.
+//! `in (a, b)` is `= a or = b`, each literal with its own `T`; `like` matches the `VARCHAR`
+//! cast. `x is true` is `x = true and x is not null`, as on columns, so where the value
+//! does not cast to `BOOLEAN` it is unknown (DuckDB's `TRY_CAST(..) IS TRUE` is false
+//! there, so `not (x is true)` differs on such values). A column on the other side of a
+//! comparison (`fields.a < b`) is refused.
 //!
 //! What casts, as found by experiment on DuckDB 2.0 (`TRY_CAST(<x>::VARIANT AS T)`):
 //!
@@ -76,6 +80,7 @@ use crate::variant::{ValueRef, VariantRef};
 
 use super::bind::{Bound, Kind, Leaf, Test};
 use super::eval::{FALSE, TRUE, UNKNOWN};
+use super::like::like;
 use super::predicate::CmpOp;
 
 /// One step into a variant value.
@@ -366,6 +371,10 @@ fn truth(test: &Test, v: Option<ValueRef<'_>>) -> Result<u8> {
                 .max()
                 .unwrap_or(FALSE)
         }
+        Test::Like(p) | Test::NotLike(p) => match v.and_then(to_text) {
+            None => UNKNOWN,
+            Some(t) => kleene(like(t.as_bytes(), p) == matches!(test, Test::Like(_))),
+        },
         other => {
             return Err(Error::invalid_argument(format!(
                 "{other:?} does not apply to a VARIANT path"

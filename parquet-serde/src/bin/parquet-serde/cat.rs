@@ -41,6 +41,8 @@ pub fn run(args: &CatArgs) -> Result<(), Failure> {
         .read_options(read_options.clone());
     if let Some(p) = &args.filter {
         dataset = dataset.filter(p.clone()).map_err(usage_or_failed)?;
+        // Before any row is printed: a predicate that cannot apply to some file.
+        dataset.check_filter().map_err(usage_or_failed)?;
     }
     // Paths inside VARIANT columns are found in the first file's schema (a file that
     // cannot be opened is reported when its rows are read).
