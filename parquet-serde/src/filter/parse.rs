@@ -25,7 +25,7 @@
 //! A column path that goes on past an unshredded VARIANT column names a path inside its
 //! values: `fields.status`, `fields.http.status`, `fields.tags[1]` (indexes from 1). Each
 //! row's value there is cast to the literal's type as DuckDB's `TRY_CAST` does (see
-//! `variant_path.rs` for the rules); a missing path or a value that does not cast matches
+//! the filter module doc for the rules); a missing path or a value that does not cast matches
 //! no comparison.
 
 use std::str::FromStr;
