@@ -597,6 +597,100 @@ fn python_repr(sci: String, nan: bool, zero: bool) -> String {
 mod tests {
     use super::*;
 
+    /// Binds `text` on a schema with VARIANT column `v` and evaluates it on `rows` (`None`
+    /// for a null column; `(metadata, value)` bytes else).
+    fn run(text: &str, rows: &[Option<(Vec<u8>, Vec<u8>)>]) -> Result<Vec<u8>> {
+        let schema: Schema = "message m { optional group v (VARIANT(1)) {
+              required binary metadata; required binary value; } }"
+            .parse()
+            .unwrap();
+        let p = crate::filter::Predicate::parse(text).unwrap();
+        let bound = super::super::bind::bind(&p, &schema)?;
+        let Bound::Leaf(Leaf {
+            test: Test::VariantPath(vt),
+            negated,
+            column,
+            ..
+        }) = bound
+        else {
+            panic!("{bound:?}");
+        };
+        let (mut m, mut v) = (ByteArrays::new(), ByteArrays::new());
+        let def: Vec<i16> = rows.iter().map(|r| i16::from(r.is_some())).collect();
+        for (mb, vb) in rows.iter().flatten() {
+            m.push(mb);
+            v.push(vb);
+        }
+        let batch = |values| ColumnBatch {
+            values: ColumnValues::ByteArray(values),
+            def_levels: def.clone(),
+            rep_levels: vec![],
+        };
+        let (mb, vb) = (batch(m), batch(v));
+        let cols = schema.columns();
+        eval(
+            &vt,
+            negated,
+            (&vb, &cols[column]),
+            (&mb, &cols[vt.metadata]),
+            rows.len(),
+        )
+    }
+
+    #[test]
+    fn rows_in_three_valued_logic_and_bad_bytes() {
+        use crate::variant::Variant;
+        let obj = |status: Variant| {
+            Some(
+                Variant::object([
+                    ("status", status),
+                    ("tags", Variant::Array(vec!["a".into()])),
+                ])
+                .encode(),
+            )
+        };
+        let rows = [
+            obj(Variant::Int16(500)),
+            obj(Variant::from("500")),
+            obj(Variant::from("abc")),
+            obj(Variant::Null),
+            None,
+            Some(Variant::Int8(1).encode()),
+        ];
+        let t = |text: &str| run(text, &rows).unwrap();
+        const U: u8 = UNKNOWN;
+        assert_eq!(t("v.status = 500"), [TRUE, TRUE, U, U, U, U]);
+        assert_eq!(t("v.status != 500"), [FALSE, FALSE, U, U, U, U]);
+        assert_eq!(t("not v.status = 500"), [FALSE, FALSE, U, U, U, U]);
+        assert_eq!(t("v.status = '500'"), [TRUE, TRUE, FALSE, U, U, U]);
+        assert_eq!(
+            t("v.status is null"),
+            [FALSE, FALSE, FALSE, TRUE, TRUE, TRUE]
+        );
+        assert_eq!(t("v.status in (1, 500)"), [TRUE, TRUE, U, U, U, U]);
+        assert_eq!(t("v.status not in (1, 2)"), [TRUE, TRUE, U, U, U, U]);
+        assert_eq!(
+            t("v.status between 400 and 500.5"),
+            [TRUE, TRUE, U, U, U, U]
+        );
+        assert_eq!(t("v.tags[1] = 'a'"), [TRUE, TRUE, TRUE, TRUE, U, U]);
+        assert_eq!(t("v.tags[2] is null"), [TRUE, TRUE, TRUE, TRUE, TRUE, TRUE]);
+        assert_eq!(t("v = 1"), [U, U, U, U, U, TRUE]);
+        assert_eq!(t("v.status like '5%'"), [TRUE, TRUE, FALSE, U, U, U]);
+        // Bytes that are no variant are an error that says where, never a panic.
+        let (m, mut v) = Variant::object([("status", Variant::Int8(1))]).encode();
+        v.truncate(v.len() - 1);
+        let e = run("v.status = 1", &[Some((m, v))]).unwrap_err();
+        assert!(e.message().contains("row 0"), "{e}");
+        let e = run("v.status = 1", &[Some((vec![0xff], vec![0]))]).unwrap_err();
+        assert!(e.message().contains("VARIANT value"), "{e}");
+        // Where a path cannot be tested.
+        assert!(run("v.x[0] = 1", &[])
+            .unwrap_err()
+            .message()
+            .contains("start at 1"));
+    }
+
     #[test]
     fn steps_of_paths() {
         let f = |s: &str| Step::Field(s.into());
