@@ -77,8 +77,13 @@
 //! In a **shredded** column (VariantShredding.md), `fields.status` finds each row's value
 //! wherever the row holds it: in the field's `typed_value` leaf, or in a `value` column
 //! (bytes of a value of another type, or of the residual object of a partly shredded one),
-//! and tests it as in an unshredded column; no row group or page is skipped for it. A path
-//! through a shredded array is refused. The form [`Column::field`] builds for a shredded
+//! and tests it as in an unshredded column. Row groups are skipped by the statistics of the
+//! field's typed column where its `value` column holds only nulls (so every value is typed)
+//! and the typed column compares as the cast does: whole numbers on signed integer columns,
+//! numbers with an exponent on DOUBLE, text on STRING, booleans on BOOLEAN (this relies on
+//! the shredding rule that an object is never left in an ancestor's `value` column when
+//! its `typed_value` group could hold it). Pages are not skipped. A path through a shredded
+//! array is refused. The form [`Column::field`] builds for a shredded
 //! field, `fields.typed_value.status`, names that field's typed leaf instead: it prunes by
 //! its statistics and compares only values of the shredded type (see [`Column::field`]).
 //!
@@ -126,8 +131,9 @@
 //! `not (x is true)` / `x is not true` on a value that does not cast (above).
 //!
 //! Comparisons then follow the column rules: numbers by value (doubles with NaN equal to NaN
-//! and greatest), text by bytes, `false < true`. Row groups and pages are never skipped for
-//! a path test (the `value` column's statistics say nothing about the path).
+//! and greatest), text by bytes, `false < true`. In an unshredded column, row groups and
+//! pages are never skipped for a path test (the `value` column's statistics say nothing
+//! about the path).
 //!
 //! [`Filter::select`] gives per row group a [`RowSelection`](crate::file::RowSelection);
 //! [`FileReader::read_column_rows`](crate::file::FileReader::read_column_rows) reads those

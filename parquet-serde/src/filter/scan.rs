@@ -231,6 +231,22 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
         facts
     }
 
+    /// Whether row group `rg` may hold a row passing `leaf`, by statistics; a path in a
+    /// shredded VARIANT column asks its typed leaf where that holds every value.
+    fn leaf_may_match(&self, rg: usize, leaf: &Leaf) -> bool {
+        if let Test::VariantPath(v) = &leaf.test {
+            let Some(p) = &v.pruning else {
+                return true;
+            };
+            let typed_only = p
+                .value
+                .is_none_or(|c| self.facts(rg, c).all_null == Some(true));
+            return !typed_only
+                || self.tree(&p.typed, &mut |l| may_match(l, &self.facts(rg, l.column)));
+        }
+        may_match(leaf, &self.facts(rg, leaf.column))
+    }
+
     fn tree(&self, b: &Bound, leaf: &mut impl FnMut(&Leaf) -> bool) -> bool {
         match b {
             Bound::Leaf(l) => leaf(l),
@@ -243,7 +259,7 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
     }
 
     fn expensive_leaf(&self, rg: usize, leaf: &Leaf, cache: &mut Cache, why: &mut Why) -> bool {
-        if self.options.statistics && !may_match(leaf, &self.facts(rg, leaf.column)) {
+        if self.options.statistics && !self.leaf_may_match(rg, leaf) {
             return false;
         }
         if !matches!(leaf.test, Test::Cmp(CmpOp::Eq, _) | Test::In(_)) || leaf.negated {
@@ -366,9 +382,7 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
                 continue;
             }
             if self.options.statistics
-                && !self.tree(&self.bound, &mut |l| {
-                    may_match(l, &self.facts(rg, l.column))
-                })
+                && !self.tree(&self.bound, &mut |l| self.leaf_may_match(rg, l))
             {
                 report.pruned_by_statistics += 1;
                 continue;

@@ -20,7 +20,7 @@ use super::bind::{Bound, Kind, Leaf, Test};
 use super::eval::{FALSE, TRUE, UNKNOWN};
 use super::like::like;
 use super::predicate::CmpOp;
-use super::variant_shredded::{self, Found, Shredded};
+use super::variant_shredded::{self, Found, Pruning, Shredded};
 
 /// One step into a variant value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +41,8 @@ pub(crate) struct VariantTest {
     pub test: Test,
     /// Where the path's values are in a shredded column.
     pub shredded: Option<Shredded>,
+    /// How row groups are skipped, in a shredded column.
+    pub pruning: Option<Box<Pruning>>,
 }
 
 impl VariantTest {
@@ -86,6 +88,10 @@ fn bind_in(
     let steps = steps(rest).map_err(bad)?;
     let shredded =
         variant_shredded::locate(schema, group, &steps).map_err(|e| bad(e.message().into()))?;
+    let pruning = shredded
+        .as_ref()
+        .and_then(|sh| variant_shredded::pruning(schema, sh, &test, negated))
+        .map(Box::new);
     let test = match test {
         Test::IntersectsBbox(_) => {
             return Err(bad(
@@ -116,6 +122,7 @@ fn bind_in(
             steps,
             test,
             shredded,
+            pruning,
         })),
         negated,
     }))

@@ -4,12 +4,15 @@
 //! unshredded column (`variant_path`).
 
 use crate::column::ColumnBatch;
+use crate::column::Scalar;
 use crate::error::{Error, Result};
-use crate::format::{FieldRepetitionType, LogicalType, TimeUnit};
+use crate::format::{FieldRepetitionType, LogicalType, TimeUnit, Type};
 use crate::schema::{ColumnDescriptor, NodeKind, Schema, SchemaNode};
 use crate::values::ColumnValues;
 use crate::variant::ValueRef;
 
+use super::bind::{bind, Bound, Test};
+use super::predicate::{not, Predicate};
 use super::variant_path::Step;
 
 /// One node on the shredded part of a path: the column group itself, then each shredded
@@ -323,5 +326,66 @@ pub(crate) fn typed_value<'a>(
             ValueRef::Uuid(v.get(i).try_into().ok()?)
         }
         _ => return None,
+    })
+}
+
+/// How row groups of a shredded path are skipped: by the statistics of its typed leaf, in
+/// row groups where the last node's `value` column holds only nulls (so that every value
+/// at the path is in the typed leaf; a conforming writer never leaves an object that its
+/// `typed_value` group could hold in an ancestor's `value` column).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Pruning {
+    /// The `value` leaf that must be all null.
+    pub value: Option<usize>,
+    /// The test as one of the typed leaf.
+    pub typed: Box<Bound>,
+}
+
+/// The pruning of `test` (negated or not) on a shredded path: only where the typed leaf's
+/// own comparison is the variant cast's (whole numbers on signed integers, floats on
+/// DOUBLE, text on STRING, booleans on BOOLEAN).
+pub(crate) fn pruning(
+    schema: &Schema,
+    sh: &Shredded,
+    test: &Test,
+    negated: bool,
+) -> Option<Pruning> {
+    let d = &schema.columns()[sh.typed_leaf?];
+    let lt = d.effective_logical_type();
+    let fits = |v: &Scalar| match v {
+        Scalar::Int(_) => {
+            matches!(d.physical_type, Type::Int32 | Type::Int64)
+                && matches!(
+                    lt,
+                    None | Some(LogicalType::Integer {
+                        is_signed: true,
+                        ..
+                    })
+                )
+        }
+        Scalar::Float(_) => d.physical_type == Type::Double && lt.is_none(),
+        Scalar::Bytes(_) => {
+            d.physical_type == Type::ByteArray && matches!(lt, Some(LogicalType::String))
+        }
+        Scalar::Bool(_) => d.physical_type == Type::Boolean,
+        _ => false,
+    };
+    let c = super::predicate::col(d.path.to_string());
+    let p: Predicate = match test {
+        Test::Cmp(op, v) if fits(v) => Predicate::Compare {
+            column: d.path.to_string(),
+            op: *op,
+            value: v.clone(),
+        },
+        Test::Between(a, b) if fits(a) && fits(b) => c.between(a.clone(), b.clone()),
+        Test::In(v) if v.iter().all(fits) => c.in_list(v.iter().cloned()),
+        Test::NotIn(v) if v.iter().all(fits) => not(c.in_list(v.iter().cloned())),
+        _ => return None,
+    };
+    let p = if negated { not(p) } else { p };
+    let typed = Box::new(bind(&p, schema).ok()?);
+    Some(Pruning {
+        value: sh.nodes.last()?.value,
+        typed,
     })
 }
