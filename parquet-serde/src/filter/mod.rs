@@ -140,6 +140,7 @@
 //! rows of any column, fetching only the pages that hold them.
 
 mod bind;
+mod coerce;
 mod eval;
 mod exact;
 mod like;
@@ -156,6 +157,8 @@ mod variant_shredded;
 mod tests;
 
 pub(crate) use bind::{bind as bind_predicate, Bound};
+
+pub(crate) use temporal::date_days;
 
 /// SQL LIKE on text (for partition keys).
 pub(crate) fn like_text(s: &str, pattern: &str) -> bool {
