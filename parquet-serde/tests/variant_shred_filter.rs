@@ -132,17 +132,28 @@ fn shredded_paths_prune_by_their_typed_statistics() {
     }
 }
 
+/// A field of a plain column is refused. A field that a shredded column does not shred
+/// (held in the residual `value` object) and a field of an unshredded column (`raw`) are
+/// decoded row by row instead.
 #[test]
 fn paths_that_are_not_shredded_are_errors() {
     let bytes = parquet_serde::to_vec(&rows()[..3]).unwrap();
-    for p in [
-        col("raw").field("x").eq(1),
-        col("attrs").field("extra").eq(1),
-        col("id").field("x").eq(1),
-    ] {
-        let err = Reader::<_, Row>::new(&bytes[..]).unwrap().filter(p.clone());
-        assert!(err.is_err(), "{p}");
-    }
+    let p = col("id").field("x").eq(1);
+    assert!(Reader::<_, Row>::new(&bytes[..])
+        .unwrap()
+        .filter(p)
+        .is_err());
+    let p = col("raw").field("x").eq(1);
+    assert!(Reader::<_, Row>::new(&bytes[..]).unwrap().filter(p).is_ok());
+    let p = col("attrs").field("extra").eq(1);
+    let got: Vec<Row> = Reader::<_, Row>::new(&bytes[..])
+        .unwrap()
+        .filter(p)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].attrs["extra"], json!(1));
 }
 
 /// The variant of each row's `attrs` when `columns` are selected, and the names of the leaf
@@ -223,5 +234,61 @@ fn one_shredded_path_decodes_only_its_columns() {
     let (got, _) = read_path(&bytes, &["attrs"]);
     for (v, r) in got.iter().zip(&rows) {
         assert_eq!(json(v), r.attrs, "row {}", r.id);
+    }
+}
+
+/// Dotted paths (`attrs.status`) find each row's value in the typed column or the `value`
+/// bytes and cast it as DuckDB does (the string "500" equals 500); row groups are skipped by
+/// the typed column's statistics only where the field's `value` column is all null.
+#[test]
+fn dotted_paths_cast_every_value_and_prune_where_all_are_typed() {
+    let rows = rows();
+    let options = WriterOptions::default().row_group_rows(GROUP);
+    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let status = |r: &Row| match r.attrs.get("status") {
+        Some(J::String(s)) => s.parse::<i64>().ok(),
+        other => other.and_then(J::as_i64),
+    };
+    type Test = Box<dyn Fn(&Row) -> bool>;
+    let cases: Vec<(&str, Test, usize)> = vec![
+        // Groups 0 and 1 hold typed 200 / 404 only; group 3's strings keep it.
+        (
+            "attrs.status = 500",
+            Box::new(move |r| status(r) == Some(500)),
+            2,
+        ),
+        (
+            "attrs.status > 300",
+            Box::new(move |r| status(r).is_some_and(|s| s > 300)),
+            1,
+        ),
+        (
+            "not attrs.status <= 300",
+            Box::new(move |r| status(r).is_some_and(|s| s > 300)),
+            1,
+        ),
+        // Text against the INT32 column: compared as text, no pruning.
+        (
+            "attrs.status = '500'",
+            Box::new(move |r| status(r) == Some(500)),
+            0,
+        ),
+        ("attrs.extra = 7", Box::new(|r| r.attrs["extra"] == 7), 0),
+        (
+            "attrs.http.method = 'POST'",
+            Box::new(|r| r.attrs["http"]["method"] == "POST"),
+            0,
+        ),
+    ];
+    for (text, test, pruned) in cases {
+        let p = Predicate::parse(text).unwrap();
+        let want: Vec<Row> = rows.iter().filter(|r| test(r)).cloned().collect();
+        assert!(!want.is_empty(), "{p}");
+        let (got, n) = read(&bytes, &p, FilterOptions::default());
+        assert_eq!(n, pruned, "{p}");
+        assert_eq!(got, want, "{p}");
+        let (got, n) = read(&bytes, &p, FilterOptions::none());
+        assert_eq!(n, 0);
+        assert_eq!(got, want, "{p}");
     }
 }

@@ -10,6 +10,7 @@ use super::coerce::{coerce_test, describe, reading, Domain};
 use super::eval::UNKNOWN;
 use super::pair::Pair;
 use super::predicate::{CmpOp, Predicate};
+use super::variant_path::{self, VariantTest};
 
 /// How a leaf's values compare, from its physical type and sort order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +69,9 @@ pub(crate) enum Test {
     IsNotNull,
     /// A GEOMETRY / GEOGRAPHY value's box meets `[xmin, ymin, xmax, ymax]`.
     IntersectsBbox([f64; 4]),
+    /// A test of a path inside an unshredded VARIANT column (its `value` leaf is the
+    /// leaf's column), decoded row by row: see `variant_path`.
+    VariantPath(Box<VariantTest>),
     /// SQL LIKE on text (see [`like`](super::like)).
     Like(String),
     /// Its negation (a null value stays unknown).
@@ -110,7 +114,13 @@ impl Bound {
 
     fn visit(&self, f: &mut impl FnMut(usize)) {
         match self {
-            Bound::Leaf(l) => f(l.column),
+            Bound::Leaf(l) => {
+                f(l.column);
+                // A VARIANT path reads the `metadata` leaf beside `value`.
+                if let Test::VariantPath(v) = &l.test {
+                    v.other_columns().into_iter().for_each(&mut *f);
+                }
+            }
             Bound::Pair(p) => {
                 f(p.left);
                 f(p.right);
@@ -212,6 +222,12 @@ fn negate_op(op: CmpOp) -> CmpOp {
 
 fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
     let leaf = |path: &str, test: Test| -> Result<Bound> {
+        let is_leaf = |p: &str| schema.column_index(p).is_some();
+        if !is_leaf(path) && !is_leaf(&format!("{path}.typed_value")) {
+            if let Some(bound) = variant_path::bind(schema, path, test.clone(), negate) {
+                return bound;
+            }
+        }
         let (column, d) = resolve(schema, path)?;
         let kind = Kind::of(d);
         let domain = Domain::of(d, kind);
@@ -269,6 +285,13 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
             Test::IsNotNull => mk(Test::IsNull),
             Test::Like(p) => mk(Test::NotLike(p)),
             Test::NotLike(p) => mk(Test::Like(p)),
+            // Bound by `variant_path` before this.
+            Test::VariantPath(v) => Bound::Leaf(Leaf {
+                column,
+                kind,
+                test: Test::VariantPath(v),
+                negated: true,
+            }),
             // Taken care of above.
             Test::IntersectsBbox(b) => Bound::Leaf(Leaf {
                 column,

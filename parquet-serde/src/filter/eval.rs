@@ -56,6 +56,8 @@ fn typed<'t, T: Copy>(
         // Only GEOMETRY / GEOGRAPHY byte arrays are bound to it, and text columns to LIKE,
         // both answered before this.
         Test::IntersectsBbox(_) | Test::Like(_) | Test::NotLike(_) => Typed::Const(false),
+        // Decoded row by row in `variant_path`, never through column values.
+        Test::VariantPath(_) => Typed::Const(false),
     }
 }
 
@@ -213,7 +215,8 @@ fn literals(test: &Test) -> Vec<&Scalar> {
         | Test::IsNotNull
         | Test::IntersectsBbox(_)
         | Test::Like(_)
-        | Test::NotLike(_) => vec![],
+        | Test::NotLike(_)
+        | Test::VariantPath(_) => vec![],
     }
 }
 

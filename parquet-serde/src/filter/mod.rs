@@ -57,6 +57,84 @@
 //! equivalent test on stored values (`u > 1.005` on scale 2 is `u > 100` in cents), so no
 //! row group or page holding a match is skipped.
 //!
+//! # Paths inside VARIANT columns
+//!
+//! A column path that names no leaf but starts with a VARIANT group (one holding `metadata`
+//! and `value` leaves) is read as that column and a path inside its values:
+//!
+//! ```text
+//! variant_path := variant_column ("." name | "[" index "]")*
+//! ```
+//!
+//! The column alone (`fields = 500`, `fields is null`) tests the whole value.
+//! `fields.http.status` is field `status` of field `http`; `fields.tags[1]` the first element
+//! of array `tags` (indexes start at 1, as DuckDB's `fields.tags[1]`); a `typed_value` step
+//! is skipped, so [`Column::field`] names the same path
+//! (`col("fields").field("status")` is `fields.typed_value.status`). A field name holding
+//! `.` or `[` cannot be named. A VARIANT column under a repeated field is refused when the
+//! predicate is bound.
+//!
+//! In a **shredded** column (VariantShredding.md), `fields.status` finds each row's value
+//! wherever the row holds it: in the field's `typed_value` leaf, or in a `value` column
+//! (bytes of a value of another type, or of the residual object of a partly shredded one),
+//! and tests it as in an unshredded column. Row groups are skipped by the statistics of the
+//! field's typed column where its `value` column holds only nulls (so every value is typed)
+//! and the typed column compares as the cast does: whole numbers on signed integer columns,
+//! numbers with an exponent on DOUBLE, text on STRING, booleans on BOOLEAN (this relies on
+//! the shredding rule that an object is never left in an ancestor's `value` column when
+//! its `typed_value` group could hold it). Pages are not skipped. A path through a shredded
+//! array is refused. The form [`Column::field`] builds for a shredded
+//! field, `fields.typed_value.status`, names that field's typed leaf instead: it prunes by
+//! its statistics and compares only values of the shredded type (see [`Column::field`]).
+//!
+//! ## What a path test means
+//!
+//! A test compares the value at the path as DuckDB 2.0 compares
+//! `TRY_CAST(variant_extract(...) AS T)`, with `T` the literal's type:
+//!
+//! | literal | `T` |
+//! |---|---|
+//! | whole number within `i64` / beyond | `BIGINT` / `HUGEINT` |
+//! | number with a point or an exponent, or a whole number beyond `i128` | `DOUBLE` (the literal rounded to the nearest double) |
+//! | `'text'` | `VARCHAR` |
+//! | `true`, `false` | `BOOLEAN` |
+//!
+//! The value is *null* (the comparison is unknown, so neither `=` nor `!=` matches) when the
+//! column is null, the path is missing (a field of a non-object, an index past the end), the
+//! value is a variant null, or it does not cast. `is null` is true exactly then, except
+//! that a value that does not cast is not null. `between` is `>= low and <= high` and
+//! `in (a, b)` is `= a or = b`, each literal with its own `T`; `like` matches the `VARCHAR`
+//! cast. `x is true` is `x = true and x is not null`, as on columns, so where the value
+//! does not cast to `BOOLEAN` it is unknown (DuckDB's `TRY_CAST(..) IS TRUE` is false
+//! there, so `not (x is true)` differs on such values). A column on the other side of a
+//! comparison (`fields.a < b`) is refused.
+//!
+//! What casts, as found by experiment on DuckDB 2.0 (`TRY_CAST(<x>::VARIANT AS T)`):
+//!
+//! | value | `BIGINT` / `HUGEINT` | `DOUBLE` | `VARCHAR` | `BOOLEAN` |
+//! |---|---|---|---|---|
+//! | int8 .. int64 | the value | the value | decimal digits | `!= 0` |
+//! | float, double | rounded half to even; NaN, ±inf, out of range: null | the value | shortest round-trip digits as Python's `repr` (`1.5`, `2.0`, `1e+20`, `-0.0`) | `!= 0` (NaN is true) |
+//! | decimal4/8/16 | rounded half away from zero; out of range: null | nearest double | digits with the scale (`1.50`), no `0` before the point when DuckDB's width (38 for decimal16, else the unscaled value's digit count) is the scale (`.05`) | `!= 0` |
+//! | boolean | 1, 0 | 1.0, 0.0 | `true`, `false` | the value |
+//! | string | trimmed of whitespace; `-` but no `+`; decimal digits, `0x` hex, `0b` binary; else null | leading whitespace only; no `+`; decimal or exponent forms, `.5`, `5.`, `nan`, `inf`, `infinity` (any case); overflow is ±inf | the string | `true`, `t`, `yes` / `false`, `f`, `no`, any case, nothing else |
+//! | (string, both numeric casts) | unsigned text starting with `0` and another digit (`00012`, `012.5`) is null; `-012` is not | | | |
+//! | date | null | null | `YYYY-MM-DD` | null |
+//! | uuid | null | null | hyphenated lowercase | null |
+//! | time | null | null | `HH:MM:SS[.ffffff]`, trailing zeros of the fraction cut | null |
+//! | timestamps | null | null | `YYYY-MM-DD HH:MM:SS[.fff…]` as for time, with `+00` when adjusted to UTC (DuckDB's `TimeZone` UTC) | null |
+//! | binary | null | null | printable ASCII as is, other bytes `\xHH` | null |
+//! | object, array | null | null | **null here** (DuckDB gives a text form of its own) | null |
+//! | null | null | null | null | null |
+//!
+//! The differences from DuckDB: objects and arrays never compare with a text literal, and
+//! `not (x is true)` / `x is not true` on a value that does not cast (above).
+//!
+//! Comparisons then follow the column rules: numbers by value (doubles with NaN equal to NaN
+//! and greatest), text by bytes, `false < true`. In an unshredded column, row groups and
+//! pages are never skipped for a path test (the `value` column's statistics say nothing
+//! about the path).
+//!
 //! [`Filter::select`] gives per row group a [`RowSelection`](crate::file::RowSelection);
 //! [`FileReader::read_column_rows`](crate::file::FileReader::read_column_rows) reads those
 //! rows of any column, fetching only the pages that hold them.
@@ -72,6 +150,8 @@ mod predicate;
 mod prune;
 mod scan;
 mod temporal;
+mod variant_path;
+mod variant_shredded;
 
 #[cfg(test)]
 mod tests;

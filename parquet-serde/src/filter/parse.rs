@@ -13,7 +13,7 @@
 //!             | column "is" ["not"] ("null" | "true" | "false")
 //!             | column
 //! op         := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
-//! column     := name ("." name)*  |  "double-quoted path"  |  `backquoted path`
+//! column     := name ("." name | "[" index "]")*  |  "double-quoted path"  |  `backquoted path`
 //! member     := literal | null
 //! literal    := 'text' ('' is a quote) | integer | decimal | float | true | false
 //! ```
@@ -21,6 +21,12 @@
 //! TIME, TIMESTAMP and INT96 columns in their ISO 8601 forms (`'2026-11-24T13:00:00Z'`),
 //! which the predicate's binding to a file reads (see [the module](super) for what
 //! literals mean).
+//!
+//! A column path that goes on past a VARIANT column (shredded or not) names a path inside its
+//! values: `fields.status`, `fields.http.status`, `fields.tags[1]` (indexes from 1). Each
+//! row's value there is cast to the literal's type as DuckDB's `TRY_CAST` does (see
+//! the filter module doc for the rules); a missing path or a value that does not cast matches
+//! no comparison.
 
 use std::str::FromStr;
 
@@ -146,7 +152,7 @@ fn tokens(text: &str) -> Result<Vec<(Tok, usize)>> {
             c if c.is_alphabetic() || c == '_' => {
                 let start = i;
                 while i < chars.len()
-                    && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+                    && (chars[i].is_alphanumeric() || matches!(chars[i], '_' | '.' | '[' | ']'))
                 {
                     i += 1;
                 }
@@ -439,7 +445,7 @@ impl Predicate {
     ///             | column "is" ["not"] ("null" | "true" | "false")
     ///             | column
     /// op         := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
-    /// column     := name ("." name)*  |  "double-quoted path"  |  `backquoted path`
+    /// column     := name ("." name | "[" index "]")*  |  "double-quoted path"  |  `backquoted path`
     /// member     := literal | null
     /// literal    := 'text' ('' is a quote) | integer | decimal | float | true | false
     /// ```
@@ -450,6 +456,15 @@ impl Predicate {
     /// in their ISO 8601 forms (`'2026-11-24'`, `'13:00:00'`, `'2026-11-24T13:00:00Z'`),
     /// read when the predicate is bound to a file: see [the module](crate::filter#what-literals-mean)
     /// for what each literal means on each column type.
+    ///
+    /// A path that goes on past a VARIANT column (`fields.status = 500`,
+    /// `fields.http.status`, `fields.tags[1]`, indexes from 1) tests the value there in each
+    /// row, cast to the literal's type as DuckDB's `TRY_CAST(variant_extract(..) AS T)`: `T`
+    /// is `BIGINT` for a whole number (`HUGEINT` beyond 64 bits), `DOUBLE` for a number with
+    /// a point or an exponent (not DuckDB's `DECIMAL(p,s)` of the literal, which would make
+    /// every value with more integer digits null), `VARCHAR` for text and `BOOLEAN` for `true` / `false`. A
+    /// missing path, a variant null or a value that does not cast is null: no comparison
+    /// matches it (`!=` neither), and `is null` holds (except for a value that does not cast).
     ///
     /// ```
     /// use parquet_serde::{col, Predicate};
@@ -513,6 +528,8 @@ mod tests {
         assert_eq!(p("flag = TRUE"), col("flag").eq(true));
         assert_eq!(p("flag = false"), col("flag").eq(false));
         assert_eq!(p("req.headers.x = 'y'"), col("req.headers.x").eq("y"));
+        assert_eq!(p("fields.tags[1] = 'a'"), col("fields.tags[1]").eq("a"));
+        assert_eq!(p("f.a[2][10].b>1"), col("f.a[2][10].b").gt(1));
         assert_eq!(p("\"odd name\" = 1"), col("odd name").eq(1));
         assert_eq!(p("`and` = 1"), col("and").eq(1));
         assert_eq!(

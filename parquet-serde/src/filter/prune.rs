@@ -76,7 +76,8 @@ fn same(a: &Scalar, b: &Scalar) -> bool {
 
 /// Whether a row set described by `f` may hold a value (or row) passing `leaf`.
 pub(crate) fn may_match(leaf: &Leaf, f: &Facts) -> bool {
-    if leaf.negated {
+    // A VARIANT path's value is inside the bytes: the `value` column's facts say nothing.
+    if leaf.negated || matches!(leaf.test, Test::VariantPath(_)) {
         return true;
     }
     match &leaf.test {
@@ -126,7 +127,11 @@ pub(crate) fn may_match(leaf: &Leaf, f: &Facts) -> bool {
             };
             le(&pre, max) && min_ok
         }
-        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) | Test::NotLike(_) => true,
+        Test::IsNull
+        | Test::IsNotNull
+        | Test::IntersectsBbox(_)
+        | Test::NotLike(_)
+        | Test::VariantPath(_) => true,
     }
 }
 

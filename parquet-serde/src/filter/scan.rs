@@ -17,6 +17,7 @@ use super::eval::{combine, eval_leaf, TRUE};
 use super::pair::eval_pair;
 use super::predicate::{CmpOp, Predicate};
 use super::prune::{bloom_may_match, dictionary_may_match, may_match, Facts};
+use super::variant_path;
 
 /// Which metadata a [`Filter`] uses to skip data (all on by default). Turning them off
 /// changes only how much is read, never the rows selected.
@@ -230,6 +231,22 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
         facts
     }
 
+    /// Whether row group `rg` may hold a row passing `leaf`, by statistics; a path in a
+    /// shredded VARIANT column asks its typed leaf where that holds every value.
+    fn leaf_may_match(&self, rg: usize, leaf: &Leaf) -> bool {
+        if let Test::VariantPath(v) = &leaf.test {
+            let Some(p) = &v.pruning else {
+                return true;
+            };
+            let typed_only = p
+                .value
+                .is_none_or(|c| self.facts(rg, c).all_null == Some(true));
+            return !typed_only
+                || self.tree(&p.typed, &mut |l| may_match(l, &self.facts(rg, l.column)));
+        }
+        may_match(leaf, &self.facts(rg, leaf.column))
+    }
+
     fn tree(&self, b: &Bound, leaf: &mut impl FnMut(&Leaf) -> bool) -> bool {
         match b {
             Bound::Leaf(l) => leaf(l),
@@ -242,7 +259,7 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
     }
 
     fn expensive_leaf(&self, rg: usize, leaf: &Leaf, cache: &mut Cache, why: &mut Why) -> bool {
-        if self.options.statistics && !may_match(leaf, &self.facts(rg, leaf.column)) {
+        if self.options.statistics && !self.leaf_may_match(rg, leaf) {
             return false;
         }
         if !matches!(leaf.test, Test::Cmp(CmpOp::Eq, _) | Test::In(_)) || leaf.negated {
@@ -365,9 +382,7 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
                 continue;
             }
             if self.options.statistics
-                && !self.tree(&self.bound, &mut |l| {
-                    may_match(l, &self.facts(rg, l.column))
-                })
+                && !self.tree(&self.bound, &mut |l| self.leaf_may_match(rg, l))
             {
                 report.pruned_by_statistics += 1;
                 continue;
@@ -460,6 +475,11 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
             rows,
             &mut |leaf| {
                 let d = &schema.columns()[leaf.column];
+                if let Test::VariantPath(v) = &leaf.test {
+                    let get = |c: usize| Ok((batch(c)?, &schema.columns()[c]));
+                    return variant_path::eval(v, leaf.negated, leaf.column, &get, rows)
+                        .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()));
+                }
                 eval_leaf(
                     leaf,
                     batch(leaf.column)?,
