@@ -1,0 +1,44 @@
+"""DuckDB's answers to many predicates on one table, for the differential test of predicates
+(parquet-serde/tests/common/pred_diff.rs).
+
+usage: pred_diff_duckdb.py JOB.json
+
+JOB.json: {"file": PATH, "hive": DIR, "where": [SQL condition, ...]}. For each condition, in
+order, prints one JSON line {"file": ids | {"error": msg}, "hive": ids | {"error": msg}}: the
+ids (ascending) of the rows of read_parquet(PATH), and of
+read_parquet('DIR/**/*.parquet', hive_partitioning = true), where the condition holds. The
+session's TimeZone is UTC.
+"""
+import json
+import sys
+
+import duckdb
+
+
+def answer(con, view, cond):
+    try:
+        rows = con.execute(f"SELECT id FROM {view} WHERE {cond} ORDER BY id").fetchall()
+        return [r[0] for r in rows]
+    except duckdb.Error as e:
+        return {"error": str(e).splitlines()[0]}
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        job = json.load(f)
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'UTC'")
+    path = job["file"].replace("'", "''")
+    hive = job["hive"].replace("'", "''")
+    con.execute(f"CREATE VIEW t AS SELECT * FROM read_parquet('{path}')")
+    con.execute(
+        f"CREATE VIEW h AS SELECT * FROM read_parquet('{hive}/**/*.parquet', hive_partitioning = true)"
+    )
+    out = sys.stdout
+    for cond in job["where"]:
+        out.write(json.dumps({"file": answer(con, "t", cond), "hive": answer(con, "h", cond)}))
+        out.write("\n")
+
+
+if __name__ == "__main__":
+    main()
