@@ -30,6 +30,6 @@ pub use encode::check_encoding;
 pub(crate) use encode::encode_plain;
 pub use reader::ColumnChunkReader;
 pub use statistics::{
-    ColumnStatistics, Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat,
+    ColumnStatistics, Decimal, Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat,
 };
 pub use writer::{ColumnChunkWriter, ColumnWriterOptions, DataPageVersion, WrittenColumnChunk};

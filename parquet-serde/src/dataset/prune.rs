@@ -154,6 +154,7 @@ fn compare(v: &PartitionValue, lit: &Scalar, key: &str) -> Result<Option<Orderin
             // NaN is greater than every number.
             None => Ordering::Less,
         },
+        (PartitionValue::Int(i), Scalar::Decimal(x)) => x.cmp_int(*i as i128).reverse(),
         (PartitionValue::Int(i), Scalar::Bytes(b)) => {
             match as_text(b).and_then(|t| t.parse::<i64>().ok()) {
                 Some(x) => i.cmp(&x),

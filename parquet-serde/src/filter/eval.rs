@@ -8,7 +8,7 @@ use crate::column::{ColumnBatch, Scalar};
 use crate::core::geo::wkb::scan_with;
 use crate::core::geo::{bbox_intersects, Bounds};
 use crate::error::{Error, Result};
-use crate::values::ColumnValues;
+use crate::values::{ColumnValues, Int96};
 
 use super::bind::{Bound, Kind, Leaf, Test};
 use super::predicate::CmpOp;
@@ -120,6 +120,10 @@ pub(crate) fn test_values(test: &Test, kind: Kind, values: &ColumnValues, out: &
                 run(v.iter().map(|&x| x as i128), &t, icmp, out);
             }
         }
+        (Kind::Int96, ColumnValues::Int96(v)) => {
+            let t = typed(test, int, icmp);
+            run(v.iter().map(|x| int96_nanos(*x)), &t, icmp, out);
+        }
         (Kind::Float, ColumnValues::Float(v)) => {
             let t = typed(test, float, compare_f64);
             run(v.iter().map(|&x| x as f64), &t, compare_f64, out);
@@ -167,6 +171,14 @@ pub(crate) fn test_values(test: &Test, kind: Kind, values: &ColumnValues, out: &
             out.extend(std::iter::repeat_n(c, values.len()));
         }
     }
+}
+
+/// An INT96 legacy timestamp as nanoseconds since the epoch (exact for every value: the
+/// Julian day read as unsigned, as [`Int96::to_nanos`] reads it).
+fn int96_nanos(x: Int96) -> i128 {
+    let nanos_of_day = (x.0[0] as u64 | ((x.0[1] as u64) << 32)) as i64 as i128;
+    let day = x.0[2] as i128 - Int96::JULIAN_DAY_OF_EPOCH as i128;
+    day * 86_400_000_000_000 + nanos_of_day
 }
 
 /// Whether the box of one WKB value meets the query box; an empty or invalid value does not.

@@ -23,10 +23,12 @@
 
 mod bind;
 mod eval;
+mod exact;
 mod parse;
 mod predicate;
 mod prune;
 mod scan;
+mod temporal;
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@
 
 use std::str::FromStr;
 
-use crate::column::Scalar;
+use crate::column::{Decimal, Scalar};
 use crate::error::{Error, Result};
 
 use super::predicate::{col, not, CmpOp, Predicate};
@@ -31,6 +31,7 @@ enum Tok {
     Quoted(String),
     Text(String),
     Int(i128),
+    Decimal(Decimal),
     Float(f64),
     Op(CmpOp),
     LParen,
@@ -46,6 +47,7 @@ impl Tok {
             Tok::Quoted(q) => format!("column \"{q}\""),
             Tok::Text(t) => format!("'{t}'"),
             Tok::Int(i) => i.to_string(),
+            Tok::Decimal(d) => d.to_string(),
             Tok::Float(f) => f.to_string(),
             Tok::Op(_) => "an operator".into(),
             Tok::LParen => "`(`".into(),
@@ -173,10 +175,17 @@ fn quoted(chars: &[char], open: usize) -> Option<(String, usize)> {
     None
 }
 
+/// An integer (that fits an `i128`), an exact decimal (digits with a point, or an integer
+/// too long for `i128`), or a float (with an exponent).
 fn number(s: &str) -> Option<Tok> {
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        return s.parse().ok().map(Tok::Int);
+        if let Ok(i) = s.parse() {
+            return Some(Tok::Int(i));
+        }
+    }
+    if let Ok(d) = s.parse::<Decimal>() {
+        return Some(Tok::Decimal(d));
     }
     let f: f64 = s.parse().ok()?;
     f.is_finite().then_some(Tok::Float(f))
@@ -282,6 +291,7 @@ impl Parser<'_> {
         let v = match self.peek() {
             Tok::Text(s) => Scalar::from(s.as_str()),
             Tok::Int(i) => Scalar::Int(*i),
+            Tok::Decimal(d) => Scalar::Decimal(d.clone()),
             Tok::Float(f) => Scalar::Float(*f),
             t if t.is_word("true") => Scalar::Bool(true),
             t if t.is_word("false") => Scalar::Bool(false),

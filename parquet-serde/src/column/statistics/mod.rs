@@ -2,12 +2,14 @@
 //! reading the statistics of any writer.
 
 mod accumulator;
+mod decimal;
 mod order;
 mod read;
 mod scalar;
 mod truncate;
 
 pub use accumulator::{StatisticsAccumulator, StatisticsFormat};
+pub use decimal::Decimal;
 pub use order::{compare_decimal_bytes, compare_f64, f16_to_f64, SortOrder};
 pub use read::ColumnStatistics;
 pub use scalar::Scalar;

@@ -3,6 +3,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use super::decimal::Decimal;
 use super::order::{compare_f64, f16_to_f64, SortOrder};
 use crate::format::Type;
 
@@ -29,6 +30,10 @@ pub enum Scalar {
     Float(f64),
     /// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values other than DECIMAL and FLOAT16.
     Bytes(Vec<u8>),
+    /// An exact decimal number as a predicate's text wrote it (`90000.00`): compares
+    /// exactly with integers and other decimals, with floats as its nearest `f64`.
+    /// Statistics never hold one.
+    Decimal(Decimal),
 }
 
 impl Scalar {
@@ -85,6 +90,11 @@ impl Scalar {
             (Scalar::Int(a), Scalar::Float(b)) => compare_int_float(*a, *b),
             (Scalar::Float(a), Scalar::Int(b)) => compare_int_float(*b, *a).reverse(),
             (Scalar::Bytes(a), Scalar::Bytes(b)) => a.as_slice().cmp(b.as_slice()),
+            (Scalar::Decimal(a), Scalar::Decimal(b)) => a.cmp(b),
+            (Scalar::Decimal(a), Scalar::Int(b)) => a.cmp_int(*b),
+            (Scalar::Int(a), Scalar::Decimal(b)) => b.cmp_int(*a).reverse(),
+            (Scalar::Decimal(a), Scalar::Float(b)) => compare_f64(a.to_f64(), *b),
+            (Scalar::Float(a), Scalar::Decimal(b)) => compare_f64(*a, b.to_f64()),
             _ => return None,
         })
     }
@@ -107,6 +117,7 @@ impl Scalar {
         match self {
             Scalar::Int(v) => Some(*v as f64),
             Scalar::Float(v) => Some(*v),
+            Scalar::Decimal(d) => Some(d.to_f64()),
             _ => None,
         }
     }
@@ -194,6 +205,7 @@ impl fmt::Display for Scalar {
             Scalar::Bool(b) => write!(f, "{b}"),
             Scalar::Int(v) => write!(f, "{v}"),
             Scalar::Float(v) => write!(f, "{v:?}"),
+            Scalar::Decimal(d) => write!(f, "{d}"),
             Scalar::Bytes(b) => match std::str::from_utf8(b) {
                 Ok(s) if !s.chars().any(char::is_control) => write!(f, "{s:?}"),
                 _ => {
@@ -231,6 +243,12 @@ impl From<f32> for Scalar {
 impl From<f64> for Scalar {
     fn from(v: f64) -> Self {
         Scalar::Float(v)
+    }
+}
+
+impl From<Decimal> for Scalar {
+    fn from(v: Decimal) -> Self {
+        Scalar::Decimal(v)
     }
 }
 
