@@ -10,6 +10,7 @@ use crate::values::text;
 use super::exact::{self, Scaled};
 use super::predicate::{CmpOp, Predicate};
 use super::temporal;
+use super::variant_path::{self, VariantTest};
 
 /// How a leaf's values compare, from its physical type and sort order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +69,9 @@ pub(crate) enum Test {
     IsNotNull,
     /// A GEOMETRY / GEOGRAPHY value's box meets `[xmin, ymin, xmax, ymax]`.
     IntersectsBbox([f64; 4]),
+    /// A test of a path inside an unshredded VARIANT column (its `value` leaf is the
+    /// leaf's column), decoded row by row: see `variant_path`.
+    VariantPath(Box<VariantTest>),
 }
 
 /// A test of one leaf column. `negated` is set only for leaves under a repeated field,
@@ -93,8 +97,14 @@ impl Bound {
     pub fn columns(&self) -> Vec<usize> {
         let mut out = Vec::new();
         self.leaves(&mut |l| {
-            if !out.contains(&l.column) {
-                out.push(l.column);
+            let metadata = match &l.test {
+                Test::VariantPath(v) => Some(v.metadata),
+                _ => None,
+            };
+            for c in std::iter::once(l.column).chain(metadata) {
+                if !out.contains(&c) {
+                    out.push(c);
+                }
             }
         });
         out
@@ -403,6 +413,12 @@ fn negate_op(op: CmpOp) -> CmpOp {
 
 fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
     let leaf = |path: &str, test: Test| -> Result<Bound> {
+        let is_leaf = |p: &str| schema.column_index(p).is_some();
+        if !is_leaf(path) && !is_leaf(&format!("{path}.typed_value")) {
+            if let Some(bound) = variant_path::bind(schema, path, test.clone(), negate) {
+                return bound;
+            }
+        }
         let (column, d) = resolve(schema, path)?;
         let kind = Kind::of(d);
         let domain = Domain::of(d, kind);
@@ -452,6 +468,13 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
             Test::NotIn(v) => mk(Test::In(v)),
             Test::IsNull => mk(Test::IsNotNull),
             Test::IsNotNull => mk(Test::IsNull),
+            // Bound by `variant_path` before this.
+            Test::VariantPath(v) => Bound::Leaf(Leaf {
+                column,
+                kind,
+                test: Test::VariantPath(v),
+                negated: true,
+            }),
             // Taken care of above.
             Test::IntersectsBbox(b) => Bound::Leaf(Leaf {
                 column,

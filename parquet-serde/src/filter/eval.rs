@@ -53,6 +53,8 @@ fn typed<'t, T: Copy>(
         Test::IsNotNull => Typed::Const(true),
         // Only GEOMETRY / GEOGRAPHY byte arrays are bound to it, and answered before this.
         Test::IntersectsBbox(_) => Typed::Const(false),
+        // Decoded row by row in `variant_path`, never through column values.
+        Test::VariantPath(_) => Typed::Const(false),
     }
 }
 
@@ -197,7 +199,7 @@ fn literals(test: &Test) -> Vec<&Scalar> {
         Test::Cmp(_, v) => vec![v],
         Test::Between(a, b) => vec![a, b],
         Test::In(v) | Test::NotIn(v) => v.iter().collect(),
-        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) => vec![],
+        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) | Test::VariantPath(_) => vec![],
     }
 }
 

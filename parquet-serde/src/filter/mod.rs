@@ -29,6 +29,7 @@ mod predicate;
 mod prune;
 mod scan;
 mod temporal;
+mod variant_path;
 
 #[cfg(test)]
 mod tests;

@@ -10,12 +10,18 @@
 //!             | column ["not"] "between" literal "and" literal
 //!             | column "is" ["not"] "null"
 //! op         := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
-//! column     := name ("." name)*  |  "double-quoted path"  |  `backquoted path`
+//! column     := name ("." name | "[" index "]")*  |  "double-quoted path"  |  `backquoted path`
 //! literal    := 'text' ('' is a quote) | integer | decimal number | true | false
 //! ```
 //! Keywords are case-insensitive. Text literals compare with text columns, and with DATE,
 //! TIME and TIMESTAMP columns in their ISO 8601 forms (`'2026-11-24T13:00:00Z'`), which
 //! the predicate's binding to a file parses.
+//!
+//! A column path that goes on past an unshredded VARIANT column names a path inside its
+//! values: `fields.status`, `fields.http.status`, `fields.tags[1]` (indexes from 1). Each
+//! row's value there is cast to the literal's type as DuckDB's `TRY_CAST` does (see
+//! `variant_path.rs` for the rules); a missing path or a value that does not cast matches
+//! no comparison.
 
 use std::str::FromStr;
 
@@ -141,7 +147,7 @@ fn tokens(text: &str) -> Result<Vec<(Tok, usize)>> {
             c if c.is_alphabetic() || c == '_' => {
                 let start = i;
                 while i < chars.len()
-                    && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+                    && (chars[i].is_alphanumeric() || matches!(chars[i], '_' | '.' | '[' | ']'))
                 {
                     i += 1;
                 }
@@ -381,12 +387,20 @@ impl Predicate {
     ///             | column ["not"] "between" literal "and" literal
     ///             | column "is" ["not"] "null"
     /// op         := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
-    /// column     := name ("." name)*  |  "double-quoted path"  |  `backquoted path`
+    /// column     := name ("." name | "[" index "]")*  |  "double-quoted path"  |  `backquoted path`
     /// literal    := 'text' ('' is a quote) | integer | decimal number | true | false
     /// ```
     /// Keywords are case-insensitive. Text literals compare with text columns, and with
     /// DATE, TIME and TIMESTAMP columns in their ISO 8601 forms (`'2026-11-24'`,
     /// `'13:00:00'`, `'2026-11-24T13:00:00Z'`), parsed when the predicate is bound to a file.
+    ///
+    /// A path that goes on past an unshredded VARIANT column (`fields.status = 500`,
+    /// `fields.http.status`, `fields.tags[1]`, indexes from 1) tests the value there in each
+    /// row, cast to the literal's type as DuckDB's `TRY_CAST(variant_extract(..) AS T)`: `T`
+    /// is `BIGINT` for a whole number (`HUGEINT` beyond 64 bits), `DOUBLE` for a number with
+    /// a fraction or exponent, `VARCHAR` for text and `BOOLEAN` for `true` / `false`. A
+    /// missing path, a variant null or a value that does not cast is null: no comparison
+    /// matches it (`!=` neither), and `is null` holds (except for a value that does not cast).
     ///
     /// ```
     /// use parquet_serde::{col, Predicate};
@@ -450,6 +464,8 @@ mod tests {
         assert_eq!(p("flag = TRUE"), col("flag").eq(true));
         assert_eq!(p("flag = false"), col("flag").eq(false));
         assert_eq!(p("req.headers.x = 'y'"), col("req.headers.x").eq("y"));
+        assert_eq!(p("fields.tags[1] = 'a'"), col("fields.tags[1]").eq("a"));
+        assert_eq!(p("f.a[2][10].b>1"), col("f.a[2][10].b").gt(1));
         assert_eq!(p("\"odd name\" = 1"), col("odd name").eq(1));
         assert_eq!(p("`and` = 1"), col("and").eq(1));
         assert_eq!(

@@ -75,7 +75,8 @@ fn same(a: &Scalar, b: &Scalar) -> bool {
 
 /// Whether a row set described by `f` may hold a value (or row) passing `leaf`.
 pub(crate) fn may_match(leaf: &Leaf, f: &Facts) -> bool {
-    if leaf.negated {
+    // A VARIANT path's value is inside the bytes: the `value` column's facts say nothing.
+    if leaf.negated || matches!(leaf.test, Test::VariantPath(_)) {
         return true;
     }
     match &leaf.test {
@@ -114,7 +115,7 @@ pub(crate) fn may_match(leaf: &Leaf, f: &Facts) -> bool {
         Test::Between(lo, hi) => le(lo, hi) && le(lo, max) && le(min, hi) || nan && hi.is_nan(),
         Test::In(vs) => vs.iter().any(eq),
         Test::NotIn(vs) => !(single && vs.iter().any(|v| same(min, v))),
-        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) => true,
+        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) | Test::VariantPath(_) => true,
     }
 }
 

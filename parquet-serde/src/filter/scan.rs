@@ -16,6 +16,7 @@ use super::bind::{bind, Bound, Leaf, Test};
 use super::eval::{combine, eval_leaf, TRUE};
 use super::predicate::{CmpOp, Predicate};
 use super::prune::{bloom_may_match, dictionary_may_match, may_match, Facts};
+use super::variant_path;
 
 /// Which metadata a [`Filter`] uses to skip data (all on by default). Turning them off
 /// changes only how much is read, never the rows selected.
@@ -445,9 +446,17 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
         }
         let truth = combine(&self.bound, &mut |leaf| {
             let d = &schema.columns()[leaf.column];
-            let batch = batches
-                .get(&leaf.column)
-                .ok_or_else(|| Error::invalid_argument("column not read"))?;
+            let batch_of = |c: usize| {
+                batches
+                    .get(&c)
+                    .ok_or_else(|| Error::invalid_argument("column not read"))
+            };
+            let batch = batch_of(leaf.column)?;
+            if let Test::VariantPath(v) = &leaf.test {
+                let md = (batch_of(v.metadata)?, &schema.columns()[v.metadata]);
+                return variant_path::eval(v, leaf.negated, (batch, d), md, rows)
+                    .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()));
+            }
             eval_leaf(leaf, batch, d.max_def_level, d.max_rep_level, rows)
                 .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()))
         })?;
