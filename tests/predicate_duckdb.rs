@@ -24,7 +24,7 @@ use parquet_serde::{Predicate, Value};
 use pred_diff::{Grammar, Run};
 
 /// The grammar drawn from.
-const GRAMMAR: Grammar = Grammar::LANDED;
+const GRAMMAR: Grammar = Grammar::ALL;
 
 fn id_of(row: &Value) -> i64 {
     match row.get("id") {

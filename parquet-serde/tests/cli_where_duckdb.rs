@@ -17,7 +17,7 @@ use std::process::Command;
 use pred_diff::{Grammar, Run};
 
 /// The grammar drawn from (as `tests/predicate_duckdb.rs`).
-const GRAMMAR: Grammar = Grammar::LANDED;
+const GRAMMAR: Grammar = Grammar::ALL;
 
 /// The ids `parquet-serde cat PATH --columns id --where TEXT` prints, or its error; an
 /// error after rows were printed is a difference of its own.

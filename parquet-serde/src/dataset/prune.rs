@@ -77,6 +77,48 @@ fn decide_inner(
         } else {
             p.clone()
         })),
+        Predicate::Like { column, pattern } => leaf(column, &|v| match v {
+            PartitionValue::Null => Ok(None),
+            PartitionValue::String(s) => Ok(Some(crate::filter::like_text(s, pattern))),
+            _ => Err(Error::invalid_argument(format!(
+                "partition key {column:?} does not hold text; like needs text"
+            ))),
+        }),
+        Predicate::CompareColumns { left, op, right } => match (key(left), key(right)) {
+            (None, None) => Ok(Decided::Rows(if negate {
+                not(p.clone())
+            } else {
+                p.clone()
+            })),
+            (Some(l), Some(r)) => {
+                let truth = match literal(r) {
+                    None => None,
+                    Some(lit) => compare(l, &lit, left)?.map(|o| holds(*op, o)),
+                };
+                Ok(constant(truth, negate))
+            }
+            // One side a key: its value is a literal for the file's column.
+            (Some(v), None) | (None, Some(v)) => {
+                let (column, op) = if key(left).is_some() {
+                    (right, flip(*op))
+                } else {
+                    (left, *op)
+                };
+                match literal(v) {
+                    None => Ok(Decided::None),
+                    Some(value) => {
+                        let q = Predicate::Compare {
+                            column: column.clone(),
+                            op,
+                            value,
+                        };
+                        Ok(Decided::Rows(if negate { not(q) } else { q }))
+                    }
+                }
+            }
+        },
+        // Unknown selects nothing, negated or not.
+        Predicate::Unknown => Ok(Decided::None),
         Predicate::Not(inner) => decide_inner(inner, parts, !negate),
         Predicate::And(a, b) | Predicate::Or(a, b) => {
             let a = decide_inner(a, parts, negate)?;
@@ -110,6 +152,31 @@ fn or(a: Decided, b: Decided) -> Decided {
         (Decided::All, _) | (_, Decided::All) => Decided::All,
         (Decided::None, x) | (x, Decided::None) => x,
         (Decided::Rows(a), Decided::Rows(b)) => Decided::Rows(a.or(b)),
+    }
+}
+
+/// A partition value as a literal (`None` for null): a date as its `YYYY-MM-DD` text.
+fn literal(v: &PartitionValue) -> Option<Scalar> {
+    Some(match v {
+        PartitionValue::Null => return None,
+        PartitionValue::Int(i) => Scalar::Int(*i as i128),
+        PartitionValue::String(s) => Scalar::from(s.as_str()),
+        PartitionValue::Date(d) => {
+            let mut s = String::new();
+            text::date(*d as i64, &mut s).ok()?;
+            Scalar::from(s)
+        }
+    })
+}
+
+/// `a op b` is `b flip(op) a`.
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
     }
 }
 

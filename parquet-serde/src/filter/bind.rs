@@ -7,7 +7,9 @@ use crate::format::{LogicalType, TimeUnit, Type};
 use crate::schema::{ColumnDescriptor, Schema};
 use crate::values::text;
 
+use super::eval::UNKNOWN;
 use super::exact::{self, Scaled};
+use super::pair::{Pair, Reading};
 use super::predicate::{CmpOp, Predicate};
 use super::temporal;
 use super::variant_path::{self, VariantTest};
@@ -72,6 +74,10 @@ pub(crate) enum Test {
     /// A test of a path inside an unshredded VARIANT column (its `value` leaf is the
     /// leaf's column), decoded row by row: see `variant_path`.
     VariantPath(Box<VariantTest>),
+    /// SQL LIKE on text (see [`like`](super::like)).
+    Like(String),
+    /// Its negation (a null value stays unknown).
+    NotLike(String),
 }
 
 /// A test of one leaf column. `negated` is set only for leaves under a repeated field,
@@ -88,6 +94,10 @@ pub(crate) struct Leaf {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Bound {
     Leaf(Leaf),
+    /// Two columns of the same rows compared.
+    Pair(Pair),
+    /// The same truth value (`eval::TRUE`, `FALSE` or `UNKNOWN`) for every row.
+    Const(u8),
     And(Vec<Bound>),
     Or(Vec<Bound>),
 }
@@ -96,18 +106,30 @@ impl Bound {
     /// The leaf columns read, in first-use order.
     pub fn columns(&self) -> Vec<usize> {
         let mut out = Vec::new();
-        self.leaves(&mut |l| {
-            let metadata = match &l.test {
-                Test::VariantPath(v) => Some(v.metadata),
-                _ => None,
-            };
-            for c in std::iter::once(l.column).chain(metadata) {
-                if !out.contains(&c) {
-                    out.push(c);
-                }
+        self.visit(&mut |c| {
+            if !out.contains(&c) {
+                out.push(c);
             }
         });
         out
+    }
+
+    fn visit(&self, f: &mut impl FnMut(usize)) {
+        match self {
+            Bound::Leaf(l) => {
+                f(l.column);
+                // a VARIANT path reads the `metadata` leaf beside `value`
+                if let Test::VariantPath(v) = &l.test {
+                    f(v.metadata);
+                }
+            }
+            Bound::Pair(p) => {
+                f(p.left);
+                f(p.right);
+            }
+            Bound::Const(_) => {}
+            Bound::And(v) | Bound::Or(v) => v.iter().for_each(|b| b.visit(f)),
+        }
     }
 
     /// The leaf columns of point lookups (`eq`, `in_list`, not negated): those whose
@@ -127,6 +149,7 @@ impl Bound {
     pub fn leaves<'a>(&'a self, f: &mut impl FnMut(&'a Leaf)) {
         match self {
             Bound::Leaf(l) => f(l),
+            Bound::Pair(_) | Bound::Const(_) => {}
             Bound::And(v) | Bound::Or(v) => v.iter().for_each(|b| b.leaves(f)),
         }
     }
@@ -400,6 +423,65 @@ fn coerce_test(test: Test, domain: Domain, d: &ColumnDescriptor, path: &str) -> 
     })
 }
 
+/// How a column reads for a comparison with another column; `None` when it cannot.
+fn reading(d: &ColumnDescriptor) -> Option<Reading> {
+    let kind = Kind::of(d);
+    let nanos = |digits: u32| 10i128.pow(9 - digits.min(9));
+    Some(match Domain::of(d, kind) {
+        Domain::Bool => Reading::Bool,
+        Domain::Scaled { scale } => Reading::Number {
+            scale,
+            unsigned: kind == Kind::Int { unsigned: true },
+        },
+        Domain::Timestamp { digits, .. } => Reading::Nanos {
+            factor: nanos(digits),
+            of_day: false,
+        },
+        Domain::Int96 => Reading::Nanos {
+            factor: 1,
+            of_day: false,
+        },
+        Domain::Date => Reading::Nanos {
+            factor: 86_400_000_000_000,
+            of_day: false,
+        },
+        Domain::Time { digits } => Reading::Nanos {
+            factor: nanos(digits),
+            of_day: true,
+        },
+        Domain::Float { .. } => Reading::Float,
+        Domain::Uuid | Domain::Bytes => Reading::Bytes,
+        Domain::Unordered => return None,
+    })
+}
+
+/// `left op right` over two non-repeated columns whose values compare.
+fn bind_pair(schema: &Schema, left: &str, op: CmpOp, right: &str) -> Result<Pair> {
+    let (l, ld) = resolve(schema, left)?;
+    let (r, rd) = resolve(schema, right)?;
+    for (path, d) in [(left, ld), (right, rd)] {
+        if d.max_rep_level > 0 {
+            return Err(Error::invalid_argument(format!(
+                "column {path:?} is under a repeated field: it compares only with literals"
+            )));
+        }
+    }
+    match (reading(ld), reading(rd)) {
+        (Some(a), Some(b)) if a.compares_with(b) => Ok(Pair {
+            left: l,
+            right: r,
+            op,
+            left_reading: a,
+            right_reading: b,
+        }),
+        _ => Err(Error::invalid_argument(format!(
+            "column {left:?} holds {} and column {right:?} holds {}: they do not compare",
+            describe(ld),
+            describe(rd)
+        ))),
+    }
+}
+
 fn negate_op(op: CmpOp) -> CmpOp {
     match op {
         CmpOp::Eq => CmpOp::Ne,
@@ -429,6 +511,12 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
         if matches!(test, Test::IntersectsBbox(_)) && !geo {
             return Err(Error::invalid_argument(format!(
                 "intersects_bbox needs a GEOMETRY or GEOGRAPHY column; {path:?} is not one"
+            )));
+        }
+        if matches!(test, Test::Like(_)) && domain != Domain::Bytes {
+            return Err(Error::invalid_argument(format!(
+                "like needs a text column; {path:?} holds {}",
+                describe(d)
             )));
         }
         let test = coerce_test(test, domain, d, path)?;
@@ -475,6 +563,8 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
                 test: Test::VariantPath(v),
                 negated: true,
             }),
+            Test::Like(p) => mk(Test::NotLike(p)),
+            Test::NotLike(p) => mk(Test::Like(p)),
             // Taken care of above.
             Test::IntersectsBbox(b) => Bound::Leaf(Leaf {
                 column,
@@ -493,6 +583,13 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
         Predicate::IsNull { column } => leaf(column, Test::IsNull),
         Predicate::IsNotNull { column } => leaf(column, Test::IsNotNull),
         Predicate::IntersectsBbox { column, bbox } => leaf(column, Test::IntersectsBbox(*bbox)),
+        Predicate::Like { column, pattern } => leaf(column, Test::Like(pattern.clone())),
+        Predicate::CompareColumns { left, op, right } => {
+            let op = if negate { negate_op(*op) } else { *op };
+            bind_pair(schema, left, op, right).map(Bound::Pair)
+        }
+        // Unknown, and so is its negation.
+        Predicate::Unknown => Ok(Bound::Const(UNKNOWN)),
         Predicate::And(a, b) | Predicate::Or(a, b) => {
             let parts = vec![
                 bind_inner(a, schema, negate)?,

@@ -11,6 +11,8 @@ use crate::error::{Error, Result};
 use crate::values::{ColumnValues, Int96};
 
 use super::bind::{Bound, Kind, Leaf, Test};
+use super::like::like;
+use super::pair::Pair;
 use super::predicate::CmpOp;
 
 /// Three-valued logic values: AND is the minimum, OR the maximum, NOT `TRUE - x`.
@@ -51,10 +53,12 @@ fn typed<'t, T: Copy>(
         Test::NotIn(v) => Typed::NotIn(list(v)),
         Test::IsNull => Typed::Const(false),
         Test::IsNotNull => Typed::Const(true),
-        // Only GEOMETRY / GEOGRAPHY byte arrays are bound to it, and answered before this.
-        Test::IntersectsBbox(_) => Typed::Const(false),
-        // Decoded row by row in `variant_path`, never through column values.
-        Test::VariantPath(_) => Typed::Const(false),
+        // Only GEOMETRY / GEOGRAPHY byte arrays are bound to it, text columns to LIKE and
+        // VARIANT `value` leaves to paths (decoded row by row in `variant_path`), all
+        // answered before this.
+        Test::IntersectsBbox(_) | Test::Like(_) | Test::NotLike(_) | Test::VariantPath(_) => {
+            Typed::Const(false)
+        }
     }
 }
 
@@ -99,6 +103,15 @@ pub(crate) fn test_values(test: &Test, kind: Kind, values: &ColumnValues, out: &
     let icmp = |a: i128, b: i128| a.cmp(&b);
     if let (Test::IntersectsBbox(q), ColumnValues::ByteArray(v)) = (test, values) {
         out.extend(v.iter().map(|wkb| value_intersects(wkb, *q)));
+        return;
+    }
+    if let Test::Like(p) | Test::NotLike(p) = test {
+        let want = matches!(test, Test::Like(_));
+        match values {
+            ColumnValues::ByteArray(v) => out.extend(v.iter().map(|b| like(b, p) == want)),
+            ColumnValues::FixedLenByteArray(v) => out.extend(v.iter().map(|b| like(b, p) == want)),
+            _ => out.extend(std::iter::repeat_n(false, values.len())),
+        }
         return;
     }
     match (kind, values) {
@@ -177,7 +190,7 @@ pub(crate) fn test_values(test: &Test, kind: Kind, values: &ColumnValues, out: &
 
 /// An INT96 legacy timestamp as nanoseconds since the epoch (exact for every value: the
 /// Julian day read as unsigned, as [`Int96::to_nanos`] reads it).
-fn int96_nanos(x: Int96) -> i128 {
+pub(crate) fn int96_nanos(x: Int96) -> i128 {
     let nanos_of_day = (x.0[0] as u64 | ((x.0[1] as u64) << 32)) as i64 as i128;
     let day = x.0[2] as i128 - Int96::JULIAN_DAY_OF_EPOCH as i128;
     day * 86_400_000_000_000 + nanos_of_day
@@ -199,7 +212,12 @@ fn literals(test: &Test) -> Vec<&Scalar> {
         Test::Cmp(_, v) => vec![v],
         Test::Between(a, b) => vec![a, b],
         Test::In(v) | Test::NotIn(v) => v.iter().collect(),
-        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) | Test::VariantPath(_) => vec![],
+        Test::IsNull
+        | Test::IsNotNull
+        | Test::IntersectsBbox(_)
+        | Test::Like(_)
+        | Test::NotLike(_)
+        | Test::VariantPath(_) => vec![],
     }
 }
 
@@ -273,18 +291,23 @@ pub(crate) fn eval_leaf(
     Ok(out)
 }
 
-/// Combines leaf results (by leaf order of `bound`, as `leaf_results` yields them).
+/// Combines the results of `rows` rows: of leaves (by leaf order of `bound`, as
+/// `leaf_results` yields them), of column pairs (`pair_results`) and constants.
 pub(crate) fn combine(
     bound: &Bound,
+    rows: usize,
     leaf_results: &mut impl FnMut(&Leaf) -> Result<Vec<u8>>,
+    pair_results: &mut impl FnMut(&Pair) -> Result<Vec<u8>>,
 ) -> Result<Vec<u8>> {
     match bound {
         Bound::Leaf(l) => leaf_results(l),
+        Bound::Pair(p) => pair_results(p),
+        Bound::Const(c) => Ok(vec![*c; rows]),
         Bound::And(parts) | Bound::Or(parts) => {
             let and = matches!(bound, Bound::And(_));
             let mut acc: Option<Vec<u8>> = None;
             for p in parts {
-                let r = combine(p, leaf_results)?;
+                let r = combine(p, rows, leaf_results, pair_results)?;
                 acc = Some(match acc {
                     None => r,
                     Some(mut a) => {
@@ -472,13 +495,25 @@ mod tests {
             Bound::Leaf(eq3.clone()),
             Bound::Leaf(leaf(Test::IsNull, false)),
         ]);
-        let r = combine(&tree, &mut |l| eval_leaf(l, &b, 1, 0, 3)).unwrap();
+        let r = combine(
+            &tree,
+            3,
+            &mut |l| eval_leaf(l, &b, 1, 0, 3),
+            &mut |_| unreachable!(),
+        )
+        .unwrap();
         assert_eq!(r, [FALSE, TRUE, TRUE]);
         let tree = Bound::And(vec![
             Bound::Leaf(eq3),
             Bound::Leaf(leaf(Test::IsNull, false)),
         ]);
-        let r = combine(&tree, &mut |l| eval_leaf(l, &b, 1, 0, 3)).unwrap();
+        let r = combine(
+            &tree,
+            3,
+            &mut |l| eval_leaf(l, &b, 1, 0, 3),
+            &mut |_| unreachable!(),
+        )
+        .unwrap();
         assert_eq!(r, [FALSE, UNKNOWN, FALSE]);
     }
 }

@@ -24,6 +24,8 @@
 mod bind;
 mod eval;
 mod exact;
+mod like;
+mod pair;
 mod parse;
 mod predicate;
 mod prune;
@@ -35,6 +37,11 @@ mod variant_path;
 mod tests;
 
 pub(crate) use bind::{bind as bind_predicate, Bound};
-pub use predicate::{col, not, CmpOp, Column, Predicate};
+
+/// SQL LIKE on text (for partition keys).
+pub(crate) fn like_text(s: &str, pattern: &str) -> bool {
+    like::like(s.as_bytes(), pattern)
+}
+pub use predicate::{col, not, CmpOp, Column, Operand, Predicate};
 pub(crate) use scan::Candidate;
 pub use scan::{Filter, FilterOptions, FilterReport, Selection};

@@ -6,12 +6,16 @@
 //! and        := unary ("and" unary)*
 //! unary      := "not" unary | "(" predicate ")" | test
 //! test       := column op literal
-//!             | column ["not"] "in" "(" literal ("," literal)* ")"
+//!             | column op column
+//!             | column ["not"] "in" "(" member ("," member)* ")"
 //!             | column ["not"] "between" literal "and" literal
-//!             | column "is" ["not"] "null"
+//!             | column ["not"] "like" 'pattern'
+//!             | column "is" ["not"] ("null" | "true" | "false")
+//!             | column
 //! op         := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
 //! column     := name ("." name | "[" index "]")*  |  "double-quoted path"  |  `backquoted path`
-//! literal    := 'text' ('' is a quote) | integer | decimal number | true | false
+//! member     := literal | null
+//! literal    := 'text' ('' is a quote) | integer | decimal | float | true | false
 //! ```
 //! Keywords are case-insensitive. Text literals compare with text columns, and with DATE,
 //! TIME and TIMESTAMP columns in their ISO 8601 forms (`'2026-11-24T13:00:00Z'`), which
@@ -314,23 +318,55 @@ impl Parser<'_> {
         Ok(v)
     }
 
+    /// A literal, or `null` (`None`) in an IN list.
+    fn member(&mut self) -> Result<Option<Scalar>> {
+        if self.keyword("null") {
+            return Ok(None);
+        }
+        self.literal().map(Some)
+    }
+
     fn test(&mut self) -> Result<Predicate> {
         let column = self.column()?;
         if let Tok::Op(op) = *self.peek() {
             self.bump();
+            // Another column on the right: a bare name that is no keyword, or a quoted one.
+            if let Tok::Word(w) | Tok::Quoted(w) = self.peek().clone() {
+                if matches!(self.peek(), Tok::Quoted(_)) || !is_keyword(&w) {
+                    self.bump();
+                    return Ok(Predicate::CompareColumns {
+                        left: column,
+                        op,
+                        right: w,
+                    });
+                }
+            }
             let value = self.literal()?;
             return Ok(Predicate::Compare { column, op, value });
         }
         if self.keyword("is") {
             let negated = self.keyword("not");
-            if !self.keyword("null") {
-                return Err(self.expected("`null`"));
-            }
-            return Ok(if negated {
-                col(column).is_not_null()
+            let p = if self.keyword("null") {
+                return Ok(if negated {
+                    col(column).is_not_null()
+                } else {
+                    col(column).is_null()
+                });
+            } else if self.keyword("true") {
+                col(column).is_true()
+            } else if self.keyword("false") {
+                col(column).is_false()
             } else {
-                col(column).is_null()
-            });
+                return Err(self.expected("`null`, `true` or `false`"));
+            };
+            return Ok(if negated { not(p) } else { p });
+        }
+        // A bare (boolean) column: `flag`, `not flag`.
+        if matches!(self.peek(), Tok::End | Tok::RParen)
+            || self.peek().is_word("and")
+            || self.peek().is_word("or")
+        {
+            return Ok(col(column).eq(true));
         }
         let negated = self.keyword("not");
         let p = if self.keyword("in") {
@@ -338,16 +374,24 @@ impl Parser<'_> {
                 return Err(self.expected("`(`"));
             }
             self.bump();
-            let mut values = vec![self.literal()?];
+            let mut members = vec![self.member()?];
             while *self.peek() == Tok::Comma {
                 self.bump();
-                values.push(self.literal()?);
+                members.push(self.member()?);
             }
             if *self.peek() != Tok::RParen {
                 return Err(self.expected("`,` or `)`"));
             }
             self.bump();
-            Predicate::InList { column, values }
+            let null = members.iter().any(Option::is_none);
+            let values = members.into_iter().flatten().collect();
+            let list = Predicate::InList { column, values };
+            // SQL: `x in (1, null)` is `x = 1 or null`.
+            if null {
+                list.or(Predicate::Unknown)
+            } else {
+                list
+            }
         } else if self.keyword("between") {
             let low = self.literal()?;
             if !self.keyword("and") {
@@ -355,10 +399,20 @@ impl Parser<'_> {
             }
             let high = self.literal()?;
             Predicate::Between { column, low, high }
+        } else if self.keyword("like") {
+            match self.bump() {
+                Tok::Text(pattern) => Predicate::Like { column, pattern },
+                _ => {
+                    self.at -= 1;
+                    return Err(self.expected("a 'pattern' after `like`"));
+                }
+            }
         } else if negated {
-            return Err(self.expected("`in` or `between` after `not`"));
+            return Err(self.expected("`in`, `between` or `like` after `not`"));
         } else {
-            return Err(self.expected("an operator (= != < <= > >=), `in`, `between` or `is`"));
+            return Err(
+                self.expected("an operator (= != < <= > >=), `in`, `between`, `like` or `is`")
+            );
         };
         Ok(if negated { not(p) } else { p })
     }
@@ -366,7 +420,7 @@ impl Parser<'_> {
 
 fn is_keyword(w: &str) -> bool {
     [
-        "and", "or", "not", "in", "is", "null", "between", "true", "false",
+        "and", "or", "not", "in", "is", "null", "between", "true", "false", "like",
     ]
     .iter()
     .any(|k| w.eq_ignore_ascii_case(k))
@@ -383,12 +437,16 @@ impl Predicate {
     /// and        := unary ("and" unary)*
     /// unary      := "not" unary | "(" predicate ")" | test
     /// test       := column op literal
-    ///             | column ["not"] "in" "(" literal ("," literal)* ")"
+    ///             | column op column
+    ///             | column ["not"] "in" "(" member ("," member)* ")"
     ///             | column ["not"] "between" literal "and" literal
-    ///             | column "is" ["not"] "null"
+    ///             | column ["not"] "like" 'pattern'
+    ///             | column "is" ["not"] ("null" | "true" | "false")
+    ///             | column
     /// op         := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
     /// column     := name ("." name | "[" index "]")*  |  "double-quoted path"  |  `backquoted path`
-    /// literal    := 'text' ('' is a quote) | integer | decimal number | true | false
+    /// member     := literal | null
+    /// literal    := 'text' ('' is a quote) | integer | decimal | float | true | false
     /// ```
     /// Keywords are case-insensitive. Text literals compare with text columns, and with
     /// DATE, TIME and TIMESTAMP columns in their ISO 8601 forms (`'2026-11-24'`,
@@ -499,6 +557,40 @@ mod tests {
     }
 
     #[test]
+    fn grammar_of_sql_tests() {
+        use super::super::predicate::Predicate as P;
+        // Decimal literals keep their digits; exponents are floats.
+        assert_eq!(p("a > 90000.00").to_string(), "a > 90000.00");
+        assert_eq!(p("a > 1e3"), col("a").gt(1000.0));
+        let long = format!("a = {}", "9".repeat(50));
+        assert_eq!(p(&long).to_string(), long.replace('=', "=="));
+        // IN with null: `or null`; NOT IN with null: never true.
+        assert_eq!(p("x in (1, null)"), col("x").in_list([1]).or(P::Unknown));
+        assert_eq!(
+            p("x not in (null, 'a')"),
+            not(col("x").in_list(["a"]).or(P::Unknown))
+        );
+        // Bare booleans and IS TRUE / FALSE.
+        assert_eq!(p("flag"), col("flag").eq(true));
+        assert_eq!(
+            p("not flag and x = 1"),
+            not(col("flag").eq(true)).and(col("x").eq(1))
+        );
+        assert_eq!(p("(flag)"), col("flag").eq(true));
+        assert_eq!(p("flag is true"), col("flag").is_true());
+        assert_eq!(p("flag is not false"), not(col("flag").is_false()));
+        // Column against column.
+        assert_eq!(p("a < b"), col("a").lt(col("b")));
+        assert_eq!(p("a >= \"odd b\""), col("a").ge(col("odd b")));
+        assert_eq!(p("a = true"), col("a").eq(true));
+        // LIKE.
+        assert_eq!(p("s like 'a%'"), col("s").like("a%"));
+        assert_eq!(p("s not like '_b'"), not(col("s").like("_b")));
+        assert!(err("s like 5").contains("'pattern'"));
+        assert!(err("s not 5").contains("`like`"));
+    }
+
+    #[test]
     fn errors_say_where() {
         assert!(err("").contains("empty"));
         assert!(
@@ -515,7 +607,7 @@ mod tests {
         assert!(err("(a = 1").contains("expected `)`"));
         assert!(err("a = null").contains("is null"));
         assert!(err("a in (1 2)").contains("expected `,` or `)`"));
-        assert!(err("a is 1").contains("expected `null`"));
+        assert!(err("a is 1").contains("expected `null`, `true` or `false`"));
         assert!(err("a ~ 1").contains("unexpected character '~'"));
         assert!(err("a = 1x").contains("bad number"));
         assert!(err("and = 1").contains("expected a column name"));

@@ -103,12 +103,57 @@ pub enum Predicate {
         /// `[xmin, ymin, xmax, ymax]`.
         bbox: [f64; 4],
     },
+    /// `column like pattern`, SQL's LIKE on text: `%` stands for any run of characters
+    /// (none too), `_` for one character; every other character stands for itself (no
+    /// escape character), case-sensitive.
+    Like {
+        /// Dotted path of the leaf.
+        column: String,
+        /// The pattern.
+        pattern: String,
+    },
+    /// `left op right`, two columns of the same row: numbers (integers, DECIMAL, floats)
+    /// with numbers, text with text, booleans with booleans, instants (DATE, TIMESTAMP,
+    /// INT96) with instants, TIME with TIME. Neither may be under a repeated field.
+    CompareColumns {
+        /// Dotted path of the left leaf.
+        left: String,
+        /// Operator.
+        op: CmpOp,
+        /// Dotted path of the right leaf.
+        right: String,
+    },
+    /// SQL's `null` as a condition: *unknown* for every row, so it selects no row, and
+    /// neither does its negation. `x in (1, null)` is `x in (1) or null`: true where
+    /// `x = 1`, else unknown.
+    Unknown,
     /// Both hold.
     And(Box<Predicate>, Box<Predicate>),
     /// Either holds.
     Or(Box<Predicate>, Box<Predicate>),
     /// The inner predicate is false (unknown stays unknown).
     Not(Box<Predicate>),
+}
+
+/// The right side of a comparison: a literal, or another column (`col("a").lt(col("b"))`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operand {
+    /// A literal value.
+    Value(Scalar),
+    /// A column of the same row.
+    Column(Column),
+}
+
+impl<T: Into<Scalar>> From<T> for Operand {
+    fn from(v: T) -> Operand {
+        Operand::Value(v.into())
+    }
+}
+
+impl From<Column> for Operand {
+    fn from(c: Column) -> Operand {
+        Operand::Column(c)
+    }
 }
 
 /// A column named by its dotted path, to build predicates on.
@@ -157,42 +202,86 @@ impl Column {
         self
     }
 
-    fn cmp(self, op: CmpOp, value: impl Into<Scalar>) -> Predicate {
-        Predicate::Compare {
-            column: self.path,
-            op,
-            value: value.into(),
+    fn cmp(self, op: CmpOp, value: impl Into<Operand>) -> Predicate {
+        match value.into() {
+            Operand::Value(value) => Predicate::Compare {
+                column: self.path,
+                op,
+                value,
+            },
+            Operand::Column(right) => Predicate::CompareColumns {
+                left: self.path,
+                op,
+                right: right.path,
+            },
         }
     }
 
-    /// `column == value`.
-    pub fn eq(self, value: impl Into<Scalar>) -> Predicate {
+    /// `column == value`; `value` is a literal or another column (see [`Operand`]).
+    ///
+    /// ```
+    /// use parquet_serde::filter::col;
+    /// assert_eq!(col("a").eq(1).to_string(), "a == 1");
+    /// assert_eq!(col("a").lt(col("b")).to_string(), "a < b");
+    /// ```
+    pub fn eq(self, value: impl Into<Operand>) -> Predicate {
         self.cmp(CmpOp::Eq, value)
     }
 
-    /// `column != value`.
-    pub fn ne(self, value: impl Into<Scalar>) -> Predicate {
+    /// `column != value` (a literal or another column).
+    pub fn ne(self, value: impl Into<Operand>) -> Predicate {
         self.cmp(CmpOp::Ne, value)
     }
 
-    /// `column < value`.
-    pub fn lt(self, value: impl Into<Scalar>) -> Predicate {
+    /// `column < value` (a literal or another column).
+    pub fn lt(self, value: impl Into<Operand>) -> Predicate {
         self.cmp(CmpOp::Lt, value)
     }
 
-    /// `column <= value`.
-    pub fn le(self, value: impl Into<Scalar>) -> Predicate {
+    /// `column <= value` (a literal or another column).
+    pub fn le(self, value: impl Into<Operand>) -> Predicate {
         self.cmp(CmpOp::Le, value)
     }
 
-    /// `column > value`.
-    pub fn gt(self, value: impl Into<Scalar>) -> Predicate {
+    /// `column > value` (a literal or another column).
+    pub fn gt(self, value: impl Into<Operand>) -> Predicate {
         self.cmp(CmpOp::Gt, value)
     }
 
-    /// `column >= value`.
-    pub fn ge(self, value: impl Into<Scalar>) -> Predicate {
+    /// `column >= value` (a literal or another column).
+    pub fn ge(self, value: impl Into<Operand>) -> Predicate {
         self.cmp(CmpOp::Ge, value)
+    }
+
+    /// `column like pattern`: SQL's LIKE on a text column (`%` any run of characters,
+    /// `_` one character, case-sensitive, no escape character).
+    ///
+    /// ```
+    /// use parquet_serde::filter::col;
+    /// assert_eq!(col("route").like("/api/%").to_string(), "route like \"/api/%\"");
+    /// ```
+    pub fn like(self, pattern: impl Into<String>) -> Predicate {
+        Predicate::Like {
+            column: self.path,
+            pattern: pattern.into(),
+        }
+    }
+
+    /// `column is true` on a BOOLEAN column: false, never unknown, where it is null.
+    ///
+    /// ```
+    /// use parquet_serde::filter::col;
+    /// assert_eq!(col("ok").is_true().to_string(), "(ok == true and ok is not null)");
+    /// ```
+    pub fn is_true(self) -> Predicate {
+        let path = self.path.clone();
+        self.eq(true).and(col(path).is_not_null())
+    }
+
+    /// `column is false` on a BOOLEAN column: false, never unknown, where it is null.
+    pub fn is_false(self) -> Predicate {
+        let path = self.path.clone();
+        self.eq(false).and(col(path).is_not_null())
     }
 
     /// `low <= column <= high`.
@@ -268,7 +357,13 @@ impl Predicate {
             | Predicate::InList { column, .. }
             | Predicate::IsNull { column }
             | Predicate::IsNotNull { column }
-            | Predicate::IntersectsBbox { column, .. } => f(column),
+            | Predicate::IntersectsBbox { column, .. }
+            | Predicate::Like { column, .. } => f(column),
+            Predicate::CompareColumns { left, right, .. } => {
+                f(left);
+                f(right);
+            }
+            Predicate::Unknown => {}
             Predicate::And(a, b) | Predicate::Or(a, b) => {
                 a.walk(f);
                 b.walk(f);
@@ -327,6 +422,13 @@ impl fmt::Display for Predicate {
                 let [x0, y0, x1, y1] = bbox;
                 write!(f, "{column} intersects bbox({x0}, {y0}, {x1}, {y1})")
             }
+            Predicate::Like { column, pattern } => {
+                write!(f, "{column} like {}", Scalar::from(pattern.as_str()))
+            }
+            Predicate::CompareColumns { left, op, right } => {
+                write!(f, "{left} {} {right}", op.symbol())
+            }
+            Predicate::Unknown => f.write_str("null"),
             Predicate::And(a, b) => write!(f, "({a} and {b})"),
             Predicate::Or(a, b) => write!(f, "({a} or {b})"),
             Predicate::Not(p) => write!(f, "not {p}"),

@@ -13,6 +13,7 @@ use crate::values::ColumnValues;
 
 use super::bind::{Kind, Leaf, Test};
 use super::eval::test_values;
+use super::like;
 use super::predicate::CmpOp;
 
 /// What statistics tell about a set of values (a column chunk or a page).
@@ -115,7 +116,22 @@ pub(crate) fn may_match(leaf: &Leaf, f: &Facts) -> bool {
         Test::Between(lo, hi) => le(lo, hi) && le(lo, max) && le(min, hi) || nan && hi.is_nan(),
         Test::In(vs) => vs.iter().any(eq),
         Test::NotIn(vs) => !(single && vs.iter().any(|v| same(min, v))),
-        Test::IsNull | Test::IsNotNull | Test::IntersectsBbox(_) | Test::VariantPath(_) => true,
+        Test::Like(p) if like::is_exact(p) => eq(&Scalar::from(p.as_str())),
+        Test::Like(p) => {
+            // Every match starts with the prefix: at or above it, and the least value
+            // is below it or starts with it.
+            let pre = Scalar::from(like::prefix(p));
+            let min_ok = match min {
+                Scalar::Bytes(m) => m.starts_with(like::prefix(p).as_bytes()) || le(min, &pre),
+                _ => true,
+            };
+            le(&pre, max) && min_ok
+        }
+        Test::IsNull
+        | Test::IsNotNull
+        | Test::IntersectsBbox(_)
+        | Test::NotLike(_)
+        | Test::VariantPath(_) => true,
     }
 }
 

@@ -14,6 +14,7 @@ use crate::values::ColumnValues;
 
 use super::bind::{bind, Bound, Leaf, Test};
 use super::eval::{combine, eval_leaf, TRUE};
+use super::pair::eval_pair;
 use super::predicate::{CmpOp, Predicate};
 use super::prune::{bloom_may_match, dictionary_may_match, may_match, Facts};
 use super::variant_path;
@@ -233,6 +234,9 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
     fn tree(&self, b: &Bound, leaf: &mut impl FnMut(&Leaf) -> bool) -> bool {
         match b {
             Bound::Leaf(l) => leaf(l),
+            // Column pairs are not pruned; a constant may select rows only when true.
+            Bound::Pair(_) => true,
+            Bound::Const(c) => *c == TRUE,
             Bound::And(v) => v.iter().all(|p| self.tree(p, leaf)),
             Bound::Or(v) => v.iter().any(|p| self.tree(p, leaf)),
         }
@@ -307,6 +311,9 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
                     _ => all.clone(),
                 }
             }
+            Bound::Pair(_) => all.clone(),
+            Bound::Const(c) if *c == TRUE => all.clone(),
+            Bound::Const(_) => RowSelection::none(),
             Bound::And(v) => {
                 let mut acc = all.clone();
                 for p in v {
@@ -444,22 +451,44 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
                 .read_rows_in_pages(rg, c, &candidates, pages.as_ref())?;
             batches.insert(c, batch);
         }
-        let truth = combine(&self.bound, &mut |leaf| {
-            let d = &schema.columns()[leaf.column];
-            let batch_of = |c: usize| {
-                batches
-                    .get(&c)
-                    .ok_or_else(|| Error::invalid_argument("column not read"))
-            };
-            let batch = batch_of(leaf.column)?;
-            if let Test::VariantPath(v) = &leaf.test {
-                let md = (batch_of(v.metadata)?, &schema.columns()[v.metadata]);
-                return variant_path::eval(v, leaf.negated, (batch, d), md, rows)
-                    .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()));
-            }
-            eval_leaf(leaf, batch, d.max_def_level, d.max_rep_level, rows)
+        let batch = |c: usize| {
+            batches
+                .get(&c)
+                .ok_or_else(|| Error::invalid_argument("column not read"))
+        };
+        let truth = combine(
+            &self.bound,
+            rows,
+            &mut |leaf| {
+                let d = &schema.columns()[leaf.column];
+                if let Test::VariantPath(v) = &leaf.test {
+                    let md = (batch(v.metadata)?, &schema.columns()[v.metadata]);
+                    return variant_path::eval(v, leaf.negated, (batch(leaf.column)?, d), md, rows)
+                        .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()));
+                }
+                eval_leaf(
+                    leaf,
+                    batch(leaf.column)?,
+                    d.max_def_level,
+                    d.max_rep_level,
+                    rows,
+                )
                 .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()))
-        })?;
+            },
+            &mut |pair| {
+                let (l, r) = (&schema.columns()[pair.left], &schema.columns()[pair.right]);
+                eval_pair(
+                    pair,
+                    (batch(pair.left)?, l.max_def_level),
+                    (batch(pair.right)?, r.max_def_level),
+                    rows,
+                )
+                .map_err(|e| {
+                    e.with_row_group(rg)
+                        .with_column(format!("{} and {}", l.path, r.path))
+                })
+            },
+        )?;
         if truth.len() < rows {
             return Err(Error::corrupt("predicate evaluated on too few rows").with_row_group(rg));
         }

@@ -204,6 +204,15 @@ fn reference(p: &Predicate, i: usize) -> Option<bool> {
         Predicate::IsNull { column } => any(column, &|_| false, Some(true)),
         Predicate::IsNotNull { column } => any(column, &|_| true, Some(false)),
         Predicate::IntersectsBbox { .. } => unreachable!("the generated predicates test no boxes"),
+        Predicate::Like { column, pattern } => any(
+            column,
+            &|v| super::like::like(v.as_bytes().unwrap_or_default(), pattern),
+            None,
+        ),
+        Predicate::CompareColumns { .. } => {
+            unreachable!("the generated predicates pair no columns")
+        }
+        Predicate::Unknown => None,
         Predicate::And(a, b) => match (reference(a, i), reference(b, i)) {
             (Some(false), _) | (_, Some(false)) => Some(false),
             (Some(true), Some(true)) => Some(true),
