@@ -1146,7 +1146,9 @@ pub struct Pred {
     pub ours: String,
     /// DuckDB's `WHERE` condition.
     pub duck: String,
-    /// True when the types cannot compare at all, so that both sides must refuse it.
+    /// The kind of a test of a literal against a column of another kind of type (text
+    /// against a boolean): a refusal is allowed (and counted by kind); an answer must be
+    /// DuckDB's.
     pub incomparable: Option<&'static str>,
 }
 
@@ -1305,12 +1307,31 @@ impl Table {
                     }
                 }
             }
-            7 if col.kind == Kind::Bool && r.chance(20) => {
-                // A text literal against a boolean: no comparison at all, on both sides.
+            7 if r.chance(40) => {
+                // A literal of another kind of type: this may be refused (counted by kind);
+                // an answer must be DuckDB's.
+                let (kind, literal) = match col.kind {
+                    Kind::Bool => *r.pick(&[
+                        ("text vs BOOLEAN", "'maybe'"),
+                        ("text vs BOOLEAN", "'true'"),
+                        ("number vs BOOLEAN", "1"),
+                    ]),
+                    Kind::Str | Kind::Enum => ("number vs text", *r.pick(&["5", "1.5"])),
+                    Kind::Int { .. } | Kind::Decimal { .. } | Kind::F32 | Kind::F64 | Kind::F16 => {
+                        *r.pick(&[
+                            ("text vs number", "'5'"),
+                            ("text vs number", "'x'"),
+                            ("boolean vs number", "true"),
+                        ])
+                    }
+                    Kind::Uuid => ("number vs UUID", "5"),
+                    _ => ("number vs date/time", "5"),
+                };
+                let op = *r.pick(&["=", "<"]);
                 Some(Pred {
-                    ours: format!("{name} = 'maybe'"),
-                    duck: format!("{name} = 'maybe'"),
-                    incomparable: Some("text vs BOOLEAN"),
+                    ours: format!("{name} {op} {literal}"),
+                    duck: format!("{name} {op} {literal}"),
+                    incomparable: Some(kind),
                 })
             }
             _ => {
@@ -1525,6 +1546,9 @@ pub struct Tally {
     pub agreements: usize,
     /// Refusals on both sides, by kind.
     pub refusals: BTreeMap<String, usize>,
+    /// Answers where DuckDB refuses, by kind (only kinds where this library documents a
+    /// meaning: an integer on a date or time column is its stored units).
+    pub answered_refused: BTreeMap<String, usize>,
     /// Every difference, described.
     pub differences: Vec<String>,
     /// How long the run took.
@@ -1544,7 +1568,12 @@ impl Tally {
     ) {
         self.compared += 1;
         match (&ours, duck, pred.incomparable) {
-            (Ok(a), Answer::Ids(b), None) if a == b => self.agreements += 1,
+            (Ok(a), Answer::Ids(b), _) if a == b => self.agreements += 1,
+            // an integer on a DATE / TIME / TIMESTAMP column compares with the stored
+            // units (as `col("ts").between(1_000, 2_000)`); DuckDB refuses it
+            (Ok(_), Answer::Error(_), Some(kind @ "number vs date/time")) => {
+                *self.answered_refused.entry(kind.to_string()).or_default() += 1;
+            }
             // DuckDB casts 'maybe' to BOOLEAN only when a row reaches the comparison, so it
             // may answer; a refusal here is all that is asked
             (Err(e), _, Some(kind)) if !e.starts_with(ROWS_BEFORE_ERROR) => {
@@ -1578,13 +1607,14 @@ impl Tally {
     pub fn summary(&self) -> String {
         let seconds = self.seconds;
         format!(
-            "{} tables, {} predicates, {} answers compared: {} agreements, {} differences, refusals {:?}, {seconds:.1} s",
+            "{} tables, {} predicates, {} answers compared: {} agreements, {} differences, refusals {:?}, answered where DuckDB refuses {:?}, {seconds:.1} s",
             self.tables,
             self.predicates,
             self.compared,
             self.agreements,
             self.differences.len(),
-            self.refusals
+            self.refusals,
+            self.answered_refused
         )
     }
 }
