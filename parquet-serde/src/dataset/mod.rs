@@ -74,6 +74,7 @@
 //! Dates compare with `'YYYY-MM-DD'` text, integers with numbers. The keys' values are
 //! the folders' even when a file stores a column of the same name.
 
+mod check;
 mod glob;
 mod list;
 mod partition;
@@ -145,7 +146,9 @@ impl Dataset {
     /// Reads only the rows where `predicate` holds (see the [module docs](self#predicates)):
     /// files whose partition values cannot match are dropped now. Calling it again requires
     /// both predicates. Fails when a literal does not compare with a partition key's values;
-    /// a column neither a partition key nor in a file fails when that file is read.
+    /// a column neither a partition key nor in a file, or a literal that does not compare
+    /// with a file's column, fails before the first row is read (see
+    /// [`check_filter`](Self::check_filter)).
     pub fn filter(self, predicate: Predicate) -> Result<Dataset> {
         self.filter_with_options(predicate, FilterOptions::default())
     }
@@ -175,6 +178,16 @@ impl Dataset {
         self.predicate = Some(predicate);
         self.filter_options = options;
         Ok(self)
+    }
+
+    /// Checks that the predicate applies to every selected file: each column it names (other
+    /// than partition keys) is a leaf of the file, and each literal compares with that
+    /// column's type. Reads the footer of each file the predicate has tests left for; a file
+    /// that cannot be opened is left to the reading. [`rows`](Self::rows) and
+    /// [`read_all`](Self::read_all) check this before their first row, so that a predicate
+    /// that cannot apply fails before any row is read, with the file's path.
+    pub fn check_filter(&self) -> Result<()> {
+        check::check_files(&self.selected, &self.options)
     }
 
     /// Keeps only the files for which `keep` holds (of those found, and of those a

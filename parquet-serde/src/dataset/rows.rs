@@ -23,7 +23,9 @@ use super::Dataset;
 ///
 /// Each item is one row. An error names its file; after a file that cannot be opened (not
 /// Parquet, truncated, unreadable, a schema `T` does not fit) the reader moves on to the
-/// next file, and after an error in a row to the next row, as [`Reader`] does.
+/// next file, and after an error in a row to the next row, as [`Reader`] does. A predicate
+/// that cannot apply to some file's schema (see [`Dataset::check_filter`]) is the first
+/// and only item, before any row.
 pub struct DatasetReader<T> {
     files: std::vec::IntoIter<(DataFile, Option<Predicate>)>,
     current: Option<(PathBuf, Reader<File, T>)>,
@@ -31,6 +33,8 @@ pub struct DatasetReader<T> {
     filter_options: FilterOptions,
     /// The columns kept of each file (every one when empty), for `Value` rows.
     select: Option<Select<T>>,
+    /// Whether the predicate was checked against every file (before the first row).
+    checked: bool,
 }
 
 /// [`Reader::select_columns`] for rows of one type, with its columns.
@@ -60,7 +64,21 @@ impl<T: DeserializeOwned> DatasetReader<T> {
             options,
             filter_options,
             select: None,
+            checked: false,
         }
+    }
+
+    /// Before the first row: the predicate checked against every file's schema. On
+    /// failure no file is left to read.
+    fn check(&mut self) -> Result<()> {
+        if std::mem::replace(&mut self.checked, true) {
+            return Ok(());
+        }
+        let r = super::check::check_files(self.files.as_slice(), &self.options);
+        if r.is_err() {
+            self.files = Vec::new().into_iter();
+        }
+        r
     }
 
     /// The file being read (`None` before the first row and after the last).
@@ -72,6 +90,7 @@ impl<T: DeserializeOwned> DatasetReader<T> {
     /// [`from_path`](crate::from_path) reads them (helper threads decode while this thread
     /// assembles).
     pub fn read_all(mut self) -> Result<Vec<T>> {
+        self.check()?;
         let mut out = Vec::new();
         if let Some((path, reader)) = self.current.take() {
             reader
@@ -140,6 +159,9 @@ impl<T: DeserializeOwned> Iterator for DatasetReader<T> {
     type Item = Result<T>;
 
     fn next(&mut self) -> Option<Result<T>> {
+        if let Err(e) = self.check() {
+            return Some(Err(e));
+        }
         loop {
             if let Some((path, reader)) = &mut self.current {
                 match reader.next() {

@@ -267,33 +267,44 @@ impl Domain {
     }
 }
 
-/// The column's type for messages: `DECIMAL(12,2) (INT64)`, `INT32`.
+/// The column's physical type as the format names it: `INT64`, `FIXED_LEN_BYTE_ARRAY(16)`.
+fn physical(d: &ColumnDescriptor) -> String {
+    match d.physical_type {
+        Type::Boolean => "BOOLEAN".into(),
+        Type::Int32 => "INT32".into(),
+        Type::Int64 => "INT64".into(),
+        Type::Int96 => "INT96".into(),
+        Type::Float => "FLOAT".into(),
+        Type::Double => "DOUBLE".into(),
+        Type::ByteArray => "BYTE_ARRAY".into(),
+        Type::FixedLenByteArray => format!("FIXED_LEN_BYTE_ARRAY({})", d.type_length),
+        Type::Unknown(t) => format!("physical type {t}"),
+    }
+}
+
+/// The column's type for messages: `DECIMAL(12,2) (INT64)`, `TIMESTAMP(MILLIS, adjusted
+/// to UTC)`, `STRING (BYTE_ARRAY)`, `INT32`.
 fn describe(d: &ColumnDescriptor) -> String {
+    let unit = |u: TimeUnit| format!("{u:?}").to_uppercase();
     match d.effective_logical_type() {
         Some(LogicalType::Decimal { precision, scale }) => {
-            format!("DECIMAL({precision},{scale}) ({:?})", d.physical_type)
+            format!("DECIMAL({precision},{scale}) ({})", physical(d))
         }
         Some(LogicalType::Timestamp {
             is_adjusted_to_utc,
-            unit,
+            unit: u,
         }) => format!(
             "TIMESTAMP({}, {})",
-            format!("{unit:?}").to_uppercase(),
+            unit(u),
             if is_adjusted_to_utc {
                 "adjusted to UTC"
             } else {
                 "local"
             }
         ),
-        Some(LogicalType::Time { unit, .. }) => {
-            format!("TIME({})", format!("{unit:?}").to_uppercase())
-        }
-        Some(lt) => format!(
-            "{} ({:?})",
-            format!("{lt:?}").to_uppercase(),
-            d.physical_type
-        ),
-        None => format!("{:?}", d.physical_type),
+        Some(LogicalType::Time { unit: u, .. }) => format!("TIME({})", unit(u)),
+        Some(lt) => format!("{} ({})", format!("{lt:?}").to_uppercase(), physical(d)),
+        None => physical(d),
     }
 }
 
@@ -331,7 +342,7 @@ fn coerce(value: &Scalar, domain: Domain, d: &ColumnDescriptor, path: &str) -> R
     const INSTANT: &str = "YYYY-MM-DD[THH:MM:SS[.fff][Z|+HH:MM]]";
     match (domain, value) {
         (Domain::Bool, Scalar::Bool(_)) => Ok(Lit::Value(value.clone())),
-        (Domain::Scaled { scale }, v) => match number(v, scale) {
+        (Domain::Scaled { scale }, v) => match number(&numeric_text(v), scale) {
             Some(s) => Ok(Lit::Scaled(s)),
             None => bad(""),
         },
@@ -358,7 +369,7 @@ fn coerce(value: &Scalar, domain: Domain, d: &ColumnDescriptor, path: &str) -> R
             _ => bad(" (write it as 'HH:MM:SS[.fff]')"),
         },
         (Domain::Float { single }, v) => {
-            let f = match v {
+            let f = match &numeric_text(v) {
                 Scalar::Float(f) => *f,
                 Scalar::Int(i) if single => *i as f32 as f64,
                 Scalar::Int(i) => *i as f64,
@@ -376,6 +387,24 @@ fn coerce(value: &Scalar, domain: Domain, d: &ColumnDescriptor, path: &str) -> R
         (Domain::Bytes, Scalar::Bytes(_)) => Ok(Lit::Value(value.clone())),
         (Domain::Unordered, _) => bad(" (only is null / is not null apply)"),
         _ => bad(""),
+    }
+}
+
+/// A text literal that reads as a number (`'12.50'`, `'1e3'`, `'NaN'`, `'-inf'`) as that
+/// number, as DuckDB casts text to a numeric column; any other literal as it is.
+fn numeric_text(v: &Scalar) -> Scalar {
+    let Some(t) = v.as_str().map(str::trim) else {
+        return v.clone();
+    };
+    if let Ok(i) = t.parse::<i128>() {
+        return Scalar::Int(i);
+    }
+    if let Ok(d) = t.parse::<Decimal>() {
+        return Scalar::Decimal(d);
+    }
+    match t.parse::<f64>() {
+        Ok(f) => Scalar::Float(f),
+        Err(_) => v.clone(),
     }
 }
 

@@ -39,6 +39,8 @@ pub fn run(args: &CatArgs) -> Result<(), Failure> {
         .read_options(options(&args.read)?);
     if let Some(p) = &args.filter {
         dataset = dataset.filter(p.clone()).map_err(usage_or_failed)?;
+        // Before any row is printed: a predicate that cannot apply to some file.
+        dataset.check_filter().map_err(usage_or_failed)?;
     }
     let errors = print_dataset(&dataset, args).map_err(failed)?;
     match errors {
