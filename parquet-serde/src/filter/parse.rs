@@ -456,7 +456,8 @@ impl Predicate {
     /// `fields.http.status`, `fields.tags[1]`, indexes from 1) tests the value there in each
     /// row, cast to the literal's type as DuckDB's `TRY_CAST(variant_extract(..) AS T)`: `T`
     /// is `BIGINT` for a whole number (`HUGEINT` beyond 64 bits), `DOUBLE` for a number with
-    /// a fraction or exponent, `VARCHAR` for text and `BOOLEAN` for `true` / `false`. A
+    /// a point or an exponent (not DuckDB's `DECIMAL(p,s)` of the literal, which would make
+    /// every value with more integer digits null), `VARCHAR` for text and `BOOLEAN` for `true` / `false`. A
     /// missing path, a variant null or a value that does not cast is null: no comparison
     /// matches it (`!=` neither), and `is null` holds (except for a value that does not cast).
     ///

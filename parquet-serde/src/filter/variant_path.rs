@@ -26,7 +26,7 @@
 //! | literal | `T` |
 //! |---|---|
 //! | whole number within `i64` / beyond | `BIGINT` / `HUGEINT` |
-//! | number with a fraction or an exponent | `DOUBLE` |
+//! | number with a point or an exponent, or a whole number beyond `i128` | `DOUBLE` (the literal rounded to the nearest double) |
 //! | `'text'` | `VARCHAR` |
 //! | `true`, `false` | `BOOLEAN` |
 //!
@@ -42,9 +42,10 @@
 //! |---|---|---|---|---|
 //! | int8 .. int64 | the value | the value | decimal digits | `!= 0` |
 //! | float, double | rounded half to even; NaN, ±inf, out of range: null | the value | shortest round-trip digits as Python's `repr` (`1.5`, `2.0`, `1e+20`; `-0.0` is `0`) | `!= 0` (NaN is true) |
-//! | decimal4/8/16 | rounded half away from zero; out of range: null | nearest double | digits with the scale (`1.50`) | `!= 0` |
+//! | decimal4/8/16 | rounded half away from zero; out of range: null | nearest double | digits with the scale (`1.50`), no `0` before the point when DuckDB's width (38 for decimal16, else the unscaled value's digit count) is the scale (`.05`) | `!= 0` |
 //! | boolean | 1, 0 | 1.0, 0.0 | `true`, `false` | the value |
-//! | string | trimmed of whitespace; `-` but no `+`; decimal digits without leading zeros (`0`, `-0` allowed), `0x` hex, `0b` binary; else null | leading whitespace only; no `+`; decimal or exponent forms, `.5`, `5.`, `nan`, `inf`, `infinity` (any case); overflow is ±inf | the string | `true`, `t`, `yes` / `false`, `f`, `no`, any case, nothing else |
+//! | string | trimmed of whitespace; `-` but no `+`; decimal digits, `0x` hex, `0b` binary; else null | leading whitespace only; no `+`; decimal or exponent forms, `.5`, `5.`, `nan`, `inf`, `infinity` (any case); overflow is ±inf | the string | `true`, `t`, `yes` / `false`, `f`, `no`, any case, nothing else |
+//! | (string, both numeric casts) | unsigned text starting with `0` and another digit (`00012`, `012.5`) is null; `-012` is not | | | |
 //! | date | null | null | `YYYY-MM-DD` | null |
 //! | uuid | null | null | hyphenated lowercase | null |
 //! | time | null | null | `HH:MM:SS[.ffffff]`, trailing zeros of the fraction cut | null |
@@ -382,7 +383,6 @@ fn compare(v: ValueRef<'_>, lit: &Scalar) -> Option<Ordering> {
                 .map(|i| i.cmp(x))
         }
         Scalar::Float(x) => to_double(v).map(|d| compare_f64(d, *x)),
-        // a number with a fraction is a DOUBLE literal here (see the module docs)
         Scalar::Decimal(x) => to_double(v).map(|d| compare_f64(d, x.to_f64())),
         Scalar::Bytes(b) => to_text(v).map(|t| t.as_bytes().cmp(b)),
         Scalar::Bool(b) => to_bool(v).map(|t| t.cmp(b)),
@@ -448,14 +448,19 @@ fn text_to_int(s: &str) -> Option<i128> {
     if let Some(x) = radix("0x", 16).or_else(|| radix("0b", 2)) {
         return Some(x);
     }
-    let plain = !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (!digits.starts_with('0') || digits.bytes().all(|b| b == b'0'));
-    if !plain {
+    let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    if !plain || leading_zero(t) {
         return None;
     }
     let x: i128 = digits.parse().ok()?;
     Some(if neg { -x } else { x })
+}
+
+/// Whether unsigned text starts with `0` and another digit (`00012`, `012.5`, `00`): DuckDB
+/// casts it to no number, though it casts `-012`.
+fn leading_zero(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.first() == Some(&b'0') && b.get(1).is_some_and(u8::is_ascii_digit)
 }
 
 /// `TRY_CAST(v AS DOUBLE)`.
@@ -488,7 +493,7 @@ fn text_to_double(s: &str) -> Option<f64> {
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
         && !body.starts_with(['+', '-']);
-    if !(named || numeric) {
+    if !(named || numeric) || leading_zero(t) {
         return None;
     }
     t.parse().ok()
@@ -533,9 +538,9 @@ fn to_text(v: ValueRef<'_>) -> Option<String> {
         ValueRef::Bool(b) => write!(out, "{b}").ok()?,
         ValueRef::Float(f) => return Some(python_repr(format!("{f:e}"), f.is_nan(), f == 0.0)),
         ValueRef::Double(f) => return Some(python_repr(format!("{f:e}"), f.is_nan(), f == 0.0)),
-        ValueRef::Decimal4(u, s) => print::decimal(u.into(), s.into(), &mut out).ok()?,
-        ValueRef::Decimal8(u, s) => print::decimal(u.into(), s.into(), &mut out).ok()?,
-        ValueRef::Decimal16(u, s) => print::decimal(u, s.into(), &mut out).ok()?,
+        ValueRef::Decimal4(u, s) => decimal_text(u.into(), s, None, &mut out)?,
+        ValueRef::Decimal8(u, s) => decimal_text(u.into(), s, None, &mut out)?,
+        ValueRef::Decimal16(u, s) => decimal_text(u, s, Some(38), &mut out)?,
         ValueRef::Date(d) => print::date(d.into(), &mut out).ok()?,
         ValueRef::Uuid(u) => print::uuid(&u, &mut out).ok()?,
         ValueRef::Time(us) => clock(us, 1_000_000, &mut out)?,
@@ -555,6 +560,22 @@ fn to_text(v: ValueRef<'_>) -> Option<String> {
         ValueRef::Array(_) | ValueRef::Object(_) | ValueRef::Null => return None,
     }
     Some(out)
+}
+
+/// A decimal as DuckDB prints one read from a VARIANT: its width is `width` (38 for
+/// decimal16), else the unscaled value's digit count; when the width is the scale there is
+/// no `0` before the point (`.05`, `-.5`, `.123456789`).
+fn decimal_text(unscaled: i128, scale: u8, width: Option<u32>, out: &mut String) -> Option<()> {
+    print::decimal(unscaled, scale.into(), out).ok()?;
+    let digits = unscaled
+        .unsigned_abs()
+        .checked_ilog10()
+        .map_or(1, |d| d + 1);
+    if scale > 0 && width.unwrap_or(digits) <= u32::from(scale) {
+        let at = out.find("0.")?;
+        out.remove(at);
+    }
+    Some(())
 }
 
 /// `YYYY-MM-DD HH:MM:SS[.fff]` of `t` units (`per_sec` a second) since the epoch, the
@@ -583,7 +604,7 @@ fn clock(t: i64, per_sec: i64, out: &mut String) -> Option<()> {
 
 /// Python's `repr` of a float from Rust's shortest scientific form (`1.5e0`, `1e20`,
 /// `inf`, `NaN`): fixed notation for exponents in `-4..16` (with `.0` when whole), else
-/// `d.ddde+XX`. DuckDB prints zero as `0.0`, but negative zero as `0`.
+/// `d.ddde+XX`.
 fn python_repr(sci: String, nan: bool, zero: bool) -> String {
     if nan {
         return "nan".into();
@@ -592,7 +613,7 @@ fn python_repr(sci: String, nan: bool, zero: bool) -> String {
         return sci;
     }
     if zero {
-        return if sci.starts_with('-') { "0" } else { "0.0" }.into();
+        return if sci.starts_with('-') { "-0.0" } else { "0.0" }.into();
     }
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
@@ -665,6 +686,8 @@ mod tests {
             ("00012", None),
             ("-0", Some(0)),
             ("-00", Some(0)),
+            ("-012", Some(-12)),
+            ("00", None),
             ("0xFF", Some(255)),
             ("0XFF", Some(255)),
             ("-0x10", None),
@@ -697,6 +720,13 @@ mod tests {
             ("-inf", Some(f64::NEG_INFINITY)),
             ("Infinity", Some(f64::INFINITY)),
             ("0x1p3", None),
+            ("00012", None),
+            ("012.5", None),
+            ("-012", Some(-12.0)),
+            ("0.5", Some(0.5)),
+            ("-.5", Some(-0.5)),
+            ("0e5", Some(0.0)),
+            ("1e", None),
             ("1_0", None),
         ] {
             assert_eq!(to_double(ValueRef::String(s)), want, "{s:?}");
@@ -714,7 +744,16 @@ mod tests {
         // Text.
         let text = |v| to_text(v).unwrap();
         assert_eq!(text(ValueRef::Decimal4(-500, 2)), "-5.00");
-        assert_eq!(text(ValueRef::Decimal4(5, 2)), "0.05");
+        assert_eq!(text(ValueRef::Decimal4(5, 2)), ".05");
+        assert_eq!(text(ValueRef::Decimal4(-5, 1)), "-.5");
+        assert_eq!(text(ValueRef::Decimal4(105, 2)), "1.05");
+        assert_eq!(text(ValueRef::Decimal8(123_456_789, 9)), ".123456789");
+        assert_eq!(text(ValueRef::Decimal8(5_000_000_000, 1)), "500000000.0");
+        assert_eq!(text(ValueRef::Decimal16(25, 20)), "0.00000000000000000025");
+        assert_eq!(
+            text(ValueRef::Decimal16(25, 38)),
+            ".00000000000000000000000000000000000025"
+        );
         assert_eq!(text(ValueRef::Bool(false)), "false");
         assert_eq!(text(ValueRef::Date(20_455)), "2026-01-02");
         assert_eq!(
@@ -753,7 +792,7 @@ mod tests {
             (1e-5, "1e-05"),
             (0.1, "0.1"),
             (1.0 / 3.0, "0.3333333333333333"),
-            (-0.0, "0"),
+            (-0.0, "-0.0"),
             (0.0, "0.0"),
             (2f64.powi(70), "1.1805916207174113e+21"),
             (1.5e300, "1.5e+300"),

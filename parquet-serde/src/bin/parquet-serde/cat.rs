@@ -9,6 +9,7 @@ use parquet_serde::record::{write_json, Value};
 use parquet_serde::{Error, ErrorKind, Reader};
 
 use crate::read::{options, print_to_stdout, read, CatArgs};
+use crate::variant_columns::{project, Projection};
 use crate::Failure;
 
 /// Runs `cat`: a folder, or a pattern that is not an existing file, is read as a
@@ -34,15 +35,26 @@ pub fn run(args: &CatArgs) -> Result<(), Failure> {
     } else {
         Dataset::glob(&text)
     };
+    let read_options = options(&args.read)?;
     let mut dataset = dataset
         .map_err(usage_or_failed)?
-        .read_options(options(&args.read)?);
+        .read_options(read_options.clone());
     if let Some(p) = &args.filter {
         dataset = dataset.filter(p.clone()).map_err(usage_or_failed)?;
         // Before any row is printed: a predicate that cannot apply to some file.
         dataset.check_filter().map_err(usage_or_failed)?;
     }
-    let errors = print_dataset(&dataset, args).map_err(failed)?;
+    // Paths inside VARIANT columns are found in the first file's schema (a file that
+    // cannot be opened is reported when its rows are read).
+    let first = dataset.selected_files().next().and_then(|f| {
+        let file = std::fs::File::open(f.path()).ok()?;
+        FileReader::with_options(file, read_options).ok()
+    });
+    let projection = match first {
+        Some(r) => project(r.schema(), &args.columns).map_err(Failure::Usage)?,
+        None => Projection::unchanged(&args.columns),
+    };
+    let errors = print_dataset(&dataset, args, &projection).map_err(failed)?;
     match errors {
         None => Ok(()),
         Some((n, kind)) => Err(failed(Error::new(
@@ -55,8 +67,14 @@ pub fn run(args: &CatArgs) -> Result<(), Failure> {
 /// Prints the rows of `dataset` (the columns and at most the rows `args` asks); an error
 /// in a file or a row is printed on standard error and the rows go on. The number of
 /// errors and the first one's kind, if any.
-fn print_dataset(dataset: &Dataset, args: &CatArgs) -> Result<Option<(usize, ErrorKind)>, Error> {
-    let rows = dataset.rows::<Value>().select_columns(&args.columns)?;
+fn print_dataset(
+    dataset: &Dataset,
+    args: &CatArgs,
+    projection: &Projection,
+) -> Result<Option<(usize, ErrorKind)>, Error> {
+    let rows = dataset
+        .rows::<Value>()
+        .select_columns(&projection.columns)?;
     let limit = args.limit.unwrap_or(usize::MAX);
     let mut errors: Option<(usize, ErrorKind)> = None;
     print_to_stdout(|out| {
@@ -67,7 +85,8 @@ fn print_dataset(dataset: &Dataset, args: &CatArgs) -> Result<Option<(usize, Err
                 break;
             }
             match row {
-                Ok(row) => {
+                Ok(mut row) => {
+                    projection.apply(&mut row);
                     line.clear();
                     write_json(&row, &mut line);
                     line.push('\n');
@@ -93,14 +112,18 @@ pub fn cat(
     args: &CatArgs,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let mut rows = Reader::<_, Value>::from_file_reader(reader)?.select_columns(&args.columns)?;
+    let projection = project(reader.schema(), &args.columns)?;
+    let mut rows =
+        Reader::<_, Value>::from_file_reader(reader)?.select_columns(&projection.columns)?;
     if let Some(p) = &args.filter {
         rows = rows.filter(p.clone())?;
     }
     let mut line = String::new();
     for row in rows.take(args.limit.unwrap_or(usize::MAX)) {
+        let mut row = row?;
+        projection.apply(&mut row);
         line.clear();
-        write_json(&row?, &mut line);
+        write_json(&row, &mut line);
         line.push('\n');
         out.write_all(line.as_bytes())?;
     }

@@ -40,6 +40,7 @@ mod rewrite_crypto;
 mod rewrite_layout;
 mod stats_flags;
 mod tail;
+mod variant_columns;
 mod write_args;
 
 use read::{read, CatArgs, ReadArgs};

@@ -27,7 +27,8 @@ pub struct ReadArgs {
 /// The arguments of `cat`.
 #[derive(Debug, Clone, Args)]
 pub struct CatArgs {
-    /// Only these columns: dotted paths, comma-separated (a group selects its leaves)
+    /// Only these columns: dotted paths, comma-separated (a group selects its leaves; a
+    /// path inside a VARIANT column, `fields.status`, keeps only that field of it)
     #[arg(long, value_name = "a,b.c", value_delimiter = ',')]
     pub columns: Vec<String>,
     /// At most N rows
@@ -35,7 +36,8 @@ pub struct CatArgs {
     pub limit: Option<usize>,
     /// Only the rows where this holds: `level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`
     /// (and/or/not, = != < <= > >=, in (...), between, is [not] null; partition keys of
-    /// a folder's `key=value` subfolders too)
+    /// a folder's `key=value` subfolders too; paths inside VARIANT columns: `fields.status
+    /// = 500`, compared as DuckDB's TRY_CAST to the literal's type)
     #[arg(long = "where", value_name = "PREDICATE", value_parser = parse_predicate)]
     pub filter: Option<Predicate>,
     /// The file and its keys (last: their help heading would take the flags after them).
