@@ -137,7 +137,10 @@ fn shredded_paths_prune_by_their_typed_statistics() {
 #[test]
 fn paths_that_are_not_shredded_are_errors() {
     let bytes = parquet_serde::to_vec(&rows()[..3]).unwrap();
-    for p in [col("attrs").field("extra").eq(1), col("id").field("x").eq(1)] {
+    for p in [
+        col("attrs").field("extra").eq(1),
+        col("id").field("x").eq(1),
+    ] {
         let err = Reader::<_, Row>::new(&bytes[..]).unwrap().filter(p.clone());
         assert!(err.is_err(), "{p}");
     }

@@ -1042,14 +1042,18 @@ impl Table {
                 }
                 let d = d as i64 + r.range(-1, 1) as i64;
                 if r.chance(25) {
-                    // A timestamp on a DATE column: DuckDB compares it as a timestamp.
+                    // A timestamp on a DATE column. DuckDB casts the text to the column's
+                    // type, as every literal here: to DATE, its date part (as PostgreSQL).
+                    // (`TIMESTAMP '...'` would compare the instant instead.)
                     let t = d as i128 * 86_400_000_000_000
                         + r.range(0, 86_399) * 1_000_000_000 * r.chance(50) as i128;
                     let text = timestamp_text(t, 0);
-                    Lit {
-                        ours: quote(&text),
-                        duck: format!("TIMESTAMP {}", quote(&text)),
-                    }
+                    let text = match r.below(3) {
+                        0 => format!("{text}Z"),
+                        1 => format!("{text}-05:00"),
+                        _ => text,
+                    };
+                    lit(quote(&text))
                 } else {
                     lit(quote(&date_text(d)))
                 }
