@@ -1033,7 +1033,11 @@ impl Table {
                 } else {
                     v / 10i128.pow(scale - s) + r.range(-1, 1) * r.chance(30) as i128
                 };
-                lit(decimal_text(v, s))
+                // Within the column's integer digits: DuckDB casts the literal to the
+                // column's precision and fails beyond it (and reads more than 38 digits as
+                // a DOUBLE).
+                let bound = 10i128.pow(precision - scale + s) - 1;
+                lit(decimal_text(v.clamp(-bound, bound), s))
             }
             (Kind::Date, Cell::I(d)) => {
                 if !g.times {
