@@ -3,10 +3,12 @@
 
 usage: pred_diff_duckdb.py JOB.json
 
-JOB.json: {"file": PATH, "hive": DIR, "where": [SQL condition, ...]}. For each condition, in
-order, prints one JSON line {"file": ids | {"error": msg}, "hive": ids | {"error": msg}}: the
-ids (ascending) of the rows of read_parquet(PATH), and of
-read_parquet('DIR/**/*.parquet', hive_partitioning = true), where the condition holds. The
+JOB.json: {"file": PATH, "hive": DIR, "where": [SQL condition, ...], "hive_where": [SQL
+condition, ...]} (as many of each). For each pair, in order, prints one JSON line
+{"file": ids | {"error": msg}, "hive": ids | {"error": msg}}: the ids (ascending) of the rows
+of read_parquet(PATH) where the first holds, and of
+read_parquet('DIR/**/*.parquet', hive_partitioning = true) where the second holds (it may
+test the partition key). The
 session's TimeZone is UTC.
 """
 import json
@@ -39,8 +41,8 @@ def main():
         f"CREATE TABLE h AS SELECT * FROM read_parquet('{hive}/**/*.parquet', hive_partitioning = true)"
     )
     out = sys.stdout
-    for cond in job["where"]:
-        out.write(json.dumps({"file": answer(con, "t", cond), "hive": answer(con, "h", cond)}))
+    for cond, hive_cond in zip(job["where"], job["hive_where"]):
+        out.write(json.dumps({"file": answer(con, "t", cond), "hive": answer(con, "h", hive_cond)}))
         out.write("\n")
 
 

@@ -1492,19 +1492,20 @@ pub enum Answer {
     Error(String),
 }
 
-/// Runs every predicate of one table through DuckDB in one Python process: for each, the
-/// answer on `file` and on the Hive folder `hive`.
+/// Runs every predicate of one table through DuckDB in one Python process: for each pair,
+/// the answer to the first on `file` and to the second on the Hive folder `hive`.
 pub fn duckdb(
     python: &Path,
     script: &Path,
     file: &Path,
     hive: &Path,
-    preds: &[Pred],
+    preds: &[(Pred, Pred)],
 ) -> Vec<(Answer, Answer)> {
     let job = serde_json::json!({
         "file": file,
         "hive": hive,
-        "where": preds.iter().map(|p| p.duck.as_str()).collect::<Vec<_>>(),
+        "where": preds.iter().map(|p| p.0.duck.as_str()).collect::<Vec<_>>(),
+        "hive_where": preds.iter().map(|p| p.1.duck.as_str()).collect::<Vec<_>>(),
     });
     let job_path = file.with_extension("json");
     std::fs::write(&job_path, job.to_string()).unwrap();
@@ -1635,6 +1636,29 @@ pub fn table_paths(dir: &Path, seed: u64) -> (PathBuf, PathBuf) {
     )
 }
 
+/// `p` and a test of the Hive folder's partition key `part` (0, 1 or 2; DuckDB reads it as
+/// BIGINT).
+fn with_partition(p: &Pred, r: &mut Rng) -> Pred {
+    let k = r.below(3);
+    let (key, conj) = match r.below(5) {
+        0 => (format!("part = {k}"), "and"),
+        1 => (format!("part != {k}"), "or"),
+        2 => (format!("part in ({k}, {})", (k + 1) % 3), "and"),
+        3 => (format!("part >= {k}"), "and"),
+        _ => (format!("part between {k} and 2"), "or"),
+    };
+    Pred {
+        ours: format!("({key} {conj} ({}))", p.ours),
+        duck: format!(
+            "(({}) {} ({}))",
+            key.replace("between", "BETWEEN").replace(" and ", " AND "),
+            conj.to_uppercase(),
+            p.duck
+        ),
+        incomparable: p.incomparable,
+    }
+}
+
 /// How a run is set up.
 pub struct Run<'a> {
     /// The grammar drawn from.
@@ -1692,14 +1716,23 @@ impl Run<'_> {
             let (file, hive) = table_paths(&dir, seed);
             table.write(&file, &hive);
             let mut r = Rng::new(seed.wrapping_mul(7919));
-            let preds: Vec<Pred> = (0..self.predicates)
-                .map(|_| table.predicate(&mut r, &self.grammar, 2))
+            // On the Hive folder, every third predicate also tests the partition key.
+            let preds: Vec<(Pred, Pred)> = (0..self.predicates)
+                .map(|i| {
+                    let p = table.predicate(&mut r, &self.grammar, 2);
+                    let h = if i % 3 == 1 {
+                        with_partition(&p, &mut r)
+                    } else {
+                        p.clone()
+                    };
+                    (p, h)
+                })
                 .enumerate()
                 .filter(|(i, _)| i % self.every == 0)
                 .map(|(_, p)| p)
                 .collect();
             let answers = duckdb(&self.python, &self.script, &file, &hive, &preds);
-            for (pred, (duck_file, duck_hive)) in preds.iter().zip(&answers) {
+            for ((pred, hive_pred), (duck_file, duck_hive)) in preds.iter().zip(&answers) {
                 tally.record(
                     seed,
                     "file",
@@ -1710,8 +1743,8 @@ impl Run<'_> {
                 tally.record(
                     seed,
                     "hive",
-                    pred,
-                    (self.on_folder)(&hive, &pred.ours),
+                    hive_pred,
+                    (self.on_folder)(&hive, &hive_pred.ours),
                     duck_hive,
                 );
             }
