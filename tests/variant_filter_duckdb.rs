@@ -176,6 +176,7 @@ const PATHS: &[(&str, &str)] = &[
     ),
     ("fields.s", "variant_extract(fields, 's')"),
     ("fields.zz", "variant_extract(fields, 'zz')"),
+    ("fields", "fields"),
 ];
 
 /// A literal: our text, DuckDB's literal, the type it casts to.
@@ -242,7 +243,19 @@ fn cast(expr: &str, ty: &str) -> String {
 /// A random test: our text and DuckDB's SQL.
 fn test(r: &mut Rng) -> (String, String) {
     let (path, expr) = *r.pick(PATHS);
-    match r.below(10) {
+    match r.below(11) {
+        10 => {
+            let pat = *r.pick(&["5%", "%0", "_", "%.%", "a%", "%", "2026%", "-%", "%e+%"]);
+            let not = if r.below(3) == 0 { " not" } else { "" };
+            (
+                format!("{path}{not} like '{pat}'"),
+                format!(
+                    "{}{} LIKE '{pat}'",
+                    cast(expr, "VARCHAR"),
+                    not.to_uppercase()
+                ),
+            )
+        }
         0 => {
             let not = if r.below(2) == 0 { "" } else { " not" };
             (

@@ -149,6 +149,32 @@ fn cat_where_and_columns_on_variant_paths_of_a_tracing_folder() {
     ]);
     assert_eq!(lines(&out)[0]["fields"]["ms"], json!(0.0));
 
+    // One file of the folder, read as a file.
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.path().to_path_buf()];
+    while let Some(f) = dirs.pop() {
+        for e in std::fs::read_dir(f).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    assert_eq!(files.len(), 1, "{files:?}");
+    let file = files[0].to_str().unwrap();
+    let out = run(&[
+        "cat",
+        file,
+        "--where",
+        "fields.status = 500",
+        "--columns",
+        "fields.i",
+    ]);
+    assert_eq!(lines(&out).len(), 8);
+    assert_eq!(lines(&out)[1], json!({"fields": {"i": 5}}));
+
     // An array index is refused in --columns, with the reason.
     let out = run(&["cat", d, "--columns", "fields.tags[1]"]);
     assert_eq!(out.status.code(), Some(2));

@@ -118,7 +118,7 @@ impl Bound {
         match self {
             Bound::Leaf(l) => {
                 f(l.column);
-                // a VARIANT path reads the `metadata` leaf beside `value`
+                // A VARIANT path reads the `metadata` leaf beside `value`.
                 if let Test::VariantPath(v) = &l.test {
                     f(v.metadata);
                 }
@@ -585,6 +585,8 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
             Test::NotIn(v) => mk(Test::In(v)),
             Test::IsNull => mk(Test::IsNotNull),
             Test::IsNotNull => mk(Test::IsNull),
+            Test::Like(p) => mk(Test::NotLike(p)),
+            Test::NotLike(p) => mk(Test::Like(p)),
             // Bound by `variant_path` before this.
             Test::VariantPath(v) => Bound::Leaf(Leaf {
                 column,
@@ -592,8 +594,6 @@ fn bind_inner(p: &Predicate, schema: &Schema, negate: bool) -> Result<Bound> {
                 test: Test::VariantPath(v),
                 negated: true,
             }),
-            Test::Like(p) => mk(Test::NotLike(p)),
-            Test::NotLike(p) => mk(Test::Like(p)),
             // Taken care of above.
             Test::IntersectsBbox(b) => Bound::Leaf(Leaf {
                 column,

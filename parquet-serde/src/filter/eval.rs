@@ -53,12 +53,11 @@ fn typed<'t, T: Copy>(
         Test::NotIn(v) => Typed::NotIn(list(v)),
         Test::IsNull => Typed::Const(false),
         Test::IsNotNull => Typed::Const(true),
-        // Only GEOMETRY / GEOGRAPHY byte arrays are bound to it, text columns to LIKE and
-        // VARIANT `value` leaves to paths (decoded row by row in `variant_path`), all
-        // answered before this.
-        Test::IntersectsBbox(_) | Test::Like(_) | Test::NotLike(_) | Test::VariantPath(_) => {
-            Typed::Const(false)
-        }
+        // Only GEOMETRY / GEOGRAPHY byte arrays are bound to it, and text columns to LIKE,
+        // both answered before this.
+        Test::IntersectsBbox(_) | Test::Like(_) | Test::NotLike(_) => Typed::Const(false),
+        // Decoded row by row in `variant_path`, never through column values.
+        Test::VariantPath(_) => Typed::Const(false),
     }
 }
 

@@ -17,6 +17,111 @@
 //! [`Predicate::parse`] reads a predicate from SQL-like text
 //! (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`), as the command line's `--where`.
 //!
+//! # What literals mean
+//!
+//! A literal compares with a column in the column's logical type, exactly:
+//!
+//! - **Integers and DECIMAL** (INT32, INT64, FIXED_LEN_BYTE_ARRAY, BYTE_ARRAY; signed or
+//!   unsigned over the whole range): integer, decimal (`90000.00`, kept digit for digit as a
+//!   [`Decimal`](crate::core::column::Decimal)) and float literals compare by numeric value,
+//!   never through `f64`: `amount > 90000` on `DECIMAL(12,2)` means 90000.00, `amount >
+//!   1.005` on scale 2 selects 1.01 and up, `a = 1.0` on an integer column is `a = 1`, and
+//!   `a = 1.5` selects nothing. A float literal means its shortest decimal text (`0.1`); text
+//!   that reads as a number (`'12.50'`) is that number.
+//! - **FLOAT, DOUBLE, FLOAT16**: compare as floating point, -0.0 equal to +0.0, NaN equal to
+//!   NaN and greater than every number (as DuckDB). Integer and decimal literals on FLOAT and
+//!   FLOAT16 are rounded to `f32` first, as DuckDB casts them to the column's type.
+//! - **TIMESTAMP** (any unit, UTC-adjusted or not), **INT96**, **DATE**, **TIME**: ISO 8601 text,
+//!   `'2026-11-24'`, `'2026-11-24T13:00:19.833999Z'`, `'2026-11-24 14:00+01:00'`,
+//!   `'13:00:00.5'`, compared by its exact value, every fraction digit counted (a literal finer
+//!   than the column's unit is never cut down to it). A date alone is its midnight. On a
+//!   UTC-adjusted timestamp (and INT96) an offset gives the instant, and a literal without
+//!   offset is UTC; on a timestamp not adjusted to UTC, and on TIME, the wall-clock reading is
+//!   compared and an offset is ignored; on DATE only the date part of a timestamp literal counts
+//!   (as DuckDB casts text to DATE). A number on a TIMESTAMP, DATE or TIME column is its stored
+//!   integer.
+//! - **UUID**: its text form (`'01234567-89ab-cdef-0123-456789abcdef'`) or 16 bytes.
+//! - **STRING, ENUM, JSON, BYTE_ARRAY**: text or bytes, in unsigned byte order; `like` with `%`
+//!   and `_`.
+//! - **BOOLEAN**: `true` / `false`.
+//!
+//! A literal that cannot compare with its column at all (text against a boolean, a number
+//! against text) is refused when the predicate is bound to a file; the error names the
+//! column, its type and the literal. `x in (1, null)` is true where `x = 1` and unknown
+//! elsewhere, so `x not in (1, null)` is never true, as in SQL. Two columns compare when
+//! both hold numbers, both text, both booleans, both instants (DATE, TIMESTAMP, INT96) or
+//! both TIME.
+//!
+//! Pruning by statistics, page index, dictionaries and Bloom filters follows the same rules:
+//! a literal that falls between two of the column's stored values is turned into an
+//! equivalent test on stored values (`u > 1.005` on scale 2 is `u > 100` in cents), so no
+//! row group or page holding a match is skipped.
+//!
+//! # Paths inside VARIANT columns
+//!
+//! A column path that names no leaf but starts with a VARIANT group (one holding `metadata`
+//! and `value` leaves) is read as that column and a path inside its values:
+//!
+//! ```text
+//! variant_path := variant_column ("." name | "[" index "]")*
+//! ```
+//!
+//! The column alone (`fields = 500`, `fields is null`) tests the whole value.
+//! `fields.http.status` is field `status` of field `http`; `fields.tags[1]` the first element
+//! of array `tags` (indexes start at 1, as DuckDB's `fields.tags[1]`); a `typed_value` step
+//! is skipped, so [`Column::field`] names the same path
+//! (`col("fields").field("status")` is `fields.typed_value.status`). A field name holding
+//! `.` or `[` cannot be named. A VARIANT column under a repeated field, or one with shredded
+//! `typed_value` columns, is refused when the predicate is bound (a shredded field is tested
+//! through its typed column: `fields.typed_value.status`).
+//!
+//! ## What a path test means
+//!
+//! A test compares the value at the path as DuckDB 2.0 compares
+//! `TRY_CAST(variant_extract(...) AS T)`, with `T` the literal's type:
+//!
+//! | literal | `T` |
+//! |---|---|
+//! | whole number within `i64` / beyond | `BIGINT` / `HUGEINT` |
+//! | number with a point or an exponent, or a whole number beyond `i128` | `DOUBLE` (the literal rounded to the nearest double) |
+//! | `'text'` | `VARCHAR` |
+//! | `true`, `false` | `BOOLEAN` |
+//!
+//! The value is *null* (the comparison is unknown, so neither `=` nor `!=` matches) when the
+//! column is null, the path is missing (a field of a non-object, an index past the end), the
+//! value is a variant null, or it does not cast. `is null` is true exactly then, except
+//! that a value that does not cast is not null. `between` is `>= low and <= high` and
+//! `in (a, b)` is `= a or = b`, each literal with its own `T`; `like` matches the `VARCHAR`
+//! cast. `x is true` is `x = true and x is not null`, as on columns, so where the value
+//! does not cast to `BOOLEAN` it is unknown (DuckDB's `TRY_CAST(..) IS TRUE` is false
+//! there, so `not (x is true)` differs on such values). A column on the other side of a
+//! comparison (`fields.a < b`) is refused.
+//!
+//! What casts, as found by experiment on DuckDB 2.0 (`TRY_CAST(<x>::VARIANT AS T)`):
+//!
+//! | value | `BIGINT` / `HUGEINT` | `DOUBLE` | `VARCHAR` | `BOOLEAN` |
+//! |---|---|---|---|---|
+//! | int8 .. int64 | the value | the value | decimal digits | `!= 0` |
+//! | float, double | rounded half to even; NaN, ±inf, out of range: null | the value | shortest round-trip digits as Python's `repr` (`1.5`, `2.0`, `1e+20`, `-0.0`) | `!= 0` (NaN is true) |
+//! | decimal4/8/16 | rounded half away from zero; out of range: null | nearest double | digits with the scale (`1.50`), no `0` before the point when DuckDB's width (38 for decimal16, else the unscaled value's digit count) is the scale (`.05`) | `!= 0` |
+//! | boolean | 1, 0 | 1.0, 0.0 | `true`, `false` | the value |
+//! | string | trimmed of whitespace; `-` but no `+`; decimal digits, `0x` hex, `0b` binary; else null | leading whitespace only; no `+`; decimal or exponent forms, `.5`, `5.`, `nan`, `inf`, `infinity` (any case); overflow is ±inf | the string | `true`, `t`, `yes` / `false`, `f`, `no`, any case, nothing else |
+//! | (string, both numeric casts) | unsigned text starting with `0` and another digit (`00012`, `012.5`) is null; `-012` is not | | | |
+//! | date | null | null | `YYYY-MM-DD` | null |
+//! | uuid | null | null | hyphenated lowercase | null |
+//! | time | null | null | `HH:MM:SS[.ffffff]`, trailing zeros of the fraction cut | null |
+//! | timestamps | null | null | `YYYY-MM-DD HH:MM:SS[.fff…]` as for time, with `+00` when adjusted to UTC (DuckDB's `TimeZone` UTC) | null |
+//! | binary | null | null | printable ASCII as is, other bytes `\xHH` | null |
+//! | object, array | null | null | **null here** (DuckDB gives a text form of its own) | null |
+//! | null | null | null | null | null |
+//!
+//! The differences from DuckDB: objects and arrays never compare with a text literal, and
+//! `not (x is true)` / `x is not true` on a value that does not cast (above).
+//!
+//! Comparisons then follow the column rules: numbers by value (doubles with NaN equal to NaN
+//! and greatest), text by bytes, `false < true`. Row groups and pages are never skipped for
+//! a path test (the `value` column's statistics say nothing about the path).
+//!
 //! [`Filter::select`] gives per row group a [`RowSelection`](crate::file::RowSelection);
 //! [`FileReader::read_column_rows`](crate::file::FileReader::read_column_rows) reads those
 //! rows of any column, fetching only the pages that hold them.

@@ -74,22 +74,18 @@ fn compare(a: Cell<'_>, b: Cell<'_>) -> Ordering {
 }
 
 fn to_f64(x: i128, scale: u32) -> f64 {
-    // Through the exact decimal text, so that the one rounding is to the nearest f64.
-    let d = crate::column::Decimal::from(x);
     if scale == 0 {
         return x as f64;
     }
-    let s = d.to_string();
-    let (neg, digits) = s
-        .strip_prefix('-')
-        .map_or((false, s.as_str()), |r| (true, r));
+    // Through the exact decimal text, so that the one rounding is to the nearest f64.
+    let digits = x.unsigned_abs().to_string();
     let digits = format!(
         "{}{digits}",
         "0".repeat((scale as usize + 1).saturating_sub(digits.len()))
     );
     let (i, f) = digits.split_at(digits.len() - scale as usize);
-    let text = format!("{}{i}.{f}", if neg { "-" } else { "" });
-    text.parse().unwrap_or(f64::NAN)
+    let sign = if x < 0 { "-" } else { "" };
+    format!("{sign}{i}.{f}").parse().unwrap_or(f64::NAN)
 }
 
 /// `x × 10^-sx` against `y × 10^-sy`, exactly.

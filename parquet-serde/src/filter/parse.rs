@@ -18,13 +18,14 @@
 //! literal    := 'text' ('' is a quote) | integer | decimal | float | true | false
 //! ```
 //! Keywords are case-insensitive. Text literals compare with text columns, and with DATE,
-//! TIME and TIMESTAMP columns in their ISO 8601 forms (`'2026-11-24T13:00:00Z'`), which
-//! the predicate's binding to a file parses.
+//! TIME, TIMESTAMP and INT96 columns in their ISO 8601 forms (`'2026-11-24T13:00:00Z'`),
+//! which the predicate's binding to a file reads (see [the module](super) for what
+//! literals mean).
 //!
 //! A column path that goes on past an unshredded VARIANT column names a path inside its
 //! values: `fields.status`, `fields.http.status`, `fields.tags[1]` (indexes from 1). Each
 //! row's value there is cast to the literal's type as DuckDB's `TRY_CAST` does (see
-//! `variant_path.rs` for the rules); a missing path or a value that does not cast matches
+//! the filter module doc for the rules); a missing path or a value that does not cast matches
 //! no comparison.
 
 use std::str::FromStr;
@@ -448,9 +449,13 @@ impl Predicate {
     /// member     := literal | null
     /// literal    := 'text' ('' is a quote) | integer | decimal | float | true | false
     /// ```
-    /// Keywords are case-insensitive. Text literals compare with text columns, and with
-    /// DATE, TIME and TIMESTAMP columns in their ISO 8601 forms (`'2026-11-24'`,
-    /// `'13:00:00'`, `'2026-11-24T13:00:00Z'`), parsed when the predicate is bound to a file.
+    /// Keywords are case-insensitive. A decimal literal keeps its digits (`90000.00`); one
+    /// with an exponent (`1e3`) is a float. A column alone is `column = true`; `x is true` is
+    /// false (not unknown) where `x` is null; `x in (1, null)` is `x in (1) or null`. Text
+    /// literals compare with text columns, and with DATE, TIME, TIMESTAMP and INT96 columns
+    /// in their ISO 8601 forms (`'2026-11-24'`, `'13:00:00'`, `'2026-11-24T13:00:00Z'`),
+    /// read when the predicate is bound to a file: see [the module](crate::filter#what-literals-mean)
+    /// for what each literal means on each column type.
     ///
     /// A path that goes on past an unshredded VARIANT column (`fields.status = 500`,
     /// `fields.http.status`, `fields.tags[1]`, indexes from 1) tests the value there in each

@@ -42,7 +42,9 @@ impl CmpOp {
 /// `col("a").ne(1)`: neither selects rows where `a` is null.
 ///
 /// Floating point values compare by value with -0.0 equal to +0.0 and NaN equal to NaN
-/// and greater than every other value (as PostgreSQL orders them).
+/// and greater than every other value (as PostgreSQL and DuckDB order them). Literals
+/// compare in the column's logical type, exactly (DECIMAL by value, timestamps to every
+/// fraction digit): see [the module](crate::filter#what-literals-mean).
 ///
 /// A leaf under a repeated field (`tags.list.element`) tests every value of the row: the
 /// row matches when *any* value does (a comparison with an empty or null list is unknown),

@@ -1,65 +1,8 @@
 //! Predicates on a path inside an unshredded VARIANT column (`fields.status = 500`),
 //! decoded row by row, with DuckDB's meaning.
 //!
-//! # Paths
-//!
-//! A column path that names no leaf but starts with a VARIANT group (one holding `metadata`
-//! and `value` leaves) is read as that column and a path inside its values:
-//!
-//! ```text
-//! variant_path := variant_column ("." name | "[" index "]")+
-//! ```
-//!
-//! `fields.http.status` is field `status` of field `http`; `fields.tags[1]` the first element
-//! of array `tags` (indexes start at 1, as DuckDB's `fields.tags[1]`); a `typed_value` step
-//! is skipped, so [`Column::field`](super::Column::field) names the same path
-//! (`col("fields").field("status")` is `fields.typed_value.status`). A field name holding
-//! `.` or `[` cannot be named. A VARIANT column under a repeated field, or one with shredded
-//! `typed_value` columns, is refused when the predicate is bound (a shredded field is tested
-//! through its typed column: `fields.typed_value.status`).
-//!
-//! # Meaning
-//!
-//! A test compares the value at the path as DuckDB 2.0 compares
-//! `TRY_CAST(variant_extract(...) AS T)`, with `T` the literal's type:
-//!
-//! | literal | `T` |
-//! |---|---|
-//! | whole number within `i64` / beyond | `BIGINT` / `HUGEINT` |
-//! | number with a point or an exponent, or a whole number beyond `i128` | `DOUBLE` (the literal rounded to the nearest double) |
-//! | `'text'` | `VARCHAR` |
-//! | `true`, `false` | `BOOLEAN` |
-//!
-//! The value is *null* (the comparison is unknown, so neither `=` nor `!=` matches) when the
-//! column is null, the path is missing (a field of a non-object, an index past the end), the
-//! value is a variant null, or it does not cast. `is null` is true exactly then, except
-//! that a value that does not cast is not null. `between` is `>= low and <= high` and
-//! `in (a, b)` is `= a or = b`, each literal with its own `T`.
-//!
-//! What casts, as found by experiment on DuckDB 2.0 (`TRY_CAST(<x>::VARIANT AS T)`):
-//!
-//! | value | `BIGINT` / `HUGEINT` | `DOUBLE` | `VARCHAR` | `BOOLEAN` |
-//! |---|---|---|---|---|
-//! | int8 .. int64 | the value | the value | decimal digits | `!= 0` |
-//! | float, double | rounded half to even; NaN, ±inf, out of range: null | the value | shortest round-trip digits as Python's `repr` (`1.5`, `2.0`, `1e+20`; `-0.0` is `0`) | `!= 0` (NaN is true) |
-//! | decimal4/8/16 | rounded half away from zero; out of range: null | nearest double | digits with the scale (`1.50`), no `0` before the point when DuckDB's width (38 for decimal16, else the unscaled value's digit count) is the scale (`.05`) | `!= 0` |
-//! | boolean | 1, 0 | 1.0, 0.0 | `true`, `false` | the value |
-//! | string | trimmed of whitespace; `-` but no `+`; decimal digits, `0x` hex, `0b` binary; else null | leading whitespace only; no `+`; decimal or exponent forms, `.5`, `5.`, `nan`, `inf`, `infinity` (any case); overflow is ±inf | the string | `true`, `t`, `yes` / `false`, `f`, `no`, any case, nothing else |
-//! | (string, both numeric casts) | unsigned text starting with `0` and another digit (`00012`, `012.5`) is null; `-012` is not | | | |
-//! | date | null | null | `YYYY-MM-DD` | null |
-//! | uuid | null | null | hyphenated lowercase | null |
-//! | time | null | null | `HH:MM:SS[.ffffff]`, trailing zeros of the fraction cut | null |
-//! | timestamps | null | null | `YYYY-MM-DD HH:MM:SS[.fff…]` as for time, with `+00` when adjusted to UTC (DuckDB's `TimeZone` UTC) | null |
-//! | binary | null | null | printable ASCII as is, other bytes `\xHH` | null |
-//! | object, array | null | null | **null here** (DuckDB gives a text form of its own) | null |
-//! | null | null | null | null | null |
-//!
-//! The one difference from DuckDB is the `VARCHAR` cast of objects and arrays: they never
-//! compare with a text literal here.
-//!
-//! Comparisons then follow the column rules: numbers by value (doubles with NaN equal to NaN
-//! and greatest), text by bytes, `false < true`. Row groups and pages are never skipped for
-//! a path test (the `value` column's statistics say nothing about the path).
+//! The rules are in the filter module's doc (`crate::filter`, "Paths inside VARIANT
+//! columns"); the casts are checked against DuckDB by `tests/variant_filter_duckdb.rs`.
 
 use std::cmp::Ordering;
 use std::fmt::Write as _;
@@ -75,6 +18,7 @@ use crate::variant::{ValueRef, VariantRef};
 
 use super::bind::{Bound, Kind, Leaf, Test};
 use super::eval::{FALSE, TRUE, UNKNOWN};
+use super::like::like;
 use super::predicate::CmpOp;
 
 /// One step into a variant value.
@@ -185,13 +129,17 @@ fn leaf<'s>(schema: &'s Schema, path: &str) -> Result<(usize, &'s ColumnDescript
     Ok((i, d))
 }
 
-/// The first prefix of `path` (ending before a `.` or `[`) that is a VARIANT group with
-/// `metadata` and `value` leaves, and the path inside it (after the `.`, or from the `[`).
+/// `path` itself when it is a VARIANT group with `metadata` and `value` leaves (and an
+/// empty path inside it), else its first prefix (ending before a `.` or `[`) that is one,
+/// and the path inside it (after the `.`, or from the `[`).
 fn variant_prefix<'p>(schema: &Schema, path: &'p str) -> Option<(&'p str, &'p str)> {
     let is_variant = |g: &str| {
         schema.column_index(&format!("{g}.metadata")).is_some()
             && schema.column_index(&format!("{g}.value")).is_some()
     };
+    if is_variant(path) {
+        return Some((path, ""));
+    }
     path.char_indices()
         .filter(|&(_, c)| c == '.' || c == '[')
         .map(|(i, c)| {
@@ -205,6 +153,9 @@ fn variant_prefix<'p>(schema: &Schema, path: &'p str) -> Option<(&'p str, &'p st
 /// 1 in the text, from 0 in the result); `typed_value` names skipped.
 fn steps(rest: &str) -> std::result::Result<Vec<Step>, String> {
     let mut out = Vec::new();
+    if rest.is_empty() {
+        return Ok(out);
+    }
     for part in rest.split('.') {
         let (name, mut tail) = match part.find('[') {
             Some(i) => part.split_at(i),
@@ -232,9 +183,6 @@ fn steps(rest: &str) -> std::result::Result<Vec<Step>, String> {
             out.push(Step::Index(n - 1));
             tail = &tail[close + 1..];
         }
-    }
-    if out.is_empty() {
-        return Err("no field or index after the VARIANT column".into());
     }
     Ok(out)
 }
@@ -361,6 +309,10 @@ fn truth(test: &Test, v: Option<ValueRef<'_>>) -> Result<u8> {
                 .max()
                 .unwrap_or(FALSE)
         }
+        Test::Like(p) | Test::NotLike(p) => match v.and_then(to_text) {
+            None => UNKNOWN,
+            Some(t) => kleene(like(t.as_bytes(), p) == matches!(test, Test::Like(_))),
+        },
         other => {
             return Err(Error::invalid_argument(format!(
                 "{other:?} does not apply to a VARIANT path"
@@ -663,7 +615,8 @@ mod tests {
         assert!(steps("tags[x]").is_err());
         assert!(steps("tags[1").is_err());
         assert!(steps("a..b").is_err());
-        assert!(steps("typed_value").is_err());
+        assert_eq!(steps("typed_value").unwrap(), []);
+        assert_eq!(steps("").unwrap(), []);
     }
 
     #[test]

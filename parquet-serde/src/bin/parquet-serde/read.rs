@@ -35,9 +35,11 @@ pub struct CatArgs {
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
     /// Only the rows where this holds: `level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`
-    /// (and/or/not, = != < <= > >=, in (...), between, is [not] null; partition keys of
-    /// a folder's `key=value` subfolders too; paths inside VARIANT columns: `fields.status
-    /// = 500`, compared as DuckDB's TRY_CAST to the literal's type)
+    /// (and/or/not, = != < <= > >=, in (...), between, [not] like, is [not] null|true|false,
+    /// a bare boolean column, column against column; literals compare exactly in the column's
+    /// type: DECIMAL by value, timestamps to every digit; partition keys of a folder's
+    /// `key=value` subfolders too; paths inside VARIANT columns, `fields.status = 500`,
+    /// compare as DuckDB's TRY_CAST to the literal's type)
     #[arg(long = "where", value_name = "PREDICATE", value_parser = parse_predicate)]
     pub filter: Option<Predicate>,
     /// The file and its keys (last: their help heading would take the flags after them).

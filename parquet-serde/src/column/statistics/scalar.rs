@@ -11,8 +11,9 @@ use crate::format::Type;
 ///
 /// Values live in four domains that compare naturally: every integer (signed, unsigned
 /// and DECIMAL unscaled values) is an `Int`, every floating point number (FLOAT, DOUBLE,
-/// FLOAT16) a `Float`, byte strings (strings, binary, UUID) `Bytes`. Integers and floats
-/// compare with each other by value.
+/// FLOAT16) a `Float`, byte strings (strings, binary, UUID) `Bytes`, and booleans. Integers
+/// and floats compare with each other by value. A predicate's decimal literal is a
+/// `Decimal`, kept exactly as written; it compares exactly with integers and decimals.
 ///
 /// ```
 /// use parquet_serde::core::column::Scalar;
