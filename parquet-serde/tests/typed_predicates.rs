@@ -23,9 +23,13 @@ use parquet_serde::Reader;
 use serde::Deserialize;
 
 const WRITE: &str = r#"
-import sys, datetime, decimal, uuid
+import sys, datetime, decimal, uuid, struct
 import pyarrow as pa, pyarrow.parquet as pq
 n = 3000
+def half(vals, valid):
+    bits = bytes(sum(1 << j for j in range(8) if i + j < len(valid) and valid[i + j]) for i in range(0, len(valid), 8))
+    data = struct.pack(f"<{len(vals)}e", *vals)
+    return pa.Array.from_buffers(pa.float16(), len(vals), [pa.py_buffer(bits), pa.py_buffer(data)])
 D = decimal.Decimal
 def cents(i):
     if i < 300:
@@ -49,6 +53,8 @@ t = pa.table({
     "ts_ns": pa.array([nul(i, 1704067200_000000000 + 19_833_999_000 + 250 * i) for i in ids], pa.timestamp("ns", tz="UTC")),
     "day": pa.array([nul(i, datetime.date(2024, 1, 1) + datetime.timedelta(days=i // 100)) for i in ids], pa.date32()),
     "tod": pa.array([nul(i, 19_833_000 + i) for i in ids], pa.time64("us")),
+    "tms": pa.array([nul(i, 19_000 + i) for i in ids], pa.time32("ms")),
+    "h": half([[0.5, 1.5, -2.0, 65504.0, 0.099975586][i % 5] for i in ids], [i % 13 != 5 for i in ids]),
     "flag": pa.array([nul(i, i % 3 == 0, 7) for i in ids], pa.bool_()),
     "s": pa.array([nul(i, ["abc", "abd", "b_c", "", "zz%", "é!"][i % 6] + str(i % 4)) for i in ids], pa.string()),
     "id2": pa.array([nul(i, uuid.UUID(int=i * 7919).bytes) for i in ids], pa.uuid()),
@@ -183,6 +189,8 @@ fn typed_predicates_agree_with_duckdb() {
         "dfix between -1.00005 and 1.00005",
         "dfix = 1234567890123456789012.3456",
         "d32 = 1",
+        "d64 = '1.01'",
+        "i >= '2'",
         // Integers with any number; unsigned over the whole range.
         "i = 1.0",
         "i > 1.5",
@@ -215,6 +223,17 @@ fn typed_predicates_agree_with_duckdb() {
         "day >= '2024-01-20'",
         "tod >= '00:00:19.835'",
         "tod = '00:00:19.8335'",
+        "tms >= '00:00:19.8335'",
+        "tms < '00:00:19.8335'",
+        "tms = '00:00:19.834'",
+        "ts_us >= '2024-01-01T00:00:19.833999+05:00'",
+        // FLOAT16 (DuckDB reads it as FLOAT).
+        "h > 0.5",
+        "h = 1.5",
+        "h < 0",
+        "h >= 65504",
+        "h = 0.1",
+        "h > f32",
         // IN with null.
         "i in (1, null)",
         "i not in (1, null)",
@@ -274,6 +293,73 @@ fn typed_predicates_agree_with_duckdb() {
     let typed = ours(&path, &col("d64").gt(90000), FilterOptions::default()).unwrap();
     assert_eq!(rows, typed);
     assert!(rows.len() < 400, "{}", rows.len());
+}
+
+/// DECIMAL on BYTE_ARRAY (pyarrow writes none): written by our own writer, with several
+/// row groups and small pages with the page index.
+#[test]
+fn byte_array_decimals_compare_by_value() {
+    use parquet_serde::record::write_rows;
+    use parquet_serde::WriterOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dbin.parquet");
+    let schema = "message m { required int32 id; optional binary amount (DECIMAL(20,2)); }"
+        .parse()
+        .unwrap();
+    let rows: Vec<Value> = (0..2000i64)
+        .map(|i| {
+            let cents: i128 = if i < 300 {
+                i as i128 - 150
+            } else {
+                (i as i128 * 7_919_173) % 12_000_000 - 2_000_000
+            };
+            // Minimal big-endian two's complement, as writers store BYTE_ARRAY decimals.
+            let be = cents.to_be_bytes();
+            let skip = be
+                .windows(2)
+                .take_while(|w| (w[0] == 0 && w[1] < 0x80) || (w[0] == 0xff && w[1] >= 0x80))
+                .count();
+            let amount = if i % 17 == 3 {
+                Value::Null
+            } else {
+                Value::Decimal {
+                    unscaled: be[skip..].to_vec(),
+                    scale: 2,
+                }
+            };
+            Value::Group(vec![
+                ("id".into(), Value::Int(i)),
+                ("amount".into(), amount),
+            ])
+        })
+        .collect();
+    let options = WriterOptions::default()
+        .row_group_rows(300)
+        .page_row_limit(50)
+        .page_index(true);
+    let bytes = write_rows(Vec::new(), &schema, &rows, &options).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let cases = same(&[
+        "amount > 90000",
+        "amount > 90000.00",
+        "amount > 1.005",
+        "amount >= 1.005",
+        "amount < -1.005",
+        "amount = 1.005",
+        "amount != 1.005",
+        "amount = 1.01",
+        "amount between 0.995 and 1.015",
+        "amount in (1.005, 1.01, -0.5, 12)",
+        "amount not in (1.005, 1.01)",
+        "amount < -19999",
+        "amount > id",
+    ]);
+    let (bad, counts) = compare(&path, &cases);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(
+        counts.iter().filter(|&&c| c > 0).count() >= 10,
+        "{counts:?}"
+    );
 }
 
 /// NaN is greatest and equal to itself, as DuckDB orders values; DuckDB's own reader

@@ -208,8 +208,9 @@ fn compare(v: &PartitionValue, lit: &Scalar, key: &str) -> Result<Option<Orderin
     Ok(Some(match (v, lit) {
         (PartitionValue::Null, _) => return Ok(None),
         (PartitionValue::Date(d), Scalar::Bytes(b)) => {
-            match as_text(b).and_then(text::parse_date) {
-                Some(x) => (*d as i64).cmp(&x),
+            // A date-time counts by its date, as on a DATE column.
+            match as_text(b).and_then(crate::filter::date_days) {
+                Some(x) => (*d as i128).cmp(&x),
                 None => return bad("dates (compare with 'YYYY-MM-DD')"),
             }
         }
@@ -270,6 +271,44 @@ mod tests {
             Decided::None
         );
         assert_eq!(decide(&!col("hour").eq(13), &p).unwrap(), Decided::None);
+        // Exact numbers, timestamps on a date key by their date, LIKE, IN with null.
+        assert_eq!(decide(&col("hour").eq(13.0), &p).unwrap(), Decided::All);
+        let parse = |t: &str| Predicate::parse(t).unwrap();
+        assert_eq!(decide(&parse("hour > 12.99"), &p).unwrap(), Decided::All);
+        assert_eq!(decide(&parse("hour = 13.01"), &p).unwrap(), Decided::None);
+        assert_eq!(
+            decide(&parse("date = '2026-11-24T23:00:00Z'"), &p).unwrap(),
+            Decided::All
+        );
+        assert_eq!(
+            decide(&parse("date like '2026%'"), &p).unwrap_err().kind(),
+            crate::ErrorKind::InvalidArgument
+        );
+        assert_eq!(
+            decide(&parse("hour in (1, null)"), &p).unwrap(),
+            Decided::None
+        );
+        assert_eq!(
+            decide(&parse("hour in (13, null)"), &p).unwrap(),
+            Decided::All
+        );
+        assert_eq!(
+            decide(&parse("hour not in (1, null)"), &p).unwrap(),
+            Decided::None
+        );
+        // Two keys compare; a key against a file column is a literal test of the column.
+        assert_eq!(
+            decide(&parse("hour < date"), &p).unwrap_err().kind(),
+            crate::ErrorKind::InvalidArgument
+        );
+        assert_eq!(
+            decide(&parse("level > hour"), &p).unwrap(),
+            Decided::Rows(col("level").gt(13))
+        );
+        assert_eq!(
+            decide(&parse("hour > level"), &p).unwrap(),
+            Decided::Rows(col("level").lt(13))
+        );
         // Null values: unknown, negated or not.
         assert_eq!(decide(&col("region").eq("eu"), &p).unwrap(), Decided::None);
         assert_eq!(decide(&!col("region").eq("eu"), &p).unwrap(), Decided::None);

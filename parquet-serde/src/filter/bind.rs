@@ -935,6 +935,12 @@ mod exact_tests {
             )
         );
         let s = schema();
+        // 16 bytes are a UUID as they are.
+        let b = bind(&col("id").eq([7u8; 16]), &s).unwrap();
+        assert!(
+            matches!(&b, Bound::Leaf(Leaf { test: Test::Cmp(CmpOp::Eq, Scalar::Bytes(v)), .. }) if v == &[7u8; 16]),
+            "{b:?}"
+        );
         let e = |p: &str| {
             bind(&Predicate::parse(p).unwrap(), &s)
                 .unwrap_err()

@@ -217,6 +217,108 @@ mod tests {
         );
     }
 
+    /// Random literals (long, fractional, negative, beyond i128) against random stored
+    /// integers at random scales: the rewritten test on integers agrees with comparing the
+    /// exact decimals (`Decimal`'s own order) on every operator, BETWEEN and IN.
+    #[test]
+    fn rewritten_tests_agree_with_exact_decimal_order() {
+        use crate::filter::bind::Kind;
+        use crate::filter::eval::test_values;
+        use crate::values::ColumnValues;
+        use std::cmp::Ordering;
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let stored: Vec<i64> = (-40..=40).chain([i64::MIN, i64::MAX, -1000, 999]).collect();
+        let values = ColumnValues::Int64(stored.clone());
+        let at_scale = |u: i64, s: u32| -> Decimal {
+            let digits = u.unsigned_abs().to_string();
+            let digits = format!(
+                "{}{digits}",
+                "0".repeat((s as usize + 1).saturating_sub(digits.len()))
+            );
+            let (i, f) = digits.split_at(digits.len() - s as usize);
+            format!("{}{i}.{f}0", if u < 0 { "-" } else { "" })
+                .parse()
+                .unwrap()
+        };
+        for _ in 0..1500 {
+            let scale = (next() % 4) as u32;
+            let lit = |next: &mut dyn FnMut() -> u64| -> Decimal {
+                let len = 1 + (next() % 6) as usize;
+                let mut digits: String = (0..len)
+                    .map(|_| char::from(b'0' + (next() % 10) as u8))
+                    .collect();
+                if next() % 20 < 1 {
+                    digits.push_str(&"9".repeat(45));
+                }
+                let point = (next() % (digits.len() as u64 + 1)) as usize;
+                let sign = if next() & 1 == 1 { "-" } else { "" };
+                format!(
+                    "{sign}{}.{}",
+                    &digits[..digits.len() - point],
+                    &digits[digits.len() - point..]
+                )
+                .replace("-.", "-0.")
+                .trim_start_matches('.')
+                .parse()
+                .unwrap_or_else(|_| Decimal::from(0))
+            };
+            let a = lit(&mut next);
+            let b = lit(&mut next);
+            let run = |t: &Test| {
+                let mut out = Vec::new();
+                test_values(t, Kind::Int { unsigned: false }, &values, &mut out);
+                out
+            };
+            let ord = |u: i64, d: &Decimal| at_scale(u, scale).cmp(d);
+            for op in [
+                CmpOp::Eq,
+                CmpOp::Ne,
+                CmpOp::Lt,
+                CmpOp::Le,
+                CmpOp::Gt,
+                CmpOp::Ge,
+            ] {
+                let got = run(&cmp(op, scale_decimal(&a, scale)));
+                let want: Vec<bool> = stored
+                    .iter()
+                    .map(|&u| {
+                        let o = ord(u, &a);
+                        match op {
+                            CmpOp::Eq => o == Ordering::Equal,
+                            CmpOp::Ne => o != Ordering::Equal,
+                            CmpOp::Lt => o == Ordering::Less,
+                            CmpOp::Le => o != Ordering::Greater,
+                            CmpOp::Gt => o == Ordering::Greater,
+                            CmpOp::Ge => o != Ordering::Less,
+                        }
+                    })
+                    .collect();
+                assert_eq!(got, want, "u {op:?} {a} at scale {scale}");
+            }
+            let got = run(&between(scale_decimal(&a, scale), scale_decimal(&b, scale)));
+            let want: Vec<bool> = stored
+                .iter()
+                .map(|&u| ord(u, &a) != Ordering::Less && ord(u, &b) != Ordering::Greater)
+                .collect();
+            assert_eq!(got, want, "u between {a} and {b} at scale {scale}");
+            let got = run(&Test::In(members([
+                scale_decimal(&a, scale),
+                scale_decimal(&b, scale),
+            ])));
+            let want: Vec<bool> = stored
+                .iter()
+                .map(|&u| ord(u, &a) == Ordering::Equal || ord(u, &b) == Ordering::Equal)
+                .collect();
+            assert_eq!(got, want, "u in ({a}, {b}) at scale {scale}");
+        }
+    }
+
     #[test]
     fn rewrites_tests_on_integers() {
         use CmpOp::*;

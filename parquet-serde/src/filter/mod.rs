@@ -143,6 +143,8 @@ mod tests;
 
 pub(crate) use bind::{bind as bind_predicate, Bound};
 
+pub(crate) use temporal::date_days;
+
 /// SQL LIKE on text (for partition keys).
 pub(crate) fn like_text(s: &str, pattern: &str) -> bool {
     like::like(s.as_bytes(), pattern)

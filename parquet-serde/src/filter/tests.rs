@@ -209,8 +209,11 @@ fn reference(p: &Predicate, i: usize) -> Option<bool> {
             &|v| super::like::like(v.as_bytes().unwrap_or_default(), pattern),
             None,
         ),
-        Predicate::CompareColumns { .. } => {
-            unreachable!("the generated predicates pair no columns")
+        Predicate::CompareColumns { left, op, right } => {
+            match (&values(left)[0], &values(right)[0]) {
+                (Some(a), Some(b)) => Some(cmp_op(order(a, b), *op)),
+                _ => None,
+            }
         }
         Predicate::Unknown => None,
         Predicate::And(a, b) => match (reference(a, i), reference(b, i)) {
@@ -287,7 +290,7 @@ fn leaf() -> impl Strategy<Value = Predicate> {
                 op: o,
                 value: v.into()
             }),
-        (op, 0..11i32).prop_map(|(o, v)| Predicate::Compare {
+        (op.clone(), 0..11i32).prop_map(|(o, v)| Predicate::Compare {
             column: "tags.list.element".into(),
             op: o,
             value: v.into()
@@ -304,6 +307,40 @@ fn leaf() -> impl Strategy<Value = Predicate> {
             Just("tags.list.element")
         ]
         .prop_flat_map(|c| prop_oneof![Just(col(c).is_null()), Just(col(c).is_not_null())]),
+        // Decimal literals against an integer column compare exactly (`grp > 3.5`, `grp = 3.0`).
+        (
+            op.clone(),
+            -3..20i32,
+            prop_oneof![Just(".5"), Just(".0"), Just(".001")]
+        )
+            .prop_map(|(o, v, f)| Predicate::Compare {
+                column: "grp".into(),
+                op: o,
+                value: Scalar::Decimal(format!("{v}{f}").parse().unwrap())
+            }),
+        // LIKE on text: its prefix prunes.
+        prop_oneof![
+            Just("n0%"),
+            Just("n1_3"),
+            Just("%7"),
+            Just("n2%5"),
+            Just("n%"),
+            Just("x%")
+        ]
+        .prop_map(|p| col("name").like(p)),
+        // IN with null, as SQL: `or null`.
+        proptest::collection::vec(0..20i32, 0..3)
+            .prop_map(|v| col("grp").in_list(v).or(Predicate::Unknown)),
+        // Column against column.
+        (
+            op,
+            prop_oneof![Just(("grp", "x")), Just(("x", "grp")), Just(("id", "grp"))]
+        )
+            .prop_map(|(o, (a, b))| Predicate::CompareColumns {
+                left: a.into(),
+                op: o,
+                right: b.into()
+            }),
     ]
 }
 
