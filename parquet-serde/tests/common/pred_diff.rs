@@ -1395,13 +1395,19 @@ impl Table {
             ("arr[2]", &["'arr'", "2"]),
             ("zz", &["'zz'"]),
             ("n", &["'n'"]),
+            // the whole value
+            ("", &[]),
         ];
         let (path, steps) = *r.pick(paths);
         let mut expr = "v".to_string();
         for step in steps {
             expr = format!("variant_extract({expr}, {step})");
         }
-        let ours_path = format!("v.{path}");
+        let ours_path = if path.is_empty() {
+            "v".to_string()
+        } else {
+            format!("v.{path}")
+        };
         if r.chance(10) {
             let n = if r.chance(50) { " not" } else { "" };
             // `is null`: the value is missing or a variant null (a value that does not cast
@@ -1412,10 +1418,11 @@ impl Table {
                 incomparable: None,
             };
         }
-        // One literal and the type DuckDB casts the value to. Not text on `n`, an object:
+        // One literal and the type DuckDB casts the value to. Not text on `n` or the whole
+        // value, objects:
         // DuckDB casts objects and arrays to a text form of its own, where this library
         // takes them as null (the one documented difference, `filter/variant_path.rs`).
-        let text = path != "n";
+        let text = path != "n" && !path.is_empty();
         let literal = |r: &mut Rng| -> (Lit, &'static str) {
             let k = r.below(8);
             match if !text && (5..=6).contains(&k) { 0 } else { k } {
