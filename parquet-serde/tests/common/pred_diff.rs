@@ -1438,7 +1438,7 @@ impl Table {
                     let v = r.range(-800, 800) as f64 / 4.0;
                     (lit(float_text(v)), "DOUBLE")
                 }
-                5 | 6 => (lit(quote(*r.pick(STRINGS))), "VARCHAR"),
+                5 | 6 => (lit(quote(r.pick::<&str>(STRINGS))), "VARCHAR"),
                 _ => (lit(if r.chance(50) { "true" } else { "false" }), "BOOLEAN"),
             }
         };
@@ -1670,6 +1670,10 @@ fn with_partition(p: &Pred, r: &mut Rng) -> Pred {
     }
 }
 
+/// Our answer to a predicate (this library's text) on a file or folder: the ids selected,
+/// or the error.
+pub type Ask<'a> = dyn Fn(&Path, &str) -> Result<Vec<i64>, String> + 'a;
+
 /// How a run is set up.
 pub struct Run<'a> {
     /// The grammar drawn from.
@@ -1688,9 +1692,9 @@ pub struct Run<'a> {
     /// The DuckDB script.
     pub script: PathBuf,
     /// Our answer on a file.
-    pub on_file: &'a dyn Fn(&Path, &str) -> Result<Vec<i64>, String>,
+    pub on_file: &'a Ask<'a>,
     /// Our answer on a Hive folder.
-    pub on_folder: &'a dyn Fn(&Path, &str) -> Result<Vec<i64>, String>,
+    pub on_folder: &'a Ask<'a>,
 }
 
 /// The seeds of a run: `PRED_DIFF_SEED=N` replays table `N` alone, `PRED_DIFF_TABLES=N`
