@@ -127,6 +127,7 @@
 //! rows of any column, fetching only the pages that hold them.
 
 mod bind;
+mod coerce;
 mod eval;
 mod exact;
 mod like;
