@@ -118,7 +118,7 @@ impl Bound {
                 f(l.column);
                 // A VARIANT path reads the `metadata` leaf beside `value`.
                 if let Test::VariantPath(v) = &l.test {
-                    f(v.metadata);
+                    v.other_columns().into_iter().for_each(&mut *f);
                 }
             }
             Bound::Pair(p) => {

@@ -71,9 +71,16 @@
 //! of array `tags` (indexes start at 1, as DuckDB's `fields.tags[1]`); a `typed_value` step
 //! is skipped, so [`Column::field`] names the same path
 //! (`col("fields").field("status")` is `fields.typed_value.status`). A field name holding
-//! `.` or `[` cannot be named. A VARIANT column under a repeated field, or one with shredded
-//! `typed_value` columns, is refused when the predicate is bound (a shredded field is tested
-//! through its typed column: `fields.typed_value.status`).
+//! `.` or `[` cannot be named. A VARIANT column under a repeated field is refused when the
+//! predicate is bound.
+//!
+//! In a **shredded** column (VariantShredding.md), `fields.status` finds each row's value
+//! wherever the row holds it: in the field's `typed_value` leaf, or in a `value` column
+//! (bytes of a value of another type, or of the residual object of a partly shredded one),
+//! and tests it as in an unshredded column; no row group or page is skipped for it. A path
+//! through a shredded array is refused. The form [`Column::field`] builds for a shredded
+//! field, `fields.typed_value.status`, names that field's typed leaf instead: it prunes by
+//! its statistics and compares only values of the shredded type (see [`Column::field`]).
 //!
 //! ## What a path test means
 //!
@@ -138,6 +145,7 @@ mod prune;
 mod scan;
 mod temporal;
 mod variant_path;
+mod variant_shredded;
 
 #[cfg(test)]
 mod tests;

@@ -22,7 +22,7 @@
 //! which the predicate's binding to a file reads (see [the module](super) for what
 //! literals mean).
 //!
-//! A column path that goes on past an unshredded VARIANT column names a path inside its
+//! A column path that goes on past a VARIANT column (shredded or not) names a path inside its
 //! values: `fields.status`, `fields.http.status`, `fields.tags[1]` (indexes from 1). Each
 //! row's value there is cast to the literal's type as DuckDB's `TRY_CAST` does (see
 //! the filter module doc for the rules); a missing path or a value that does not cast matches
@@ -457,7 +457,7 @@ impl Predicate {
     /// read when the predicate is bound to a file: see [the module](crate::filter#what-literals-mean)
     /// for what each literal means on each column type.
     ///
-    /// A path that goes on past an unshredded VARIANT column (`fields.status = 500`,
+    /// A path that goes on past a VARIANT column (`fields.status = 500`,
     /// `fields.http.status`, `fields.tags[1]`, indexes from 1) tests the value there in each
     /// row, cast to the literal's type as DuckDB's `TRY_CAST(variant_extract(..) AS T)`: `T`
     /// is `BIGINT` for a whole number (`HUGEINT` beyond 64 bits), `DOUBLE` for a number with

@@ -183,15 +183,16 @@ impl Column {
     /// Field `name` of the VARIANT value in this column: the path
     /// `<column>.typed_value.<name>`; chain it for nested objects.
     ///
-    /// - In a **shredded** column (VariantShredding.md), a test on it reads the field's
-    ///   `typed_value` leaf, so row groups and pages are skipped by that column's statistics
-    ///   like those of any leaf. Only values of the shredded type are compared: where the
-    ///   field is missing, or held in its `value` column because it has another type, the
-    ///   comparison is *unknown* (as with a null) and `is_null` is true.
-    /// - In an **unshredded** column (`metadata` and `value` only), the path is the same as
-    ///   `<column>.<name>` in [`Predicate::parse`]: each row's value is decoded and cast to
-    ///   the literal's type as DuckDB's `TRY_CAST` does (a missing field or a value that does
-    ///   not cast matches no comparison).
+    /// - Where the column shreds the field (VariantShredding.md), a test on it reads the
+    ///   field's `typed_value` leaf, so row groups and pages are skipped by that column's
+    ///   statistics like those of any leaf. Only values of the shredded type are compared:
+    ///   where the field is missing, or held in its `value` column because it has another
+    ///   type, the comparison is *unknown* (as with a null) and `is_null` is true. (The
+    ///   dotted text path `<column>.<name>` finds those values too, row by row.)
+    /// - Elsewhere (an unshredded column, or a field the column does not shred), the path is
+    ///   the same as `<column>.<name>` in [`Predicate::parse`]: each row's value is decoded
+    ///   and cast to the literal's type as DuckDB's `TRY_CAST` does (a missing field or a
+    ///   value that does not cast matches no comparison); see [the module](crate::filter).
     ///
     /// ```
     /// use parquet_serde::filter::col;

@@ -462,8 +462,8 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
             &mut |leaf| {
                 let d = &schema.columns()[leaf.column];
                 if let Test::VariantPath(v) = &leaf.test {
-                    let md = (batch(v.metadata)?, &schema.columns()[v.metadata]);
-                    return variant_path::eval(v, leaf.negated, (batch(leaf.column)?, d), md, rows)
+                    let get = |c: usize| Ok((batch(c)?, &schema.columns()[c]));
+                    return variant_path::eval(v, leaf.negated, leaf.column, &get, rows)
                         .map_err(|e| e.with_row_group(rg).with_column(d.path.to_string()));
                 }
                 eval_leaf(

@@ -1,4 +1,4 @@
-//! Predicates on a path inside an unshredded VARIANT column (`fields.status = 500`),
+//! Predicates on a path inside a VARIANT column (`fields.status = 500`),
 //! decoded row by row, with DuckDB's meaning.
 //!
 //! The rules are in the filter module's doc (`crate::filter`, "Paths inside VARIANT
@@ -20,6 +20,7 @@ use super::bind::{Bound, Kind, Leaf, Test};
 use super::eval::{FALSE, TRUE, UNKNOWN};
 use super::like::like;
 use super::predicate::CmpOp;
+use super::variant_shredded::{self, Found, Shredded};
 
 /// One step into a variant value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +39,19 @@ pub(crate) struct VariantTest {
     pub metadata: usize,
     pub steps: Vec<Step>,
     pub test: Test,
+    /// Where the path's values are in a shredded column.
+    pub shredded: Option<Shredded>,
+}
+
+impl VariantTest {
+    /// The leaves read besides the leaf's own column (`value`).
+    pub fn other_columns(&self) -> Vec<usize> {
+        let mut out = vec![self.metadata];
+        if let Some(s) = &self.shredded {
+            out.extend(s.columns());
+        }
+        out
+    }
 }
 
 /// The leaf test of `path` when it names a path inside a VARIANT column; `None` when no
@@ -61,17 +75,6 @@ fn bind_in(
     negated: bool,
 ) -> Result<Bound> {
     let bad = |what: String| Error::invalid_argument(format!("predicate on {path:?}: {what}"));
-    let typed_prefix = format!("{group}.typed_value");
-    if schema.columns().iter().any(|c| {
-        let p = c.path.to_string();
-        p == typed_prefix || p.starts_with(&format!("{typed_prefix}."))
-    }) {
-        return Err(bad(format!(
-            "VARIANT column {group:?} is shredded; test a shredded field through its typed \
-             column ({group}.typed_value.<field>): paths are decoded row by row only in \
-             unshredded columns"
-        )));
-    }
     let (metadata, md) = leaf(schema, &format!("{group}.metadata"))?;
     let (value, vd) = leaf(schema, &format!("{group}.value"))?;
     if md.max_rep_level > 0 || vd.max_rep_level > 0 {
@@ -81,6 +84,8 @@ fn bind_in(
         )));
     }
     let steps = steps(rest).map_err(bad)?;
+    let shredded =
+        variant_shredded::locate(schema, group, &steps).map_err(|e| bad(e.message().into()))?;
     let test = match test {
         Test::IntersectsBbox(_) => {
             return Err(bad(
@@ -110,6 +115,7 @@ fn bind_in(
             metadata,
             steps,
             test,
+            shredded,
         })),
         negated,
     }))
@@ -197,49 +203,72 @@ fn literals(test: &Test) -> Vec<&Scalar> {
 }
 
 /// The truth value of `vt` (negated or not) for each of `rows` rows, from the decoded
-/// `value` and `metadata` columns (no repetition: checked when bound).
-pub(crate) fn eval(
+/// leaves `batch` gives (the `value` leaf `value`, the `metadata` leaf and, in a shredded
+/// column, the leaves of the path; no repetition: checked when bound).
+pub(crate) fn eval<'b>(
     vt: &VariantTest,
     negated: bool,
-    (value, vd): (&ColumnBatch, &ColumnDescriptor),
-    (metadata, md): (&ColumnBatch, &ColumnDescriptor),
+    value: usize,
+    batch: &impl Fn(usize) -> Result<(&'b ColumnBatch, &'b ColumnDescriptor)>,
     rows: usize,
 ) -> Result<Vec<u8>> {
-    let present = |b: &ColumnBatch, d: &ColumnDescriptor| -> Result<Vec<Option<usize>>> {
-        let n = b.num_levels();
-        if n != rows || !b.rep_levels.is_empty() && b.rep_levels.iter().any(|&r| r != 0) {
+    let bytes = |c: usize| -> Result<(&'b ByteArrays, Vec<Option<usize>>)> {
+        let (b, d) = batch(c)?;
+        let ColumnValues::ByteArray(v) = &b.values else {
             return Err(Error::corrupt(format!(
-                "column {} holds {n} level entries where {rows} rows were expected",
+                "VARIANT leaf {} is not a byte array",
                 d.path
             )));
+        };
+        let slots = variant_shredded::slots(b, d, rows)?;
+        Ok((v, slots.into_iter().map(|s| s.0).collect()))
+    };
+    let (metas, mpos) = bytes(vt.metadata)?;
+    let empty = crate::variant::Variant::object::<String>([]).encode();
+    let container = VariantRef::new(&empty.0, &empty.1)?.value()?;
+    let shredded = match &vt.shredded {
+        Some(sh) => {
+            let cols = sh.columns_of(batch, rows)?;
+            let typed = match sh.typed_leaf() {
+                Some(c) => {
+                    let (b, d) = batch(c)?;
+                    let slots = variant_shredded::slots(b, d, rows)?;
+                    Some((&b.values, d, slots))
+                }
+                None => None,
+            };
+            Some((sh, cols, typed))
         }
-        let mut k = 0;
-        Ok((0..rows)
-            .map(|i| {
-                let here = d.max_def_level == 0 || b.def_levels.get(i) == Some(&d.max_def_level);
-                here.then(|| {
-                    k += 1;
-                    k - 1
-                })
-            })
-            .collect())
+        None => None,
     };
-    let (ColumnValues::ByteArray(vals), ColumnValues::ByteArray(metas)) =
-        (&value.values, &metadata.values)
-    else {
-        return Err(Error::corrupt("VARIANT leaves are not byte arrays"));
+    let plain = match shredded {
+        None => Some(bytes(value)?),
+        Some(_) => None,
     };
-    let vpos = present(value, vd)?;
-    let mpos = present(metadata, md)?;
     let mut out = Vec::with_capacity(rows);
-    for (row, (v, m)) in vpos.into_iter().zip(mpos).enumerate() {
+    for row in 0..rows {
         let at = |what: &str| format!("{what} (row {row} of the rows tested)");
-        let found = match (get(vals, v), get(metas, m)) {
-            (Some(v), Some(m)) => {
-                let root = VariantRef::new(m, v).map_err(|e| e.context(at("VARIANT value")))?;
-                walk(root, &vt.steps).map_err(|e| e.context(at("VARIANT path")))?
-            }
-            _ => None,
+        let meta = get(metas, mpos[row]);
+        let decode = |b: &'b [u8], from: usize| -> Result<Option<ValueRef<'b>>> {
+            let Some(m) = meta else { return Ok(None) };
+            let root = VariantRef::new(m, b).map_err(|e| e.context(at("VARIANT value")))?;
+            walk(root, &vt.steps[from..]).map_err(|e| e.context(at("VARIANT path")))
+        };
+        let found = match (&plain, &shredded) {
+            (Some((vals, vpos)), _) => match get(vals, vpos[row]) {
+                Some(v) => decode(v, 0)?,
+                None => None,
+            },
+            (None, Some((sh, cols, typed))) => match sh.find(cols, row, vt.steps.len()) {
+                Found::Null => None,
+                Found::Container => Some(container),
+                Found::Bytes(b, k) => decode(b, k)?,
+                Found::Typed => typed.as_ref().and_then(|(values, d, slots)| {
+                    let i = slots[row].0?;
+                    variant_shredded::typed_value(values, d, i)
+                }),
+            },
+            (None, None) => None,
         };
         let t = truth(&vt.test, found).map_err(|e| e.context(at("VARIANT value")))?;
         out.push(if negated { TRUE - t } else { t });
@@ -596,6 +625,97 @@ fn python_repr(sci: String, nan: bool, zero: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Binds `text` on a schema with VARIANT column `v` and evaluates it on `rows` (`None`
+    /// for a null column; `(metadata, value)` bytes else).
+    fn run(text: &str, rows: &[Option<(Vec<u8>, Vec<u8>)>]) -> Result<Vec<u8>> {
+        let schema: Schema = "message m { optional group v (VARIANT(1)) {
+              required binary metadata; required binary value; } }"
+            .parse()
+            .unwrap();
+        let p = crate::filter::Predicate::parse(text).unwrap();
+        let bound = super::super::bind::bind(&p, &schema)?;
+        let Bound::Leaf(Leaf {
+            test: Test::VariantPath(vt),
+            negated,
+            column,
+            ..
+        }) = bound
+        else {
+            panic!("{bound:?}");
+        };
+        let (mut m, mut v) = (ByteArrays::new(), ByteArrays::new());
+        let def: Vec<i16> = rows.iter().map(|r| i16::from(r.is_some())).collect();
+        for (mb, vb) in rows.iter().flatten() {
+            m.push(mb);
+            v.push(vb);
+        }
+        let batch = |values| ColumnBatch {
+            values: ColumnValues::ByteArray(values),
+            def_levels: def.clone(),
+            rep_levels: vec![],
+        };
+        let (mb, vb) = (batch(m), batch(v));
+        let cols = schema.columns();
+        let get = |c: usize| -> Result<(&ColumnBatch, &ColumnDescriptor)> {
+            Ok((if c == column { &vb } else { &mb }, &cols[c]))
+        };
+        eval(&vt, negated, column, &get, rows.len())
+    }
+
+    #[test]
+    fn rows_in_three_valued_logic_and_bad_bytes() {
+        use crate::variant::Variant;
+        let obj = |status: Variant| {
+            Some(
+                Variant::object([
+                    ("status", status),
+                    ("tags", Variant::Array(vec!["a".into()])),
+                ])
+                .encode(),
+            )
+        };
+        let rows = [
+            obj(Variant::Int16(500)),
+            obj(Variant::from("500")),
+            obj(Variant::from("abc")),
+            obj(Variant::Null),
+            None,
+            Some(Variant::Int8(1).encode()),
+        ];
+        let t = |text: &str| run(text, &rows).unwrap();
+        const U: u8 = UNKNOWN;
+        assert_eq!(t("v.status = 500"), [TRUE, TRUE, U, U, U, U]);
+        assert_eq!(t("v.status != 500"), [FALSE, FALSE, U, U, U, U]);
+        assert_eq!(t("not v.status = 500"), [FALSE, FALSE, U, U, U, U]);
+        assert_eq!(t("v.status = '500'"), [TRUE, TRUE, FALSE, U, U, U]);
+        assert_eq!(
+            t("v.status is null"),
+            [FALSE, FALSE, FALSE, TRUE, TRUE, TRUE]
+        );
+        assert_eq!(t("v.status in (1, 500)"), [TRUE, TRUE, U, U, U, U]);
+        assert_eq!(t("v.status not in (1, 2)"), [TRUE, TRUE, U, U, U, U]);
+        assert_eq!(
+            t("v.status between 400 and 500.5"),
+            [TRUE, TRUE, U, U, U, U]
+        );
+        assert_eq!(t("v.tags[1] = 'a'"), [TRUE, TRUE, TRUE, TRUE, U, U]);
+        assert_eq!(t("v.tags[2] is null"), [TRUE, TRUE, TRUE, TRUE, TRUE, TRUE]);
+        assert_eq!(t("v = 1"), [U, U, U, U, U, TRUE]);
+        assert_eq!(t("v.status like '5%'"), [TRUE, TRUE, FALSE, U, U, U]);
+        // Bytes that are no variant are an error that says where, never a panic.
+        let (m, mut v) = Variant::object([("status", Variant::Int8(1))]).encode();
+        v.truncate(v.len() - 1);
+        let e = run("v.status = 1", &[Some((m, v))]).unwrap_err();
+        assert!(e.message().contains("row 0"), "{e}");
+        let e = run("v.status = 1", &[Some((vec![0xff], vec![0]))]).unwrap_err();
+        assert!(e.message().contains("VARIANT value"), "{e}");
+        // Where a path cannot be tested.
+        assert!(run("v.x[0] = 1", &[])
+            .unwrap_err()
+            .message()
+            .contains("start at 1"));
+    }
 
     #[test]
     fn steps_of_paths() {
