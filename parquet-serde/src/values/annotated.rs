@@ -3,8 +3,6 @@
 //! writer checks every value it is given against its column's annotation, and the CLI's
 //! `check` every value of a file.
 
-use serde::de::IgnoredAny;
-
 /// What an annotation asks of a `BYTE_ARRAY` value.
 ///
 /// ```
@@ -52,54 +50,9 @@ fn utf8(value: &[u8]) -> Result<&str, String> {
     })
 }
 
-/// Checks that `text` is one JSON value: serde_json's parser (which skips nesting without
-/// recursion, so any depth passes, and allocates nothing), then a check that every `\u`
-/// escape of a surrogate is one of a pair, which serde_json's skipping leaves out but its
-/// string parsing, DuckDB and RFC 8259's Unicode strings require.
+/// Checks that `text` is one JSON value (see `json_text`).
 pub(crate) fn json(text: &str) -> Result<(), String> {
-    serde_json::from_str::<IgnoredAny>(text).map_err(|e| format!("not valid JSON: {e}"))?;
-    if text.contains("\\u") {
-        paired_surrogates(text.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Checks the `\u` escapes of `b`, valid JSON: a high surrogate must be followed by a low
-/// one, a low one preceded by a high one.
-fn paired_surrogates(b: &[u8]) -> Result<(), String> {
-    let hex = |at: usize| -> Option<u16> {
-        let digits = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
-        u16::from_str_radix(digits, 16).ok()
-    };
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            i += 1;
-            continue;
-        }
-        if b.get(i + 1) != Some(&b'u') {
-            // Any other escape: two bytes (`\\` included, so its second byte starts nothing).
-            i += 2;
-            continue;
-        }
-        let unpaired = || format!("not valid JSON: a lone surrogate escape at byte {i}");
-        let unit = hex(i + 2).ok_or_else(unpaired)?;
-        match unit {
-            0xD800..=0xDBFF => {
-                let low = match (b.get(i + 6..i + 8), hex(i + 8)) {
-                    (Some(b"\\u"), Some(low)) => low,
-                    _ => return Err(unpaired()),
-                };
-                if !(0xDC00..=0xDFFF).contains(&low) {
-                    return Err(unpaired());
-                }
-                i += 12;
-            }
-            0xDC00..=0xDFFF => return Err(unpaired()),
-            _ => i += 6,
-        }
-    }
-    Ok(())
+    super::json_text::check(text)
 }
 
 /// Nesting of documents and arrays that a BSON document may have (the bson crate and

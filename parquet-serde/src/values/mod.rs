@@ -12,6 +12,7 @@ mod annotated;
 pub(crate) mod calendar;
 mod gather;
 mod interval;
+mod json_text;
 pub(crate) mod numeric;
 pub(crate) mod text;
 
