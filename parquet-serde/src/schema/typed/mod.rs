@@ -199,7 +199,7 @@
 //! the type's name), `#[parquet(crate = "path")]` names this crate when it is re-exported,
 //! `#[parquet(bound = "T: Trait, ..")]` replaces the inferred bounds, and `#[parquet(enum)]`
 //! on an enum of unit variants annotates its column `ENUM` rather than `STRING`. (pyarrow, and
-//! so pandas and polars, read an `ENUM` column as binary; DuckDB and Spark read both as text.)
+//! so pandas, read an `ENUM` column as binary; polars, DuckDB and Spark read both as text.)
 //!
 //! # serde's attributes
 //!
