@@ -116,6 +116,14 @@ fn key(b: &[u8], i: usize) -> Result<usize, String> {
 /// quote. The text is UTF-8 already (a `&str`).
 fn string(b: &[u8], mut i: usize) -> Result<usize, String> {
     loop {
+        // Eight bytes at a time while none stops the scan, then byte by byte.
+        while let Some(word) = b.get(i..i + 8) {
+            let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            if stops(w) {
+                break;
+            }
+            i += 8;
+        }
         while i < b.len() && !STRING_STOP[b[i] as usize] {
             i += 1;
         }
@@ -126,6 +134,18 @@ fn string(b: &[u8], mut i: usize) -> Result<usize, String> {
             None => return Err(fail(b, i, "an unterminated string")),
         }
     }
+}
+
+/// Whether one of the eight bytes of `w` is in [`STRING_STOP`] (the classic word tricks:
+/// a byte below 0x20, or one equal to `"` or `\`, sets its high bit in the result; exact for
+/// the word as a whole).
+#[inline(always)]
+fn stops(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |v: u64, n: u64| v.wrapping_sub(ONES * n) & !v & HIGH;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    (below(w, 0x20) | zero(w ^ (ONES * b'"' as u64)) | zero(w ^ (ONES * b'\\' as u64))) != 0
 }
 
 /// The escape starting with the backslash at `i`; the index after it. A `\u` escape of a
@@ -345,6 +365,25 @@ mod tests {
             check("[1,]"),
             Err("not valid JSON: expected a value at byte 3".to_owned())
         );
+    }
+
+    #[test]
+    fn every_stop_byte_at_every_offset_of_a_long_string() {
+        for len in 0..40 {
+            for at in 0..len {
+                for stop in ['"', '\\', '\u{1}', '\u{1f}', '\u{0}'] {
+                    let mut body: Vec<char> = "abcdefghijé€😀klmnopqrstuvwxyz0123456789ABCD"
+                        .chars()
+                        .take(len)
+                        .collect();
+                    body[at] = stop;
+                    let text = format!("\"{}\"", body.into_iter().collect::<String>());
+                    assert_eq!(check(&text).is_ok(), oracle(&text), "{text:?}");
+                }
+                let clean: String = "x".repeat(len) + "\u{7f}\u{80}";
+                assert_eq!(check(&format!("[\"{clean}\"]")), Ok(()));
+            }
+        }
     }
 
     /// Texts made of JSON's tokens and near misses, so that most are almost JSON.
