@@ -426,17 +426,29 @@ fn cat_equals_value_rows_on_every_corpus_file() {
 /// which does not check annotations (files written by others may hold anything); `None` is a
 /// null.
 fn raw_file(path: &std::path::Path, schema: &str, values: &[Option<&[u8]>]) {
+    let def_levels = values.iter().map(|v| v.is_some() as i16).collect();
+    raw_column(path, schema, values.iter().flatten(), def_levels, vec![]);
+}
+
+/// Writes the one column of `schema`, its `values` and levels, through the column writer.
+fn raw_column<'a>(
+    path: &std::path::Path,
+    schema: &str,
+    values: impl Iterator<Item = &'a &'a [u8]>,
+    def_levels: Vec<i16>,
+    rep_levels: Vec<i16>,
+) {
     use parquet_serde::core::column::ColumnBatch;
     use parquet_serde::core::file::FileWriter;
     use parquet_serde::core::values::{ByteArrays, ColumnValues};
     let mut b = ByteArrays::new();
-    for v in values.iter().flatten() {
+    for v in values {
         b.push(v);
     }
     let batch = ColumnBatch {
         values: ColumnValues::ByteArray(b),
-        def_levels: values.iter().map(|v| v.is_some() as i16).collect(),
-        rep_levels: vec![],
+        def_levels,
+        rep_levels,
     };
     let schema = schema.parse().unwrap();
     let options = parquet_serde::WriterOptions::default();
@@ -492,4 +504,29 @@ fn check_reports_bad_json_utf8_and_bson_in_files_of_others() {
         assert_eq!(code, 0, "{annotation}: {err}");
         assert!(out.starts_with("ok: "), "{out}");
     }
+}
+
+#[test]
+fn check_names_the_row_of_a_bad_value_in_a_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.parquet");
+    let schema = "message m { optional group l (LIST) { repeated group list { \
+                  optional binary element (STRING); } } }";
+    // Rows: ["a", "b"], [], null, ["c", <not UTF-8>].
+    let values: [&[u8]; 4] = [b"a", b"b", b"c", b"\xc3("];
+    raw_column(
+        &path,
+        schema,
+        values.iter(),
+        vec![3, 3, 1, 0, 3, 3],
+        vec![0, 1, 0, 0, 0, 1],
+    );
+    let (code, _, err) = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("not UTF-8")
+            && err.contains("row 3 of the file")
+            && err.contains("l.list.element"),
+        "{err}"
+    );
 }
