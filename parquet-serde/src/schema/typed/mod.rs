@@ -57,9 +57,9 @@
 //!
 //! Every node also carries the legacy converted type that LogicalTypes.md pairs with its
 //! logical type (`UTF8`, `INT_8` .. `UINT_64`, `DECIMAL`, `DATE`, `TIME_MILLIS`/`MICROS`,
-//! `TIMESTAMP_MILLIS`/`MICROS`, `ENUM`, `JSON`, `BSON`, `LIST`, `MAP`, and `INTERVAL`, which has
+//! `TIMESTAMP_MILLIS`/`MICROS`, `ENUM`, `JSON`, `LIST`, `MAP`, and `INTERVAL`, which has
 //! no logical type; none for nanosecond units,
-//! `UUID` and `FLOAT16`). All nodes are `required` unless the table says otherwise.
+//! `UUID` and `FLOAT16`, nor for `BSON`, whose converted type makes DuckDB 2.0 refuse the file). All nodes are `required` unless the table says otherwise.
 //!
 //! | Rust type | Parquet node | `#[parquet]` options it takes |
 //! |---|---|---|
