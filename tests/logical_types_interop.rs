@@ -2,8 +2,9 @@
 //! from rust_decimal and BigDecimal at every storage, dates and times from `time` and `jiff`,
 //! JSON through `parquet_serde::json`, BSON) are read by pyarrow and DuckDB (subprocesses)
 //! with the values we read ourselves, which are checked against the Rust values. DuckDB does
-//! not read BSON columns (it refuses their converted type) nor FIXED_LEN_BYTE_ARRAY INTERVALs
-//! through Arrow, so it reads the INTERVAL column with SQL.
+//! not read FIXED_LEN_BYTE_ARRAY INTERVALs through Arrow, so it reads the INTERVAL column with
+//! SQL; it reads BSON columns only without their legacy converted type, which derived BSON
+//! columns leave out.
 
 #[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
@@ -47,7 +48,8 @@ struct Wide {
 }
 
 /// DuckDB 2.0 refuses a file with the BSON converted type ("Unsupported converted type
-/// (20)"), so BSON has a file of its own that pyarrow reads.
+/// (20)"), which derived BSON columns leave out (the logical type alone is read as a BLOB);
+/// BSON has a file of its own that both read.
 #[derive(Serialize, ParquetSchema)]
 struct Bson {
     #[parquet(bson)]
@@ -178,7 +180,7 @@ fn wide_decimals_and_intervals() {
 }
 
 #[test]
-fn pyarrow_reads_bson() {
+fn pyarrow_and_duckdb_read_bson() {
     // BSON documents {"i": i} (int32).
     let rows: Vec<Bson> = (0..5u8)
         .map(|i| Bson {
@@ -191,4 +193,5 @@ fn pyarrow_reads_bson() {
     let want = ours(std::fs::read(&path).unwrap());
     assert_eq!(want[0]["bson"], json!("DAAAABBpAAAAAAAA"));
     check_engine("pyarrow", &path, &want);
+    check_engine("duckdb", &path, &want);
 }

@@ -723,6 +723,9 @@ pub struct ContainerParquet {
     pub name: Option<String>,
     pub krate: Option<syn::Path>,
     pub bound: Option<Vec<WherePredicate>>,
+    /// `enum`: a unit-only enum's leaf is annotated ENUM rather than STRING (the span, for
+    /// errors where it does not apply).
+    pub enum_annotation: Option<proc_macro2::Span>,
 }
 
 /// Parses `#[parquet(...)]` on a container.
@@ -751,6 +754,13 @@ pub fn container_parquet(attrs: &[Attribute], errors: &mut Errors) -> ContainerP
                         syn::Error::new(lit.span(), format!("`crate` must be a path: {err}"))
                     })?);
                 }
+                "enum" => {
+                    if out.enum_annotation.is_some() {
+                        return Err(meta.error("duplicate parquet attribute `enum`"));
+                    }
+                    no_value(&meta, "enum")?;
+                    out.enum_annotation = Some(syn::spanned::Spanned::span(&meta.path));
+                }
                 "bound" => {
                     if out.bound.is_some() {
                         return Err(meta.error("duplicate parquet attribute `bound`"));
@@ -770,7 +780,7 @@ pub fn container_parquet(attrs: &[Attribute], errors: &mut Errors) -> ContainerP
                         String::new()
                     };
                     return Err(meta.error(format!(
-                        "unknown parquet container attribute `{key}`; expected one of: name, crate, bound{hint}"
+                        "unknown parquet container attribute `{key}`; expected one of: name, crate, bound, enum{hint}"
                     )));
                 }
             }

@@ -54,8 +54,16 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         .unwrap_or_else(|| input.ident.unraw().to_string());
 
     let body = match &input.data {
-        Data::Struct(data) => expand_struct(input, &data.fields, &cserde, &mut errors),
-        Data::Enum(data) => expand_enum(input, data, &cserde, &mut errors),
+        Data::Struct(data) => {
+            if let Some(span) = cparquet.enum_annotation {
+                errors.at(
+                    span,
+                    "`#[parquet(enum)]` goes on an enum whose variants are all unit variants",
+                );
+            }
+            expand_struct(input, &data.fields, &cserde, &mut errors)
+        }
+        Data::Enum(data) => expand_enum(input, data, &cserde, &cparquet, &mut errors),
         Data::Union(data) => {
             errors.push(syn::Error::new(
                 data.union_token.span,
@@ -603,6 +611,7 @@ fn expand_enum(
     input: &DeriveInput,
     data: &syn::DataEnum,
     cserde: &ContainerSerde,
+    cparquet: &ContainerParquet,
     errors: &mut Errors,
 ) -> Body {
     let params = bound::type_params(&input.generics);
@@ -657,8 +666,19 @@ fn expand_enum(
         .iter()
         .all(|(v, _, _)| matches!(v.fields, Fields::Unit))
     {
-        body.node = quote!(__p::enum_leaf(__name));
+        // STRING by default: every reader reads it as text (pyarrow reads ENUM as binary).
+        body.node = if cparquet.enum_annotation.is_some() {
+            quote!(__p::enum_leaf(__name))
+        } else {
+            quote!(__p::string_leaf(__name))
+        };
         return body;
+    }
+    if let Some(span) = cparquet.enum_annotation {
+        errors.at(
+            span,
+            "`#[parquet(enum)]` goes on an enum whose variants are all unit variants",
+        );
     }
     let mut seen = HashSet::new();
     let mut pushes = TokenStream::new();

@@ -32,7 +32,9 @@
 //! The derive sees `with = "parquet_serde::bson"` and gives the field the schema of a
 //! `#[parquet(bson)] Vec<u8>` (`Option<Vec<u8>>` for `bson::option`). A value that is not a
 //! document (a number, a list) fails to write with an error naming the field; bytes that are
-//! not a valid document fail to read, naming the column.
+//! not a valid document fail to read, naming the column. Bytes written to a BSON column by
+//! any other way (`#[parquet(bson)] Vec<u8>`, a `Value`) are checked to be one document
+//! (length prefix, elements, terminator) and fail to write otherwise.
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -28,7 +28,19 @@
 //! The derive sees `with = "parquet_serde::json"` and gives the field the schema of a
 //! `#[parquet(json)] String`. The whole field is one document: an `Option` is the text `null`
 //! when `None`, a `Vec` one JSON array. A `String` field that already holds JSON text takes
-//! `#[parquet(json)]` alone and is stored as it is.
+//! `#[parquet(json)]` alone and is stored as it is, once checked to be JSON: text that is not
+//! (or holds a lone surrogate escape such as `"\ud800"`) fails to write, naming the field.
+//!
+//! ```
+//! #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+//! struct Row {
+//!     #[parquet(json)]
+//!     doc: String,
+//! }
+//! let e = parquet_serde::to_vec(&[Row { doc: "{bad json".into() }]).unwrap_err();
+//! assert!(e.to_string().contains("not valid JSON"), "{e}");
+//! assert_eq!(e.location().column.as_deref(), Some("doc"));
+//! ```
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -421,3 +421,112 @@ fn cat_equals_value_rows_on_every_corpus_file() {
         "{read} files read, {failed} failed"
     );
 }
+
+/// Writes `values` into the optional column `c` of `schema` through the column writer,
+/// which does not check annotations (files written by others may hold anything); `None` is a
+/// null.
+fn raw_file(path: &std::path::Path, schema: &str, values: &[Option<&[u8]>]) {
+    let def_levels = values.iter().map(|v| v.is_some() as i16).collect();
+    raw_column(path, schema, values.iter().flatten(), def_levels, vec![]);
+}
+
+/// Writes the one column of `schema`, its `values` and levels, through the column writer.
+fn raw_column<'a>(
+    path: &std::path::Path,
+    schema: &str,
+    values: impl Iterator<Item = &'a &'a [u8]>,
+    def_levels: Vec<i16>,
+    rep_levels: Vec<i16>,
+) {
+    use parquet_serde::core::column::ColumnBatch;
+    use parquet_serde::core::file::FileWriter;
+    use parquet_serde::core::values::{ByteArrays, ColumnValues};
+    let mut b = ByteArrays::new();
+    for v in values {
+        b.push(v);
+    }
+    let batch = ColumnBatch {
+        values: ColumnValues::ByteArray(b),
+        def_levels,
+        rep_levels,
+    };
+    let schema = schema.parse().unwrap();
+    let options = parquet_serde::WriterOptions::default();
+    let mut w = FileWriter::new(std::fs::File::create(path).unwrap(), schema, options).unwrap();
+    let mut cw = w.column_writer(0).unwrap();
+    cw.write(&batch).unwrap();
+    w.write_row_group(vec![cw.close().unwrap()]).unwrap();
+    w.close().unwrap();
+}
+
+#[test]
+fn check_reports_bad_json_utf8_and_bson_in_files_of_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f.parquet");
+    let ok: &[u8] = b"{\"a\": 1}";
+    let cases: [(&str, &[u8], &str); 4] = [
+        (
+            "JSON",
+            b"{bad json",
+            "a value of the JSON column is not valid JSON",
+        ),
+        ("JSON", b"\"\\ud800\"", "lone surrogate"),
+        (
+            "STRING",
+            b"ab\xff",
+            "a value of the string column is not UTF-8",
+        ),
+        (
+            "BSON",
+            b"{}",
+            "a value of the BSON column is not a BSON document",
+        ),
+    ];
+    for (annotation, bad, what) in cases {
+        let schema = format!("message m {{ optional binary c ({annotation}); }}");
+        let good: &[u8] = if annotation == "BSON" {
+            &[5, 0, 0, 0, 0]
+        } else {
+            ok
+        };
+        raw_file(&path, &schema, &[Some(good), None, Some(good), Some(bad)]);
+        let (code, _, err) = run(&["check", path.to_str().unwrap()]);
+        assert_eq!(code, 1, "{annotation}: {err}");
+        assert!(
+            err.contains(what)
+                && err.contains("column c")
+                && err.contains("row 3 of the file")
+                && err.contains("row group 0"),
+            "{annotation}: {err}"
+        );
+        raw_file(&path, &schema, &[Some(good), None, Some(good)]);
+        let (code, out, err) = run(&["check", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{annotation}: {err}");
+        assert!(out.starts_with("ok: "), "{out}");
+    }
+}
+
+#[test]
+fn check_names_the_row_of_a_bad_value_in_a_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.parquet");
+    let schema = "message m { optional group l (LIST) { repeated group list { \
+                  optional binary element (STRING); } } }";
+    // Rows: ["a", "b"], [], null, ["c", <not UTF-8>].
+    let values: [&[u8]; 4] = [b"a", b"b", b"c", b"\xc3("];
+    raw_column(
+        &path,
+        schema,
+        values.iter(),
+        vec![3, 3, 1, 0, 3, 3],
+        vec![0, 1, 0, 0, 0, 1],
+    );
+    let (code, _, err) = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("not UTF-8")
+            && err.contains("row 3 of the file")
+            && err.contains("l.list.element"),
+        "{err}"
+    );
+}

@@ -260,8 +260,8 @@ fn log_record_tree() {
             ),
             ann(
                 prim("level", REQ, Type::ByteArray),
-                LogicalType::Enum,
-                Some(ConvertedType::Enum),
+                LogicalType::String,
+                Some(ConvertedType::Utf8),
             ),
             string("target", REQ),
             string("message", REQ),
@@ -1068,12 +1068,27 @@ enum Status {
     Hidden,
 }
 
+/// The same enum annotated ENUM.
+#[derive(Serialize, parquet_serde::ParquetSchema)]
+#[parquet(enum)]
+enum StatusEnum {
+    Active,
+    #[serde(rename = "gone")]
+    Deleted,
+}
+
 #[test]
 fn unit_enum() {
-    assert_eq!(text_of::<Status>(), "required BYTE_ARRAY f ENUM/Enum");
+    // STRING by default, which every reader reads as text; ENUM with `#[parquet(enum)]`.
+    assert_eq!(text_of::<Status>(), "required BYTE_ARRAY f STRING/Utf8");
     assert_eq!(
         text_of::<Vec<Option<Status>>>(),
-        "required group f LIST/List { repeated group list { optional BYTE_ARRAY element ENUM/Enum; }; }"
+        "required group f LIST/List { repeated group list { optional BYTE_ARRAY element STRING/Utf8; }; }"
+    );
+    assert_eq!(text_of::<StatusEnum>(), "required BYTE_ARRAY f ENUM/Enum");
+    assert_eq!(
+        text_of::<Option<StatusEnum>>(),
+        "optional BYTE_ARRAY f ENUM/Enum"
     );
 }
 

@@ -315,7 +315,10 @@ fn check(node: &SchemaNode, v: &V, at: &str) -> Result<(), String> {
                 V::Float => matches!(ty, Type::Float | Type::Double),
                 V::Str(_) => matches!(ty, Type::ByteArray | Type::FixedLenByteArray),
                 V::Bytes => matches!(ty, Type::ByteArray | Type::FixedLenByteArray),
-                V::UnitVariant(_) => logical == Some(&LogicalType::Enum),
+                // A unit enum's leaf: STRING by default, ENUM with `#[parquet(enum)]`.
+                V::UnitVariant(_) => {
+                    matches!(logical, Some(LogicalType::String | LogicalType::Enum))
+                }
                 // A byte array serialized as a sequence or tuple of u8.
                 V::Seq(items) => {
                     matches!(ty, Type::ByteArray | Type::FixedLenByteArray)

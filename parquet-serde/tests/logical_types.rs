@@ -604,10 +604,22 @@ mod bson_crate {
         assert!(err.to_string().contains("not a BSON document"), "{err}");
         assert_eq!(err.location().column.as_deref(), Some("n"), "{err}");
 
-        // A BSON column holding bytes that are not a document.
+        // Bytes that are not a document: refused on write to a BSON column; read from a
+        // file written by others (here a plain binary column) with an error naming it.
+        #[derive(Serialize, ParquetSchema)]
+        struct Annotated {
+            #[parquet(bson)]
+            #[serde(with = "serde_bytes")]
+            doc: Vec<u8>,
+        }
+        let err = parquet_serde::to_vec(&[Annotated {
+            doc: vec![9, 0, 0, 0, 0x10],
+        }])
+        .unwrap_err();
+        assert!(err.to_string().contains("not a BSON document"), "{err}");
+        assert_eq!(err.location().column.as_deref(), Some("doc"), "{err}");
         #[derive(Serialize, ParquetSchema)]
         struct Raw {
-            #[parquet(bson)]
             #[serde(with = "serde_bytes")]
             doc: Vec<u8>,
         }
@@ -729,7 +741,19 @@ fn invalid_json_text_names_the_field() {
         #[serde(with = "parquet_serde::json")]
         doc: Payload,
     }
-    let bytes = parquet_serde::to_vec(&[W {
+    // Refused on write to a JSON column; read from a file written by others (here a STRING
+    // column) with an error naming the column.
+    let e = parquet_serde::to_vec(&[W {
+        doc: "{not json".into(),
+    }])
+    .unwrap_err();
+    assert_eq!(e.location().column.as_deref(), Some("doc"), "{e}");
+    assert!(e.to_string().contains("not valid JSON"), "{e}");
+    #[derive(Serialize, ParquetSchema)]
+    struct Plain {
+        doc: String,
+    }
+    let bytes = parquet_serde::to_vec(&[Plain {
         doc: "{not json".into(),
     }])
     .unwrap();

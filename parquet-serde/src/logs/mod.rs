@@ -175,7 +175,7 @@
 //! | column | Parquet type | what |
 //! |---|---|---|
 //! | `ts` | `INT64 TIMESTAMP(MICROS, UTC)` | when the event happened |
-//! | `level` | `BYTE_ARRAY ENUM` | `TRACE`, `DEBUG`, `INFO`, `WARN`, `ERROR` |
+//! | `level` | `BYTE_ARRAY STRING` | `TRACE`, `DEBUG`, `INFO`, `WARN`, `ERROR` (files written before 0.1 hold ENUM; both read) |
 //! | `target` | `STRING` | the event's target |
 //! | `message` | optional `STRING` | the `message` field (the format string's text) |
 //! | `module_path`, `file` | optional `STRING` | where the event is in the source |

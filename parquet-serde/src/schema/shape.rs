@@ -8,6 +8,7 @@
 use super::annotation::{check_converted_on_leaf, check_logical_on_leaf, logical_type_for, Leaf};
 use super::{NodeKind, Repetition, SchemaNode};
 use crate::format::{ConvertedType, LogicalType, TimeUnit, Type};
+use crate::values::ByteCheck;
 
 /// What a group's annotation claims it is (see [`SchemaNode::container_annotation`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,6 +310,44 @@ impl SchemaNode {
                 .and_then(known_conversion)
         };
         Some(logical.or_else(legacy).unwrap_or(Conversion::Plain))
+    }
+
+    /// What this leaf's annotation asks of the bytes of its values, which the writer checks
+    /// and the CLI's `check` verifies: UTF-8 for STRING and ENUM, JSON text for JSON, a
+    /// document for BSON ([`ByteCheck::None`] for other nodes).
+    ///
+    /// ```
+    /// use parquet_serde::core::schema::Schema;
+    /// use parquet_serde::core::values::ByteCheck;
+    /// let s: Schema = "message m { required binary j (JSON); required binary b (BSON); }"
+    ///     .parse()
+    ///     .unwrap();
+    /// assert_eq!(s.fields()[0].byte_check(), ByteCheck::Json);
+    /// assert_eq!(s.fields()[1].byte_check(), ByteCheck::Bson);
+    /// ```
+    pub fn byte_check(&self) -> ByteCheck {
+        match (self.conversion(), &self.kind) {
+            (Some(Conversion::Text(TextKind::Json)), _) => ByteCheck::Json,
+            (Some(Conversion::Text(_)), _) => ByteCheck::Utf8,
+            (
+                Some(Conversion::Plain),
+                NodeKind::Primitive {
+                    physical_type: Type::ByteArray,
+                    precision,
+                    scale,
+                    ..
+                },
+            ) if effective_logical_type(
+                self.logical_type.as_ref(),
+                self.converted_type,
+                *precision,
+                *scale,
+            ) == Some(LogicalType::Bson) =>
+            {
+                ByteCheck::Bson
+            }
+            _ => ByteCheck::None,
+        }
     }
 }
 

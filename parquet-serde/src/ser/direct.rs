@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::schema::typed::direct::{DirectLeaf, DirectSink, LeafKind, LeafSink};
 use crate::schema::ParquetSchema;
-use crate::values::ColumnValues;
+use crate::values::{ByteCheck, ColumnValues};
 
 use super::direct_check::{hands_its_fields, FieldCheck};
 use super::plan::{Conv, Kind, PlanNode};
@@ -135,6 +135,10 @@ impl Shredder {
 /// Whether `leaf` (its conversion and buffer) takes every value of `kind` on the serde
 /// path's fast path (the same push, no check that could fail).
 fn takes_all(kind: LeafKind, leaf: &LeafBuf) -> bool {
+    if !matches!(leaf.check, ByteCheck::None | ByteCheck::Utf8) {
+        // JSON and BSON values are checked on the serde path.
+        return false;
+    }
     match (kind.int_range(), kind, leaf.conv, &leaf.batch.values) {
         (Some((min, max)), _, Conv::Int64 { lo, hi, .. }, ColumnValues::Int64(_)) => {
             lo <= min && max <= hi

@@ -14,6 +14,7 @@ use crate::schema::{
     ContainerAnnotation, Conversion, GroupShape, ListLayout, MapShape, NodeKind, Repetition,
     Schema, SchemaNode, TextKind,
 };
+use crate::values::ByteCheck;
 
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +130,8 @@ pub(crate) struct LeafPlan {
     pub max_rep: i16,
     /// Whether the leaf is annotated JSON (dynamic rows write any value there as JSON text).
     pub json: bool,
+    /// What the annotation asks of the bytes of a value (JSON text, a BSON document).
+    pub check: ByteCheck,
     /// A TIMESTAMP adjusted to UTC (which Variant timestamps a shredded column takes).
     pub utc: bool,
 }
@@ -218,6 +221,7 @@ impl Plan {
                     max_def: def,
                     max_rep: rep,
                     json: node.conversion() == Some(Conversion::Text(TextKind::Json)),
+                    check: node.byte_check(),
                     utc: matches!(
                         node.conversion(),
                         Some(Conversion::Timestamp { utc: true, .. })

@@ -6,7 +6,7 @@ use crate::column::{truncate_values, ColumnBatch};
 use crate::error::{Error, Result};
 use crate::format::TimeUnit;
 use crate::schema::Schema;
-use crate::values::ColumnValues;
+use crate::values::{ByteCheck, ColumnValues};
 
 use super::direct::DirectState;
 use super::plan::{max_unscaled, Conv, Kind, Plan, PlanNode, Text};
@@ -23,6 +23,8 @@ pub(crate) struct LeafBuf {
     pub has_rep: bool,
     /// Annotated JSON.
     pub json: bool,
+    /// What the annotation asks of a value's bytes.
+    pub check: ByteCheck,
     /// A TIMESTAMP adjusted to UTC.
     pub utc: bool,
 }
@@ -72,6 +74,7 @@ impl Shredder {
                 has_def: l.max_def > 0,
                 has_rep: l.max_rep > 0,
                 json: l.json,
+                check: l.check,
                 utc: l.utc,
             })
             .collect();
@@ -226,6 +229,22 @@ impl Shredder {
     /// A data error at `node`.
     pub(crate) fn error(&self, node: u32, message: impl Into<String>) -> Error {
         self.locate(Error::data(message), node)
+    }
+
+    /// A value that its column's annotation refuses (`why`: what it is not).
+    #[cold]
+    fn unfit(&self, node: u32, why: String) -> Error {
+        let l = match self.nodes.get(node as usize).map(|n| n.kind) {
+            Some(Kind::Leaf(l)) => self.leaves.get(l as usize),
+            _ => None,
+        };
+        let column = match l.map(|l| l.check) {
+            Some(ByteCheck::Json) => "a JSON",
+            Some(ByteCheck::Bson) => "a BSON",
+            Some(ByteCheck::Utf8) => "a string",
+            _ => "the",
+        };
+        self.error(node, format!("the value for {column} column is {why}"))
     }
 
     /// "found `got` where the node expects ...".
@@ -608,8 +627,11 @@ impl Shredder {
         // Fast path: a string or bytes column.
         if let Kind::Leaf(l) = self.nodes[node as usize].kind {
             let leaf = &mut self.leaves[l as usize];
-            if let (Conv::Str | Conv::Binary, ColumnValues::ByteArray(out)) =
-                (leaf.conv, &mut leaf.batch.values)
+            if let (
+                Conv::Str | Conv::Binary,
+                ByteCheck::None | ByteCheck::Utf8,
+                ColumnValues::ByteArray(out),
+            ) = (leaf.conv, leaf.check, &mut leaf.batch.values)
             {
                 out.push(s.as_bytes());
                 leaf.present(rep);
@@ -623,7 +645,12 @@ impl Shredder {
     fn put_str_slow(&mut self, node: u32, rep: i16, s: &str) -> Result<()> {
         let l = self.leaf(node, "a string")?;
         match (l.conv, &mut l.batch.values) {
-            (Conv::Str | Conv::Binary, ColumnValues::ByteArray(out)) => out.push(s.as_bytes()),
+            (Conv::Str | Conv::Binary, ColumnValues::ByteArray(out)) => {
+                if let Err(why) = l.check.check(s.as_bytes()) {
+                    return Err(self.unfit(node, why));
+                }
+                out.push(s.as_bytes())
+            }
             (Conv::Fixed { width }, ColumnValues::FixedLenByteArray(out)) if s.len() == width => {
                 out.data.extend_from_slice(s.as_bytes())
             }
@@ -758,8 +785,10 @@ impl Shredder {
     pub(crate) fn put_bytes(&mut self, node: u32, rep: i16, b: &[u8]) -> Result<()> {
         let l = self.leaf(node, "bytes")?;
         match (l.conv, &mut l.batch.values) {
-            (Conv::Binary, ColumnValues::ByteArray(out)) => out.push(b),
-            (Conv::Str, ColumnValues::ByteArray(out)) if std::str::from_utf8(b).is_ok() => {
+            (Conv::Binary | Conv::Str, ColumnValues::ByteArray(out)) => {
+                if let Err(why) = l.check.check(b) {
+                    return Err(self.unfit(node, why));
+                }
                 out.push(b)
             }
             (Conv::Fixed { width }, ColumnValues::FixedLenByteArray(out)) if b.len() == width => {
@@ -779,9 +808,6 @@ impl Shredder {
             }
             (Conv::Uuid, _) => {
                 return Err(self.error(node, format!("{} bytes for a UUID (16)", b.len())))
-            }
-            (Conv::Str, _) => {
-                return Err(self.error(node, "bytes that are not UTF-8 for a string column"))
             }
             _ => return Err(self.mismatch(node, "bytes")),
         }
@@ -863,7 +889,13 @@ impl Shredder {
     pub(crate) fn end_byte_seq(&mut self, node: u32, rep: i16, start: usize) -> Result<()> {
         let l = self.leaf(node, "a sequence")?;
         match (l.conv, &mut l.batch.values) {
-            (Conv::Binary, ColumnValues::ByteArray(out)) => out.offsets.push(out.data.len()),
+            (Conv::Binary, ColumnValues::ByteArray(out)) => {
+                if let Err(why) = l.check.check(&out.data[start.min(out.data.len())..]) {
+                    out.data.truncate(start);
+                    return Err(self.unfit(node, why));
+                }
+                out.offsets.push(out.data.len())
+            }
             (Conv::Fixed { width }, ColumnValues::FixedLenByteArray(out))
                 if out.data.len().saturating_sub(start) == width => {}
             (Conv::Uuid, ColumnValues::FixedLenByteArray(out))

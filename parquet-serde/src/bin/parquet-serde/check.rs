@@ -1,14 +1,17 @@
-//! `check`: decode everything, verify every checksum.
+//! `check`: decode everything, verify every checksum, and check that the values of annotated
+//! byte columns are what their annotation says (UTF-8, JSON text, BSON documents).
 
 use std::io::Write;
 
 use parquet_serde::core::file::FileReader;
+use parquet_serde::core::values::{ByteCheck, ColumnValues};
 use parquet_serde::record::Value;
 use parquet_serde::{Error, Reader};
 
 /// Reads every row of `reader` (every column decoded, its checksums verified unless turned
-/// off, every column chunk's row count checked against its row group's) and prints a
-/// summary.
+/// off, every column chunk's row count checked against its row group's), checks every value
+/// of the STRING, ENUM, JSON and BSON columns, and prints a summary. The first value that
+/// fails fails the command, naming its column, row group and row.
 pub fn check(reader: FileReader<std::fs::File>, out: &mut impl Write) -> Result<(), Error> {
     let (row_groups, columns) = (reader.num_row_groups(), reader.schema().num_columns());
     let declared = reader.metadata().num_rows();
@@ -23,6 +26,11 @@ pub fn check(reader: FileReader<std::fs::File>, out: &mut impl Write) -> Result<
         .filter_map(|c| c.meta_data.as_ref())
         .map(|m| m.num_values.max(0))
         .fold(0i64, i64::saturating_add);
+    for g in 0..row_groups {
+        for c in 0..columns {
+            check_values(&reader, g, c)?;
+        }
+    }
     for row in Reader::<_, Value>::from_file_reader(reader)? {
         row?;
     }
@@ -31,4 +39,62 @@ pub fn check(reader: FileReader<std::fs::File>, out: &mut impl Write) -> Result<
         "ok: {row_groups} row groups, {columns} columns, {declared} rows, {values} values"
     )?;
     Ok(())
+}
+
+/// Checks the values of column `c` in row group `g` against the column's annotation.
+fn check_values(reader: &FileReader<std::fs::File>, g: usize, c: usize) -> Result<(), Error> {
+    let schema = reader.schema();
+    let check = schema
+        .column_node(c)
+        .map_or(ByteCheck::None, |n| n.byte_check());
+    if check == ByteCheck::None {
+        return Ok(());
+    }
+    let descr = &schema.columns()[c];
+    let batch = reader.read_column(g, c)?;
+    let ColumnValues::ByteArray(values) = &batch.values else {
+        return Ok(());
+    };
+    let Some((i, why)) = values
+        .iter()
+        .enumerate()
+        .find_map(|(i, v)| check.check(v).err().map(|why| (i, why)))
+    else {
+        return Ok(());
+    };
+    // The row of value `i`: an entry with repetition level 0 (every entry, when the column
+    // has no repetition levels) starts a row; values are the entries at the maximum
+    // definition level (every entry, when it has no definition levels).
+    let (def, rep) = (&batch.def_levels, &batch.rep_levels);
+    let entries = def.len().max(rep.len());
+    let (mut row, mut seen) = (i as u64, 0usize);
+    if entries > 0 {
+        row = 0;
+        for k in 0..entries {
+            if k > 0 && rep.get(k).is_none_or(|&r| r == 0) {
+                row += 1;
+            }
+            if def.get(k).is_none_or(|&d| d == descr.max_def_level) {
+                if seen == i {
+                    break;
+                }
+                seen += 1;
+            }
+        }
+    }
+    let row = row
+        + reader.metadata().file.row_groups[..g]
+            .iter()
+            .map(|rg| rg.num_rows.max(0) as u64)
+            .sum::<u64>();
+    let kind = match check {
+        ByteCheck::Json => "JSON",
+        ByteCheck::Bson => "BSON",
+        _ => "string",
+    };
+    Err(Error::data(format!(
+        "a value of the {kind} column is {why} (row {row} of the file)"
+    ))
+    .with_column(descr.path.parts().join("."))
+    .with_row_group(g))
 }

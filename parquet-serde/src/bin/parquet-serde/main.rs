@@ -90,7 +90,8 @@ enum Command {
     /// Print the pages of every column chunk
     #[command(args_override_self = true)]
     Pages(ReadArgs),
-    /// Decode every page and verify every checksum
+    /// Decode every page, verify every checksum, and check that STRING/ENUM values are UTF-8,
+    /// JSON values JSON text and BSON values BSON documents
     #[command(args_override_self = true)]
     Check(ReadArgs),
     /// Rewrite IN as OUT with other options, same values and schema

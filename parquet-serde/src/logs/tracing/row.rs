@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use crate::variant::Variant;
 use crate::ParquetSchema;
 
-/// An event's level, stored as a Parquet ENUM (`TRACE` .. `ERROR`).
+/// An event's level, stored as a Parquet STRING (`TRACE` .. `ERROR`), which every reader
+/// reads as text.
 #[derive(
     Serialize, Deserialize, ParquetSchema, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord,
 )]

@@ -46,12 +46,12 @@ pub struct FieldAttrs {
     pub decimal: Option<DecimalSpec>,
     /// `uuid`: a 16-byte `FIXED_LEN_BYTE_ARRAY` UUID.
     pub uuid: bool,
-    /// `json`: a `BYTE_ARRAY` JSON document.
+    /// `json`: a `BYTE_ARRAY` JSON document (each value checked to be JSON text on write).
     pub json: bool,
     /// `bytes` (or `#[serde(with = "serde_bytes")]`): a byte sequence is one `BYTE_ARRAY`
     /// value rather than a list of small integers.
     pub bytes: bool,
-    /// `bson`: a byte sequence is one `BYTE_ARRAY` BSON document.
+    /// `bson`: a byte sequence is one `BYTE_ARRAY` BSON document (checked on write).
     pub bson: bool,
     /// `geometry(...)` / `geography(...)`: a `BYTE_ARRAY` of WKB values.
     pub geo: Option<GeoSpec>,

@@ -36,7 +36,7 @@
 //! ```text
 //! message LogRecord {
 //!   required int64 ts (TIMESTAMP(MICROS,true));
-//!   required binary level (ENUM);
+//!   required binary level (STRING);
 //!   required binary message (STRING);
 //!   optional int64 user_id (INTEGER(64,false));
 //!   required group tags (LIST) {
@@ -57,9 +57,9 @@
 //!
 //! Every node also carries the legacy converted type that LogicalTypes.md pairs with its
 //! logical type (`UTF8`, `INT_8` .. `UINT_64`, `DECIMAL`, `DATE`, `TIME_MILLIS`/`MICROS`,
-//! `TIMESTAMP_MILLIS`/`MICROS`, `ENUM`, `JSON`, `BSON`, `LIST`, `MAP`, and `INTERVAL`, which has
+//! `TIMESTAMP_MILLIS`/`MICROS`, `ENUM`, `JSON`, `LIST`, `MAP`, and `INTERVAL`, which has
 //! no logical type; none for nanosecond units,
-//! `UUID` and `FLOAT16`). All nodes are `required` unless the table says otherwise.
+//! `UUID` and `FLOAT16`, nor for `BSON`, whose converted type makes DuckDB 2.0 refuse the file). All nodes are `required` unless the table says otherwise.
 //!
 //! | Rust type | Parquet node | `#[parquet]` options it takes |
 //! |---|---|---|
@@ -108,7 +108,7 @@
 //! | derived struct with named fields | a group of its fields, in declaration order | |
 //! | derived tuple struct | a group with fields `_0`, `_1`, .. | |
 //! | derived newtype struct (or `#[serde(transparent)]`) | the inner type's node | those of the inner type |
-//! | derived enum of unit variants only | `BYTE_ARRAY` `ENUM` holding the serde variant name | |
+//! | derived enum of unit variants only | `BYTE_ARRAY` `STRING` holding the serde variant name (`ENUM` with `#[parquet(enum)]` on the enum); reads from either | |
 //! | derived enum with data | a group with one `optional` field per variant (12) | |
 //!
 //! 1. The column is `DECIMAL(38, 0)`: the serializer rejects `i128` and `u128` values of more
@@ -197,7 +197,9 @@
 //!
 //! On the container, `#[parquet(name = "...")]` names the message (else serde's `rename`, else
 //! the type's name), `#[parquet(crate = "path")]` names this crate when it is re-exported,
-//! and `#[parquet(bound = "T: Trait, ..")]` replaces the inferred bounds.
+//! `#[parquet(bound = "T: Trait, ..")]` replaces the inferred bounds, and `#[parquet(enum)]`
+//! on an enum of unit variants annotates its column `ENUM` rather than `STRING`. (pyarrow, and
+//! so pandas, read an `ENUM` column as binary; polars, DuckDB and Spark read both as text.)
 //!
 //! # serde's attributes
 //!

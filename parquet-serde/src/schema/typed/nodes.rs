@@ -82,9 +82,13 @@ pub(crate) fn interval(name: &str) -> SchemaNode {
     fixed_leaf(name, 12).with_converted_type(crate::format::ConvertedType::Interval)
 }
 
-/// A `BYTE_ARRAY` BSON leaf.
+/// A `BYTE_ARRAY` BSON leaf: the BSON logical type without its legacy converted type, which
+/// DuckDB 2.0 refuses with the whole file ("Unsupported converted type (20)") while it reads
+/// the logical type alone as a BLOB.
 pub(crate) fn bson(name: &str) -> SchemaNode {
-    annotate(leaf(name, Type::ByteArray), LogicalType::Bson)
+    let mut node = annotate(leaf(name, Type::ByteArray), LogicalType::Bson);
+    node.converted_type = None;
+    node
 }
 
 /// An `INT64` TIMESTAMP leaf.

@@ -150,9 +150,15 @@ pub fn unit(name: &str) -> SchemaNode {
     super::nodes::unit(name)
 }
 
-/// The node of a unit-only enum: BYTE_ARRAY ENUM holding the serde variant name.
+/// The node of a unit-only enum with `#[parquet(enum)]`: BYTE_ARRAY ENUM holding the serde
+/// variant name.
 pub fn enum_leaf(name: &str) -> SchemaNode {
     super::nodes::enum_leaf(name)
+}
+
+/// The node of a unit-only enum: BYTE_ARRAY STRING holding the serde variant name.
+pub fn string_leaf(name: &str) -> SchemaNode {
+    super::nodes::string(name)
 }
 
 /// Splices the fields of `T`'s node (a plain group) into `fields` (`#[serde(flatten)]`). The
