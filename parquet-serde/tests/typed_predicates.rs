@@ -500,3 +500,67 @@ pq.write_table(pa.table({"id": pa.array([3, 4], pa.int32()), "v": pa.array(["x",
         .unwrap();
     assert_eq!(all.read_all::<Value>().unwrap().len(), 3);
 }
+
+/// The whole predicate is checked before partition pruning or constant folding removes any
+/// part of it: a type error anywhere is refused, before any row, even where the folders or
+/// an always-unknown `not in (.., null)` decide the result (issue 28, seeds 31, 28, 120).
+#[test]
+fn a_hive_folder_refuses_type_errors_that_pruning_removes() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = r#"
+import sys, os, pyarrow as pa, pyarrow.parquet as pq
+root = sys.argv[1]
+for part in range(3):
+    os.makedirs(f"{root}/part={part}")
+    pq.write_table(pa.table({"x": pa.array([part, 10 + part], pa.int64()), "s": pa.array(["a", "b"])}), f"{root}/part={part}/f.parquet")
+"#;
+    let root = dir.path().join("hive");
+    let out = std::process::Command::new(common::python())
+        .args(["-c", script])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let open = |text: &str| {
+        Dataset::open(&root)
+            .unwrap()
+            .filter(Predicate::parse(text).unwrap())
+    };
+    for text in [
+        // Every folder passes the key test: the rest is never applied to a file.
+        "part between 0 and 2 or s > 5",
+        // Always unknown on the right, so nothing is read: the left is still wrong.
+        "x = 'abc' and x not in (1, null)",
+        // No folder passes: no file is read.
+        "part > 100 and s > 5",
+        "not (part >= 0 or x like 'a%')",
+    ] {
+        let dataset = open(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let e = dataset.check_filter().unwrap_err();
+        assert!(e.to_string().contains("f.parquet"), "{text}: {e}");
+        let mut rows = dataset.rows::<Value>();
+        assert!(rows.next().unwrap().is_err(), "{text}");
+        assert!(rows.next().is_none(), "{text}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+            .args(["cat"])
+            .arg(&root)
+            .args(["--where", text])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{text}");
+        assert!(out.stdout.is_empty(), "{text}");
+    }
+    // A literal that does not compare with a key is refused too, even when the key test
+    // is not needed.
+    assert!(open("x > 0 or part = 'zero'").is_err());
+    // What every file takes reads.
+    let rows: Vec<Value> = open("part between 0 and 1 or s = 'b'")
+        .unwrap()
+        .read_all()
+        .unwrap();
+    assert_eq!(rows.len(), 5);
+}
