@@ -71,7 +71,8 @@
 //! whose folders cannot match are never opened; what is left of the predicate (over the
 //! file's own columns) prunes row groups and pages of each file by statistics, Bloom
 //! filters and the page index, and is then applied row by row, exactly as on one file.
-//! Dates compare with `'YYYY-MM-DD'` text, integers with numbers. The keys' values are
+//! Dates compare with `'YYYY-MM-DD'` text (a date-time text with its instant, which a
+//! day's midnight is compared with, as on a DATE column), integers with numbers. The keys' values are
 //! the folders' even when a file stores a column of the same name.
 
 mod check;

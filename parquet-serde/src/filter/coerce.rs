@@ -33,7 +33,8 @@ pub(crate) enum Domain {
     },
     /// INT96 legacy timestamps, as nanoseconds (text only).
     Int96,
-    /// DATE: days; text by its date part, a number is the stored integer.
+    /// DATE: days; text is a date or the exact instant a day's midnight is compared with,
+    /// a number is the stored integer.
     Date,
     /// TIME in units of `10^-digits` s: text compared exactly, a number is the stored integer.
     Time {
@@ -188,8 +189,8 @@ fn coerce(value: &Scalar, domain: Domain, d: &ColumnDescriptor, path: &str) -> R
         },
         (Domain::Date, v) => match (raw(v), text) {
             (Some(s), _) => Ok(Lit::Scaled(s)),
-            (None, Some(t)) => match temporal::date_days(t) {
-                Some(days) => Ok(Lit::Scaled(Scaled::Exact(days))),
+            (None, Some(t)) => match temporal::date_scaled(t) {
+                Some(days) => Ok(Lit::Scaled(days)),
                 None => bad(" (write it as 'YYYY-MM-DD')"),
             },
             _ => bad(" (write it as 'YYYY-MM-DD')"),
@@ -447,9 +448,19 @@ mod tests {
             test_of("local = '1970-01-01T00:00:01+05:00'"),
             Test::Cmp(CmpOp::Eq, int(1_000_000))
         );
-        // A timestamp on a DATE column counts by its date.
+        // A timestamp on a DATE column is its instant, which a day's midnight is compared
+        // with: 13:00 lies between 2026-11-24 and the next day.
+        assert_eq!(test_of("day = '2026-11-24T13:00:00Z'"), Test::In(vec![]));
         assert_eq!(
-            test_of("day = '2026-11-24T13:00:00Z'"),
+            test_of("day < '2026-11-24T13:00:00Z'"),
+            Test::Cmp(CmpOp::Le, int(20_781))
+        );
+        assert_eq!(
+            test_of("day >= '2026-11-24T13:00:00'"),
+            Test::Cmp(CmpOp::Gt, int(20_781))
+        );
+        assert_eq!(
+            test_of("day = '2026-11-24T00:00:00'"),
             Test::Cmp(CmpOp::Eq, int(20_781))
         );
         // TIME, sub-microsecond.

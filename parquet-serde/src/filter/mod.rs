@@ -37,8 +37,11 @@
 //!   than the column's unit is never cut down to it). A date alone is its midnight. On a
 //!   UTC-adjusted timestamp (and INT96) an offset gives the instant, and a literal without
 //!   offset is UTC; on a timestamp not adjusted to UTC, and on TIME, the wall-clock reading is
-//!   compared and an offset is ignored; on DATE only the date part of a timestamp literal counts
-//!   (as DuckDB casts text to DATE). A number on a TIMESTAMP, DATE or TIME column is its stored
+//!   compared and an offset is ignored; on DATE a day is the instant of its midnight (UTC),
+//!   compared with a date-time literal's exact instant, as DuckDB compares a DATE with a
+//!   `TIMESTAMP` (`d < '2024-01-01T10:00:00'` holds for d = 2024-01-01, `d =
+//!   '2024-01-01T10:00:00'` for no day, `d = '2024-01-01T00:00:00'` for that day; DuckDB
+//!   itself cuts an untyped *text* literal to its date). A number on a TIMESTAMP, DATE or TIME column is its stored
 //!   integer.
 //! - **UUID**: its text form (`'01234567-89ab-cdef-0123-456789abcdef'`) or 16 bytes.
 //! - **STRING, ENUM, JSON, BYTE_ARRAY**: text or bytes, in unsigned byte order; `like` with `%`
@@ -152,7 +155,7 @@ mod tests;
 
 pub(crate) use bind::{bind as bind_predicate, Bound};
 
-pub(crate) use temporal::date_days;
+pub(crate) use temporal::instant_seconds;
 
 /// SQL LIKE on text (for partition keys).
 pub(crate) fn like_text(s: &str, pattern: &str) -> bool {

@@ -1046,18 +1046,23 @@ impl Table {
                 }
                 let d = d as i64 + r.range(-1, 1) as i64;
                 if r.chance(25) {
-                    // A timestamp on a DATE column. DuckDB casts the text to the column's
-                    // type, as every literal here: to DATE, its date part (as PostgreSQL).
-                    // (`TIMESTAMP '...'` would compare the instant instead.)
+                    // A timestamp on a DATE column compares with the day's midnight by
+                    // its exact instant: DuckDB does so with a typed `TIMESTAMP` /
+                    // `TIMESTAMPTZ` literal (it would cut untyped text to its date).
+                    // Midnight half the time, else any second, some with microseconds.
+                    let micros = r.range(0, 999_999) * 1_000 * r.chance(30) as i128;
                     let t = d as i128 * 86_400_000_000_000
-                        + r.range(0, 86_399) * 1_000_000_000 * r.chance(50) as i128;
-                    let text = timestamp_text(t, 0);
-                    let text = match r.below(3) {
-                        0 => format!("{text}Z"),
-                        1 => format!("{text}-05:00"),
-                        _ => text,
+                        + (r.range(0, 86_399) * 1_000_000_000 + micros) * r.chance(50) as i128;
+                    let text = timestamp_text(t, if micros == 0 { 0 } else { 6 });
+                    let (text, ty) = match r.below(3) {
+                        0 => (format!("{text}Z"), "TIMESTAMPTZ"),
+                        1 => (format!("{text}-05:00"), "TIMESTAMPTZ"),
+                        _ => (text, "TIMESTAMP"),
                     };
-                    lit(quote(&text))
+                    Lit {
+                        ours: quote(&text),
+                        duck: format!("{}::{ty}", quote(&text)),
+                    }
                 } else {
                     lit(quote(&date_text(d)))
                 }
