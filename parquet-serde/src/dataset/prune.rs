@@ -229,7 +229,8 @@ fn compare(v: &PartitionValue, lit: &Scalar, key: &str) -> Result<Option<Orderin
                 None => return bad("integers"),
             }
         }
-        (PartitionValue::Int(_), Scalar::Bool(_)) => return bad("integers"),
+        // A boolean is 1 or 0, as on an integer column.
+        (PartitionValue::Int(i), Scalar::Bool(b)) => (*i as i128).cmp(&(*b as i128)),
         (PartitionValue::String(s), Scalar::Bytes(b)) => s.as_bytes().cmp(b.as_slice()),
         (PartitionValue::String(_), _) => return bad("text (compare with a quoted string)"),
     }))
@@ -349,6 +350,9 @@ mod tests {
         let p = parts();
         let e = decide(&col("date").eq("yesterday"), &p).unwrap_err();
         assert!(e.message().contains("\"date\""), "{e}");
-        assert!(decide(&col("hour").eq(true), &p).is_err());
+        assert!(decide(&col("hour").eq("x"), &p).is_err());
+        // A boolean on an integer key is 1 or 0.
+        assert_eq!(decide(&col("hour").gt(true), &p).unwrap(), Decided::All);
+        assert_eq!(decide(&col("hour").eq(true), &p).unwrap(), Decided::None);
     }
 }

@@ -13,6 +13,7 @@ use crate::values::text;
 use super::bind::{Kind, Test};
 use super::exact::{self, Scaled};
 use super::pair::Reading;
+use super::predicate::CmpOp;
 use super::temporal;
 
 /// How a column's literals are read: the domain a literal is brought into before the
@@ -253,6 +254,19 @@ pub(crate) fn coerce_test(
         Lit::Scaled(s) => Ok(s),
         Lit::Value(v) => Err(v),
     };
+    let test = match domain {
+        Domain::Bool => booleans_as_numbers(test, d, path)?,
+        Domain::Scaled { .. } | Domain::Float { .. } => {
+            // Ordered against a boolean only on integers (not DECIMAL), as DuckDB.
+            let decimal = matches!(
+                d.effective_logical_type(),
+                Some(LogicalType::Decimal { .. })
+            );
+            let ordered = matches!(domain, Domain::Scaled { .. }) && !decimal;
+            boolean_literals(test, ordered, d, path)?
+        }
+        _ => test,
+    };
     let negated = matches!(test, Test::NotIn(_));
     Ok(match test {
         Test::Cmp(op, v) => match scaled(c(&v)?) {
@@ -283,6 +297,172 @@ pub(crate) fn coerce_test(
                 Test::NotIn(values)
             } else {
                 Test::In(values)
+            }
+        }
+        other => other,
+    })
+}
+
+/// The refusal of an order test between a boolean and a number (only `=`, `!=` and `in`
+/// compare them, as in DuckDB).
+fn unordered(d: &ColumnDescriptor, path: &str, value: &Scalar) -> Error {
+    Error::invalid_argument(format!(
+        "column {path:?} holds {}; the literal {value} compares with it only by =, != and in",
+        describe(d)
+    ))
+}
+
+/// Boolean literals on a numeric column, as DuckDB casts them: `true` is 1 and `false` 0.
+/// `=`, `!=` and `in` take them on every numeric column; `<`, `between` and the other
+/// orders only on integers (`ordered`), not on DECIMAL or floating point.
+fn boolean_literals(test: Test, ordered: bool, d: &ColumnDescriptor, path: &str) -> Result<Test> {
+    let num = |v: Scalar| match v {
+        Scalar::Bool(b) => Scalar::Int(b as i128),
+        other => other,
+    };
+    let is_bool = |v: &Scalar| matches!(v, Scalar::Bool(_));
+    Ok(match test {
+        Test::Cmp(op, v) if is_bool(&v) => {
+            if !ordered && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                return Err(unordered(d, path, &v));
+            }
+            Test::Cmp(op, num(v))
+        }
+        Test::Between(a, b) if is_bool(&a) || is_bool(&b) => {
+            if !ordered {
+                return Err(unordered(d, path, if is_bool(&a) { &a } else { &b }));
+            }
+            Test::Between(num(a), num(b))
+        }
+        Test::In(v) => Test::In(v.into_iter().map(num).collect()),
+        Test::NotIn(v) => Test::NotIn(v.into_iter().map(num).collect()),
+        other => other,
+    })
+}
+
+/// A text literal on a BOOLEAN column as DuckDB casts it: `true`, `t`, `yes`, `y`, `1` and
+/// `false`, `f`, `no`, `n`, `0`, in any case, with no space around.
+fn text_boolean(t: &[u8]) -> Option<bool> {
+    let t = std::str::from_utf8(t).ok()?.to_ascii_lowercase();
+    match t.as_str() {
+        "true" | "t" | "yes" | "y" | "1" => Some(true),
+        "false" | "f" | "no" | "n" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// How boolean `b` (as 0 or 1, DuckDB's cast) compares with number `v`; `None` when `v`
+/// is no number.
+fn bool_vs_number(b: bool, v: &Scalar) -> Option<std::cmp::Ordering> {
+    let i = b as i128;
+    Some(match v {
+        Scalar::Int(x) => i.cmp(x),
+        Scalar::Decimal(x) => x.cmp_int(i).reverse(),
+        // NaN is greater than every number.
+        Scalar::Float(f) => (i as f64)
+            .partial_cmp(f)
+            .unwrap_or(std::cmp::Ordering::Less),
+        _ => return None,
+    })
+}
+
+/// Whether a test is a `not in`.
+enum TestKind {
+    NotIn,
+    Other,
+}
+
+/// Literals on a BOOLEAN column: text as DuckDB casts it to BOOLEAN; numbers compare with
+/// the column's values as 0 and 1 (as DuckDB casts the column), by every order for whole
+/// numbers and only by `=`, `!=` and `in` for decimals and floats. A test with a number
+/// becomes one on the booleans it holds for (`flag > 0` is `flag = true`, `flag = 2` holds
+/// for none), so statistics and dictionaries prune it as any boolean test.
+fn booleans_as_numbers(test: Test, d: &ColumnDescriptor, path: &str) -> Result<Test> {
+    use std::cmp::Ordering;
+    let bad = |v: &Scalar| {
+        Error::invalid_argument(format!(
+            "column {path:?} holds {}; the literal {v} does not compare with it",
+            describe(d)
+        ))
+    };
+    // Text as a boolean; a number stays a number; a boolean stays.
+    let lit = |v: Scalar| -> Result<Scalar> {
+        match &v {
+            Scalar::Bytes(b) => text_boolean(b).map(Scalar::Bool).ok_or_else(|| bad(&v)),
+            _ => Ok(v),
+        }
+    };
+    let is_number = |v: &Scalar| !matches!(v, Scalar::Bool(_));
+    let test_kind = if matches!(test, Test::NotIn(_)) {
+        TestKind::NotIn
+    } else {
+        TestKind::Other
+    };
+    // The booleans for which `holds` is true, as a test.
+    let of = |holds: &dyn Fn(bool) -> bool| match (holds(false), holds(true)) {
+        (false, false) => Test::In(vec![]),
+        (true, true) => Test::NotIn(vec![]),
+        (f, _) => Test::Cmp(CmpOp::Eq, Scalar::Bool(!f)),
+    };
+    let holds = |op: CmpOp, o: Ordering| match op {
+        CmpOp::Eq => o.is_eq(),
+        CmpOp::Ne => o.is_ne(),
+        CmpOp::Lt => o.is_lt(),
+        CmpOp::Le => o.is_le(),
+        CmpOp::Gt => o.is_gt(),
+        CmpOp::Ge => o.is_ge(),
+    };
+    Ok(match test {
+        Test::Cmp(op, v) => {
+            let v = lit(v)?;
+            if !is_number(&v) {
+                return Ok(Test::Cmp(op, v));
+            }
+            if !matches!(v, Scalar::Int(_)) && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                return Err(unordered(d, path, &v));
+            }
+            of(&|b| bool_vs_number(b, &v).is_some_and(|o| holds(op, o)))
+        }
+        Test::Between(a, b) => {
+            let (a, b) = (lit(a)?, lit(b)?);
+            if !is_number(&a) && !is_number(&b) {
+                return Ok(Test::Between(a, b));
+            }
+            let num = |v: &Scalar| match v {
+                Scalar::Bool(x) => Scalar::Int(*x as i128),
+                other => other.clone(),
+            };
+            let (a, b) = (num(&a), num(&b));
+            for v in [&a, &b] {
+                if !matches!(v, Scalar::Int(_)) {
+                    return Err(unordered(d, path, v));
+                }
+            }
+            of(&|x| {
+                bool_vs_number(x, &a).is_some_and(Ordering::is_ge)
+                    && bool_vs_number(x, &b).is_some_and(Ordering::is_le)
+            })
+        }
+        Test::In(v) | Test::NotIn(v) => {
+            let negated = matches!(test_kind, TestKind::NotIn);
+            let mut out = Vec::new();
+            for x in v {
+                let x = lit(x)?;
+                let b = match &x {
+                    Scalar::Bool(b) => Some(*b),
+                    n => [false, true]
+                        .into_iter()
+                        .find(|&b| bool_vs_number(b, n) == Some(Ordering::Equal)),
+                };
+                // A number neither 0 nor 1 equals no boolean.
+                if let Some(b) = b {
+                    out.push(Scalar::Bool(b));
+                }
+            }
+            if negated {
+                Test::NotIn(out)
+            } else {
+                Test::In(out)
             }
         }
         other => other,
