@@ -660,6 +660,88 @@ mod tests {
     }
 
     #[test]
+    fn booleans_and_numbers_compare_as_in_duckdb() {
+        let s: Schema = "message m {
+          optional boolean flag; optional int32 i; optional int64 u (INTEGER(64,false));
+          optional double x; optional int32 dec (DECIMAL(9,2));
+        }"
+        .parse()
+        .unwrap();
+        let t = |p: &str| match bind(&Predicate::parse(p).unwrap(), &s) {
+            Ok(Bound::Leaf(l)) => Ok(l.test),
+            Ok(other) => panic!("{p}: {other:?}"),
+            Err(e) => Err(e.to_string()),
+        };
+        let yes = Test::Cmp(CmpOp::Eq, Scalar::Bool(true));
+        let no = Test::Cmp(CmpOp::Eq, Scalar::Bool(false));
+        let every = Test::NotIn(vec![]);
+        let none = Test::In(vec![]);
+        // Numbers on a BOOLEAN column: the column as 0 and 1.
+        for (p, want) in [
+            ("flag = 1", &yes),
+            ("flag = 0", &no),
+            ("flag = 2", &none),
+            ("flag = -1", &none),
+            ("flag != 2", &every),
+            ("flag > 0", &yes),
+            ("flag < 1", &no),
+            ("flag >= -1", &every),
+            ("flag > 1", &none),
+            ("flag <= 18446744073709551615", &every),
+            ("flag = 1.0", &yes),
+            ("flag = 1e0", &yes),
+            ("flag = 0.5", &none),
+            ("flag != 1.5", &every),
+            ("flag between 0 and 1", &every),
+            ("flag between 1 and 5", &yes),
+            ("flag = 't'", &yes),
+            ("flag = '0'", &no),
+        ] {
+            assert_eq!(t(p).as_ref(), Ok(want), "{p}");
+        }
+        // Text is the boolean it casts to.
+        assert_eq!(
+            t("flag < 'YES'"),
+            Ok(Test::Cmp(CmpOp::Lt, Scalar::Bool(true)))
+        );
+        assert_eq!(
+            t("flag in (2, 1, 0.5)"),
+            Ok(Test::In(vec![Scalar::Bool(true)]))
+        );
+        assert_eq!(
+            t("flag not in (2, 0)"),
+            Ok(Test::NotIn(vec![Scalar::Bool(false)]))
+        );
+        // Refused as DuckDB refuses: a fraction by order, text that is no boolean.
+        for p in [
+            "flag < 0.5",
+            "flag >= 1.0",
+            "flag between 0.5 and 2",
+            "flag = 'maybe'",
+            "flag = '2'",
+            "flag = ' true'",
+        ] {
+            assert!(t(p).is_err(), "{p}");
+        }
+        // Booleans on numeric columns: 1 and 0; by order only on integers.
+        assert_eq!(t("i = true"), Ok(Test::Cmp(CmpOp::Eq, int(1))));
+        assert_eq!(t("i > true"), Ok(Test::Cmp(CmpOp::Gt, int(1))));
+        assert_eq!(t("u < false"), Ok(Test::Cmp(CmpOp::Lt, int(0))));
+        assert_eq!(
+            t("i between false and true"),
+            Ok(Test::Between(int(0), int(1)))
+        );
+        assert_eq!(t("i in (true, 2)"), Ok(Test::In(vec![int(1), int(2)])));
+        assert_eq!(t("x = true"), Ok(Test::Cmp(CmpOp::Eq, Scalar::Float(1.0))));
+        assert_eq!(t("dec != false"), Ok(Test::Cmp(CmpOp::Ne, int(0))));
+        assert_eq!(t("dec in (true)"), Ok(Test::In(vec![int(100)])));
+        for p in ["x < true", "dec >= false", "x between false and true"] {
+            let e = t(p).unwrap_err();
+            assert!(e.contains("only by =, != and in"), "{p}: {e}");
+        }
+    }
+
+    #[test]
     fn floats_uuids_and_refusals() {
         // A decimal literal on FLOAT rounds to f32 (as DuckDB casts it).
         assert_eq!(
