@@ -1752,7 +1752,7 @@ pub struct Run<'a> {
 }
 
 /// The seeds of a run: `PRED_DIFF_SEED=N` replays table `N` alone, `PRED_DIFF_TABLES=N`
-/// runs tables `1..=N`, else tables `1..=tables`.
+/// runs `N` tables, else `tables`; they start at seed `PRED_DIFF_FIRST` (1 unless set).
 pub fn seeds(tables: u64) -> Vec<u64> {
     let env = |name: &str| {
         std::env::var(name)
@@ -1761,7 +1761,10 @@ pub fn seeds(tables: u64) -> Vec<u64> {
     };
     match env("PRED_DIFF_SEED") {
         Some(s) => vec![s],
-        None => (1..=env("PRED_DIFF_TABLES").unwrap_or(tables)).collect(),
+        None => {
+            let first = env("PRED_DIFF_FIRST").unwrap_or(1);
+            (first..first + env("PRED_DIFF_TABLES").unwrap_or(tables)).collect()
+        }
     }
 }
 
