@@ -385,9 +385,21 @@ fn booleans_as_numbers(test: Test, d: &ColumnDescriptor, path: &str) -> Result<T
             describe(d)
         ))
     };
-    // Text as a boolean; a number stays a number; a boolean stays.
+    // Text as a boolean, or as a number when a number is among the test's literals (as
+    // DuckDB casts every one of them to their common type); a number stays a number; a
+    // boolean stays.
+    let number = |v: &Scalar| matches!(v, Scalar::Int(_) | Scalar::Decimal(_) | Scalar::Float(_));
+    let numbers = match &test {
+        Test::Cmp(_, v) => number(v),
+        Test::Between(a, b) => number(a) || number(b),
+        Test::In(v) | Test::NotIn(v) => v.iter().any(number),
+        _ => false,
+    };
     let lit = |v: Scalar| -> Result<Scalar> {
         match &v {
+            Scalar::Bytes(_) if numbers => {
+                Some(numeric_text(&v)).filter(number).ok_or_else(|| bad(&v))
+            }
             Scalar::Bytes(b) => text_boolean(b).map(Scalar::Bool).ok_or_else(|| bad(&v)),
             _ => Ok(v),
         }
@@ -712,8 +724,17 @@ mod tests {
             t("flag not in (2, 0)"),
             Ok(Test::NotIn(vec![Scalar::Bool(false)]))
         );
-        // Refused as DuckDB refuses: a fraction by order, text that is no boolean.
+        // Text among numbers is a number.
+        assert_eq!(
+            t("flag in ('1', 2)"),
+            Ok(Test::In(vec![Scalar::Bool(true)]))
+        );
+        assert_eq!(t("flag between '0' and 1"), Ok(every.clone()));
+        // Refused as DuckDB refuses: a fraction by order, text that is no boolean, text
+        // among numbers that is no number.
         for p in [
+            "flag in ('no', 1)",
+            "flag between 'no' and 0",
             "flag < 0.5",
             "flag >= 1.0",
             "flag between 0.5 and 2",
