@@ -165,7 +165,7 @@ fn typed_predicates_agree_with_duckdb() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("typed.parquet");
     std::fs::write(&path, common::python_file(WRITE)).unwrap();
-    let cases = same(&[
+    let mut cases = same(&[
         // DECIMAL on INT32, INT64, FIXED_LEN_BYTE_ARRAY: whole numbers by value.
         "d32 > 90000",
         "d64 > 90000",
@@ -217,9 +217,7 @@ fn typed_predicates_agree_with_duckdb() {
         "ts_ns >= '2024-01-01T00:00:19.834000123Z'",
         "ts_ns = '2024-01-01T00:00:19.834000250Z'",
         "ts_ns < '2024-01-01T00:00:19.834Z'",
-        // DATE with timestamps, TIME with fractions.
-        "day = '2024-01-05T13:00:00Z'",
-        "day < '2024-01-05 23:59:59'",
+        // DATE (with timestamps below), TIME with fractions.
         "day >= '2024-01-20'",
         "tod >= '00:00:19.835'",
         "tod = '00:00:19.8335'",
@@ -272,6 +270,49 @@ fn typed_predicates_agree_with_duckdb() {
         // UUID text.
         "id2 = '00000000-0000-0000-0000-000000001eef'",
         "id2 > '00000000-0000-0000-0000-000000100000'",
+        // Booleans and numbers, as DuckDB casts them.
+        "flag = 1",
+        "flag > 0",
+        "flag != 2",
+        "flag = 0.0",
+        "flag in (1, 2)",
+        "flag not in (0, 5)",
+        "flag between 0 and 7",
+        "flag = 't'",
+        "flag < 'YES'",
+        "i = true",
+        "i > true",
+        "i in (false, 3)",
+        "f64 = true",
+        "d64 != false",
+    ]);
+    // A date-time on DATE: the day's midnight against the literal's instant, as DuckDB
+    // compares a DATE with a typed TIMESTAMP (it would cut untyped text to its date).
+    cases.extend([
+        (
+            "day = '2024-01-05T13:00:00Z'",
+            "day = TIMESTAMPTZ '2024-01-05 13:00:00+00'",
+        ),
+        (
+            "day < '2024-01-05 23:59:59'",
+            "day < TIMESTAMP '2024-01-05 23:59:59'",
+        ),
+        (
+            "day <= '2024-01-05T13:00:00'",
+            "day <= TIMESTAMP '2024-01-05 13:00:00'",
+        ),
+        (
+            "day = '2024-01-05T00:00:00'",
+            "day = TIMESTAMP '2024-01-05 00:00:00'",
+        ),
+        (
+            "day >= '2024-01-05T00:00:00.000001'",
+            "day >= TIMESTAMP '2024-01-05 00:00:00.000001'",
+        ),
+        (
+            "day between '2024-01-04T23:00:00-05:00' and '2024-01-07T12:00:00Z'",
+            "day between TIMESTAMPTZ '2024-01-04 23:00:00-05:00' and TIMESTAMPTZ '2024-01-07 12:00:00+00'",
+        ),
     ]);
     let (bad, counts) = compare(&path, &cases);
     assert!(
@@ -425,7 +466,9 @@ fn refusals_name_the_column_its_type_and_the_literal() {
     std::fs::write(&path, common::python_file(WRITE)).unwrap();
     let reader = || FileReader::new(File::open(&path).unwrap()).unwrap();
     for (text, needles) in [
-        ("flag = 'yes'", &["\"flag\"", "BOOLEAN", "\"yes\""][..]),
+        ("flag = 'maybe'", &["\"flag\"", "BOOLEAN", "\"maybe\""][..]),
+        ("f64 < true", &["\"f64\"", "only by =, != and in"]),
+        ("flag >= 0.5", &["\"flag\"", "only by =, != and in"]),
         ("d64 = 'abc'", &["\"d64\"", "DECIMAL(12,2)", "\"abc\""]),
         (
             "ts_ms > 'soon'",
