@@ -8,7 +8,7 @@
 //! its binary). The generator is `parquet-serde/tests/common/pred_diff.rs`.
 //!
 //! `PRED_DIFF_SEED=N` replays table N alone (every difference names its seed);
-//! `PRED_DIFF_TABLES=N` runs N tables.
+//! `PRED_DIFF_TABLES=N` runs N tables, from seed `PRED_DIFF_FIRST` (1 unless set).
 
 #[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;

@@ -5,7 +5,8 @@
 //! binary only for this package's tests. A refused predicate must fail before any row is
 //! printed.
 //!
-//! `PRED_DIFF_SEED=N` replays table N alone; `PRED_DIFF_TABLES=N` runs N tables.
+//! `PRED_DIFF_SEED=N` replays table N alone; `PRED_DIFF_TABLES=N` runs N tables, from seed
+//! `PRED_DIFF_FIRST` (1 unless set).
 
 mod common;
 #[path = "common/pred_diff.rs"]

@@ -165,7 +165,7 @@ fn typed_predicates_agree_with_duckdb() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("typed.parquet");
     std::fs::write(&path, common::python_file(WRITE)).unwrap();
-    let cases = same(&[
+    let mut cases = same(&[
         // DECIMAL on INT32, INT64, FIXED_LEN_BYTE_ARRAY: whole numbers by value.
         "d32 > 90000",
         "d64 > 90000",
@@ -217,9 +217,7 @@ fn typed_predicates_agree_with_duckdb() {
         "ts_ns >= '2024-01-01T00:00:19.834000123Z'",
         "ts_ns = '2024-01-01T00:00:19.834000250Z'",
         "ts_ns < '2024-01-01T00:00:19.834Z'",
-        // DATE with timestamps, TIME with fractions.
-        "day = '2024-01-05T13:00:00Z'",
-        "day < '2024-01-05 23:59:59'",
+        // DATE (with timestamps below), TIME with fractions.
         "day >= '2024-01-20'",
         "tod >= '00:00:19.835'",
         "tod = '00:00:19.8335'",
@@ -272,6 +270,49 @@ fn typed_predicates_agree_with_duckdb() {
         // UUID text.
         "id2 = '00000000-0000-0000-0000-000000001eef'",
         "id2 > '00000000-0000-0000-0000-000000100000'",
+        // Booleans and numbers, as DuckDB casts them.
+        "flag = 1",
+        "flag > 0",
+        "flag != 2",
+        "flag = 0.0",
+        "flag in (1, 2)",
+        "flag not in (0, 5)",
+        "flag between 0 and 7",
+        "flag = 't'",
+        "flag < 'YES'",
+        "i = true",
+        "i > true",
+        "i in (false, 3)",
+        "f64 = true",
+        "d64 != false",
+    ]);
+    // A date-time on DATE: the day's midnight against the literal's instant, as DuckDB
+    // compares a DATE with a typed TIMESTAMP (it would cut untyped text to its date).
+    cases.extend([
+        (
+            "day = '2024-01-05T13:00:00Z'",
+            "day = TIMESTAMPTZ '2024-01-05 13:00:00+00'",
+        ),
+        (
+            "day < '2024-01-05 23:59:59'",
+            "day < TIMESTAMP '2024-01-05 23:59:59'",
+        ),
+        (
+            "day <= '2024-01-05T13:00:00'",
+            "day <= TIMESTAMP '2024-01-05 13:00:00'",
+        ),
+        (
+            "day = '2024-01-05T00:00:00'",
+            "day = TIMESTAMP '2024-01-05 00:00:00'",
+        ),
+        (
+            "day >= '2024-01-05T00:00:00.000001'",
+            "day >= TIMESTAMP '2024-01-05 00:00:00.000001'",
+        ),
+        (
+            "day between '2024-01-04T23:00:00-05:00' and '2024-01-07T12:00:00Z'",
+            "day between TIMESTAMPTZ '2024-01-04 23:00:00-05:00' and TIMESTAMPTZ '2024-01-07 12:00:00+00'",
+        ),
     ]);
     let (bad, counts) = compare(&path, &cases);
     assert!(
@@ -425,7 +466,9 @@ fn refusals_name_the_column_its_type_and_the_literal() {
     std::fs::write(&path, common::python_file(WRITE)).unwrap();
     let reader = || FileReader::new(File::open(&path).unwrap()).unwrap();
     for (text, needles) in [
-        ("flag = 'yes'", &["\"flag\"", "BOOLEAN", "\"yes\""][..]),
+        ("flag = 'maybe'", &["\"flag\"", "BOOLEAN", "\"maybe\""][..]),
+        ("f64 < true", &["\"f64\"", "only by =, != and in"]),
+        ("flag >= 0.5", &["\"flag\"", "only by =, != and in"]),
         ("d64 = 'abc'", &["\"d64\"", "DECIMAL(12,2)", "\"abc\""]),
         (
             "ts_ms > 'soon'",
@@ -499,4 +542,68 @@ pq.write_table(pa.table({"id": pa.array([3, 4], pa.int32()), "v": pa.array(["x",
         .filter(Predicate::parse("id > 1").unwrap())
         .unwrap();
     assert_eq!(all.read_all::<Value>().unwrap().len(), 3);
+}
+
+/// The whole predicate is checked before partition pruning or constant folding removes any
+/// part of it: a type error anywhere is refused, before any row, even where the folders or
+/// an always-unknown `not in (.., null)` decide the result (issue 28, seeds 31, 28, 120).
+#[test]
+fn a_hive_folder_refuses_type_errors_that_pruning_removes() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = r#"
+import sys, os, pyarrow as pa, pyarrow.parquet as pq
+root = sys.argv[1]
+for part in range(3):
+    os.makedirs(f"{root}/part={part}")
+    pq.write_table(pa.table({"x": pa.array([part, 10 + part], pa.int64()), "s": pa.array(["a", "b"])}), f"{root}/part={part}/f.parquet")
+"#;
+    let root = dir.path().join("hive");
+    let out = std::process::Command::new(common::python())
+        .args(["-c", script])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let open = |text: &str| {
+        Dataset::open(&root)
+            .unwrap()
+            .filter(Predicate::parse(text).unwrap())
+    };
+    for text in [
+        // Every folder passes the key test: the rest is never applied to a file.
+        "part between 0 and 2 or s > 5",
+        // Always unknown on the right, so nothing is read: the left is still wrong.
+        "x = 'abc' and x not in (1, null)",
+        // No folder passes: no file is read.
+        "part > 100 and s > 5",
+        "not (part >= 0 or x like 'a%')",
+    ] {
+        let dataset = open(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let e = dataset.check_filter().unwrap_err();
+        assert!(e.to_string().contains("f.parquet"), "{text}: {e}");
+        let mut rows = dataset.rows::<Value>();
+        assert!(rows.next().unwrap().is_err(), "{text}");
+        assert!(rows.next().is_none(), "{text}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+            .args(["cat"])
+            .arg(&root)
+            .args(["--where", text])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{text}");
+        assert!(out.stdout.is_empty(), "{text}");
+    }
+    // A literal that does not compare with a key is refused too, even when the key test
+    // is not needed.
+    assert!(open("x > 0 or part = 'zero'").is_err());
+    // What every file takes reads.
+    let rows: Vec<Value> = open("part between 0 and 1 or s = 'b'")
+        .unwrap()
+        .read_all()
+        .unwrap();
+    assert_eq!(rows.len(), 5);
 }

@@ -71,7 +71,8 @@
 //! whose folders cannot match are never opened; what is left of the predicate (over the
 //! file's own columns) prunes row groups and pages of each file by statistics, Bloom
 //! filters and the page index, and is then applied row by row, exactly as on one file.
-//! Dates compare with `'YYYY-MM-DD'` text, integers with numbers. The keys' values are
+//! Dates compare with `'YYYY-MM-DD'` text (a date-time text with its instant, which a
+//! day's midnight is compared with, as on a DATE column), integers with numbers. The keys' values are
 //! the folders' even when a file stores a column of the same name.
 
 mod check;
@@ -180,14 +181,27 @@ impl Dataset {
         Ok(self)
     }
 
-    /// Checks that the predicate applies to every selected file: each column it names (other
-    /// than partition keys) is a leaf of the file, and each literal compares with that
-    /// column's type. Reads the footer of each file the predicate has tests left for; a file
-    /// that cannot be opened is left to the reading. [`rows`](Self::rows) and
+    /// Checks that the whole predicate applies to the dataset, before any part of it is
+    /// removed by partition pruning or constant folding: each test of a partition key
+    /// compares with the key's values, and every other test applies to every selected file
+    /// (to the first file found when none is selected): each column it names is a leaf of
+    /// the file, and each literal compares with that column's type. So a predicate is
+    /// refused on a dataset exactly when one of its files refuses it. Reads the footer of
+    /// each of those files; a file that cannot be opened is left to the reading. [`rows`](Self::rows) and
     /// [`read_all`](Self::read_all) check this before their first row, so that a predicate
     /// that cannot apply fails before any row is read, with the file's path.
     pub fn check_filter(&self) -> Result<()> {
-        check::check_files(&self.selected, &self.options)
+        match self.check() {
+            Some(c) => c.run(&self.options),
+            None => Ok(()),
+        }
+    }
+
+    /// The check of the whole predicate (see [`check_filter`](Self::check_filter)).
+    fn check(&self) -> Option<check::Check> {
+        let selected: Vec<DataFile> = self.selected.iter().map(|(f, _)| f.clone()).collect();
+        let p = self.predicate.clone()?;
+        Some(check::Check::new(p, &self.files, &selected))
     }
 
     /// Keeps only the files for which `keep` holds (of those found, and of those a
@@ -221,6 +235,7 @@ impl Dataset {
             self.selected.clone(),
             self.options.clone(),
             self.filter_options,
+            self.check(),
         )
     }
 

@@ -208,9 +208,9 @@ fn compare(v: &PartitionValue, lit: &Scalar, key: &str) -> Result<Option<Orderin
     Ok(Some(match (v, lit) {
         (PartitionValue::Null, _) => return Ok(None),
         (PartitionValue::Date(d), Scalar::Bytes(b)) => {
-            // A date-time counts by its date, as on a DATE column.
-            match as_text(b).and_then(crate::filter::date_days) {
-                Some(x) => (*d as i128).cmp(&x),
+            // The day's midnight against the literal's instant, as on a DATE column.
+            match as_text(b).and_then(|t| crate::filter::instant_seconds(t, true)) {
+                Some(x) => x.cmp_int(*d as i128 * 86_400).reverse(),
                 None => return bad("dates (compare with 'YYYY-MM-DD')"),
             }
         }
@@ -229,7 +229,8 @@ fn compare(v: &PartitionValue, lit: &Scalar, key: &str) -> Result<Option<Orderin
                 None => return bad("integers"),
             }
         }
-        (PartitionValue::Int(_), Scalar::Bool(_)) => return bad("integers"),
+        // A boolean is 1 or 0, as on an integer column.
+        (PartitionValue::Int(i), Scalar::Bool(b)) => (*i as i128).cmp(&(*b as i128)),
         (PartitionValue::String(s), Scalar::Bytes(b)) => s.as_bytes().cmp(b.as_slice()),
         (PartitionValue::String(_), _) => return bad("text (compare with a quoted string)"),
     }))
@@ -276,8 +277,17 @@ mod tests {
         let parse = |t: &str| Predicate::parse(t).unwrap();
         assert_eq!(decide(&parse("hour > 12.99"), &p).unwrap(), Decided::All);
         assert_eq!(decide(&parse("hour = 13.01"), &p).unwrap(), Decided::None);
+        // A date-time on a date key: the day's midnight against its instant.
         assert_eq!(
             decide(&parse("date = '2026-11-24T23:00:00Z'"), &p).unwrap(),
+            Decided::None
+        );
+        assert_eq!(
+            decide(&parse("date < '2026-11-24T23:00:00Z'"), &p).unwrap(),
+            Decided::All
+        );
+        assert_eq!(
+            decide(&parse("date = '2026-11-24T00:00:00'"), &p).unwrap(),
             Decided::All
         );
         assert_eq!(
@@ -340,6 +350,9 @@ mod tests {
         let p = parts();
         let e = decide(&col("date").eq("yesterday"), &p).unwrap_err();
         assert!(e.message().contains("\"date\""), "{e}");
-        assert!(decide(&col("hour").eq(true), &p).is_err());
+        assert!(decide(&col("hour").eq("x"), &p).is_err());
+        // A boolean on an integer key is 1 or 0.
+        assert_eq!(decide(&col("hour").gt(true), &p).unwrap(), Decided::All);
+        assert_eq!(decide(&col("hour").eq(true), &p).unwrap(), Decided::None);
     }
 }

@@ -13,6 +13,7 @@ use crate::filter::{FilterOptions, Predicate};
 use crate::record::Value;
 use crate::Reader;
 
+use super::check::Check;
 use super::list::DataFile;
 use super::Dataset;
 
@@ -33,8 +34,8 @@ pub struct DatasetReader<T> {
     filter_options: FilterOptions,
     /// The columns kept of each file (every one when empty), for `Value` rows.
     select: Option<Select<T>>,
-    /// Whether the predicate was checked against every file (before the first row).
-    checked: bool,
+    /// The predicate's check, until it ran (before the first row).
+    check: Option<Check>,
 }
 
 /// [`Reader::select_columns`] for rows of one type, with its columns.
@@ -57,6 +58,7 @@ impl<T: DeserializeOwned> DatasetReader<T> {
         files: Vec<(DataFile, Option<Predicate>)>,
         options: ReadOptions,
         filter_options: FilterOptions,
+        check: Option<Check>,
     ) -> Self {
         DatasetReader {
             files: files.into_iter(),
@@ -64,17 +66,17 @@ impl<T: DeserializeOwned> DatasetReader<T> {
             options,
             filter_options,
             select: None,
-            checked: false,
+            check,
         }
     }
 
     /// Before the first row: the predicate checked against every file's schema. On
     /// failure no file is left to read.
     fn check(&mut self) -> Result<()> {
-        if std::mem::replace(&mut self.checked, true) {
+        let Some(check) = self.check.take() else {
             return Ok(());
-        }
-        let r = super::check::check_files(self.files.as_slice(), &self.options);
+        };
+        let r = check.run(&self.options);
         if r.is_err() {
             self.files = Vec::new().into_iter();
         }

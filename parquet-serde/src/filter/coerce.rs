@@ -13,6 +13,7 @@ use crate::values::text;
 use super::bind::{Kind, Test};
 use super::exact::{self, Scaled};
 use super::pair::Reading;
+use super::predicate::CmpOp;
 use super::temporal;
 
 /// How a column's literals are read: the domain a literal is brought into before the
@@ -33,7 +34,8 @@ pub(crate) enum Domain {
     },
     /// INT96 legacy timestamps, as nanoseconds (text only).
     Int96,
-    /// DATE: days; text by its date part, a number is the stored integer.
+    /// DATE: days; text is a date or the exact instant a day's midnight is compared with,
+    /// a number is the stored integer.
     Date,
     /// TIME in units of `10^-digits` s: text compared exactly, a number is the stored integer.
     Time {
@@ -188,8 +190,8 @@ fn coerce(value: &Scalar, domain: Domain, d: &ColumnDescriptor, path: &str) -> R
         },
         (Domain::Date, v) => match (raw(v), text) {
             (Some(s), _) => Ok(Lit::Scaled(s)),
-            (None, Some(t)) => match temporal::date_days(t) {
-                Some(days) => Ok(Lit::Scaled(Scaled::Exact(days))),
+            (None, Some(t)) => match temporal::date_scaled(t) {
+                Some(days) => Ok(Lit::Scaled(days)),
                 None => bad(" (write it as 'YYYY-MM-DD')"),
             },
             _ => bad(" (write it as 'YYYY-MM-DD')"),
@@ -252,6 +254,19 @@ pub(crate) fn coerce_test(
         Lit::Scaled(s) => Ok(s),
         Lit::Value(v) => Err(v),
     };
+    let test = match domain {
+        Domain::Bool => booleans_as_numbers(test, d, path)?,
+        Domain::Scaled { .. } | Domain::Float { .. } => {
+            // Ordered against a boolean only on integers (not DECIMAL), as DuckDB.
+            let decimal = matches!(
+                d.effective_logical_type(),
+                Some(LogicalType::Decimal { .. })
+            );
+            let ordered = matches!(domain, Domain::Scaled { .. }) && !decimal;
+            boolean_literals(test, ordered, d, path)?
+        }
+        _ => test,
+    };
     let negated = matches!(test, Test::NotIn(_));
     Ok(match test {
         Test::Cmp(op, v) => match scaled(c(&v)?) {
@@ -282,6 +297,184 @@ pub(crate) fn coerce_test(
                 Test::NotIn(values)
             } else {
                 Test::In(values)
+            }
+        }
+        other => other,
+    })
+}
+
+/// The refusal of an order test between a boolean and a number (only `=`, `!=` and `in`
+/// compare them, as in DuckDB).
+fn unordered(d: &ColumnDescriptor, path: &str, value: &Scalar) -> Error {
+    Error::invalid_argument(format!(
+        "column {path:?} holds {}; the literal {value} compares with it only by =, != and in",
+        describe(d)
+    ))
+}
+
+/// Boolean literals on a numeric column, as DuckDB casts them: `true` is 1 and `false` 0.
+/// `=`, `!=` and `in` take them on every numeric column; `<`, `between` and the other
+/// orders only on integers (`ordered`), not on DECIMAL or floating point.
+fn boolean_literals(test: Test, ordered: bool, d: &ColumnDescriptor, path: &str) -> Result<Test> {
+    let num = |v: Scalar| match v {
+        Scalar::Bool(b) => Scalar::Int(b as i128),
+        other => other,
+    };
+    let is_bool = |v: &Scalar| matches!(v, Scalar::Bool(_));
+    Ok(match test {
+        Test::Cmp(op, v) if is_bool(&v) => {
+            if !ordered && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                return Err(unordered(d, path, &v));
+            }
+            Test::Cmp(op, num(v))
+        }
+        Test::Between(a, b) if is_bool(&a) || is_bool(&b) => {
+            if !ordered {
+                return Err(unordered(d, path, if is_bool(&a) { &a } else { &b }));
+            }
+            Test::Between(num(a), num(b))
+        }
+        Test::In(v) => Test::In(v.into_iter().map(num).collect()),
+        Test::NotIn(v) => Test::NotIn(v.into_iter().map(num).collect()),
+        other => other,
+    })
+}
+
+/// A text literal on a BOOLEAN column as DuckDB casts it: `true`, `t`, `yes`, `y`, `1` and
+/// `false`, `f`, `no`, `n`, `0`, in any case, with no space around.
+fn text_boolean(t: &[u8]) -> Option<bool> {
+    let t = std::str::from_utf8(t).ok()?.to_ascii_lowercase();
+    match t.as_str() {
+        "true" | "t" | "yes" | "y" | "1" => Some(true),
+        "false" | "f" | "no" | "n" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// How boolean `b` (as 0 or 1, DuckDB's cast) compares with number `v`; `None` when `v`
+/// is no number.
+fn bool_vs_number(b: bool, v: &Scalar) -> Option<std::cmp::Ordering> {
+    let i = b as i128;
+    Some(match v {
+        Scalar::Int(x) => i.cmp(x),
+        Scalar::Decimal(x) => x.cmp_int(i).reverse(),
+        // NaN is greater than every number.
+        Scalar::Float(f) => (i as f64)
+            .partial_cmp(f)
+            .unwrap_or(std::cmp::Ordering::Less),
+        _ => return None,
+    })
+}
+
+/// Whether a test is a `not in`.
+enum TestKind {
+    NotIn,
+    Other,
+}
+
+/// Literals on a BOOLEAN column: text as DuckDB casts it to BOOLEAN; numbers compare with
+/// the column's values as 0 and 1 (as DuckDB casts the column), by every order for whole
+/// numbers and only by `=`, `!=` and `in` for decimals and floats. A test with a number
+/// becomes one on the booleans it holds for (`flag > 0` is `flag = true`, `flag = 2` holds
+/// for none), so statistics and dictionaries prune it as any boolean test.
+fn booleans_as_numbers(test: Test, d: &ColumnDescriptor, path: &str) -> Result<Test> {
+    use std::cmp::Ordering;
+    let bad = |v: &Scalar| {
+        Error::invalid_argument(format!(
+            "column {path:?} holds {}; the literal {v} does not compare with it",
+            describe(d)
+        ))
+    };
+    // Text as a boolean, or as a number when a number is among the test's literals (as
+    // DuckDB casts every one of them to their common type); a number stays a number; a
+    // boolean stays.
+    let number = |v: &Scalar| matches!(v, Scalar::Int(_) | Scalar::Decimal(_) | Scalar::Float(_));
+    let numbers = match &test {
+        Test::Cmp(_, v) => number(v),
+        Test::Between(a, b) => number(a) || number(b),
+        Test::In(v) | Test::NotIn(v) => v.iter().any(number),
+        _ => false,
+    };
+    let lit = |v: Scalar| -> Result<Scalar> {
+        match &v {
+            Scalar::Bytes(_) if numbers => {
+                Some(numeric_text(&v)).filter(number).ok_or_else(|| bad(&v))
+            }
+            Scalar::Bytes(b) => text_boolean(b).map(Scalar::Bool).ok_or_else(|| bad(&v)),
+            _ => Ok(v),
+        }
+    };
+    let is_number = |v: &Scalar| !matches!(v, Scalar::Bool(_));
+    let test_kind = if matches!(test, Test::NotIn(_)) {
+        TestKind::NotIn
+    } else {
+        TestKind::Other
+    };
+    // The booleans for which `holds` is true, as a test.
+    let of = |holds: &dyn Fn(bool) -> bool| match (holds(false), holds(true)) {
+        (false, false) => Test::In(vec![]),
+        (true, true) => Test::NotIn(vec![]),
+        (f, _) => Test::Cmp(CmpOp::Eq, Scalar::Bool(!f)),
+    };
+    let holds = |op: CmpOp, o: Ordering| match op {
+        CmpOp::Eq => o.is_eq(),
+        CmpOp::Ne => o.is_ne(),
+        CmpOp::Lt => o.is_lt(),
+        CmpOp::Le => o.is_le(),
+        CmpOp::Gt => o.is_gt(),
+        CmpOp::Ge => o.is_ge(),
+    };
+    Ok(match test {
+        Test::Cmp(op, v) => {
+            let v = lit(v)?;
+            if !is_number(&v) {
+                return Ok(Test::Cmp(op, v));
+            }
+            if !matches!(v, Scalar::Int(_)) && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                return Err(unordered(d, path, &v));
+            }
+            of(&|b| bool_vs_number(b, &v).is_some_and(|o| holds(op, o)))
+        }
+        Test::Between(a, b) => {
+            let (a, b) = (lit(a)?, lit(b)?);
+            if !is_number(&a) && !is_number(&b) {
+                return Ok(Test::Between(a, b));
+            }
+            let num = |v: &Scalar| match v {
+                Scalar::Bool(x) => Scalar::Int(*x as i128),
+                other => other.clone(),
+            };
+            let (a, b) = (num(&a), num(&b));
+            for v in [&a, &b] {
+                if !matches!(v, Scalar::Int(_)) {
+                    return Err(unordered(d, path, v));
+                }
+            }
+            of(&|x| {
+                bool_vs_number(x, &a).is_some_and(Ordering::is_ge)
+                    && bool_vs_number(x, &b).is_some_and(Ordering::is_le)
+            })
+        }
+        Test::In(v) | Test::NotIn(v) => {
+            let negated = matches!(test_kind, TestKind::NotIn);
+            let mut out = Vec::new();
+            for x in v {
+                let x = lit(x)?;
+                let b = match &x {
+                    Scalar::Bool(b) => Some(*b),
+                    n => [false, true]
+                        .into_iter()
+                        .find(|&b| bool_vs_number(b, n) == Some(Ordering::Equal)),
+                };
+                // A number neither 0 nor 1 equals no boolean.
+                if let Some(b) = b {
+                    out.push(Scalar::Bool(b));
+                }
+            }
+            if negated {
+                Test::NotIn(out)
+            } else {
+                Test::In(out)
             }
         }
         other => other,
@@ -447,9 +640,19 @@ mod tests {
             test_of("local = '1970-01-01T00:00:01+05:00'"),
             Test::Cmp(CmpOp::Eq, int(1_000_000))
         );
-        // A timestamp on a DATE column counts by its date.
+        // A timestamp on a DATE column is its instant, which a day's midnight is compared
+        // with: 13:00 lies between 2026-11-24 and the next day.
+        assert_eq!(test_of("day = '2026-11-24T13:00:00Z'"), Test::In(vec![]));
         assert_eq!(
-            test_of("day = '2026-11-24T13:00:00Z'"),
+            test_of("day < '2026-11-24T13:00:00Z'"),
+            Test::Cmp(CmpOp::Le, int(20_781))
+        );
+        assert_eq!(
+            test_of("day >= '2026-11-24T13:00:00'"),
+            Test::Cmp(CmpOp::Gt, int(20_781))
+        );
+        assert_eq!(
+            test_of("day = '2026-11-24T00:00:00'"),
             Test::Cmp(CmpOp::Eq, int(20_781))
         );
         // TIME, sub-microsecond.
@@ -466,6 +669,97 @@ mod tests {
             test_of("old < '1970-01-01T00:00:00.0000000001Z'"),
             Test::Cmp(CmpOp::Le, int(0))
         );
+    }
+
+    #[test]
+    fn booleans_and_numbers_compare_as_in_duckdb() {
+        let s: Schema = "message m {
+          optional boolean flag; optional int32 i; optional int64 u (INTEGER(64,false));
+          optional double x; optional int32 dec (DECIMAL(9,2));
+        }"
+        .parse()
+        .unwrap();
+        let t = |p: &str| match bind(&Predicate::parse(p).unwrap(), &s) {
+            Ok(Bound::Leaf(l)) => Ok(l.test),
+            Ok(other) => panic!("{p}: {other:?}"),
+            Err(e) => Err(e.to_string()),
+        };
+        let yes = Test::Cmp(CmpOp::Eq, Scalar::Bool(true));
+        let no = Test::Cmp(CmpOp::Eq, Scalar::Bool(false));
+        let every = Test::NotIn(vec![]);
+        let none = Test::In(vec![]);
+        // Numbers on a BOOLEAN column: the column as 0 and 1.
+        for (p, want) in [
+            ("flag = 1", &yes),
+            ("flag = 0", &no),
+            ("flag = 2", &none),
+            ("flag = -1", &none),
+            ("flag != 2", &every),
+            ("flag > 0", &yes),
+            ("flag < 1", &no),
+            ("flag >= -1", &every),
+            ("flag > 1", &none),
+            ("flag <= 18446744073709551615", &every),
+            ("flag = 1.0", &yes),
+            ("flag = 1e0", &yes),
+            ("flag = 0.5", &none),
+            ("flag != 1.5", &every),
+            ("flag between 0 and 1", &every),
+            ("flag between 1 and 5", &yes),
+            ("flag = 't'", &yes),
+            ("flag = '0'", &no),
+        ] {
+            assert_eq!(t(p).as_ref(), Ok(want), "{p}");
+        }
+        // Text is the boolean it casts to.
+        assert_eq!(
+            t("flag < 'YES'"),
+            Ok(Test::Cmp(CmpOp::Lt, Scalar::Bool(true)))
+        );
+        assert_eq!(
+            t("flag in (2, 1, 0.5)"),
+            Ok(Test::In(vec![Scalar::Bool(true)]))
+        );
+        assert_eq!(
+            t("flag not in (2, 0)"),
+            Ok(Test::NotIn(vec![Scalar::Bool(false)]))
+        );
+        // Text among numbers is a number.
+        assert_eq!(
+            t("flag in ('1', 2)"),
+            Ok(Test::In(vec![Scalar::Bool(true)]))
+        );
+        assert_eq!(t("flag between '0' and 1"), Ok(every.clone()));
+        // Refused as DuckDB refuses: a fraction by order, text that is no boolean, text
+        // among numbers that is no number.
+        for p in [
+            "flag in ('no', 1)",
+            "flag between 'no' and 0",
+            "flag < 0.5",
+            "flag >= 1.0",
+            "flag between 0.5 and 2",
+            "flag = 'maybe'",
+            "flag = '2'",
+            "flag = ' true'",
+        ] {
+            assert!(t(p).is_err(), "{p}");
+        }
+        // Booleans on numeric columns: 1 and 0; by order only on integers.
+        assert_eq!(t("i = true"), Ok(Test::Cmp(CmpOp::Eq, int(1))));
+        assert_eq!(t("i > true"), Ok(Test::Cmp(CmpOp::Gt, int(1))));
+        assert_eq!(t("u < false"), Ok(Test::Cmp(CmpOp::Lt, int(0))));
+        assert_eq!(
+            t("i between false and true"),
+            Ok(Test::Between(int(0), int(1)))
+        );
+        assert_eq!(t("i in (true, 2)"), Ok(Test::In(vec![int(1), int(2)])));
+        assert_eq!(t("x = true"), Ok(Test::Cmp(CmpOp::Eq, Scalar::Float(1.0))));
+        assert_eq!(t("dec != false"), Ok(Test::Cmp(CmpOp::Ne, int(0))));
+        assert_eq!(t("dec in (true)"), Ok(Test::In(vec![int(100)])));
+        for p in ["x < true", "dec >= false", "x between false and true"] {
+            let e = t(p).unwrap_err();
+            assert!(e.contains("only by =, != and in"), "{p}: {e}");
+        }
     }
 
     #[test]

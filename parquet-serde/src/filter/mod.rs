@@ -37,17 +37,38 @@
 //!   than the column's unit is never cut down to it). A date alone is its midnight. On a
 //!   UTC-adjusted timestamp (and INT96) an offset gives the instant, and a literal without
 //!   offset is UTC; on a timestamp not adjusted to UTC, and on TIME, the wall-clock reading is
-//!   compared and an offset is ignored; on DATE only the date part of a timestamp literal counts
-//!   (as DuckDB casts text to DATE). A number on a TIMESTAMP, DATE or TIME column is its stored
+//!   compared and an offset is ignored; on DATE a day is the instant of its midnight (UTC),
+//!   compared with a date-time literal's exact instant, as DuckDB compares a DATE with a
+//!   `TIMESTAMP` (`d < '2024-01-01T10:00:00'` holds for d = 2024-01-01, `d =
+//!   '2024-01-01T10:00:00'` for no day, `d = '2024-01-01T00:00:00'` for that day; DuckDB
+//!   itself cuts an untyped *text* literal to its date). A number on a TIMESTAMP, DATE or TIME column is its stored
 //!   integer.
 //! - **UUID**: its text form (`'01234567-89ab-cdef-0123-456789abcdef'`) or 16 bytes.
 //! - **STRING, ENUM, JSON, BYTE_ARRAY**: text or bytes, in unsigned byte order; `like` with `%`
 //!   and `_`.
-//! - **BOOLEAN**: `true` / `false`.
+//! - **BOOLEAN**: `true` / `false`; text as DuckDB casts it (`'true'`, `'t'`, `'yes'`,
+//!   `'y'`, `'1'` and `'false'`, `'f'`, `'no'`, `'n'`, `'0'`, any case, no space around).
 //!
-//! A literal that cannot compare with its column at all (text against a boolean, a number
-//! against text) is refused when the predicate is bound to a file; the error names the
-//! column, its type and the literal. `x in (1, null)` is true where `x = 1` and unknown
+//! **Booleans and numbers** compare as in DuckDB 2.0 (found by experiment): a number
+//! against a BOOLEAN column compares with the column's values as 0 and 1 (`flag = 1` is
+//! `flag = true`, `flag > 0` too, `flag = 2` and `flag = 0.5` hold for no row, `flag != 2`
+//! for every non-null row), by every order for a whole number and only by `=`, `!=` and
+//! `in` for a decimal or float literal; `true` and `false` against a numeric column are 1
+//! and 0 (`i = true` is `i = 1`), by every order on integer columns and only by `=`, `!=`
+//! and `in` on DECIMAL and floating-point ones. Hive keys of integers take booleans the same
+//! way.
+//!
+//! A literal that cannot compare with its column is refused when the predicate is bound
+//! to a file (on a dataset, before any row: see [`Dataset::check_filter`](crate::dataset::Dataset::check_filter));
+//! the error names the column, its type and the literal. The refusals (DuckDB refuses
+//! each too, with a binder or conversion error): text that does not read as the column's
+//! type (`i = 'x'`, `flag = 'maybe'`, `d = 'yesterday'`, `id = 'nope'` on a UUID); a
+//! number or boolean against a text column (DuckDB casts the column's text instead, failing
+//! on the first value that is not one), a UUID, or a DATE, TIME, TIMESTAMP or INT96 column
+//! (except that a number on a DATE, TIME or TIMESTAMP column is its stored integer,
+//! where DuckDB refuses); a boolean ordered against a DECIMAL or float column, or a decimal or
+//! float ordered against a BOOLEAN one; `like` on a column that is not text; any test but
+//! `is null` on a column without an order (INTERVAL). `x in (1, null)` is true where `x = 1` and unknown
 //! elsewhere, so `x not in (1, null)` is never true, as in SQL. Two columns compare when
 //! both hold numbers, both text, both booleans, both instants (DATE, TIMESTAMP, INT96) or
 //! both TIME.
@@ -158,7 +179,7 @@ mod tests;
 
 pub(crate) use bind::{bind as bind_predicate, Bound};
 
-pub(crate) use temporal::date_days;
+pub(crate) use temporal::instant_seconds;
 
 /// SQL LIKE on text (for partition keys).
 pub(crate) fn like_text(s: &str, pattern: &str) -> bool {

@@ -6,10 +6,13 @@
 //! `HH:MM[:SS[.fraction]]` for times. What an offset means depends on the column, as in
 //! DuckDB's casts: on a UTC-adjusted TIMESTAMP the offset gives the instant (none means
 //! UTC); on a TIMESTAMP not adjusted to UTC, and on TIME, the wall-clock reading is taken
-//! and an offset is ignored; on DATE only the date part counts.
+//! and an offset is ignored; on DATE a day is its midnight (UTC) compared with the literal's
+//! instant.
 
 use crate::column::Decimal;
 use crate::values::text;
+
+use super::exact::{self, Scaled};
 
 /// A date-time literal's parts.
 struct Parsed {
@@ -145,10 +148,18 @@ pub(crate) fn instant_seconds(s: &str, utc: bool) -> Option<Decimal> {
     Some(seconds(secs, &p.fraction))
 }
 
-/// A date literal as days since the epoch: the date part of a date-time (its time and
-/// offset do not count, as DuckDB casts text to DATE).
-pub(crate) fn date_days(s: &str) -> Option<i128> {
-    parse(s).map(|p| p.days as i128)
+/// A date or date-time literal among a DATE column's days: a date alone is that day; a
+/// date-time is its exact instant (an offset applied, none meaning UTC), which a day's
+/// midnight is compared with (as DuckDB promotes a DATE to a TIMESTAMP), so
+/// `'2024-01-01T10:00:00'` lies strictly between days 2024-01-01 and 2024-01-02.
+pub(crate) fn date_scaled(s: &str) -> Option<Scaled> {
+    const DAY: i128 = 86_400;
+    let secs = instant_seconds(s, true)?;
+    Some(match exact::scale_decimal(&secs, 0) {
+        Scaled::Exact(n) if n.rem_euclid(DAY) == 0 => Scaled::Exact(n.div_euclid(DAY)),
+        Scaled::Exact(n) | Scaled::Between(n) => Scaled::Between(n.div_euclid(DAY)),
+        other => other,
+    })
 }
 
 /// A time-of-day literal `HH:MM[:SS[.fraction]]` (an offset ignored) as seconds since midnight.
@@ -215,9 +226,30 @@ mod tests {
 
     #[test]
     fn dates_and_times() {
-        assert_eq!(date_days("2026-11-24"), Some(20_781));
-        assert_eq!(date_days("2026-11-24T23:59:59-05:00"), Some(20_781));
-        assert_eq!(date_days("2026-02-30"), None);
+        assert_eq!(date_scaled("2026-11-24"), Some(Scaled::Exact(20_781)));
+        assert_eq!(
+            date_scaled("2026-11-24T00:00:00Z"),
+            Some(Scaled::Exact(20_781))
+        );
+        // A date-time is its instant: after midnight, before the next.
+        assert_eq!(
+            date_scaled("2026-11-24T10:00:00"),
+            Some(Scaled::Between(20_781))
+        );
+        assert_eq!(
+            date_scaled("2026-11-24T00:00:00.000000001"),
+            Some(Scaled::Between(20_781))
+        );
+        // 23:59:59 at -05:00 is 04:59:59 the next day in UTC.
+        assert_eq!(
+            date_scaled("2026-11-24T23:59:59-05:00"),
+            Some(Scaled::Between(20_782))
+        );
+        assert_eq!(
+            date_scaled("1969-12-31T23:59:59.5Z"),
+            Some(Scaled::Between(-1))
+        );
+        assert_eq!(date_scaled("2026-02-30"), None);
         assert_eq!(time_seconds("00:00:01.5"), Some(d("1.5")));
         assert_eq!(time_seconds("13:00"), Some(d("46800")));
         assert_eq!(
