@@ -26,6 +26,7 @@ use crate::logs::names::now_micros;
 /// own ([`LogEvent::dropped`](super::LogEvent::dropped)) and reported through
 /// [`on_error`](super::TracingLayerBuilder::on_error) at most once a second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Overflow {
     /// Wait for room: no event is lost, and a slow disk slows the application.
     Block,
