@@ -173,7 +173,7 @@ impl<T: DirectLeaf> DirectLeaf for Option<T> {
 /// Where the derived direct writer puts a row's fields, by position in the struct (which
 /// is the position of the field's node in the row's group).
 pub trait DirectSink {
-    /// Field `i`, a [`DirectLeaf`] value.
+    /// Field `i`, a `DirectLeaf` value.
     fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()>;
     /// Field `i`, any other value, serialized through serde.
     fn serde<T: Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()>;
@@ -187,7 +187,7 @@ impl<T: ?Sized> Direct<T> {
     pub const NEW: Self = Direct(std::marker::PhantomData);
 }
 
-/// The path of [`DirectLeaf`] fields.
+/// The path of `DirectLeaf` fields.
 pub trait ViaLeaf<T: ?Sized> {
     /// Whether the field can go the direct way (always).
     fn __parquet_direct_ok(&self) -> bool {
