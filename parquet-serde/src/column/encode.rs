@@ -42,20 +42,6 @@ pub(crate) fn types_of(encoding: Encoding) -> &'static [Type] {
     }
 }
 
-fn type_name(t: Type) -> String {
-    match t {
-        Type::Boolean => "BOOLEAN".into(),
-        Type::Int32 => "INT32".into(),
-        Type::Int64 => "INT64".into(),
-        Type::Int96 => "INT96".into(),
-        Type::Float => "FLOAT".into(),
-        Type::Double => "DOUBLE".into(),
-        Type::ByteArray => "BYTE_ARRAY".into(),
-        Type::FixedLenByteArray => "FIXED_LEN_BYTE_ARRAY".into(),
-        Type::Unknown(t) => format!("UNKNOWN({t})"),
-    }
-}
-
 /// Checks that `encoding` can write values of `physical_type` in data pages; the error
 /// says which types it fits.
 pub fn check_encoding(encoding: Encoding, physical_type: Type) -> Result<()> {
@@ -69,9 +55,9 @@ pub fn check_encoding(encoding: Encoding, physical_type: Type) -> Result<()> {
     } else {
         format!(
             "encoding {name} does not fit physical type {} (it encodes {})",
-            type_name(physical_type),
+            physical_type.format_name(),
             fits.iter()
-                .map(|&t| type_name(t))
+                .map(|t| t.format_name())
                 .collect::<Vec<_>>()
                 .join(", ")
         )

@@ -50,7 +50,7 @@ fn decide_inner(
         };
     match p {
         Predicate::Compare { column, op, value } => leaf(column, &|v| {
-            Ok(compare(v, value, column)?.map(|o| holds(*op, o)))
+            Ok(compare(v, value, column)?.map(|o| op.holds(o)))
         }),
         Predicate::Between { column, low, high } => leaf(column, &|v| {
             let lo = compare(v, low, column)?;
@@ -93,7 +93,7 @@ fn decide_inner(
             (Some(l), Some(r)) => {
                 let truth = match literal(r) {
                     None => None,
-                    Some(lit) => compare(l, &lit, left)?.map(|o| holds(*op, o)),
+                    Some(lit) => compare(l, &lit, left)?.map(|o| op.holds(o)),
                 };
                 Ok(constant(truth, negate))
             }
@@ -183,17 +183,6 @@ fn flip(op: CmpOp) -> CmpOp {
 /// Literal bytes as trimmed text.
 fn as_text(b: &[u8]) -> Option<&str> {
     std::str::from_utf8(b).ok().map(str::trim)
-}
-
-fn holds(op: CmpOp, o: Ordering) -> bool {
-    match op {
-        CmpOp::Eq => o.is_eq(),
-        CmpOp::Ne => o.is_ne(),
-        CmpOp::Lt => o.is_lt(),
-        CmpOp::Le => o.is_le(),
-        CmpOp::Gt => o.is_gt(),
-        CmpOp::Ge => o.is_ge(),
-    }
 }
 
 /// How partition value `v` of key `key` compares with `lit`: `None` for a null value.

@@ -168,17 +168,7 @@ impl Node {
         else {
             return self.describe();
         };
-        let physical = match physical {
-            Type::Boolean => "BOOLEAN".to_string(),
-            Type::Int32 => "INT32".into(),
-            Type::Int64 => "INT64".into(),
-            Type::Int96 => "INT96".into(),
-            Type::Float => "FLOAT".into(),
-            Type::Double => "DOUBLE".into(),
-            Type::ByteArray => "BYTE_ARRAY".into(),
-            Type::FixedLenByteArray => format!("FIXED_LEN_BYTE_ARRAY({width})"),
-            Type::Unknown(n) => format!("physical type {n}"),
-        };
+        let physical = physical.format_name_with_width(*width);
         let unit = |u: &TimeUnit| match u {
             TimeUnit::Millis => "MILLIS".to_string(),
             TimeUnit::Micros => "MICROS".into(),

@@ -102,17 +102,7 @@ impl Domain {
 
 /// The column's physical type as the format names it: `INT64`, `FIXED_LEN_BYTE_ARRAY(16)`.
 fn physical(d: &ColumnDescriptor) -> String {
-    match d.physical_type {
-        Type::Boolean => "BOOLEAN".into(),
-        Type::Int32 => "INT32".into(),
-        Type::Int64 => "INT64".into(),
-        Type::Int96 => "INT96".into(),
-        Type::Float => "FLOAT".into(),
-        Type::Double => "DOUBLE".into(),
-        Type::ByteArray => "BYTE_ARRAY".into(),
-        Type::FixedLenByteArray => format!("FIXED_LEN_BYTE_ARRAY({})", d.type_length),
-        Type::Unknown(t) => format!("physical type {t}"),
-    }
+    d.physical_type.format_name_with_width(d.type_length)
 }
 
 /// The column's type for messages: `DECIMAL(12,2) (INT64)`, `TIMESTAMP(MILLIS, adjusted
@@ -416,14 +406,6 @@ fn booleans_as_numbers(test: Test, d: &ColumnDescriptor, path: &str) -> Result<T
         (true, true) => Test::NotIn(vec![]),
         (f, _) => Test::Cmp(CmpOp::Eq, Scalar::Bool(!f)),
     };
-    let holds = |op: CmpOp, o: Ordering| match op {
-        CmpOp::Eq => o.is_eq(),
-        CmpOp::Ne => o.is_ne(),
-        CmpOp::Lt => o.is_lt(),
-        CmpOp::Le => o.is_le(),
-        CmpOp::Gt => o.is_gt(),
-        CmpOp::Ge => o.is_ge(),
-    };
     Ok(match test {
         Test::Cmp(op, v) => {
             let v = lit(v)?;
@@ -433,7 +415,7 @@ fn booleans_as_numbers(test: Test, d: &ColumnDescriptor, path: &str) -> Result<T
             if !matches!(v, Scalar::Int(_)) && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
                 return Err(unordered(d, path, &v));
             }
-            of(&|b| bool_vs_number(b, &v).is_some_and(|o| holds(op, o)))
+            of(&|b| bool_vs_number(b, &v).is_some_and(|o| op.holds(o)))
         }
         Test::Between(a, b) => {
             let (a, b) = (lit(a)?, lit(b)?);

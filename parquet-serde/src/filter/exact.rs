@@ -285,20 +285,7 @@ mod tests {
                 CmpOp::Ge,
             ] {
                 let got = run(&cmp(op, scale_decimal(&a, scale)));
-                let want: Vec<bool> = stored
-                    .iter()
-                    .map(|&u| {
-                        let o = ord(u, &a);
-                        match op {
-                            CmpOp::Eq => o == Ordering::Equal,
-                            CmpOp::Ne => o != Ordering::Equal,
-                            CmpOp::Lt => o == Ordering::Less,
-                            CmpOp::Le => o != Ordering::Greater,
-                            CmpOp::Gt => o == Ordering::Greater,
-                            CmpOp::Ge => o != Ordering::Less,
-                        }
-                    })
-                    .collect();
+                let want: Vec<bool> = stored.iter().map(|&u| op.holds(ord(u, &a))).collect();
                 assert_eq!(got, want, "u {op:?} {a} at scale {scale}");
             }
             let got = run(&between(scale_decimal(&a, scale), scale_decimal(&b, scale)));

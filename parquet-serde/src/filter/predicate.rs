@@ -22,6 +22,18 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Whether `value <op> literal` holds, given `value.cmp(literal)`.
+    pub(crate) fn holds(self, o: std::cmp::Ordering) -> bool {
+        match self {
+            CmpOp::Eq => o.is_eq(),
+            CmpOp::Ne => o.is_ne(),
+            CmpOp::Lt => o.is_lt(),
+            CmpOp::Le => o.is_le(),
+            CmpOp::Gt => o.is_gt(),
+            CmpOp::Ge => o.is_ge(),
+        }
+    }
+
     fn symbol(self) -> &'static str {
         match self {
             CmpOp::Eq => "==",

@@ -319,14 +319,7 @@ fn truth(test: &Test, v: Option<ValueRef<'_>>) -> Result<u8> {
     let cmp = |lit: &Scalar| v.and_then(|v| compare(v, lit));
     let holds = |op: CmpOp, lit: &Scalar| match cmp(lit) {
         None => UNKNOWN,
-        Some(o) => kleene(match op {
-            CmpOp::Eq => o == Ordering::Equal,
-            CmpOp::Ne => o != Ordering::Equal,
-            CmpOp::Lt => o == Ordering::Less,
-            CmpOp::Le => o != Ordering::Greater,
-            CmpOp::Gt => o == Ordering::Greater,
-            CmpOp::Ge => o != Ordering::Less,
-        }),
+        Some(o) => kleene(op.holds(o)),
     };
     Ok(match test {
         Test::IsNull => kleene(v.is_none()),

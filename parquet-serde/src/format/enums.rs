@@ -56,6 +56,33 @@ thrift_enum! {
     }
 }
 
+impl Type {
+    /// The format's name of the type (`FIXED_LEN_BYTE_ARRAY`), or `UNKNOWN(n)` for a value
+    /// this library does not know.
+    pub(crate) fn format_name(self) -> String {
+        match self {
+            Type::Boolean => "BOOLEAN".into(),
+            Type::Int32 => "INT32".into(),
+            Type::Int64 => "INT64".into(),
+            Type::Int96 => "INT96".into(),
+            Type::Float => "FLOAT".into(),
+            Type::Double => "DOUBLE".into(),
+            Type::ByteArray => "BYTE_ARRAY".into(),
+            Type::FixedLenByteArray => "FIXED_LEN_BYTE_ARRAY".into(),
+            Type::Unknown(t) => format!("UNKNOWN({t})"),
+        }
+    }
+
+    /// [`format_name`](Self::format_name) with the width of a fixed-length type:
+    /// `FIXED_LEN_BYTE_ARRAY(16)`.
+    pub(crate) fn format_name_with_width(self, width: i32) -> String {
+        match self {
+            Type::FixedLenByteArray => format!("FIXED_LEN_BYTE_ARRAY({width})"),
+            t => t.format_name(),
+        }
+    }
+}
+
 thrift_enum! {
     /// Deprecated type annotations, superseded by [`LogicalType`](super::LogicalType) but
     /// still written for old readers.
