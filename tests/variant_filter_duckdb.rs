@@ -9,7 +9,6 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::process::Command;
 
 use parquet_serde::core::file::FileReader;
 use parquet_serde::record::Value;
@@ -387,18 +386,7 @@ fn variant_paths_select_the_rows_duckdb_selects() {
         let sql: Vec<&str> = preds.iter().map(|p| p.1.as_str()).collect();
         std::fs::write(&wheres, serde_json::to_string(&sql).unwrap()).unwrap();
         let shredded_file = dir.path().join(format!("s{seed:x}.parquet"));
-        let out = Command::new(common::python())
-            .args(["-c", DUCKDB_WHERE])
-            .arg(&file)
-            .arg(&wheres)
-            .arg(&shredded_file)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let stdout = common::run_python(DUCKDB_WHERE, &[&file, &wheres, &shredded_file]);
         let shredded = std::fs::read(&shredded_file).unwrap();
         let schema = FileReader::new(shredded.clone())
             .unwrap()
@@ -408,7 +396,7 @@ fn variant_paths_select_the_rows_duckdb_selects() {
             schema.contains("typed_value"),
             "DuckDB did not shred: {schema}"
         );
-        let theirs: Vec<J> = String::from_utf8(out.stdout)
+        let theirs: Vec<J> = String::from_utf8(stdout)
             .unwrap()
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())

@@ -184,16 +184,7 @@ t = pa.table({
 })
 pq.write_table(t, sys.argv[1], store_schema=False)
 "#;
-    let out = Command::new(common::python())
-        .args(["-c", script])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::run_python(script, &[&path]);
     let stats = chunk_lines(&meta(&path), "statistics: ");
     let minmax = |column: &str| {
         let line = &stats[&(0, column.to_string())];

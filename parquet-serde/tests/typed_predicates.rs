@@ -500,16 +500,7 @@ pq.write_table(pa.table({"id": pa.array([1, 2], pa.int32()), "v": pa.array([1, 2
 pq.write_table(pa.table({"id": pa.array([3, 4], pa.int32()), "v": pa.array(["x", "y"])}), f"{root}/day=2024-01-02/b.parquet")
 "#;
     let root = dir.path().join("hive");
-    let out = std::process::Command::new(common::python())
-        .args(["-c", script])
-        .arg(&root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::run_python(script, &[&root]);
     let dataset = Dataset::open(&root)
         .unwrap()
         .filter(Predicate::parse("v >= 1").unwrap())
@@ -558,16 +549,7 @@ for part in range(3):
     pq.write_table(pa.table({"x": pa.array([part, 10 + part], pa.int64()), "s": pa.array(["a", "b"])}), f"{root}/part={part}/f.parquet")
 "#;
     let root = dir.path().join("hive");
-    let out = std::process::Command::new(common::python())
-        .args(["-c", script])
-        .arg(&root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::run_python(script, &[&root]);
     let open = |text: &str| {
         Dataset::open(&root)
             .unwrap()

@@ -99,14 +99,13 @@ pub fn python_json_lines<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
         .collect()
 }
 
-/// Runs a Python script that writes a Parquet file to `sys.argv[1]`; the file's bytes.
-pub fn python_file(script: &str) -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("out.parquet");
+/// Runs the project's Python on `script` (as `-c`) with `args` as `sys.argv[1..]`; its
+/// standard output. Fails the test with Python's stderr unless the script succeeds.
+pub fn run_python<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> Vec<u8> {
     let out = Command::new(python())
         .arg("-c")
         .arg(script)
-        .arg(&path)
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -114,6 +113,14 @@ pub fn python_file(script: &str) -> Vec<u8> {
         "python failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out.stdout
+}
+
+/// Runs a Python script that writes a Parquet file to `sys.argv[1]`; the file's bytes.
+pub fn python_file(script: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.parquet");
+    run_python(script, &[&path]);
     std::fs::read(&path).unwrap()
 }
 
