@@ -245,8 +245,8 @@ fn norm(s: &Scalar) -> J {
         Scalar::Bytes(b) => {
             json!({ "hex": b.iter().map(|x| format!("{x:02x}")).collect::<String>() })
         }
-        // Statistics never hold one (only predicate literals do).
-        Scalar::Decimal(d) => json!(d.to_string()),
+        // Statistics hold no other kind (decimals are predicate literals only).
+        other => panic!("a statistic holds {other:?}"),
     }
 }
 

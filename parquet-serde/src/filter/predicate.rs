@@ -72,6 +72,7 @@ impl CmpOp {
 /// assert_eq!(q.columns(), vec!["latency", "user"]);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Predicate {
     /// `column op value`.
     Compare {
@@ -151,6 +152,7 @@ pub enum Predicate {
 
 /// The right side of a comparison: a literal, or another column (`col("a").lt(col("b"))`).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Operand {
     /// A literal value.
     Value(Scalar),

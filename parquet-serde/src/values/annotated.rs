@@ -15,6 +15,7 @@
 /// assert!(ByteCheck::Bson.check(b"{}").is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ByteCheck {
     /// Any bytes (unannotated, or an annotation that asks nothing of them).
     None,

@@ -22,6 +22,7 @@ use crate::format::Type;
 /// assert!(Scalar::from(2) < Scalar::from(2.5));
 /// ```
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Scalar {
     /// BOOLEAN.
     Bool(bool),
