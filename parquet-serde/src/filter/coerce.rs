@@ -54,14 +54,6 @@ pub(crate) enum Domain {
     Unordered,
 }
 
-fn unit_digits(unit: TimeUnit) -> u32 {
-    match unit {
-        TimeUnit::Millis => 3,
-        TimeUnit::Micros | TimeUnit::Unknown(_) => 6,
-        TimeUnit::Nanos => 9,
-    }
-}
-
 impl Domain {
     pub(crate) fn of(d: &ColumnDescriptor, kind: Kind) -> Domain {
         let lt = d.effective_logical_type();
@@ -81,10 +73,10 @@ impl Domain {
                 }),
             ) => Domain::Timestamp {
                 utc: *is_adjusted_to_utc,
-                digits: unit_digits(*unit),
+                digits: text::unit_scale(*unit).1 as u32,
             },
             (Kind::Int { .. }, Some(LogicalType::Time { unit, .. })) => Domain::Time {
-                digits: unit_digits(*unit),
+                digits: text::unit_scale(*unit).1 as u32,
             },
             (Kind::Int { .. }, Some(LogicalType::Date)) => Domain::Date,
             (Kind::Int { .. }, _) => Domain::Scaled { scale: 0 },

@@ -8,7 +8,8 @@ use crate::column::{ColumnBatch, Scalar};
 use crate::core::geo::wkb::scan_with;
 use crate::core::geo::{bbox_intersects, Bounds};
 use crate::error::{Error, Result};
-use crate::values::{ColumnValues, Int96};
+use crate::values::numeric::int96_nanos;
+use crate::values::ColumnValues;
 
 use super::bind::{Bound, Kind, Leaf, Test};
 use super::like::like;
@@ -187,14 +188,6 @@ pub(crate) fn test_values(test: &Test, kind: Kind, values: &ColumnValues, out: &
     }
 }
 
-/// An INT96 legacy timestamp as nanoseconds since the epoch (exact for every value: the
-/// Julian day read as unsigned, as [`Int96::to_nanos`] reads it).
-pub(crate) fn int96_nanos(x: Int96) -> i128 {
-    let nanos_of_day = (x.0[0] as u64 | ((x.0[1] as u64) << 32)) as i64 as i128;
-    let day = x.0[2] as i128 - Int96::JULIAN_DAY_OF_EPOCH as i128;
-    day * 86_400_000_000_000 + nanos_of_day
-}
-
 /// Whether the box of one WKB value meets the query box; an empty or invalid value does not.
 fn value_intersects(wkb: &[u8], [xmin, ymin, xmax, ymax]: [f64; 4]) -> bool {
     let mut bounds = Bounds::default();
@@ -206,7 +199,7 @@ fn value_intersects(wkb: &[u8], [xmin, ymin, xmax, ymax]: [f64; 4]) -> bool {
         .is_some_and(|b| bbox_intersects(&b, xmin, ymin, xmax, ymax))
 }
 
-fn literals(test: &Test) -> Vec<&Scalar> {
+pub(crate) fn literals(test: &Test) -> Vec<&Scalar> {
     match test {
         Test::Cmp(_, v) => vec![v],
         Test::Between(a, b) => vec![a, b],

@@ -7,9 +7,11 @@ use std::cmp::Ordering;
 use crate::column::statistics::{compare_f64, f16_to_f64};
 use crate::column::{ColumnBatch, Scalar};
 use crate::error::{Error, Result};
+use crate::values::numeric::int96_nanos;
+use crate::values::text::decimal_f64;
 use crate::values::ColumnValues;
 
-use super::eval::{int96_nanos, FALSE, TRUE, UNKNOWN};
+use super::eval::{FALSE, TRUE, UNKNOWN};
 use super::predicate::CmpOp;
 
 /// How a column's values are read for a comparison with another column.
@@ -63,29 +65,14 @@ enum Cell<'a> {
 fn compare(a: Cell<'_>, b: Cell<'_>) -> Ordering {
     match (a, b) {
         (Cell::Int(x, sx), Cell::Int(y, sy)) => compare_scaled(x, sx, y, sy),
-        (Cell::Int(x, s), Cell::Float(f)) => compare_f64(to_f64(x, s), f),
-        (Cell::Float(f), Cell::Int(x, s)) => compare_f64(f, to_f64(x, s)),
+        (Cell::Int(x, s), Cell::Float(f)) => compare_f64(decimal_f64(x, s as i32), f),
+        (Cell::Float(f), Cell::Int(x, s)) => compare_f64(f, decimal_f64(x, s as i32)),
         (Cell::Float(x), Cell::Float(y)) => compare_f64(x, y),
         (Cell::Bytes(x), Cell::Bytes(y)) => x.cmp(y),
         (Cell::Bool(x), Cell::Bool(y)) => x.cmp(&y),
         // Binding pairs only readings that compare.
         _ => Ordering::Equal,
     }
-}
-
-fn to_f64(x: i128, scale: u32) -> f64 {
-    if scale == 0 {
-        return x as f64;
-    }
-    // Through the exact decimal text, so that the one rounding is to the nearest f64.
-    let digits = x.unsigned_abs().to_string();
-    let digits = format!(
-        "{}{digits}",
-        "0".repeat((scale as usize + 1).saturating_sub(digits.len()))
-    );
-    let (i, f) = digits.split_at(digits.len() - scale as usize);
-    let sign = if x < 0 { "-" } else { "" };
-    format!("{sign}{i}.{f}").parse().unwrap_or(f64::NAN)
 }
 
 /// `x × 10^-sx` against `y × 10^-sy`, exactly.
@@ -245,15 +232,7 @@ pub(crate) fn eval_pair(
         .map(|(a, b)| match (a, b) {
             (Some(a), Some(b)) => {
                 let o = compare(l[*a], r[*b]);
-                let t = match pair.op {
-                    CmpOp::Eq => o.is_eq(),
-                    CmpOp::Ne => o.is_ne(),
-                    CmpOp::Lt => o.is_lt(),
-                    CmpOp::Le => o.is_le(),
-                    CmpOp::Gt => o.is_gt(),
-                    CmpOp::Ge => o.is_ge(),
-                };
-                if t {
+                if pair.op.holds(o) {
                     TRUE
                 } else {
                     FALSE
@@ -276,8 +255,8 @@ mod tests {
         assert_eq!(compare_scaled(i128::MAX, 0, 1, 0), Ordering::Greater);
         assert_eq!(compare_scaled(1, 0, i128::MAX, 1), Ordering::Less);
         assert_eq!(compare_scaled(2, 0, i128::MAX, 38), Ordering::Greater);
-        assert_eq!(to_f64(-5, 3), -0.005);
-        assert_eq!(to_f64(12345, 2), 123.45);
+        assert_eq!(decimal_f64(-5, 3), -0.005);
+        assert_eq!(decimal_f64(12345, 2), 123.45);
         assert_eq!(compare(Cell::Int(1, 1), Cell::Float(0.1)), Ordering::Equal);
         assert_eq!(
             compare(Cell::Float(f64::NAN), Cell::Int(1, 0)),

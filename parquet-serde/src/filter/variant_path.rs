@@ -17,7 +17,7 @@ use crate::values::{ByteArrays, ColumnValues};
 use crate::variant::{ValueRef, VariantRef};
 
 use super::bind::{Bound, Kind, Leaf, Test};
-use super::eval::{FALSE, TRUE, UNKNOWN};
+use super::eval::{literals, FALSE, TRUE, UNKNOWN};
 use super::like::like;
 use super::predicate::CmpOp;
 use super::variant_shredded::{self, Found, Pruning, Shredded};
@@ -198,15 +198,6 @@ fn steps(rest: &str) -> std::result::Result<Vec<Step>, String> {
         }
     }
     Ok(out)
-}
-
-fn literals(test: &Test) -> Vec<&Scalar> {
-    match test {
-        Test::Cmp(_, v) => vec![v],
-        Test::Between(a, b) => vec![a, b],
-        Test::In(v) | Test::NotIn(v) => v.iter().collect(),
-        _ => vec![],
-    }
 }
 
 /// The truth value of `vt` (negated or not) for each of `rows` rows, from the decoded
