@@ -18,6 +18,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::value::RawValue;
 
 use crate::error::{Error, Result};
+use crate::values::ByteCheck;
 use crate::variant::Variant;
 
 use super::plan::Kind;
@@ -88,7 +89,7 @@ impl<'de> DeserializeSeed<'de> for NodeSeed<'_, '_> {
             return self.cx.check(r);
         }
         if let Kind::Leaf(l) = self.cx.sh.nodes[self.node as usize].kind {
-            if self.cx.sh.leaves[l as usize].json {
+            if self.cx.sh.leaves[l as usize].check == ByteCheck::Json {
                 let raw: Box<RawValue> = serde::Deserialize::deserialize(de)?;
                 let r = match raw.get() {
                     "null" => self.cx.sh.null_at(self.node, self.rep),

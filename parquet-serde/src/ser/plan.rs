@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::format::{LogicalType, TimeUnit, Type};
 use crate::schema::{
     ContainerAnnotation, Conversion, GroupShape, ListLayout, MapShape, NodeKind, Repetition,
-    Schema, SchemaNode, TextKind,
+    Schema, SchemaNode,
 };
 use crate::values::ByteCheck;
 
@@ -128,8 +128,6 @@ pub(crate) struct LeafPlan {
     /// Maximum levels.
     pub max_def: i16,
     pub max_rep: i16,
-    /// Whether the leaf is annotated JSON (dynamic rows write any value there as JSON text).
-    pub json: bool,
     /// What the annotation asks of the bytes of a value (JSON text, a BSON document).
     pub check: ByteCheck,
     /// A TIMESTAMP adjusted to UTC (which Variant timestamps a shredded column takes).
@@ -220,7 +218,6 @@ impl Plan {
                     conv,
                     max_def: def,
                     max_rep: rep,
-                    json: node.conversion() == Some(Conversion::Text(TextKind::Json)),
                     check: node.byte_check(),
                     utc: matches!(
                         node.conversion(),

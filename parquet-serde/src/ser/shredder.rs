@@ -21,8 +21,6 @@ pub(crate) struct LeafBuf {
     pub max_def: i16,
     pub has_def: bool,
     pub has_rep: bool,
-    /// Annotated JSON.
-    pub json: bool,
     /// What the annotation asks of a value's bytes.
     pub check: ByteCheck,
     /// A TIMESTAMP adjusted to UTC.
@@ -73,7 +71,6 @@ impl Shredder {
                 max_def: l.max_def,
                 has_def: l.max_def > 0,
                 has_rep: l.max_rep > 0,
-                json: l.json,
                 check: l.check,
                 utc: l.utc,
             })
@@ -646,7 +643,7 @@ impl Shredder {
         let l = self.leaf(node, "a string")?;
         match (l.conv, &mut l.batch.values) {
             (Conv::Str | Conv::Binary, ColumnValues::ByteArray(out)) => {
-                if let Err(why) = l.check.check(s.as_bytes()) {
+                if let Err(why) = l.check.check_str(s) {
                     return Err(self.unfit(node, why));
                 }
                 out.push(s.as_bytes())

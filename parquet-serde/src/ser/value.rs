@@ -10,6 +10,7 @@
 use crate::error::Result;
 use crate::record::{write_json, Value};
 use crate::values::text::{self, nanos_per};
+use crate::values::ByteCheck;
 
 use super::plan::{Conv, Kind, Text};
 use super::serializer::GroupCursor;
@@ -93,7 +94,7 @@ fn empty(sh: &mut Shredder, node: u32, rep: i16) {
 fn put_leaf(sh: &mut Shredder, node: u32, leaf: u32, rep: i16, value: &Value) -> Result<()> {
     let (conv, json) = {
         let l = &sh.leaves[leaf as usize];
-        (l.conv, l.json)
+        (l.conv, l.check == ByteCheck::Json)
     };
     if json && !matches!(value, Value::String(_)) {
         let mut buf = std::mem::take(&mut sh.scratch);

@@ -34,8 +34,17 @@ impl ByteCheck {
         match self {
             ByteCheck::None => Ok(()),
             ByteCheck::Utf8 => utf8(value).map(|_| ()),
-            ByteCheck::Json => json(utf8(value)?),
+            ByteCheck::Json => super::json_text::check(utf8(value)?),
             ByteCheck::Bson => bson_document(value),
+        }
+    }
+
+    /// [`check`](Self::check) for text, which is UTF-8 already.
+    pub(crate) fn check_str(self, value: &str) -> Result<(), String> {
+        match self {
+            ByteCheck::None | ByteCheck::Utf8 => Ok(()),
+            ByteCheck::Json => super::json_text::check(value),
+            ByteCheck::Bson => bson_document(value.as_bytes()),
         }
     }
 }
@@ -49,11 +58,6 @@ fn utf8(value: &[u8]) -> Result<&str, String> {
             value.len()
         )
     })
-}
-
-/// Checks that `text` is one JSON value (see `json_text`).
-pub(crate) fn json(text: &str) -> Result<(), String> {
-    super::json_text::check(text)
 }
 
 /// Nesting of documents and arrays that a BSON document may have (the bson crate and
