@@ -14,6 +14,7 @@ use crate::filter::{bind_predicate, Predicate};
 use super::list::DataFile;
 use super::partition::PartitionValue;
 use super::prune::{decide, Decided};
+use super::rows::at_file;
 
 /// A predicate to check, with what it is checked against.
 #[derive(Debug, Clone)]
@@ -76,7 +77,7 @@ impl Check {
                 continue;
             };
             for t in &file_tests {
-                bind_predicate(t, reader.schema()).map_err(|e| e.context(file.path().display()))?;
+                bind_predicate(t, reader.schema()).map_err(|e| at_file(e, file.path()))?;
             }
         }
         Ok(())

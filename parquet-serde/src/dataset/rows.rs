@@ -112,7 +112,7 @@ impl<T: DeserializeOwned> DatasetReader<T> {
 }
 
 /// `e` with the file it happened in.
-fn at_file(e: Error, path: &Path) -> Error {
+pub(super) fn at_file(e: Error, path: &Path) -> Error {
     e.context(format_args!("`{}`", path.display()))
 }
 
