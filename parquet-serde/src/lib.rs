@@ -182,11 +182,6 @@ pub mod variant;
 #[cfg(feature = "jiff")]
 pub mod zoned_utc;
 
-// The core's modules under their short names, for the crate's own code (`crate::file::...`).
-use crate::core::{
-    bloom, column, compression, encoding, encryption, file, format, page, schema, values,
-};
-
 pub use crate::core::compression::Compression;
 pub use crate::core::file::{ReadOptions, WriterOptions};
 pub use crate::core::schema::ParquetSchema;

@@ -7,8 +7,8 @@
 
 use std::fs::File;
 
+use crate::core::file::{FileReader, ReadOptions};
 use crate::error::Result;
-use crate::file::{FileReader, ReadOptions};
 use crate::filter::{bind_predicate, Predicate};
 
 use super::list::DataFile;

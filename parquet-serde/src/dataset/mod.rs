@@ -86,8 +86,8 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::core::file::ReadOptions;
 use crate::error::Result;
-use crate::file::ReadOptions;
 use crate::filter::{FilterOptions, Predicate};
 
 pub use list::DataFile;

@@ -3,8 +3,8 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use crate::core::values::text;
 use crate::de::ConstValue;
-use crate::values::text;
 
 /// The folder name Hive (and pyarrow, Spark, DuckDB) writes for a null partition value.
 pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";

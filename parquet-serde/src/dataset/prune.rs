@@ -9,10 +9,10 @@
 
 use std::cmp::Ordering;
 
-use crate::column::Scalar;
+use crate::core::column::Scalar;
+use crate::core::values::text;
 use crate::error::{Error, Result};
 use crate::filter::{not, CmpOp, Predicate};
-use crate::values::text;
 
 use super::partition::PartitionValue;
 

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+use crate::core::file::{FileReader, ReadOptions};
 use crate::de::Constant;
 use crate::error::{Error, Result};
-use crate::file::{FileReader, ReadOptions};
 use crate::filter::{FilterOptions, Predicate};
 use crate::record::Value;
 use crate::Reader;

@@ -7,8 +7,8 @@
 
 use std::cell::Cell;
 
-use crate::format::Type;
-use crate::schema::Repetition;
+use crate::core::format::Type;
+use crate::core::schema::Repetition;
 
 use super::cursor::Prim;
 use super::leaf::PrimDe;

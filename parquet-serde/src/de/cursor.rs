@@ -1,9 +1,9 @@
 //! [`Cursor`]: one decoded leaf column chunk (values and levels) with the position the
 //! assembler has reached in it.
 
-use crate::column::ColumnBatch;
+use crate::core::column::ColumnBatch;
+use crate::core::values::{ColumnValues, Int96};
 use crate::error::{Error, Result};
-use crate::values::{ColumnValues, Int96};
 
 /// One physical value, borrowed from a cursor.
 #[derive(Debug, Clone, Copy)]
@@ -151,7 +151,7 @@ impl Segment {
 
 /// Every value of a UTF-8 byte-array buffer as a `String`, into `out` (left empty when a
 /// value does not start and end on character boundaries: it is not UTF-8 alone).
-fn owned_strings(v: &crate::values::ByteArrays, text: &str, out: &mut Vec<String>) {
+fn owned_strings(v: &crate::core::values::ByteArrays, text: &str, out: &mut Vec<String>) {
     out.reserve(v.len());
     for w in v.offsets.windows(2) {
         match text.get(w[0]..w[1]) {
@@ -189,7 +189,7 @@ impl Segment {
         if let (ColumnValues::ByteArray(v), Some(text)) = (&mut values, text) {
             v.data = text.into_bytes();
         }
-        crate::column::truncate_values(&mut values, 0);
+        crate::core::column::truncate_values(&mut values, 0);
         owned.clear();
         Spare {
             batch: ColumnBatch {
@@ -592,20 +592,20 @@ mod tests {
 
     #[test]
     fn text_is_validated_once() {
-        let mut b = crate::values::ByteArrays::new();
+        let mut b = crate::core::values::ByteArrays::new();
         b.push("h\u{e9}".as_bytes());
         b.push(b"");
         let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
         assert!(matches!(c.value(0).unwrap(), Prim::Str("h\u{e9}")));
         assert!(matches!(c.value(1).unwrap(), Prim::Str("")));
         // A buffer that is UTF-8 as a whole, split inside a character.
-        let mut b = crate::values::ByteArrays::new();
+        let mut b = crate::core::values::ByteArrays::new();
         b.push(&[0xc3]);
         b.push(&[0xa9]);
         let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
         assert!(matches!(c.value(0).unwrap(), Prim::Bytes(&[0xc3])));
         // Not UTF-8 at all.
-        let mut b = crate::values::ByteArrays::new();
+        let mut b = crate::core::values::ByteArrays::new();
         b.push(&[0xff]);
         let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
         assert!(matches!(c.value(0).unwrap(), Prim::Bytes(&[0xff])));
@@ -622,7 +622,7 @@ mod tests {
 
     #[test]
     fn fixed_width_values() {
-        let mut f = crate::values::FixedLenByteArrays::new(2);
+        let mut f = crate::core::values::FixedLenByteArrays::new(2);
         f.push(b"ab");
         let c = Cursor::new(
             ColumnBatch {

@@ -15,10 +15,10 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
+use crate::core::format::TimeUnit;
+use crate::core::values::numeric::{be_i128, be_u128, f16_to_f32, int96_nanos};
+use crate::core::values::text::{self, unit_scale, StackStr};
 use crate::error::Error;
-use crate::format::TimeUnit;
-use crate::values::numeric::{be_i128, be_u128, f16_to_f32, int96_nanos};
-use crate::values::text::{self, unit_scale, StackStr};
 
 use super::access::KeyDe;
 use super::cursor::Prim;
@@ -784,7 +784,7 @@ impl<'de> SeqAccess<'de> for BytesSeq<'_> {
 /// minute, second, nanosecond)` from a TIME, `(year, ordinal, hour, minute, second,
 /// nanosecond)` from a TIMESTAMP (in UTC), with a zero offset `(0, 0, 0)` after them for 9.
 fn civil_parts(prim: Prim<'_>, conv: Conv, want: Want) -> Option<IntSeq> {
-    use crate::values::calendar::{ordinal_of_days, parts_of_instant, time_of_nanos};
+    use crate::core::values::calendar::{ordinal_of_days, parts_of_instant, time_of_nanos};
     let Want::Tuple(len) = want else {
         return None;
     };

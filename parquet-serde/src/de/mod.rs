@@ -76,8 +76,8 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::core::file::{ChunkReader, FileReader, ReadOptions};
 use crate::error::Result;
-use crate::file::{ChunkReader, FileReader, ReadOptions};
 use crate::filter::{FilterOptions, Predicate};
 
 use feed::{Feeder, FileOrder, Filtered};
@@ -105,7 +105,7 @@ fn capacity<R: ChunkReader, T>(file: &FileReader<R>) -> usize {
 /// every one when empty), ascending: what a [`Reader`] of them decodes.
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 pub(crate) fn projection<T: DeserializeOwned, S: AsRef<str>>(
-    schema: &crate::schema::Schema,
+    schema: &crate::core::schema::Schema,
     columns: &[S],
 ) -> Result<Vec<usize>> {
     Ok(Assembly::new::<T, S>(schema, columns)?.projected)

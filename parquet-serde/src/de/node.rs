@@ -603,7 +603,7 @@ impl<'de> Deserializer<'de> for NodeDe<'_> {
                 shape: Shape::Plain,
                 ..
             }
-        ) && (self.checked || node.repetition == crate::schema::Repetition::Required)
+        ) && (self.checked || node.repetition == crate::core::schema::Repetition::Required)
         {
             let path = &node.path;
             return self.strukt(fields, visitor).map_err(|e| e.at(path));

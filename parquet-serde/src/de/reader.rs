@@ -7,11 +7,11 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::core::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions};
+use crate::core::schema::Schema;
 use crate::error::{Error, Result};
-use crate::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions};
 use crate::filter::{FilterOptions, FilterReport, Predicate};
 use crate::record::Value;
-use crate::schema::Schema;
 
 use super::constant::Constant;
 use super::feed::{pipelined, FileOrder, Filtered, ReaderFeed};
@@ -270,7 +270,7 @@ impl<T: DeserializeOwned> Reader<File, T> {
         let at = |e: Error| e.context(format_args!("`{}`", path.display()));
         let file = File::open(path).map_err(|e| at(e.into()))?;
         if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(at(crate::file::not_a_file()));
+            return Err(at(crate::core::file::not_a_file()));
         }
         let mut reader = Self::with_options(file, options.file_location(path)).map_err(at)?;
         reader.path = Some(path.into());

@@ -5,9 +5,9 @@
 
 use serde::de::DeserializeOwned;
 
+use crate::core::file::{ChunkReader, FileReader};
+use crate::core::schema::Schema;
 use crate::error::{Error, Result};
-use crate::file::{ChunkReader, FileReader};
-use crate::schema::Schema;
 
 use super::constant::Constant;
 use super::error::DeError;

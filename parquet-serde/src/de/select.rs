@@ -1,7 +1,7 @@
 //! Column selection for dynamic rows: which leaf columns a list of dotted paths names.
 
+use crate::core::schema::Schema;
 use crate::error::{Error, Result};
-use crate::schema::Schema;
 
 use super::tree::{Kind, Shape, Tree};
 

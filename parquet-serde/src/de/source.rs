@@ -4,8 +4,8 @@
 
 use std::io::{BufReader, Cursor, Read, Stdin, StdinLock};
 
+use crate::core::file::ChunkReader;
 use crate::error::Result;
-use crate::file::ChunkReader;
 
 /// A source of a Parquet file: a [`ChunkReader`], or a stream read to its end.
 ///

@@ -6,8 +6,8 @@
 //! consumes exactly that instance's entries from every projected leaf below it: that is
 //! what keeps the independent leaf cursors aligned.
 
+use crate::core::values::Int96;
 use crate::error::{Error, Result};
-use crate::values::Int96;
 
 use super::cursor::{Cursor, Prim};
 use super::tree::{Kind, NodeId, StructPlan, Tree};
@@ -244,12 +244,12 @@ impl State {
 /// The probe's stand-in value of a leaf: plausible for every target (1 for numbers, `"0"`
 /// for text, zeros of the width for fixed bytes).
 fn dummy<'a>(
-    physical: crate::format::Type,
+    physical: crate::core::format::Type,
     tree: &Tree,
     node: NodeId,
     zeros: &'a mut Vec<u8>,
 ) -> Prim<'a> {
-    use crate::format::Type;
+    use crate::core::format::Type;
     match physical {
         Type::Boolean => Prim::Bool(true),
         Type::Int32 => Prim::I32(1),
@@ -270,8 +270,8 @@ fn dummy<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::schema::Schema;
     use crate::de::tree::ROOT;
-    use crate::schema::Schema;
 
     /// Two copies of one field list, at different addresses (as two codegen units may hold).
     static FIELDS: [&str; 2] = ["b", "a"];

@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
 
-use crate::column::ColumnBatch;
-use crate::file::{FileWriter, WriterOptions};
+use crate::core::column::ColumnBatch;
+use crate::core::file::{FileWriter, WriterOptions};
+use crate::core::values::{ByteArrays, ColumnValues};
 use crate::record::Value;
-use crate::values::{ByteArrays, ColumnValues};
 use crate::ErrorKind;
 
 use super::{from_slice, Reader};

@@ -5,9 +5,9 @@
 
 use std::ops::Range;
 
+use crate::core::format::{TimeUnit, Type};
+use crate::core::schema::{Conversion, GroupShape, NodeKind, Repetition, Schema, SchemaNode};
 use crate::error::{Error, Result};
-use crate::format::{TimeUnit, Type};
-use crate::schema::{Conversion, GroupShape, NodeKind, Repetition, Schema, SchemaNode};
 
 use super::constant::Constant;
 
@@ -350,7 +350,7 @@ impl Tree {
         let Some(&repeated) = children.first() else {
             return Shape::Plain;
         };
-        if let Some(crate::format::LogicalType::Variant { .. }) = node.logical_type {
+        if let Some(crate::core::format::LogicalType::Variant { .. }) = node.logical_type {
             let named = |name: &str| {
                 children
                     .iter()
@@ -682,7 +682,7 @@ mod tests {
 
     #[test]
     fn legacy_converted_type_beside_an_unknown_logical_type() {
-        use crate::format::{ConvertedType, LogicalType};
+        use crate::core::format::{ConvertedType, LogicalType};
         let leaf = |name: &str, t: Type, ct: ConvertedType| {
             let mut n =
                 SchemaNode::primitive(name, Repetition::Optional, t).with_converted_type(ct);

@@ -8,8 +8,8 @@ use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, EnumAccess, VariantAccess, Visitor,
 };
 
+use crate::core::format::{TimeUnit, Type};
 use crate::error::{Error, Result};
-use crate::format::{TimeUnit, Type};
 use crate::record::Value;
 use crate::variant::{blob, Metadata, Variant, VariantDeserializer, VariantRef};
 

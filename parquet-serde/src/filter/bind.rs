@@ -1,10 +1,10 @@
 //! Binding a [`Predicate`] to a schema: columns resolved to leaves, literals coerced to the
 //! column's domain, negations pushed down to the leaves.
 
-use crate::column::{Scalar, SortOrder};
+use crate::core::column::{Scalar, SortOrder};
+use crate::core::format::{LogicalType, Type};
+use crate::core::schema::{ColumnDescriptor, Schema};
 use crate::error::{Error, Result};
-use crate::format::{LogicalType, Type};
-use crate::schema::{ColumnDescriptor, Schema};
 
 use super::coerce::{coerce_test, describe, reading, Domain};
 use super::eval::UNKNOWN;

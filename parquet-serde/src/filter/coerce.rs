@@ -4,11 +4,11 @@
 //! and a literal that cannot compare at all is refused naming the column, its type and the
 //! literal.
 
-use crate::column::{Decimal, Scalar};
+use crate::core::column::{Decimal, Scalar};
+use crate::core::format::{LogicalType, TimeUnit, Type};
+use crate::core::schema::ColumnDescriptor;
+use crate::core::values::text;
 use crate::error::{Error, Result};
-use crate::format::{LogicalType, TimeUnit, Type};
-use crate::schema::ColumnDescriptor;
-use crate::values::text;
 
 use super::bind::{Kind, Test};
 use super::exact::{self, Scaled};
@@ -490,10 +490,10 @@ pub(crate) fn reading(d: &ColumnDescriptor) -> Option<Reading> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::schema::Schema;
     use crate::filter::bind::{bind, Bound, Leaf};
     use crate::filter::col;
     use crate::filter::predicate::{CmpOp, Predicate};
-    use crate::schema::Schema;
 
     fn schema() -> Schema {
         "message m {

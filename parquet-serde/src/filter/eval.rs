@@ -3,13 +3,13 @@
 
 use std::cmp::Ordering;
 
-use crate::column::statistics::{compare_decimal_bytes, compare_f64, f16_to_f64};
-use crate::column::{ColumnBatch, Scalar};
+use crate::core::column::statistics::{compare_decimal_bytes, compare_f64, f16_to_f64};
+use crate::core::column::{ColumnBatch, Scalar};
 use crate::core::geo::wkb::scan_with;
 use crate::core::geo::{bbox_intersects, Bounds};
+use crate::core::values::numeric::int96_nanos;
+use crate::core::values::ColumnValues;
 use crate::error::{Error, Result};
-use crate::values::numeric::int96_nanos;
-use crate::values::ColumnValues;
 
 use super::bind::{Bound, Kind, Leaf, Test};
 use super::like::like;
@@ -318,7 +318,7 @@ pub(crate) fn combine(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::{ByteArrays, FixedLenByteArrays};
+    use crate::core::values::{ByteArrays, FixedLenByteArrays};
 
     fn t(test: Test, kind: Kind, v: &ColumnValues) -> Vec<bool> {
         let mut out = Vec::new();

@@ -5,7 +5,7 @@
 //! at scale 2 is `u > 100`), so that statistics, page index, dictionaries and Bloom filters
 //! keep comparing in the column's own domain, and no float is on the way.
 
-use crate::column::{Decimal, Scalar};
+use crate::core::column::{Decimal, Scalar};
 
 use super::bind::Test;
 use super::predicate::CmpOp;
@@ -222,9 +222,9 @@ mod tests {
     /// exact decimals (`Decimal`'s own order) on every operator, BETWEEN and IN.
     #[test]
     fn rewritten_tests_agree_with_exact_decimal_order() {
+        use crate::core::values::ColumnValues;
         use crate::filter::bind::Kind;
         use crate::filter::eval::test_values;
-        use crate::values::ColumnValues;
         use std::cmp::Ordering;
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {

@@ -156,8 +156,8 @@
 //! pages are never skipped for a path test (the `value` column's statistics say nothing
 //! about the path).
 //!
-//! [`Filter::select`] gives per row group a [`RowSelection`](crate::file::RowSelection);
-//! [`FileReader::read_column_rows`](crate::file::FileReader::read_column_rows) reads those
+//! [`Filter::select`] gives per row group a [`RowSelection`](crate::core::file::RowSelection);
+//! [`FileReader::read_column_rows`](crate::core::file::FileReader::read_column_rows) reads those
 //! rows of any column, fetching only the pages that hold them.
 
 mod bind;

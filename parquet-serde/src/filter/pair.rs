@@ -4,12 +4,12 @@
 
 use std::cmp::Ordering;
 
-use crate::column::statistics::{compare_f64, f16_to_f64};
-use crate::column::{ColumnBatch, Scalar};
+use crate::core::column::statistics::{compare_f64, f16_to_f64};
+use crate::core::column::{ColumnBatch, Scalar};
+use crate::core::values::numeric::int96_nanos;
+use crate::core::values::text::decimal_f64;
+use crate::core::values::ColumnValues;
 use crate::error::{Error, Result};
-use crate::values::numeric::int96_nanos;
-use crate::values::text::decimal_f64;
-use crate::values::ColumnValues;
 
 use super::eval::{FALSE, TRUE, UNKNOWN};
 use super::predicate::CmpOp;
@@ -173,8 +173,8 @@ fn cells<'a>(values: &'a ColumnValues, reading: Reading) -> Result<Vec<Cell<'a>>
 fn decimal(b: &[u8], scale: u32) -> Option<Cell<'_>> {
     match Scalar::decode(
         b,
-        crate::format::Type::FixedLenByteArray,
-        crate::column::SortOrder::Signed,
+        crate::core::format::Type::FixedLenByteArray,
+        crate::core::column::SortOrder::Signed,
     )? {
         Scalar::Int(i) => Some(Cell::Int(i, scale)),
         _ => None,

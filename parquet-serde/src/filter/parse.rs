@@ -30,7 +30,7 @@
 
 use std::str::FromStr;
 
-use crate::column::{Decimal, Scalar};
+use crate::core::column::{Decimal, Scalar};
 use crate::error::{Error, Result};
 
 use super::predicate::{col, not, CmpOp, Predicate};

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::column::Scalar;
+use crate::core::column::Scalar;
 
 /// A comparison operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

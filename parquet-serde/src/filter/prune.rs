@@ -3,13 +3,13 @@
 
 use std::cmp::Ordering;
 
-use crate::bloom::{hash, Sbbf};
-use crate::column::{ColumnStatistics, Scalar};
+use crate::core::bloom::{hash, Sbbf};
+use crate::core::column::{ColumnStatistics, Scalar};
+use crate::core::file::PageInfo;
+use crate::core::format::{BoundingBox, Type};
 use crate::core::geo::bbox_intersects;
-use crate::file::PageInfo;
-use crate::format::{BoundingBox, Type};
-use crate::schema::ColumnDescriptor;
-use crate::values::ColumnValues;
+use crate::core::schema::ColumnDescriptor;
+use crate::core::values::ColumnValues;
 
 use super::bind::{Kind, Leaf, Test};
 use super::eval::test_values;
@@ -322,7 +322,7 @@ mod tests {
 
     #[test]
     fn bloom_hashes_follow_plain_encoding() {
-        let s: crate::schema::Schema = "message m { required int32 a; required int32 u (INTEGER(32,false));
+        let s: crate::core::schema::Schema = "message m { required int32 a; required int32 u (INTEGER(32,false));
             required float f; required fixed_len_byte_array(3) d (DECIMAL(5,0)); required binary b; }"
             .parse()
             .unwrap();

@@ -3,14 +3,16 @@
 
 use std::collections::HashMap;
 
-use crate::bloom::Sbbf;
-use crate::column::ColumnBatch;
+use crate::core::bloom::Sbbf;
+use crate::core::column::ColumnBatch;
+use crate::core::file::{
+    local_ranges, take_rows, ChunkReader, FileReader, PageIndex, RowSelection,
+};
+use crate::core::format::{ColumnMetaData, Encoding, PageType};
 use crate::core::geo::usable_bbox;
+use crate::core::values::ColumnValues;
 use crate::error::{Error, Result};
-use crate::file::{local_ranges, take_rows, ChunkReader, FileReader, PageIndex, RowSelection};
-use crate::format::{ColumnMetaData, Encoding, PageType};
 use crate::record::Value;
-use crate::values::ColumnValues;
 
 use super::bind::{bind, Bound, Leaf, Test};
 use super::eval::{combine, eval_leaf, TRUE};

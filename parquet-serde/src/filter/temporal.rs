@@ -9,8 +9,8 @@
 //! and an offset is ignored; on DATE a day is its midnight (UTC) compared with the literal's
 //! instant.
 
-use crate::column::Decimal;
-use crate::values::text;
+use crate::core::column::Decimal;
+use crate::core::values::text;
 
 use super::exact::{self, Scaled};
 

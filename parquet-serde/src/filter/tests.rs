@@ -5,10 +5,10 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::bloom::BloomFilterOptions;
-use crate::column::{ColumnBatch, Scalar};
-use crate::file::{CountingReader, FileReader, FileWriter, WriterOptions};
-use crate::values::{ByteArrays, ColumnValues};
+use crate::core::bloom::BloomFilterOptions;
+use crate::core::column::{ColumnBatch, Scalar};
+use crate::core::file::{CountingReader, FileReader, FileWriter, WriterOptions};
+use crate::core::values::{ByteArrays, ColumnValues};
 
 const ROWS: usize = 1200;
 const PER_GROUP: usize = 400;
@@ -231,7 +231,7 @@ fn reference(p: &Predicate, i: usize) -> Option<bool> {
 }
 
 fn selected_ids(
-    reader: &FileReader<impl crate::file::ChunkReader>,
+    reader: &FileReader<impl crate::core::file::ChunkReader>,
     p: &Predicate,
     o: FilterOptions,
 ) -> Vec<usize> {

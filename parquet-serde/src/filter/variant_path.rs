@@ -7,13 +7,13 @@
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
-use crate::column::statistics::compare_f64;
-use crate::column::{ColumnBatch, Scalar};
+use crate::core::column::statistics::compare_f64;
+use crate::core::column::{ColumnBatch, Scalar};
+use crate::core::format::Type;
+use crate::core::schema::{ColumnDescriptor, Schema};
+use crate::core::values::text as print;
+use crate::core::values::{ByteArrays, ColumnValues};
 use crate::error::{Error, Result};
-use crate::format::Type;
-use crate::schema::{ColumnDescriptor, Schema};
-use crate::values::text as print;
-use crate::values::{ByteArrays, ColumnValues};
 use crate::variant::{ValueRef, VariantRef};
 
 use super::bind::{Bound, Kind, Leaf, Test};

@@ -3,12 +3,12 @@
 //! bytes where a row's value was not shredded there. The value found is tested as in an
 //! unshredded column (`variant_path`).
 
-use crate::column::ColumnBatch;
-use crate::column::Scalar;
+use crate::core::column::ColumnBatch;
+use crate::core::column::Scalar;
+use crate::core::format::{FieldRepetitionType, LogicalType, TimeUnit, Type};
+use crate::core::schema::{ColumnDescriptor, NodeKind, Schema, SchemaNode};
+use crate::core::values::ColumnValues;
 use crate::error::{Error, Result};
-use crate::format::{FieldRepetitionType, LogicalType, TimeUnit, Type};
-use crate::schema::{ColumnDescriptor, NodeKind, Schema, SchemaNode};
-use crate::values::ColumnValues;
 use crate::variant::ValueRef;
 
 use super::bind::{bind, Bound, Test};

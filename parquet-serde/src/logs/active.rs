@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::core::file::WriterOptions;
+use crate::core::schema::ParquetSchema;
 use crate::error::{Error, Result};
-use crate::file::WriterOptions;
-use crate::schema::ParquetSchema;
 use crate::ser::Writer;
 
 use super::live::io_at;

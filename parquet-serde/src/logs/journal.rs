@@ -3,12 +3,12 @@
 
 use std::str::FromStr;
 
-use crate::column::{decode_plain, empty_values, encode_plain, ColumnBatch};
-use crate::compression::Compression;
+use crate::core::column::{decode_plain, empty_values, encode_plain, ColumnBatch};
+use crate::core::compression::Compression;
+use crate::core::file::{FileProgress, WriterOptions};
+use crate::core::format::{self, ColumnIndex, FileMetaData, KeyValue, OffsetIndex, RowGroup};
+use crate::core::schema::{ColumnDescriptor, Schema};
 use crate::error::{Error, Result};
-use crate::file::{FileProgress, WriterOptions};
-use crate::format::{self, ColumnIndex, FileMetaData, KeyValue, OffsetIndex, RowGroup};
-use crate::schema::{ColumnDescriptor, Schema};
 
 use super::frame::{put_bytes, Cursor};
 
@@ -368,7 +368,7 @@ fn check_batch(batch: &ColumnBatch, descr: &ColumnDescriptor, rows: usize) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::{ByteArrays, ColumnValues};
+    use crate::core::values::{ByteArrays, ColumnValues};
 
     fn schema() -> Schema {
         "message m { required int64 id; optional group tags (LIST) { repeated group list { \

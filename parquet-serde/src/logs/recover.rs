@@ -5,9 +5,9 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use crate::column::ColumnBatch;
+use crate::core::column::ColumnBatch;
+use crate::core::file::{FileProgress, FileWriter, WriterOptions};
 use crate::error::{Error, Result};
-use crate::file::{FileProgress, FileWriter, WriterOptions};
 
 use super::live::io_at;
 use super::names::{self, Kind};

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::core::schema::ParquetSchema;
 use crate::error::{Error, Result};
-use crate::schema::ParquetSchema;
 
 use super::writer::LogWriter;
 

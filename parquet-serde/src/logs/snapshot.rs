@@ -6,8 +6,8 @@ use std::fs::File;
 use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
 
+use crate::core::file::{FileWriter, WriterOptions};
 use crate::error::{Error, Result};
-use crate::file::{FileWriter, WriterOptions};
 
 use super::live::io_at;
 use super::names::{self, Kind};

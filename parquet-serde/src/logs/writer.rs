@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::core::file::WriterOptions;
+use crate::core::schema::ParquetSchema;
 use crate::error::{Error, Result};
-use crate::file::WriterOptions;
-use crate::schema::ParquetSchema;
 
 use super::active::{ActiveFile, SyncPolicy};
 use super::names::{now_micros, TimePartition};

@@ -4,11 +4,11 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
+use crate::core::format::{LogicalType, TimeUnit, Type};
+use crate::core::schema::typed::variant_node;
+use crate::core::schema::{Repetition, Schema, SchemaNode};
+use crate::core::values::text::parse_timestamp;
 use crate::error::{Error, Result};
-use crate::format::{LogicalType, TimeUnit, Type};
-use crate::schema::typed::variant_node;
-use crate::schema::{Repetition, Schema, SchemaNode};
-use crate::values::text::parse_timestamp;
 
 /// What inference does with integers beyond the range of `i64`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

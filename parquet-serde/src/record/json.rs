@@ -24,8 +24,8 @@ use base64::Engine;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 
+use crate::core::values::text::{self, Formatted};
 use crate::error::Result;
-use crate::values::text::{self, Formatted};
 
 use super::Value;
 
@@ -191,8 +191,8 @@ fn non_finite(f: f64) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::TimeUnit;
-    use crate::values::Int96;
+    use crate::core::format::TimeUnit;
+    use crate::core::values::Int96;
 
     fn json(v: Value) -> String {
         let mut s = String::new();

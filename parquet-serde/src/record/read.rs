@@ -1,7 +1,7 @@
 //! [`read_rows`]: the rows of an opened file as [`Value`]s.
 
+use crate::core::file::{ChunkReader, FileReader};
 use crate::error::Result;
-use crate::file::{ChunkReader, FileReader};
 
 use super::Value;
 

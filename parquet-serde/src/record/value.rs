@@ -1,7 +1,7 @@
 //! [`Value`]: one field of a dynamic row.
 
-use crate::format::TimeUnit;
-use crate::values::Int96;
+use crate::core::format::TimeUnit;
+use crate::core::values::Int96;
 use crate::variant::Variant;
 
 /// A value of any Parquet type, as read without a Rust type: primitives keep the

@@ -40,10 +40,10 @@ use serde::de::{
 };
 use serde::ser::{Serialize, SerializeTuple, Serializer};
 
+use crate::core::format::TimeUnit;
+use crate::core::values::text::{self, Formatted};
+use crate::core::values::Int96;
 use crate::de::{tags, MAP_TAG, VALUE_TOKEN};
-use crate::format::TimeUnit;
-use crate::values::text::{self, Formatted};
-use crate::values::Int96;
 use crate::variant::Variant;
 
 use super::Value;

@@ -5,10 +5,10 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use crate::core::file::{PendingFile, WriterOptions};
+use crate::core::format::FileMetaData;
+use crate::core::schema::Schema;
 use crate::error::{Error, Result};
-use crate::file::{PendingFile, WriterOptions};
-use crate::format::FileMetaData;
-use crate::schema::Schema;
 use crate::ser::{shred_json, shred_value, Writer};
 
 use super::Value;

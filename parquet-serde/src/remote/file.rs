@@ -11,8 +11,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use bytes::Bytes;
 use tokio::task::AbortHandle;
 
+use crate::core::file::{check_range, ChunkReader};
 use crate::error::{Error, ErrorKind, Result};
-use crate::file::{check_range, ChunkReader};
 
 use super::plan::UnitPlan;
 use super::runtime::{wait, Runtime};

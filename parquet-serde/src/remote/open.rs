@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Result};
-use crate::file::{
+use crate::core::file::{
     check_head_magic, chunk_range, parquet_816_padding, parse_footer_tail, ChunkReader, FileReader,
     ParquetMetaData, ReadOptions, RowSelection, FOOTER_SIZE, MAGIC,
 };
+use crate::error::{Error, Result};
 use crate::filter::{bind_predicate, FilterOptions, Predicate};
 use crate::Reader;
 

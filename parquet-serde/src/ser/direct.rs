@@ -12,10 +12,10 @@
 
 use serde::Serialize;
 
+use crate::core::schema::typed::direct::{DirectLeaf, DirectSink, LeafKind, LeafSink};
+use crate::core::schema::ParquetSchema;
+use crate::core::values::{ByteCheck, ColumnValues};
 use crate::error::{Error, Result};
-use crate::schema::typed::direct::{DirectLeaf, DirectSink, LeafKind, LeafSink};
-use crate::schema::ParquetSchema;
-use crate::values::{ByteCheck, ColumnValues};
 
 use super::direct_check::{hands_its_fields, FieldCheck};
 use super::plan::{Conv, Kind, PlanNode};

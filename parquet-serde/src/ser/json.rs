@@ -17,8 +17,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use crate::core::values::ByteCheck;
 use crate::error::{Error, Result};
-use crate::values::ByteCheck;
 use crate::variant::Variant;
 
 use super::plan::Kind;

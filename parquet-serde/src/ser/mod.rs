@@ -65,10 +65,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::column::ColumnBatch;
+use crate::core::column::ColumnBatch;
+use crate::core::file::WriterOptions;
+use crate::core::schema::{ParquetSchema, Schema};
 use crate::error::Result;
-use crate::file::WriterOptions;
-use crate::schema::{ParquetSchema, Schema};
 
 /// Writes `rows` as a Parquet file in memory, with the default options (Snappy, dictionary
 /// encoding, statistics).

@@ -8,13 +8,13 @@
 //! repeated `list` / `key_value` groups of the 3-level layouts are folded into their LIST or
 //! MAP node: serde never sees them.
 
-use crate::error::{Error, Result};
-use crate::format::{LogicalType, TimeUnit, Type};
-use crate::schema::{
+use crate::core::format::{LogicalType, TimeUnit, Type};
+use crate::core::schema::{
     ContainerAnnotation, Conversion, GroupShape, ListLayout, MapShape, NodeKind, Repetition,
     Schema, SchemaNode,
 };
-use crate::values::ByteCheck;
+use crate::core::values::ByteCheck;
+use crate::error::{Error, Result};
 
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

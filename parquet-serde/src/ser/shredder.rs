@@ -2,16 +2,16 @@
 //! serializer performs on them: append a value or a null at a leaf, append nulls for a whole
 //! subtree, roll back a failed row.
 
-use crate::column::{truncate_values, ColumnBatch};
+use crate::core::column::{truncate_values, ColumnBatch};
+use crate::core::format::TimeUnit;
+use crate::core::schema::Schema;
+use crate::core::values::{ByteCheck, ColumnValues};
 use crate::error::{Error, Result};
-use crate::format::TimeUnit;
-use crate::schema::Schema;
-use crate::values::{ByteCheck, ColumnValues};
 
 use super::direct::DirectState;
 use super::plan::{max_unscaled, Conv, Kind, Plan, PlanNode, Text};
-use crate::values::numeric::f16_from_f64_exact;
-use crate::values::text::{self, nanos_per};
+use crate::core::values::numeric::f16_from_f64_exact;
+use crate::core::values::text::{self, nanos_per};
 
 /// The buffer of one leaf.
 #[derive(Debug)]
@@ -155,7 +155,7 @@ impl Shredder {
             .iter_mut()
             .map(|l| {
                 let empty = ColumnBatch {
-                    values: crate::column::empty_values_like(&l.batch.values),
+                    values: crate::core::column::empty_values_like(&l.batch.values),
                     def_levels: Vec::new(),
                     rep_levels: Vec::new(),
                 };
@@ -431,7 +431,7 @@ impl Shredder {
     /// nanosecond)` for a TIMESTAMP, with the offset `(hours, minutes, seconds)` after them
     /// for an instant.
     pub(crate) fn put_civil(&mut self, node: u32, rep: i16, parts: &[i64]) -> Result<()> {
-        use crate::values::calendar::{days_of_ordinal, nanos_of_time, NANOS_PER_DAY};
+        use crate::core::values::calendar::{days_of_ordinal, nanos_of_time, NANOS_PER_DAY};
         let invalid = |sh: &Self, what: &str| {
             sh.error(
                 node,
@@ -974,8 +974,8 @@ pub(crate) fn value_bytes(values: &ColumnValues) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::ByteArrays;
-    use crate::values::FixedLenByteArrays;
+    use crate::core::values::ByteArrays;
+    use crate::core::values::FixedLenByteArrays;
 
     #[test]
     fn decimals_in_least_bytes() {

@@ -7,8 +7,8 @@ use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 
 use super::shredder::Shredder;
-use crate::column::ColumnBatch;
-use crate::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+use crate::core::column::ColumnBatch;
+use crate::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use crate::ErrorKind;
 
 fn shredder(schema: &str) -> Shredder {

@@ -7,10 +7,10 @@
 //! `String` as its JSON text and any other value as the JSON form of
 //! [`write_json`](crate::record::write_json).
 
+use crate::core::values::text::{self, nanos_per};
+use crate::core::values::ByteCheck;
 use crate::error::Result;
 use crate::record::{write_json, Value};
-use crate::values::text::{self, nanos_per};
-use crate::values::ByteCheck;
 
 use super::plan::{Conv, Kind, Text};
 use super::serializer::GroupCursor;

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 use serde::ser::{self, Impossible, Serialize, SerializeMap, SerializeSeq};
 
+use crate::core::format::TimeUnit;
 use crate::error::{Error, Result};
-use crate::format::TimeUnit;
 use crate::variant::{blob, encode_value, to_variant, with_variant_bytes, Dictionary, Variant};
 
 use super::plan::{Conv, Kind, Text};

@@ -186,8 +186,8 @@ mod tests {
     impl crate::ParquetSchema for Raw {
         fn parquet_node(
             name: &str,
-            attrs: &crate::schema::typed::FieldAttrs,
-        ) -> crate::schema::SchemaNode {
+            attrs: &crate::core::schema::typed::FieldAttrs,
+        ) -> crate::core::schema::SchemaNode {
             Variant::parquet_node(name, attrs)
         }
     }

@@ -7,17 +7,17 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::bloom::BloomFilterOptions;
-use crate::column::parallel::ColumnPool;
-use crate::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkWriter};
+use crate::core::bloom::BloomFilterOptions;
+use crate::core::column::parallel::ColumnPool;
+use crate::core::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkWriter};
+use crate::core::file::{FileWriter, WriterOptions};
+use crate::core::format::FileMetaData;
+use crate::core::schema::typed::{ColumnOptions, FieldAttrs};
+use crate::core::schema::{NodeKind, ParquetSchema, Repetition, Schema, SchemaNode};
 use crate::error::{Error, Result};
-use crate::file::{FileWriter, WriterOptions};
-use crate::format::FileMetaData;
-use crate::schema::typed::{ColumnOptions, FieldAttrs};
-use crate::schema::{NodeKind, ParquetSchema, Repetition, Schema, SchemaNode};
 
 use super::shredder::Shredder;
-use crate::file::PendingFile;
+use crate::core::file::PendingFile;
 
 /// Rows shredded before their buffers move into the column writers (where they become
 /// encoded pages).
@@ -397,7 +397,7 @@ impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     }
 
     /// What a checkpoint of the file records (bytes, row groups, page indexes).
-    pub(crate) fn progress(&self) -> crate::file::FileProgress {
+    pub(crate) fn progress(&self) -> crate::core::file::FileProgress {
         self.file.progress()
     }
 
@@ -422,7 +422,7 @@ impl<T: Serialize + ParquetSchema> Writer<Vec<u8>, T> {
     /// threads when [`WriterOptions::threads`] allows.
     pub(crate) fn in_memory(options: WriterOptions) -> Result<Self> {
         let mut writer = Writer::new(Vec::new(), options)?;
-        writer.file.set_bulk_write(crate::file::extend_vec);
+        writer.file.set_bulk_write(crate::core::file::extend_vec);
         Ok(writer)
     }
 }
@@ -472,7 +472,7 @@ pub(crate) fn apply_column_options(
             .bloom_filter
             .or(from_type.bloom_filter.map(BloomFilterOptions::from));
         if let Some(encoding) = overrides.encoding {
-            crate::column::check_encoding(encoding, column.physical_type)
+            crate::core::column::check_encoding(encoding, column.physical_type)
                 .map_err(|e| e.with_column(path.clone()))?;
         }
         if overrides != before {

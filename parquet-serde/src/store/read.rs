@@ -7,8 +7,8 @@ use object_store::ObjectStore;
 use serde::de::DeserializeOwned;
 use tokio::runtime::Handle;
 
+use crate::core::file::ReadOptions;
 use crate::error::Result;
-use crate::file::ReadOptions;
 use crate::filter::{FilterOptions, Predicate};
 use crate::remote::{open, ReadRequest, RemoteFile, RemoteOptions, Runtime};
 use crate::Reader;

@@ -8,11 +8,11 @@ use object_store::ObjectStore;
 use serde::Serialize;
 use tokio::runtime::Handle;
 
+use crate::core::file::WriterOptions;
+use crate::core::format::FileMetaData;
+use crate::core::schema::ParquetSchema;
 use crate::error::{Error, Result};
-use crate::file::WriterOptions;
-use crate::format::FileMetaData;
 use crate::remote::Runtime;
-use crate::schema::ParquetSchema;
 use crate::Writer;
 
 use super::upload::{Upload, MIN_PART_SIZE};

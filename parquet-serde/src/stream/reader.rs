@@ -7,8 +7,8 @@ use futures::TryStreamExt;
 use serde::de::DeserializeOwned;
 use tokio::io::{AsyncRead, AsyncSeek};
 
+use crate::core::file::ReadOptions;
 use crate::error::Result;
-use crate::file::ReadOptions;
 use crate::filter::{FilterOptions, Predicate};
 use crate::remote::{ReadRequest, RemoteOptions};
 

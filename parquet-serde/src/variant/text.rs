@@ -1,8 +1,8 @@
 //! Text forms of Variant primitives (through the crate's one home of date, time, decimal and
 //! uuid text, `values::text`).
 
-use crate::format::TimeUnit;
-use crate::values::text;
+use crate::core::format::TimeUnit;
+use crate::core::values::text;
 
 use super::value::Variant;
 

@@ -223,7 +223,7 @@ fn whole(unscaled: i128, scale: u8) -> Option<i64> {
 }
 
 fn decimal_f64(unscaled: i128, scale: u8) -> f64 {
-    crate::values::text::decimal_f64(unscaled, scale.into())
+    crate::core::values::text::decimal_f64(unscaled, scale.into())
 }
 
 impl From<bool> for Variant {

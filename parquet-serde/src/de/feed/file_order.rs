@@ -1,7 +1,7 @@
 //! [`FileOrder`]: every row group in file order, each decoded whole before its rows.
 
+use crate::core::file::{ChunkReader, FileReader};
 use crate::error::Result;
-use crate::file::{ChunkReader, FileReader};
 
 use super::super::rows::Assembly;
 use super::in_order::load_column;
@@ -9,7 +9,7 @@ use super::read_ahead::ReadAhead;
 use super::{columns, group_rows, install, worth_threads, Feeder, Group, GroupOrder};
 
 /// Feeds every row group in file order. With more than one thread allowed
-/// ([`ReadOptions::threads`](crate::file::ReadOptions::threads)), a row group's columns are
+/// ([`ReadOptions::threads`](crate::core::file::ReadOptions::threads)), a row group's columns are
 /// shared out among that many threads (the calling one included), or were decoded ahead
 /// while the rows of the row group before were read; and the next row group's decoding
 /// starts on a background thread. Memory then holds two row groups.

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
+use crate::core::file::{ChunkReader, FileReader, RowSelection};
 use crate::error::{Error, Result};
-use crate::file::{ChunkReader, FileReader, RowSelection};
 use crate::filter::Predicate;
 use crate::filter::{bind_predicate, Bound, Candidate, Filter, FilterOptions, FilterReport};
 

@@ -1,8 +1,8 @@
 //! Decoding a row group's projected columns in order on the calling thread: what small
 //! row groups (and readers allowed one thread) do.
 
+use crate::core::file::{ChunkReader, FileReader};
 use crate::error::Result;
-use crate::file::{ChunkReader, FileReader};
 
 use super::super::cursor::Cursor;
 use super::{chunk_mismatch, cursor_of};

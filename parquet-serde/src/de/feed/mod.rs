@@ -21,10 +21,10 @@ mod read_ahead;
 mod row_pages;
 mod shared_out;
 
-use crate::column::ColumnBatch;
+use crate::core::column::ColumnBatch;
+use crate::core::file::{ChunkReader, FileReader};
+use crate::core::schema::{ColumnDescriptor, Schema};
 use crate::error::{Error, Result};
-use crate::file::{ChunkReader, FileReader};
-use crate::schema::{ColumnDescriptor, Schema};
 
 use super::cursor::Cursor;
 use super::rows::Assembly;

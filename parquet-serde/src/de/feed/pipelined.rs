@@ -17,11 +17,11 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-use crate::column::ColumnChunkReader;
+use crate::core::column::ColumnChunkReader;
+use crate::core::file::{ChunkReader, FileReader};
+use crate::core::format::Type;
 use crate::error::{Error, Result};
 use crate::exec::{self, prefault, Handoff, Producer, Taken};
-use crate::file::{ChunkReader, FileReader};
-use crate::format::Type;
 
 use super::super::cursor::{Cursor, Feed, Segment};
 use super::super::rows::{Assembly, RowLoop};
@@ -454,5 +454,4 @@ fn decode<R: ChunkReader>(
 }
 
 #[cfg(test)]
-#[path = "pipelined_tests.rs"]
 mod tests;

@@ -1,10 +1,10 @@
 //! Decoding the next row group's projected columns on a background thread while the rows
 //! of the row group before are handed out.
 
+use crate::core::file::{ChunkReader, ColumnChunkData, FileReader};
+use crate::core::schema::ColumnDescriptor;
 use crate::error::Result;
 use crate::exec::{self, Worker};
-use crate::file::{ChunkReader, ColumnChunkData, FileReader};
-use crate::schema::ColumnDescriptor;
 
 use super::super::cursor::Cursor;
 use super::{chunk_mismatch, cursor_of, group_rows};

@@ -2,7 +2,7 @@
 //! every batch it hands out holds whole rows (a row may span pages in files of other
 //! writers; its entries then wait for the next batch).
 
-use crate::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkReader};
+use crate::core::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkReader};
 use crate::error::Result;
 
 /// Batches of whole rows from one column chunk.
@@ -128,11 +128,11 @@ fn levels_of(b: &ColumnBatch, max_def: i16, max_rep: i16) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compression::Compression;
-    use crate::encoding::levels;
-    use crate::format::{Encoding, Type};
-    use crate::page::{PageReader, PageReaderOptions, PageWriter};
-    use crate::values::ColumnValues;
+    use crate::core::compression::Compression;
+    use crate::core::encoding::levels;
+    use crate::core::format::{Encoding, Type};
+    use crate::core::page::{PageReader, PageReaderOptions, PageWriter};
+    use crate::core::values::ColumnValues;
 
     /// A chunk of `Vec<i32>` rows (optional list of required int32: def max 2, rep max 1)
     /// in v1 pages of `per_page` level entries each, cut wherever that falls (inside rows
@@ -174,7 +174,7 @@ mod tests {
         let pages = PageReader::new(
             data,
             0,
-            crate::format::CompressionCodec::Uncompressed,
+            crate::core::format::CompressionCodec::Uncompressed,
             num_values,
             PageReaderOptions::default(),
         );

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use serde::ser::{Error as _, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
-use crate::schema::typed::FieldAttrs;
-use crate::schema::{ParquetSchema, SchemaNode};
+use crate::core::schema::typed::FieldAttrs;
+use crate::core::schema::{ParquetSchema, SchemaNode};
 use crate::variant::blob;
 
 use super::row::{LogEvent, LogLevel};
@@ -170,7 +170,7 @@ impl ParquetSchema for Cursor {
 
     fn parquet_collect_column_options(
         path: &mut Vec<String>,
-        out: &mut Vec<crate::schema::typed::ColumnOptions>,
+        out: &mut Vec<crate::core::schema::typed::ColumnOptions>,
     ) {
         LogEvent::parquet_collect_column_options(path, out);
     }

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::core::file::WriterOptions;
 use crate::error::{Error, Result};
-use crate::file::WriterOptions;
 
 use super::{LogWriter, LogWriterBuilder, SyncPolicy, TimePartition};
 

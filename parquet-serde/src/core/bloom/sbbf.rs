@@ -1,0 +1,273 @@
+//! [`Sbbf`]: the split block Bloom filter bitset and its header.
+
+use crate::core::format::{
+    self, BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
+};
+use crate::error::{Error, Result};
+
+/// Smallest bitset: one block of 32 bytes.
+pub const MIN_BYTES: usize = 32;
+/// Largest bitset this library writes or reads: 128 MiB.
+pub const MAX_BYTES: usize = 128 << 20;
+
+/// The eight odd constants of the specification that pick one bit per word.
+const SALT: [u32; 8] = [
+    0x47b6_137b,
+    0x4497_4d91,
+    0x8824_ad5b,
+    0xa2b7_289d,
+    0x7054_95c7,
+    0x2df1_424b,
+    0x9efc_4947,
+    0x5c6b_fb31,
+];
+
+type Block = [u32; 8];
+
+#[inline]
+fn mask(x: u32) -> Block {
+    let mut out = [0u32; 8];
+    for i in 0..8 {
+        let y = x.wrapping_mul(SALT[i]);
+        out[i] = 1 << (y >> 27);
+    }
+    out
+}
+
+/// A split block Bloom filter: `num_bytes / 32` blocks of 256 bits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sbbf {
+    blocks: Vec<Block>,
+}
+
+impl Sbbf {
+    /// An empty filter of `num_bytes` bytes, rounded up to a power of two within
+    /// [`MIN_BYTES`]..=[`MAX_BYTES`].
+    pub fn new(num_bytes: usize) -> Self {
+        let bytes = num_bytes.clamp(MIN_BYTES, MAX_BYTES).next_power_of_two();
+        Sbbf {
+            blocks: vec![[0; 8]; bytes / 32],
+        }
+    }
+
+    /// An empty filter sized for `ndv` distinct values at false positive probability `fpp`
+    /// (clamped to 1e-9..=0.5).
+    pub fn with_ndv_fpp(ndv: u64, fpp: f64) -> Self {
+        Self::new(Self::optimal_num_bytes(ndv, fpp))
+    }
+
+    /// The bitset size for `ndv` distinct values at false positive probability `fpp`:
+    /// `-8 * ndv / ln(1 - fpp^(1/8))` bits, as the specification derives it, before rounding.
+    pub fn optimal_num_bytes(ndv: u64, fpp: f64) -> usize {
+        let fpp = if fpp.is_nan() {
+            0.01
+        } else {
+            fpp.clamp(1e-9, 0.5)
+        };
+        let bits = -8.0 * ndv as f64 / (1.0 - fpp.powf(1.0 / 8.0)).ln();
+        let bytes = (bits / 8.0).ceil();
+        if bytes >= MAX_BYTES as f64 {
+            MAX_BYTES
+        } else {
+            (bytes as usize).max(MIN_BYTES)
+        }
+    }
+
+    /// A filter over a bitset read from a file: a non-empty multiple of 32 bytes, at most
+    /// [`MAX_BYTES`].
+    pub fn from_bitset(bitset: &[u8]) -> Result<Self> {
+        if bitset.is_empty() || !bitset.len().is_multiple_of(32) || bitset.len() > MAX_BYTES {
+            return Err(Error::corrupt(format!(
+                "Bloom filter bitset of {} bytes (must be a non-empty multiple of 32 up to 128 MiB)",
+                bitset.len()
+            )));
+        }
+        let blocks = bitset
+            .chunks_exact(32)
+            .map(|b| {
+                let mut block = [0u32; 8];
+                for (w, bytes) in block.iter_mut().zip(b.chunks_exact(4)) {
+                    *w = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                }
+                block
+            })
+            .collect();
+        Ok(Sbbf { blocks })
+    }
+
+    /// Size of the bitset in bytes.
+    pub fn num_bytes(&self) -> usize {
+        self.blocks.len() * 32
+    }
+
+    #[inline]
+    fn block_index(&self, hash: u64) -> usize {
+        (((hash >> 32) * self.blocks.len() as u64) >> 32) as usize
+    }
+
+    /// Inserts a 64-bit hash (`filter_insert` of the specification).
+    #[inline]
+    pub fn insert_hash(&mut self, hash: u64) {
+        let i = self.block_index(hash);
+        let m = mask(hash as u32);
+        // i < len: (top32 * len) >> 32 < len.
+        let block = &mut self.blocks[i];
+        for w in 0..8 {
+            block[w] |= m[w];
+        }
+    }
+
+    /// Whether a hash may have been inserted (`filter_check`): `false` means certainly not.
+    #[inline]
+    pub fn check_hash(&self, hash: u64) -> bool {
+        let i = self.block_index(hash);
+        let m = mask(hash as u32);
+        let block = &self.blocks[i];
+        (0..8).all(|w| block[w] & m[w] != 0)
+    }
+
+    /// The bitset, little-endian words.
+    pub fn bitset(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.num_bytes());
+        for block in &self.blocks {
+            for w in block {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The Thrift header describing this filter (BLOCK, XXHASH, UNCOMPRESSED).
+    pub fn header(&self) -> BloomFilterHeader {
+        BloomFilterHeader {
+            // At most MAX_BYTES = 2^27: fits an i32.
+            num_bytes: self.num_bytes() as i32,
+            algorithm: BloomFilterAlgorithm::Block,
+            hash: BloomFilterHash::XxHash,
+            compression: BloomFilterCompression::Uncompressed,
+        }
+    }
+
+    /// Appends the header and the bitset, as stored at `bloom_filter_offset`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        format::encode(&self.header(), out);
+        for block in &self.blocks {
+            for w in block {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+    }
+
+    /// Decodes a header at the start of `bytes`: the header and its length. Fails for
+    /// algorithms, hashes and compressions other than BLOCK, XXHASH and UNCOMPRESSED.
+    pub fn read_header(bytes: &[u8]) -> Result<(BloomFilterHeader, usize)> {
+        let (header, len) = format::decode::<BloomFilterHeader>(bytes)
+            .map_err(|e| e.context("Bloom filter header"))?;
+        if header.algorithm != BloomFilterAlgorithm::Block
+            || header.hash != BloomFilterHash::XxHash
+            || header.compression != BloomFilterCompression::Uncompressed
+        {
+            return Err(Error::unsupported(format!(
+                "Bloom filter with {:?}, {:?}, {:?}",
+                header.algorithm, header.hash, header.compression
+            )));
+        }
+        let n = header.num_bytes;
+        if n <= 0 || n as usize > MAX_BYTES || n % 32 != 0 {
+            return Err(Error::corrupt(format!("Bloom filter of {n} bytes")));
+        }
+        Ok((header, len))
+    }
+
+    /// Decodes a header and its bitset from the start of `bytes`; returns the filter and
+    /// the bytes used.
+    pub fn read(bytes: &[u8]) -> Result<(Self, usize)> {
+        let (header, len) = Self::read_header(bytes)?;
+        let n = header.num_bytes as usize;
+        let bitset = bytes.get(len..len + n).ok_or_else(|| {
+            Error::corrupt(format!(
+                "Bloom filter bitset of {n} bytes runs past the {} bytes available",
+                bytes.len() - len
+            ))
+        })?;
+        Ok((Self::from_bitset(bitset)?, len + n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::bloom::hash::hash_bytes;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(Sbbf::new(0).num_bytes(), 32);
+        assert_eq!(Sbbf::new(33).num_bytes(), 64);
+        assert_eq!(Sbbf::new(usize::MAX).num_bytes(), MAX_BYTES);
+        // -8 / ln(1 - 0.01^(1/8)) = 9.68 bits per value for 1%.
+        let b = Sbbf::optimal_num_bytes(1_000_000, 0.01);
+        assert_eq!(b, 1_210_191);
+        assert_eq!(Sbbf::optimal_num_bytes(u64::MAX, 0.01), MAX_BYTES);
+        assert_eq!(Sbbf::optimal_num_bytes(0, 0.01), MIN_BYTES);
+    }
+
+    #[test]
+    fn mask_sets_one_bit_per_word() {
+        for x in [0u32, 1, 0xdead_beef, u32::MAX] {
+            assert!(mask(x).iter().all(|w| w.count_ones() == 1));
+        }
+        // Hand-computed: 1 * salt[0] = 0x47b6137b, >> 27 = 8.
+        assert_eq!(mask(1)[0], 1 << 8);
+        // salt[7] = 0x5c6bfb31, >> 27 = 11.
+        assert_eq!(mask(1)[7], 1 << 11);
+    }
+
+    #[test]
+    fn no_false_negatives_and_few_false_positives() {
+        let mut f = Sbbf::with_ndv_fpp(10_000, 0.01);
+        for i in 0..10_000u32 {
+            f.insert_hash(hash_bytes(format!("key-{i}").as_bytes()));
+        }
+        for i in 0..10_000u32 {
+            assert!(f.check_hash(hash_bytes(format!("key-{i}").as_bytes())));
+        }
+        let fp = (0..100_000u32)
+            .filter(|i| f.check_hash(hash_bytes(format!("other-{i}").as_bytes())))
+            .count();
+        assert!(fp < 1_000, "{fp} false positives in 100000");
+    }
+
+    #[test]
+    fn serialization_round_trip() {
+        let mut f = Sbbf::new(64);
+        f.insert_hash(42);
+        f.insert_hash(u64::MAX);
+        let mut out = Vec::new();
+        f.write(&mut out);
+        let (g, used) = Sbbf::read(&out).unwrap();
+        assert_eq!((g, used), (f.clone(), out.len()));
+        assert_eq!(f.bitset().len(), 64);
+        for cut in 0..out.len() {
+            assert!(Sbbf::read(&out[..cut]).is_err(), "cut {cut}");
+        }
+    }
+
+    #[test]
+    fn bad_headers() {
+        assert!(Sbbf::from_bitset(&[0; 33]).is_err());
+        assert!(Sbbf::from_bitset(&[]).is_err());
+        let mut h = Sbbf::new(32).header();
+        h.num_bytes = 48;
+        let mut out = Vec::new();
+        format::encode(&h, &mut out);
+        assert!(Sbbf::read_header(&out).is_err());
+        h.num_bytes = 32;
+        h.hash = BloomFilterHash::Unknown(2);
+        out.clear();
+        format::encode(&h, &mut out);
+        assert_eq!(
+            Sbbf::read_header(&out).unwrap_err().kind(),
+            crate::ErrorKind::Unsupported
+        );
+    }
+}

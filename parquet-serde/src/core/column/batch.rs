@@ -1,0 +1,174 @@
+//! [`ColumnBatch`]: values of one leaf column with their levels.
+
+use crate::core::format::Type;
+use crate::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
+
+/// Values of one leaf column with their definition and repetition levels (Dremel form).
+///
+/// `values` holds only the non-null values. A level vector is empty when the column's
+/// maximum level is 0 (every level is then 0 and there is one value per row).
+///
+/// ```
+/// use parquet_serde::core::column::ColumnBatch;
+/// use parquet_serde::core::values::ColumnValues;
+/// // optional int32 with values [1, null, 3]:
+/// let b = ColumnBatch {
+///     values: ColumnValues::Int32(vec![1, 3]),
+///     def_levels: vec![1, 0, 1],
+///     rep_levels: vec![],
+/// };
+/// assert_eq!(b.num_levels(), 3);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnBatch {
+    /// The non-null values.
+    pub values: ColumnValues,
+    /// Definition levels, one per value slot (empty when the max definition level is 0).
+    pub def_levels: Vec<i16>,
+    /// Repetition levels, one per value slot (empty when the max repetition level is 0).
+    pub rep_levels: Vec<i16>,
+}
+
+impl ColumnBatch {
+    /// An empty batch for a physical type (`type_length` for FIXED_LEN_BYTE_ARRAY).
+    pub fn new(physical_type: Type, type_length: i32) -> Self {
+        ColumnBatch {
+            values: empty_values(physical_type, type_length),
+            def_levels: Vec::new(),
+            rep_levels: Vec::new(),
+        }
+    }
+
+    /// Number of value slots (levels), nulls included.
+    pub fn num_levels(&self) -> usize {
+        if !self.def_levels.is_empty() {
+            self.def_levels.len()
+        } else if !self.rep_levels.is_empty() {
+            self.rep_levels.len()
+        } else {
+            self.values.len()
+        }
+    }
+}
+
+/// Empty values of a physical type. Unknown types get an empty byte-array buffer (they
+/// cannot be decoded; the reader rejects them first).
+pub fn empty_values(physical_type: Type, type_length: i32) -> ColumnValues {
+    match physical_type {
+        Type::Boolean => ColumnValues::Boolean(Vec::new()),
+        Type::Int32 => ColumnValues::Int32(Vec::new()),
+        Type::Int64 => ColumnValues::Int64(Vec::new()),
+        Type::Int96 => ColumnValues::Int96(Vec::new()),
+        Type::Float => ColumnValues::Float(Vec::new()),
+        Type::Double => ColumnValues::Double(Vec::new()),
+        Type::FixedLenByteArray => {
+            ColumnValues::FixedLenByteArray(FixedLenByteArrays::new(type_length.max(0) as usize))
+        }
+        Type::ByteArray | Type::Unknown(_) => ColumnValues::ByteArray(ByteArrays::new()),
+    }
+}
+
+/// Empty values of the same physical type (and width) as `values`.
+pub fn empty_values_like(values: &ColumnValues) -> ColumnValues {
+    match values {
+        ColumnValues::Boolean(_) => ColumnValues::Boolean(Vec::new()),
+        ColumnValues::Int32(_) => ColumnValues::Int32(Vec::new()),
+        ColumnValues::Int64(_) => ColumnValues::Int64(Vec::new()),
+        ColumnValues::Int96(_) => ColumnValues::Int96(Vec::new()),
+        ColumnValues::Float(_) => ColumnValues::Float(Vec::new()),
+        ColumnValues::Double(_) => ColumnValues::Double(Vec::new()),
+        ColumnValues::ByteArray(_) => ColumnValues::ByteArray(ByteArrays::new()),
+        ColumnValues::FixedLenByteArray(v) => {
+            ColumnValues::FixedLenByteArray(FixedLenByteArrays::new(v.width))
+        }
+    }
+}
+
+/// Appends `src[range]` to `dst` (same variant; a mismatch appends nothing).
+pub(crate) fn extend_values(
+    dst: &mut ColumnValues,
+    src: &ColumnValues,
+    range: std::ops::Range<usize>,
+) {
+    match (dst, src) {
+        (ColumnValues::Boolean(d), ColumnValues::Boolean(s)) => d.extend_from_slice(&s[range]),
+        (ColumnValues::Int32(d), ColumnValues::Int32(s)) => d.extend_from_slice(&s[range]),
+        (ColumnValues::Int64(d), ColumnValues::Int64(s)) => d.extend_from_slice(&s[range]),
+        (ColumnValues::Int96(d), ColumnValues::Int96(s)) => d.extend_from_slice(&s[range]),
+        (ColumnValues::Float(d), ColumnValues::Float(s)) => d.extend_from_slice(&s[range]),
+        (ColumnValues::Double(d), ColumnValues::Double(s)) => d.extend_from_slice(&s[range]),
+        (ColumnValues::ByteArray(d), ColumnValues::ByteArray(s)) => {
+            if range.is_empty() {
+                return;
+            }
+            let (start, end) = (s.offsets[range.start], s.offsets[range.end]);
+            let base = d.data.len();
+            d.data.extend_from_slice(&s.data[start..end]);
+            d.offsets.extend(
+                s.offsets[range.start + 1..=range.end]
+                    .iter()
+                    .map(|&o| o - start + base),
+            );
+        }
+        (ColumnValues::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(s)) => {
+            d.data
+                .extend_from_slice(&s.data[range.start * s.width..range.end * s.width]);
+        }
+        _ => {}
+    }
+}
+
+/// Keeps the first `n` values (all when there are fewer); a byte array's bytes past its
+/// last kept value go too.
+pub(crate) fn truncate_values(values: &mut ColumnValues, n: usize) {
+    match values {
+        ColumnValues::Boolean(v) => v.truncate(n),
+        ColumnValues::Int32(v) => v.truncate(n),
+        ColumnValues::Int64(v) => v.truncate(n),
+        ColumnValues::Int96(v) => v.truncate(n),
+        ColumnValues::Float(v) => v.truncate(n),
+        ColumnValues::Double(v) => v.truncate(n),
+        ColumnValues::ByteArray(v) => {
+            if n < v.offsets.len() {
+                v.offsets.truncate(n + 1);
+            }
+            // Also drops bytes of a value that was being collected.
+            let end = v.offsets.last().copied().unwrap_or(0);
+            v.data.truncate(end);
+        }
+        ColumnValues::FixedLenByteArray(v) => {
+            let end = n.saturating_mul(v.width).min(v.data.len());
+            let whole = if v.width == 0 { 0 } else { end - end % v.width };
+            v.data.truncate(whole);
+        }
+    }
+}
+
+/// Removes every value, keeping allocations.
+pub(crate) fn clear_values(values: &mut ColumnValues) {
+    match values {
+        ColumnValues::Boolean(v) => v.clear(),
+        ColumnValues::Int32(v) => v.clear(),
+        ColumnValues::Int64(v) => v.clear(),
+        ColumnValues::Int96(v) => v.clear(),
+        ColumnValues::Float(v) => v.clear(),
+        ColumnValues::Double(v) => v.clear(),
+        ColumnValues::ByteArray(v) => v.clear(),
+        ColumnValues::FixedLenByteArray(v) => v.data.clear(),
+    }
+}
+
+/// Whether `values` is the variant of `physical_type`.
+pub(crate) fn matches_type(values: &ColumnValues, physical_type: Type) -> bool {
+    matches!(
+        (values, physical_type),
+        (ColumnValues::Boolean(_), Type::Boolean)
+            | (ColumnValues::Int32(_), Type::Int32)
+            | (ColumnValues::Int64(_), Type::Int64)
+            | (ColumnValues::Int96(_), Type::Int96)
+            | (ColumnValues::Float(_), Type::Float)
+            | (ColumnValues::Double(_), Type::Double)
+            | (ColumnValues::ByteArray(_), Type::ByteArray)
+            | (ColumnValues::FixedLenByteArray(_), Type::FixedLenByteArray)
+    )
+}

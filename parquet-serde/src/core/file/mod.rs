@@ -1,0 +1,44 @@
+//! Files: magic, footer, row groups; [`FileReader`] and [`FileWriter`] over any
+//! [`ChunkReader`] or `std::io::Write`.
+
+mod chunk_reader;
+mod copy;
+mod decryptor;
+mod external;
+mod footer;
+mod indexes;
+mod options;
+mod pending;
+mod reader;
+mod selection;
+mod write_crypto;
+mod writer;
+
+#[cfg(test)]
+mod index_tests;
+
+pub use crate::core::column::DataPageVersion;
+pub(crate) use crate::core::page::PageDecryptor;
+pub(crate) use chunk_reader::not_a_file;
+pub use chunk_reader::{ChunkReader, CountingReader};
+pub use copy::copy_row_group;
+pub use footer::{
+    parse_footer, parse_footer_with, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED,
+};
+pub use indexes::{PageIndex, PageInfo};
+pub use options::{
+    default_threads, ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions,
+    MAX_DEFAULT_THREADS,
+};
+pub use pending::PendingFile;
+pub use reader::{ColumnChunkData, FileReader};
+pub use selection::RowSelection;
+pub(crate) use selection::{local_ranges, take_rows};
+pub use writer::FileWriter;
+pub(crate) use writer::{extend_vec, FileProgress};
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+pub(crate) use {
+    chunk_reader::check_range,
+    footer::{check_head_magic, parse_footer_tail},
+    reader::{chunk_range, parquet_816_padding},
+};

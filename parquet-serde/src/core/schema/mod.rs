@@ -1,0 +1,49 @@
+//! The schema tree, column descriptors and the message-type text form.
+//!
+//! [`SchemaNode`] is the tree (built with [`SchemaNode::primitive`], [`SchemaNode::group`],
+//! [`SchemaNode::list`], [`SchemaNode::map`] and the `with_*` methods); [`Schema`] pairs a
+//! validated root with its leaf [`ColumnDescriptor`]s (path, physical type, annotations,
+//! max definition and repetition levels, and the levels reached at each node of the path).
+//! A schema converts to and from the footer's [`SchemaElement`] list
+//! ([`Schema::from_elements`], [`Schema::to_elements`]) and to and from the message-type
+//! text parquet-java and arrow print ([`Schema::parse`], `Display`):
+//!
+//! ```text
+//! message m {
+//!   required int64 ts (TIMESTAMP(MICROS,true));
+//!   optional group tags (LIST) = 3 {
+//!     repeated group list {
+//!       optional binary element (STRING);
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! A field is `<repetition> <type> <name> [(<annotation>)] [= <field id>]`, the type being
+//! `group` (followed by `{ fields }`) or a primitive type (`boolean`, `int32`, `int64`,
+//! `int96`, `float`, `double`, `binary`, `fixed_len_byte_array(<length>)`) followed by
+//! `;`. The field id follows the annotation, as parquet-java writes it (the parser also
+//! takes it before). Names and CRS strings that are not plain words (empty, or holding
+//! whitespace or one of `{}();,="`) are written in double quotes with backslash escapes.
+//!
+//! [`SchemaElement`]: crate::core::format::SchemaElement
+
+mod annotation;
+mod descriptor;
+mod elements;
+mod message;
+mod node;
+mod shape;
+mod text;
+pub mod typed;
+mod validate;
+
+pub use annotation::{converted_type_for, logical_type_for, max_decimal_precision};
+pub use descriptor::{ColumnDescriptor, ColumnPath, ColumnPathQuery, PathNode};
+pub use message::Schema;
+pub use node::{NodeKind, Repetition, SchemaNode};
+pub use shape::{
+    ContainerAnnotation, Conversion, GroupShape, ListLayout, ListShape, MapShape, TextKind,
+};
+pub use typed::ParquetSchema;
+pub use validate::MAX_SCHEMA_DEPTH;
