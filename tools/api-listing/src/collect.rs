@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, GenericParam, Generics, ImplItem, Item, PathArguments, TraitItem, Type};
 
 use crate::attrs::{derives, doc_hidden, promise};
@@ -374,7 +375,72 @@ fn segments(p: &syn::Path) -> Vec<String> {
     p.segments.iter().map(|s| s.ident.to_string()).collect()
 }
 
+/// Rewrites the paths of a signature that name a public type or trait of this crate to its
+/// public path, so a listing does not depend on how a module imports it; leaves bodies alone.
+struct Qualify<'c, 'r> {
+    c: &'c Collector<'r>,
+    m: usize,
+}
+
+impl VisitMut for Qualify<'_, '_> {
+    fn visit_block_mut(&mut self, _: &mut syn::Block) {}
+    fn visit_expr_mut(&mut self, _: &mut syn::Expr) {}
+    fn visit_attribute_mut(&mut self, _: &mut syn::Attribute) {}
+    fn visit_item_mod_mut(&mut self, _: &mut syn::ItemMod) {}
+
+    fn visit_type_path_mut(&mut self, tp: &mut syn::TypePath) {
+        match &mut tp.qself {
+            Some(q) => {
+                self.visit_type_mut(&mut q.ty);
+                for seg in &mut tp.path.segments {
+                    self.visit_path_arguments_mut(&mut seg.arguments);
+                }
+            }
+            None => self.visit_path_mut(&mut tp.path),
+        }
+    }
+
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        visit_mut::visit_path_mut(self, path);
+        if path.leading_colon.is_some() {
+            return;
+        }
+        let Some(Target::Def(d)) = self.c.r.resolve_path(self.m, &segments(path)) else {
+            return;
+        };
+        if !matches!(
+            self.c.r.defs[d].kind,
+            Kind::Struct | Kind::Enum | Kind::Union | Kind::Trait | Kind::Type
+        ) {
+            return;
+        }
+        let Some(public) = self.c.public.get(&d).and_then(|p| p.first()) else {
+            return;
+        };
+        let args = path
+            .segments
+            .last()
+            .map(|s| s.arguments.clone())
+            .unwrap_or_default();
+        let mut segs: syn::punctuated::Punctuated<syn::PathSegment, syn::Token![::]> = public
+            .iter()
+            .map(|n| syn::PathSegment::from(syn::Ident::new(n, proc_macro2::Span::call_site())))
+            .collect();
+        if let Some(last) = segs.last_mut() {
+            last.arguments = args;
+        }
+        path.segments = segs;
+    }
+}
+
 impl Collector<'_> {
+    /// `item` with its signature's paths qualified (see [`Qualify`]), as written in module `m`.
+    fn qualify(&self, m: usize, item: &Item) -> Item {
+        let mut item = item.clone();
+        Qualify { c: self, m }.visit_item_mut(&mut item);
+        item
+    }
+
     fn push(&mut self, key: Vec<String>, rank: u8, text: String, count: Option<Count>) {
         self.out.push(Entry {
             key,
@@ -400,8 +466,8 @@ impl Collector<'_> {
     /// A trait path as written, normalized: a trait of this crate by its public path, another
     /// crate's by the full path its `use` names (`core::`/`alloc::` as `std::`), a prelude
     /// trait by its full path. `None` for a trait of this crate that is not public.
-    fn trait_name(&self, m: usize, path: &syn::Path) -> Option<String> {
-        let args = match &path.segments.last()?.arguments {
+    fn trait_name(&self, m: usize, path: &syn::Path, qualified: &syn::Path) -> Option<String> {
+        let args = match &qualified.segments.last()?.arguments {
             PathArguments::None => String::new(),
             a => tokens(a),
         };
@@ -435,8 +501,10 @@ impl Collector<'_> {
         let r = self.r;
         let def = &r.defs[d];
         let p = join(path);
-        let item = def.item.map(|i| &r.krate.modules[def.module].items[i]);
-        match (def.kind, item) {
+        let qualified = def
+            .item
+            .map(|i| self.qualify(def.module, &r.krate.modules[def.module].items[i]));
+        match (def.kind, qualified.as_ref()) {
             (Kind::Mod(_), _) => {
                 self.push(path.to_vec(), 0, format!("mod {p}"), Some(Count::Module))
             }
@@ -679,7 +747,7 @@ impl Collector<'_> {
     /// The `#[derive(...)]` impls of a type listed at `path`.
     fn derived(&mut self, m: usize, attrs: &[syn::Attribute], g: &Generics, path: &[String]) {
         for d in derives(attrs) {
-            let Some(name) = self.trait_name(m, &d) else {
+            let Some(name) = self.trait_name(m, &d, &d) else {
                 continue;
             };
             let text = format!(
@@ -693,19 +761,29 @@ impl Collector<'_> {
         }
     }
 
-    fn impl_block(&mut self, m: usize, imp: &syn::ItemImpl) {
+    fn impl_block(&mut self, m: usize, written: &syn::ItemImpl) {
+        // Resolved as written; printed with this crate's types at their public paths.
+        let Item::Impl(imp) = self.qualify(m, &Item::Impl(written.clone())) else {
+            return;
+        };
+        let imp = &imp;
+        let self_path_written = match &*written.self_ty {
+            Type::Path(tp) if tp.qself.is_none() => Some(&tp.path),
+            _ => None,
+        };
         let self_path = match &*imp.self_ty {
             Type::Path(tp) if tp.qself.is_none() => Some(&tp.path),
             _ => None,
         };
-        let self_def = self_path.and_then(|sp| match self.r.resolve_path(m, &segments(sp)) {
-            Some(Target::Def(d))
-                if matches!(self.r.defs[d].kind, Kind::Struct | Kind::Enum | Kind::Union) =>
-            {
-                Some(d)
-            }
-            _ => None,
-        });
+        let self_def =
+            self_path_written.and_then(|sp| match self.r.resolve_path(m, &segments(sp)) {
+                Some(Target::Def(d))
+                    if matches!(self.r.defs[d].kind, Kind::Struct | Kind::Enum | Kind::Union) =>
+                {
+                    Some(d)
+                }
+                _ => None,
+            });
         let self_paths = self_def
             .and_then(|d| self.public.get(&d).cloned())
             .unwrap_or_default();
@@ -750,8 +828,11 @@ impl Collector<'_> {
                     }
                 }
             }
-            Some((bang, tpath, _)) => {
-                let Some(trait_name) = self.trait_name(m, tpath) else {
+            Some((bang, qpath, _)) => {
+                let Some((_, tpath, _)) = &written.trait_ else {
+                    return;
+                };
+                let Some(trait_name) = self.trait_name(m, tpath, qpath) else {
                     return;
                 };
                 let (trait_local, _) = self.local(m, tpath);

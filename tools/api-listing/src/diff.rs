@@ -92,12 +92,13 @@ fn lcs_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
             ops.push(Op::Same(head + i, head + j));
             i += 1;
             j += 1;
-        } else if j < m && (i == n || t[i * (m + 1) + j + 1] >= t[(i + 1) * (m + 1) + j]) {
-            ops.push(Op::Add(head + i, head + j));
-            j += 1;
-        } else {
+        } else if i < n && (j == m || t[(i + 1) * (m + 1) + j] >= t[i * (m + 1) + j + 1]) {
+            // Removed lines first, as `diff -u` shows them.
             ops.push(Op::Del(head + i, head + j));
             i += 1;
+        } else {
+            ops.push(Op::Add(head + i, head + j));
+            j += 1;
         }
     }
     ops.extend((0..tail).map(|k| Op::Same(a.len() - tail + k, b.len() - tail + k)));
@@ -116,6 +117,6 @@ mod tests {
     #[test]
     fn a_changed_line_shows_as_minus_and_plus_with_context() {
         let d = unified("a\nb\nc\nd\n", "a\nb\nC\nd\n", "old", "new");
-        assert_eq!(d, "--- old\n+++ new\n@@ -1,4 +1,4 @@\n a\n b\n+C\n-c\n d\n");
+        assert_eq!(d, "--- old\n+++ new\n@@ -1,4 +1,4 @@\n a\n b\n-c\n+C\n d\n");
     }
 }

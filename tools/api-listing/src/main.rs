@@ -1,5 +1,7 @@
-//! `cargo run -p api-listing -- write|check|count [SRC_DIR]`: writes or checks the checked-in
-//! listings of parquet-serde's and parquet-derive's public API, or prints a tree's counts.
+//! `cargo run -p api-listing -- write | check | count [-v] [SRC_DIR] | print [SRC_DIR]`: writes
+//! or checks the checked-in listings of parquet-serde's and parquet-derive's public API, or
+//! prints the counts (`-v`: and the counted items) or the listing of a parquet-serde source
+//! tree, such as an older commit's (`git archive COMMIT parquet-serde/src | tar -x -C DIR`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -30,7 +32,10 @@ fn main() -> ExitCode {
             args.iter().skip(1).find(|a| *a != "-v").map(PathBuf::from),
             args.iter().any(|a| a == "-v"),
         ),
-        _ => Err("usage: api-listing write | check | count [-v] [SRC_DIR]".into()),
+        Some("print") => print(args.get(1).map(PathBuf::from)),
+        _ => {
+            Err("usage: api-listing write | check | count [-v] [SRC_DIR] | print [SRC_DIR]".into())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -62,6 +67,16 @@ fn each(mut f: impl FnMut(&Path, &str) -> Result<(), String>) -> Result<(), Stri
     for (root, name, file) in crates() {
         f(&file, &listing(&root, name)?.render())?;
     }
+    Ok(())
+}
+
+/// Prints the listing of the tree `src` (parquet-serde/src by default), to compare two trees.
+fn print(src: Option<PathBuf>) -> Result<(), String> {
+    let src = src.unwrap_or_else(|| workspace().join("parquet-serde/src"));
+    print!(
+        "{}",
+        listing(&src.join("lib.rs"), "parquet_serde")?.render()
+    );
     Ok(())
 }
 

@@ -203,7 +203,7 @@ fn signatures_print_in_full_on_one_line() {
     assert!(
         has(
             &l,
-            "#[must_use] pub type k::R<T> = std::result::Result<T, E>"
+            "#[must_use] pub type k::R<T> = std::result::Result<T, k::E>"
         ),
         "{l:#?}"
     );
@@ -246,4 +246,10 @@ fn counts_are_names_methods_and_modules() {
 fn a_pub_use_that_names_nothing_is_reported() {
     let l = lib("mod a {}\npub use a::Missing;");
     assert!(has(&l, "unresolved: `pub use a::Missing` in k"), "{l:#?}");
+}
+
+#[test]
+fn a_type_in_a_signature_is_named_by_its_public_path_however_it_is_imported() {
+    let l = lib("mod inner { pub struct S; pub(crate) struct Hidden; }\npub use inner::S;\npub mod m {\n    use crate::inner::S as Alias;\n    use std::fmt;\n    pub fn f(x: Alias, h: &crate::inner::Hidden, w: &mut dyn fmt::Write) -> Option<super::S> { None }\n}");
+    assert!(has(&l, "pub fn k::m::f(x: k::S, h: &crate::inner::Hidden, w: &mut dyn fmt::Write) -> Option<k::S>"), "{l:#?}");
 }
