@@ -104,6 +104,20 @@ pub fn doc_hidden(attrs: &[Attribute]) -> bool {
     })
 }
 
+/// `Some(true)` for `#[doc(inline)]`, `Some(false)` for `#[doc(no_inline)]`.
+pub fn doc_inline(attrs: &[Attribute]) -> Option<bool> {
+    attrs.iter().find_map(|a| match &a.meta {
+        Meta::List(l) if a.path().is_ident("doc") => {
+            l.tokens.clone().into_iter().find_map(|t| match t {
+                proc_macro2::TokenTree::Ident(i) if i == "inline" => Some(true),
+                proc_macro2::TokenTree::Ident(i) if i == "no_inline" => Some(false),
+                _ => None,
+            })
+        }
+        _ => None,
+    })
+}
+
 /// The attributes that change an item's promise (`#[non_exhaustive]`, `#[must_use]`,
 /// `#[deprecated]`), printed, each followed by a space.
 pub fn promise(attrs: &[Attribute]) -> String {

@@ -15,8 +15,11 @@ use crate::{Count, Entry};
 struct Reach {
     /// Each definition's public paths.
     paths: BTreeMap<usize, BTreeSet<Vec<String>>>,
-    /// Public names of another crate's items: (path here, path there).
-    ext: BTreeSet<(Vec<String>, Vec<String>)>,
+    /// Public names of another crate's items: (path here, path there, inlined: rustdoc
+    /// documents it here unless `#[doc(no_inline)]`).
+    ext: BTreeSet<(Vec<String>, Vec<String>, bool)>,
+    /// Paths a `#[doc(inline)]` re-export lists an item at besides its canonical one.
+    forced: BTreeSet<(usize, Vec<String>)>,
     /// Public `#[doc(hidden)]` modules.
     hidden_mods: BTreeSet<Vec<String>>,
     /// Re-exports of a public re-export: (path here, the path it re-exports).
@@ -30,6 +33,7 @@ pub fn collect(r: &Resolved, krate: &str) -> Vec<Entry> {
         ext: BTreeSet::new(),
         hidden_mods: BTreeSet::new(),
         aliases: BTreeSet::new(),
+        forced: BTreeSet::new(),
     };
     walk(r, 0, vec![krate.to_string()], 0, &mut reach);
     let mut c = Collector {
@@ -42,7 +46,13 @@ pub fn collect(r: &Resolved, krate: &str) -> Vec<Entry> {
     for (d, reached) in &reach.paths {
         let listed: Vec<Vec<String>> = match canonical(r, *d, krate) {
             Some(p) => {
-                for alias in reached.iter().filter(|a| **a != p) {
+                let forced: Vec<Vec<String>> = reach
+                    .forced
+                    .iter()
+                    .filter(|(fd, fp)| fd == d && *fp != p)
+                    .map(|(_, fp)| fp.clone())
+                    .collect();
+                for alias in reached.iter().filter(|a| **a != p && !forced.contains(a)) {
                     c.push(
                         alias.clone(),
                         0,
@@ -50,19 +60,15 @@ pub fn collect(r: &Resolved, krate: &str) -> Vec<Entry> {
                         None,
                     );
                 }
-                vec![p]
+                std::iter::once(p).chain(forced).collect()
             }
             None => reached.iter().cloned().collect(),
         };
         c.public.insert(*d, listed);
     }
-    for (path, target) in &reach.ext {
-        c.push(
-            path.clone(),
-            0,
-            format!("pub use {} = {}", path.join("::"), target.join("::")),
-            Some(Count::Name),
-        );
+    for (path, target, inlined) in &reach.ext {
+        let text = format!("pub use {} = {}", path.join("::"), target.join("::"));
+        c.push(path.clone(), 0, text, inlined.then_some(Count::Name));
     }
     for (path, target) in &reach.aliases {
         c.push(
@@ -145,7 +151,7 @@ fn walk(r: &Resolved, m: usize, path: Vec<String>, depth: usize, reach: &mut Rea
                 }
                 // A re-export of a public re-export is a second name for it (rustdoc does not
                 // inline it either).
-                if let Some((t, name, ns)) = &b.via {
+                if let (Some((t, name, ns)), false) = (&b.via, b.inline == Some(true)) {
                     let through = r.names[*t].get(&(name.clone(), *ns));
                     if let (Some(tp), Some(tb)) = (module_path(r, *t, &path[0]), through) {
                         if tb.public && !tb.hidden && tb.target == b.target && tp != path {
@@ -153,6 +159,9 @@ fn walk(r: &Resolved, m: usize, path: Vec<String>, depth: usize, reach: &mut Rea
                             continue;
                         }
                     }
+                }
+                if b.inline == Some(true) {
+                    reach.forced.insert((*d, p.clone()));
                 }
                 if !reach.paths.entry(*d).or_default().insert(p.clone()) {
                     continue;
@@ -166,7 +175,7 @@ fn walk(r: &Resolved, m: usize, path: Vec<String>, depth: usize, reach: &mut Rea
                 }
             }
             Target::Ext(t) if !b.hidden => {
-                reach.ext.insert((p, t.clone()));
+                reach.ext.insert((p, t.clone(), b.inline != Some(false)));
             }
             Target::Ext(_) => {}
         }
@@ -176,7 +185,7 @@ fn walk(r: &Resolved, m: usize, path: Vec<String>, depth: usize, reach: &mut Rea
             if let Target::Ext(t) = &b.target {
                 let mut p = path.clone();
                 p.push(name.clone());
-                reach.ext.insert((p, t.clone()));
+                reach.ext.insert((p, t.clone(), b.inline != Some(false)));
             }
         }
     }
@@ -380,6 +389,8 @@ fn segments(p: &syn::Path) -> Vec<String> {
 struct Qualify<'c, 'r> {
     c: &'c Collector<'r>,
     m: usize,
+    /// The generic parameters seen so far: `T` is the parameter, not a type named `T`.
+    params: BTreeSet<String>,
 }
 
 impl VisitMut for Qualify<'_, '_> {
@@ -400,9 +411,20 @@ impl VisitMut for Qualify<'_, '_> {
         }
     }
 
+    fn visit_type_param_mut(&mut self, p: &mut syn::TypeParam) {
+        self.params.insert(p.ident.to_string());
+        visit_mut::visit_type_param_mut(self, p);
+    }
+
+    fn visit_const_param_mut(&mut self, p: &mut syn::ConstParam) {
+        self.params.insert(p.ident.to_string());
+        visit_mut::visit_const_param_mut(self, p);
+    }
+
     fn visit_path_mut(&mut self, path: &mut syn::Path) {
         visit_mut::visit_path_mut(self, path);
-        if path.leading_colon.is_some() {
+        if path.leading_colon.is_some() || self.params.contains(&path.segments[0].ident.to_string())
+        {
             return;
         }
         let Some(Target::Def(d)) = self.c.r.resolve_path(self.m, &segments(path)) else {
@@ -437,7 +459,12 @@ impl Collector<'_> {
     /// `item` with its signature's paths qualified (see [`Qualify`]), as written in module `m`.
     fn qualify(&self, m: usize, item: &Item) -> Item {
         let mut item = item.clone();
-        Qualify { c: self, m }.visit_item_mut(&mut item);
+        Qualify {
+            c: self,
+            m,
+            params: BTreeSet::new(),
+        }
+        .visit_item_mut(&mut item);
         item
     }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenTree;
 use syn::{Item, UseTree, Visibility};
 
-use crate::attrs::doc_hidden;
+use crate::attrs::{doc_hidden, doc_inline};
 use crate::load::Crate;
 
 /// What kind of item a definition is.
@@ -83,6 +83,8 @@ pub struct Binding {
     pub glob: bool,
     /// For a `use`: the module and name it imports through.
     pub via: Option<(usize, String, Ns)>,
+    /// `#[doc(inline)]` (`Some(true)`) or `#[doc(no_inline)]` (`Some(false)`) on the `use`.
+    pub inline: Option<bool>,
 }
 
 /// The crate with its names resolved.
@@ -110,6 +112,7 @@ struct UseEntry {
     leaf: Leaf,
     public: bool,
     hidden: bool,
+    inline: Option<bool>,
     done: bool,
 }
 
@@ -194,6 +197,7 @@ pub fn resolve(krate: Crate) -> Resolved {
                             hidden: doc_hidden(&e.attrs),
                             glob: false,
                             via: None,
+                            inline: None,
                         },
                     );
                     continue;
@@ -211,6 +215,7 @@ pub fn resolve(krate: Crate) -> Resolved {
                                 leaf,
                                 public: is_pub(&u.vis),
                                 hidden: doc_hidden(&u.attrs),
+                                inline: doc_inline(&u.attrs),
                                 done: false,
                             })
                         },
@@ -394,6 +399,7 @@ impl Resolved {
                 hidden: false,
                 glob,
                 via: None,
+                inline: None,
             },
         )
     }
@@ -503,11 +509,13 @@ impl Resolved {
                 (Res::Ext(_), Leaf::Glob) => u.done = true,
                 (Res::Ext(mut p), Leaf::Name { name, alias }) => {
                     p.push(name.clone());
-                    changed |= self.bind_ext(u.module, alias.clone(), p, u.public, u.hidden);
+                    changed |=
+                        self.bind_ext(u.module, alias.clone(), p, u.public, u.hidden, u.inline);
                     u.done = true;
                 }
                 (Res::Ext(p), Leaf::SelfOf { alias }) => {
-                    changed |= self.bind_ext(u.module, alias.clone(), p, u.public, u.hidden);
+                    changed |=
+                        self.bind_ext(u.module, alias.clone(), p, u.public, u.hidden, u.inline);
                     u.done = true;
                 }
                 (Res::Mod(t), Leaf::SelfOf { alias }) => {
@@ -518,6 +526,7 @@ impl Resolved {
                             hidden: u.hidden,
                             glob: false,
                             via: None,
+                            inline: u.inline,
                         };
                         changed |= self.bind_full(u.module, (alias.clone(), Ns::Type), b);
                     }
@@ -549,13 +558,20 @@ impl Resolved {
                             hidden: u.hidden || b.hidden,
                             glob: false,
                             via,
+                            inline: u.inline,
                         };
                         changed |= self.bind_full(u.module, (alias.clone(), ns), nb);
                     }
                     if let Some(b) = ext {
                         if let Target::Ext(p) = b.target {
-                            changed |=
-                                self.bind_ext(u.module, alias.clone(), p, u.public, u.hidden);
+                            changed |= self.bind_ext(
+                                u.module,
+                                alias.clone(),
+                                p,
+                                u.public,
+                                u.hidden,
+                                u.inline,
+                            );
                         }
                     }
                     u.done = true;
@@ -576,6 +592,7 @@ impl Resolved {
                             hidden: u.hidden || b.hidden,
                             glob: true,
                             via,
+                            inline: u.inline,
                         };
                         let same = self.names[u.module]
                             .get(&key)
@@ -612,6 +629,7 @@ impl Resolved {
         path: Vec<String>,
         public: bool,
         hidden: bool,
+        inline: Option<bool>,
     ) -> bool {
         if self.ext[m].get(&name).is_some_and(|b| !b.glob) {
             return false;
@@ -624,6 +642,7 @@ impl Resolved {
                 hidden,
                 glob: false,
                 via: None,
+                inline,
             },
         );
         true

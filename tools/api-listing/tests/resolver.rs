@@ -253,3 +253,24 @@ fn a_type_in_a_signature_is_named_by_its_public_path_however_it_is_imported() {
     let l = lib("mod inner { pub struct S; pub(crate) struct Hidden; }\npub use inner::S;\npub mod m {\n    use crate::inner::S as Alias;\n    use std::fmt;\n    pub fn f(x: Alias, h: &crate::inner::Hidden, w: &mut dyn fmt::Write) -> Option<super::S> { None }\n}");
     assert!(has(&l, "pub fn k::m::f(x: k::S, h: &crate::inner::Hidden, w: &mut dyn fmt::Write) -> Option<k::S>"), "{l:#?}");
 }
+
+#[test]
+fn doc_inline_and_no_inline_are_followed() {
+    let l = lib("pub mod a { pub struct S; }\n#[doc(inline)]\npub use a::S;\n#[doc(no_inline)]\npub use other_crate::Thing;\npub use other_crate::Inlined;");
+    assert!(
+        has(&l, "pub struct k::a::S") && has(&l, "pub struct k::S"),
+        "{l:#?}"
+    );
+    let (_, c) = list(&[(
+        "lib.rs",
+        "#[doc(no_inline)]\npub use other_crate::Thing;\npub use other_crate::Inlined;",
+    )]);
+    assert_eq!(c.names, 1);
+}
+
+#[test]
+fn a_generic_parameter_is_not_taken_for_a_type_of_the_same_name() {
+    let l = lib("pub struct T;\npub fn f<T: Clone>(x: T) -> T { x }\npub fn g(x: T) -> T { x }");
+    assert!(has(&l, "pub fn k::f<T: Clone>(x: T) -> T"), "{l:#?}");
+    assert!(has(&l, "pub fn k::g(x: k::T) -> k::T"), "{l:#?}");
+}
