@@ -366,6 +366,10 @@ fn leaf(
     leading: bool,
     out: &mut dyn FnMut(Vec<String>, Leaf, bool),
 ) {
+    if alias == "_" {
+        // `use Trait as _` brings a trait's methods into scope and names nothing.
+        return;
+    }
     if name == "self" {
         let alias = if alias == "self" {
             prefix.last().cloned().unwrap_or_default()

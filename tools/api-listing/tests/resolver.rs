@@ -47,10 +47,10 @@ fn a_glob_re_export_lists_the_pub_items_only() {
 
 #[test]
 fn a_renamed_re_export_is_listed_by_its_new_name() {
-    let l = lib("mod inner { pub struct S { pub x: u8 } }\npub use inner::S as Renamed;");
+    let l = lib("mod inner { pub struct S { pub x: u8 } pub trait Tr {} }\npub use inner::S as Renamed;\npub use inner::Tr as _;");
     assert!(has(&l, "pub struct k::Renamed { .. }"), "{l:#?}");
     assert!(has(&l, "pub k::Renamed::x: u8"), "{l:#?}");
-    assert!(!mentions(&l, "k::S"), "{l:#?}");
+    assert!(!mentions(&l, "k::S") && !mentions(&l, "k::_"), "{l:#?}");
 }
 
 #[test]
