@@ -9,9 +9,15 @@
 mod attrs;
 mod collect;
 pub mod diff;
+mod impls;
+mod items;
 mod load;
 mod print;
+mod qualify;
+mod reach;
 mod resolve;
+mod signature;
+mod traits;
 
 use std::path::Path;
 
