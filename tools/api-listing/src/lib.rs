@@ -73,9 +73,11 @@ pub const HEADER: &str = "\
 # the way is public, else each path that re-exports it, as rustdoc does), with pub fields,
 # variants, inherent pub methods, trait items and trait impls (derives marked #[derive]);
 # `pub use A = B` is a second public path of an item listed at B. Types in signatures are as
-# written. cfg: every feature on, test off, x86_64 Linux. #[doc(hidden)] items are excluded (a
-# hidden public module is named on one line). Not listed: auto traits (Send, Sync, ...), blanket
-# impls of other crates, and items that macro_rules! invocations generate.
+# written, except this crate's public types and traits, at their public paths. cfg: every
+# feature on, test off, x86_64 Linux. #[doc(hidden)] items are excluded (a hidden public module
+# is named on one line). An item a macro_rules! invocation makes is named, without its members.
+# Not listed: auto traits (Send, Sync, ...), blanket impls of other crates, impls that macro
+# invocations make.
 ";
 
 /// Makes the listing of the crate whose root file is `root` (`src/lib.rs`), named `krate`
