@@ -13,6 +13,8 @@ The mapping (the same one the CLI prints, so a test can compare the two line by 
   {"key": ..., "value": ...}; null as null.
 
 Usage: make_expectations.py [CORPUS_DIR] [OUT_DIR]
+CORPUS_DIR defaults to $PARQUET_TESTING, else testdata/parquet-testing (the vendored files the
+suite reads); OUT_DIR to testdata/expected.
 Files pyarrow cannot read are written as <file>.skip with pyarrow's message.
 """
 
@@ -30,7 +32,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CORPUS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "shared", "parquet-testing")
+CORPUS = (
+    sys.argv[1]
+    if len(sys.argv) > 1
+    else os.environ.get("PARQUET_TESTING", os.path.join(HERE, "parquet-testing"))
+)
 OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "expected")
 
 UNIT_DIGITS = {"MILLIS": 3, "MICROS": 6, "NANOS": 9}

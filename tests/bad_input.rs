@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{corpus, rows_json};
+use common::rows_json;
 use parquet_serde::record::Value;
 use parquet_serde::ReadOptions;
 
@@ -46,9 +46,9 @@ const READABLE: &[(&str, &str)] = &[(
 
 #[test]
 fn bad_data_files_are_errors() {
-    let dir = corpus().join("bad_data");
+    let dir = common::corpus_dir("bad_data");
     let mut n = 0;
-    for entry in std::fs::read_dir(&dir).expect("bad_data") {
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let path = entry.unwrap().path();
         if path.extension().and_then(|e| e.to_str()) != Some("parquet") {
             continue;
@@ -97,7 +97,7 @@ fn every_truncation_is_an_error() {
         "nested_lists.snappy.parquet",
         "page_v2_empty_compressed.parquet",
     ] {
-        let bytes = std::fs::read(corpus().join("data").join(name)).unwrap();
+        let bytes = common::corpus_file(name);
         assert!(
             read_everything(bytes.clone()).is_ok(),
             "{name} itself must read"
@@ -127,7 +127,7 @@ fn byte_flips_never_panic() {
         "nullable.impala.parquet",
         "datapage_v2.snappy.parquet",
     ] {
-        let bytes = std::fs::read(corpus().join("data").join(name)).unwrap();
+        let bytes = common::corpus_file(name);
         let start = Instant::now();
         for i in 0..bytes.len() {
             for mask in [0x01u8, 0x80, 0xff] {

@@ -3,12 +3,11 @@
 #[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
-use common::corpus;
 use parquet_serde::core::file::FileReader;
 use parquet_serde::{ErrorKind, ReadOptions};
 
 fn read(name: &str, options: ReadOptions) -> Vec<(String, Result<usize, parquet_serde::Error>)> {
-    let bytes = std::fs::read(corpus().join("data").join(name)).unwrap();
+    let bytes = common::corpus_file(name);
     let reader = FileReader::with_options(bytes, options).unwrap();
     let mut out = Vec::new();
     for rg in 0..reader.num_row_groups() {

@@ -111,10 +111,9 @@ fn delta_files_equal_their_expect_csv() {
     let mut checked = 0;
     for name in WITH_CSV {
         let data = corpus().join("data");
-        let csv = std::fs::read_to_string(data.join(format!("{name}_expect.csv"))).unwrap();
+        let csv = common::read_to_string(&data.join(format!("{name}_expect.csv")));
         let expected = parse_csv(&csv);
-        let reader =
-            FileReader::new(std::fs::read(data.join(format!("{name}.parquet"))).unwrap()).unwrap();
+        let reader = FileReader::new(common::read(&data.join(format!("{name}.parquet")))).unwrap();
         let schema = reader.schema();
         assert_eq!(expected[0].len(), schema.num_columns(), "{name}: columns");
         let mut ours: Vec<Vec<Option<String>>> = Vec::new();
@@ -243,7 +242,7 @@ fn corpus_files_round_trip_keeping_their_encodings() {
     let mut written = Vec::new();
     let mut expected_rows = Vec::new();
     for name in REWRITTEN {
-        let bytes = std::fs::read(corpus().join("data").join(format!("{name}.parquet"))).unwrap();
+        let bytes = common::corpus_file(&format!("{name}.parquet"));
         let source = FileReader::new(bytes.clone()).unwrap();
         let out = rewrite_keeping_encodings(&source);
         let copy = FileReader::new(out.clone()).unwrap();

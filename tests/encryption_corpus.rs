@@ -34,7 +34,7 @@ const FILES_256: &[&str] = &[
 ];
 
 fn read(name: &str) -> Vec<u8> {
-    std::fs::read(common::corpus().join("data").join(name)).unwrap()
+    common::corpus_file(name)
 }
 
 const FOOTER_128: &[u8] = b"0123456789012345";

@@ -117,11 +117,11 @@ fn our_rows(reader: &FileReader<Vec<u8>>, column: usize) -> Vec<Option<String>> 
 
 #[test]
 fn corpus_reads_as_pyarrow_reads_it() {
-    let dir = common::corpus_path("geospatial");
+    let dir = common::corpus_dir("data/geospatial");
     let expected = pyarrow(&dir);
     assert!(expected.len() >= 10, "{} files", expected.len());
     for (file, exp) in &expected {
-        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let bytes = common::read(&dir.join(file));
         let reader = FileReader::new(bytes).unwrap();
         let column = exp["column"].as_u64().unwrap() as usize;
         let rows: Vec<Option<String>> = serde_json::from_value(exp["rows"].clone()).unwrap();
@@ -282,7 +282,7 @@ fn expected_from_wkt(values: &[Option<String>]) -> Json {
 
 #[test]
 fn statistics_equal_the_yaml_expectations() {
-    let text = std::fs::read_to_string(common::corpus_path("geospatial/geospatial.yaml")).unwrap();
+    let text = common::read_to_string(&common::corpus_path("geospatial/geospatial.yaml"));
     let groups = parse_yaml(&text);
     assert!(groups.len() >= 30, "{} groups", groups.len());
     let reader = FileReader::new(common::corpus_file("geospatial/geospatial.parquet")).unwrap();

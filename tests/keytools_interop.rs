@@ -179,7 +179,7 @@ fn java_external_key_material_names_the_index_keys() {
 #[test]
 fn java_external_key_material_decrypts_the_footer() {
     let path = java_file();
-    let bytes = std::fs::read(&path).unwrap();
+    let bytes = common::read(&path);
     let d = decrypt_metadata(&bytes, &decryption(Some(&path))).unwrap();
     assert_eq!(d.footer_key.len(), 16);
     assert!(d.metadata.num_rows > 0);
@@ -209,7 +209,7 @@ fn java_external_key_material_decrypts_the_footer() {
 fn java_external_key_material_file_reads_whole() {
     // The file reader with the key tools' retriever: every column of every row decrypts.
     let path = java_file();
-    let bytes = std::fs::read(&path).unwrap();
+    let bytes = common::read(&path);
     let options = parquet_serde::ReadOptions::default().decryption(decryption(Some(&path)));
     let lines = common::rows_json(bytes, options).unwrap();
     assert_eq!(lines.len(), 100);
@@ -226,7 +226,7 @@ fn java_external_key_material_file_reads_whole() {
 #[test]
 fn java_external_key_material_failures() {
     let path = java_file();
-    let bytes = std::fs::read(&path).unwrap();
+    let bytes = common::read(&path);
     // No path: the external material cannot be found.
     let e = decrypt_metadata(&bytes, &decryption(None)).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");

@@ -6,7 +6,7 @@ mod common;
 
 use std::io::Read;
 
-use common::{corpus, json_eq, rows_json, testdata};
+use common::{json_eq, rows_json, testdata};
 use parquet_serde::{ErrorKind, ReadOptions};
 
 /// Files that need a feature of a later issue, with that issue; each must fail with an
@@ -67,9 +67,9 @@ fn compare(name: &str, ours: &[String], theirs: &[String]) -> Result<(), String>
 
 #[test]
 fn corpus_matches_pyarrow() {
-    let data = corpus().join("data");
+    let data = common::corpus_dir("data");
     let mut names: Vec<String> = std::fs::read_dir(&data)
-        .expect("parquet-testing corpus")
+        .unwrap_or_else(|e| panic!("{}: {e}", data.display()))
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|n| n.ends_with(".parquet"))
         .collect();
@@ -124,7 +124,7 @@ fn corpus_matches_pyarrow() {
 /// `{'parent': 'another', 'name': 'report'}` and so must we.
 #[test]
 fn incorrect_map_schema_matches_duckdb() {
-    let bytes = std::fs::read(corpus().join("data/incorrect_map_schema.parquet")).unwrap();
+    let bytes = common::corpus_file("incorrect_map_schema.parquet");
     let rows = rows_json(bytes, ReadOptions::default()).unwrap();
     assert_eq!(
         rows,
@@ -136,7 +136,7 @@ fn incorrect_map_schema_matches_duckdb() {
 /// limit the reader says so clearly instead of allocating.
 #[test]
 fn large_string_map_fails_clearly() {
-    let bytes = std::fs::read(corpus().join("data/large_string_map.brotli.parquet")).unwrap();
+    let bytes = common::corpus_file("large_string_map.brotli.parquet");
     let err = rows_json(bytes, ReadOptions::default()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unsupported);
     assert!(err.to_string().contains("max_page_size"), "{err}");

@@ -1,4 +1,4 @@
-//! The files of `../shared/regressions`: each once aborted, hung or made a file another
+//! The files of `testdata/regressions`: each once aborted, hung or made a file another
 //! engine rejects (issue 18). Each test reads its file the way the report did and must now
 //! get an error or the rows, within a time bound, and files we write from them must be
 //! readable by pyarrow.

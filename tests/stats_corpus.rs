@@ -53,7 +53,7 @@ fn data(name: &str) -> std::path::PathBuf {
 }
 
 fn open(name: &str) -> FileReader<Vec<u8>> {
-    FileReader::new(std::fs::read(data(name)).unwrap()).unwrap()
+    FileReader::new(common::read(&data(name))).unwrap()
 }
 
 /// Why we may drop bounds pyarrow reports (the specification's reading rules).
@@ -89,9 +89,9 @@ fn dropped_reason(r: &FileReader<Vec<u8>>, rg: usize, c: usize) -> Option<&'stat
 
 #[test]
 fn corpus_statistics_agree_with_pyarrow() {
-    let dir = corpus().join("data");
+    let dir = common::corpus_dir("data");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|n| n.ends_with(".parquet"))
         .collect();
@@ -466,7 +466,7 @@ fn alltypes_tiny_pages_plain_page_index() {
 
 #[test]
 fn tiny_pages_filters_read_little() {
-    let bytes = std::fs::read(data("alltypes_tiny_pages.parquet")).unwrap();
+    let bytes = common::read(&data("alltypes_tiny_pages.parquet"));
     let total = bytes.len() as u64;
     let r = FileReader::new(CountingReader::new(bytes)).unwrap();
     let p = col("id").between(1000, 1020).and(col("bool_col").eq(true));
@@ -501,7 +501,7 @@ fn tiny_pages_filters_read_little() {
 
 #[test]
 fn bloom_filter_xxhash_bin() {
-    let bytes = std::fs::read(data("bloom_filter.xxhash.bin")).unwrap();
+    let bytes = common::read(&data("bloom_filter.xxhash.bin"));
     let (f, used) = Sbbf::read(&bytes).unwrap();
     assert_eq!(used, bytes.len());
     assert_eq!(f.num_bytes(), 1024);
@@ -604,7 +604,7 @@ fn filters_on_the_corpus_equal_full_scans() {
         ),
     ];
     for (name, p) in cases {
-        let bytes = std::fs::read(data(name)).unwrap();
+        let bytes = common::read(&data(name));
         let r = FileReader::new(bytes).unwrap();
         let fast = r.filter(p.clone()).unwrap().read_rows(&[]).unwrap();
         let slow = r

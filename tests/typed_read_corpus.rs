@@ -4,17 +4,15 @@
 #[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
-use common::corpus;
-
 use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::record::{read_rows, Value};
 
 #[test]
 fn value_rows_match_the_dynamic_reader() {
-    let dir = corpus().join("data");
+    let dir = common::corpus_dir("data");
     let mut compared = 0;
     let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .collect();
     entries.sort();

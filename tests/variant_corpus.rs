@@ -11,12 +11,12 @@ use parquet_serde::variant::Variant;
 use parquet_serde::Value;
 
 fn dir() -> PathBuf {
-    common::corpus().join("shredded_variant")
+    common::corpus_dir("shredded_variant")
 }
 
 /// The `var` column of every row of a case file.
 fn read_vars(file: &str) -> parquet_serde::Result<Vec<Value>> {
-    let bytes = std::fs::read(dir().join(file)).map_err(parquet_serde::Error::from)?;
+    let bytes = common::read(&dir().join(file));
     let rows: Vec<Value> = parquet_serde::from_slice(&bytes)?;
     Ok(rows
         .into_iter()
@@ -26,7 +26,7 @@ fn read_vars(file: &str) -> parquet_serde::Result<Vec<Value>> {
 
 fn expected(file: &serde_json::Value) -> Option<Variant> {
     let name = file.as_str()?;
-    let bytes = std::fs::read(dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = common::read(&dir().join(name));
     Some(Variant::decode_concatenated(&bytes).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
@@ -66,7 +66,7 @@ fn check(case: &serde_json::Value) -> Result<bool, String> {
 #[test]
 fn every_shredded_variant_case() {
     let cases: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir().join("cases.json")).expect("cases.json"))
+        serde_json::from_slice(&common::read(&dir().join("cases.json")))
             .expect("cases.json parses");
     assert_eq!(cases.len(), 138);
     let (mut passed, mut empty, mut failures) = (0, 0, Vec::new());

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Copies the seed inputs of every fuzz target into fuzz/seeds/<target>/ (gitignored): the
-# small files of ../shared/parquet-testing (or $PARQUET_TESTING), their footers alone, files
+# small files of testdata/parquet-testing (or $PARQUET_TESTING), their footers alone, files
 # the library writes (write_seeds), and the checked-in corpus (fuzz/corpus/<target>/).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-testing="${PARQUET_TESTING:-$here/../../../shared/parquet-testing}"
+testing="${PARQUET_TESTING:-$here/../../testdata/parquet-testing}"
 seeds="$here/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"/{footer,page,read_1,read_2,filter,encrypted,variant,wkb,typed} "$seeds/lib"

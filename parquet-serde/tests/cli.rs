@@ -372,16 +372,9 @@ fn parquet_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 fn cat_equals_value_rows_on_every_corpus_file() {
     use parquet_serde::record::{write_json, Value};
 
-    let corpus = common::corpus();
-    assert!(
-        corpus.join("data").is_dir(),
-        "the parquet-testing corpus belongs at {} (shared/ beside the repository, or \
-         $PARQUET_TESTING)",
-        corpus.display()
-    );
     let mut files = Vec::new();
-    parquet_files(&corpus.join("data"), &mut files);
-    parquet_files(&corpus.join("bad_data"), &mut files);
+    parquet_files(&common::corpus_dir("data"), &mut files);
+    parquet_files(&common::corpus_dir("bad_data"), &mut files);
     let (mut read, mut failed) = (0, 0);
     for path in &files {
         let shown = path.display();

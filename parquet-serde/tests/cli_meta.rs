@@ -88,9 +88,9 @@ fn parse_geo(line: &str) -> (BTreeMap<String, f64>, Option<Vec<i64>>) {
 
 #[test]
 fn meta_shows_the_geospatial_statistics_pyarrow_reads() {
-    let dir = common::corpus_path("geospatial");
+    let dir = common::corpus_dir("data/geospatial");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
         .collect();

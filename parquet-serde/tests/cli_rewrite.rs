@@ -545,7 +545,7 @@ fn rewrite_writes_out_atomically() {
 }
 
 /// `rewrite --truncate-stats 4` of a file with a UUID, a decimal, a plain and a FLOAT16
-/// FIXED_LEN_BYTE_ARRAY column (`../shared/regressions/uuid-column.parquet`): the bounds
+/// FIXED_LEN_BYTE_ARRAY column (`testdata/regressions/uuid-column.parquet`): the bounds
 /// used to be cut to 4 bytes, and DuckDB then refuses the whole file ("Incorrect stats size
 /// for type UUID"). FIXED_LEN_BYTE_ARRAY bounds now keep the type's width, and DuckDB reads
 /// every row and filters by them.

@@ -20,14 +20,16 @@ use serde_json::value::RawValue;
 use time::{Duration, OffsetDateTime};
 
 fn dir() -> PathBuf {
-    common::corpus().join("shredded_variant")
+    common::corpus_dir("shredded_variant")
 }
 
 /// Runs `parquet-serde cat <file>`: exit code, stdout, stderr.
 fn cat(file: &str) -> (i32, String, String) {
+    let path = dir().join(file);
+    assert!(path.is_file(), "{}: no such case file", path.display());
     let out = Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
         .arg("cat")
-        .arg(dir().join(file))
+        .arg(path)
         .output()
         .unwrap();
     (
@@ -40,7 +42,7 @@ fn cat(file: &str) -> (i32, String, String) {
 /// The expected variant of one row (`None` for a null row).
 fn expected(file: &serde_json::Value) -> Option<Variant> {
     let name = file.as_str()?;
-    let bytes = std::fs::read(dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = common::read(&dir().join(name));
     Some(Variant::decode_concatenated(&bytes).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
@@ -244,7 +246,7 @@ fn check_case(case: &serde_json::Value) -> Result<bool, String> {
 #[test]
 fn cat_prints_every_shredded_variant_case_digit_for_digit() {
     let cases: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir().join("cases.json")).expect("cases.json"))
+        serde_json::from_slice(&common::read(&dir().join("cases.json")))
             .expect("cases.json parses");
     assert_eq!(cases.len(), 138);
     let (mut with_files, mut errors, mut empty, mut failures) = (0, 0, 0, Vec::new());

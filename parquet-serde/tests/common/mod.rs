@@ -3,13 +3,23 @@
 //! with `#[path = "../parquet-serde/tests/common/mod.rs"] mod common;`.
 //!
 //! Where tests live: a test that needs only the library (and data it builds itself) is in
-//! `parquet-serde/tests/`; a test that needs anything outside the crate (the `../shared` corpus
-//! or regressions, or a reference engine such as pyarrow or DuckDB run as a subprocess) is in
-//! `tests/`. Tests that run the `parquet-serde` binary are in `parquet-serde/tests/` whatever
-//! they read, because Cargo builds a binary only for its own package's tests.
+//! `parquet-serde/tests/`; a test that needs anything outside the crate (the vendored
+//! parquet-testing corpus or regression files under `testdata/`, or a reference engine such
+//! as pyarrow or DuckDB run as a subprocess) is in `tests/`. Tests that run the
+//! `parquet-serde` binary are in `parquet-serde/tests/` whatever they read, because Cargo
+//! builds a binary only for its own package's tests.
+//!
+//! Fixture files are in the repository, so a clone runs the suite:
+//! - `testdata/parquet-testing/`: the files of apache/parquet-testing (Apache-2.0) the suite
+//!   reads, unmodified ([`corpus`]; its README.md says which, the origin and the keys of the
+//!   encrypted files). `$PARQUET_TESTING` may name a fuller copy with the same layout.
+//! - `testdata/regressions/`: files that once broke the library ([`regressions`]).
+//!
+//! A missing fixture fails the test with the path it looked at and what that folder is: no
+//! test skips for want of one.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use parquet_serde::core::file::{FileReader, ReadOptions};
@@ -17,23 +27,54 @@ use parquet_serde::record::{write_json, Value};
 
 pub mod logs;
 
+/// What the corpus folder is, for the message of a test that cannot find a file in it.
+const CORPUS: &str = "the parquet-testing corpus: the files of apache/parquet-testing the suite \
+                      reads, vendored in the repository under testdata/parquet-testing (see its \
+                      README.md), or a fuller copy named by $PARQUET_TESTING";
+
+/// What the regressions folder is, for the same purpose.
+const REGRESSIONS: &str = "the regression files: files that once broke the library, in the \
+                           repository under testdata/regressions (see its README.md)";
+
 /// The repository's root (the workspace), whichever package includes this module.
 pub fn repo() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     if manifest.join("Cargo.lock").exists() {
         manifest
     } else {
-        manifest.join("..")
+        manifest
+            .parent()
+            .expect("a package of the workspace sits in the repository")
+            .to_path_buf()
     }
 }
 
-/// The parquet-testing corpus: `$PARQUET_TESTING`, else `../shared/parquet-testing` beside
-/// the repository (where CI and every checkout of the project put it).
+/// The parquet-testing corpus: `$PARQUET_TESTING` when set (a fuller copy, same layout),
+/// else `testdata/parquet-testing` in the repository, where the files the suite reads are
+/// vendored. Fails the test, naming the folder, when it has no `data/`.
 pub fn corpus() -> PathBuf {
-    match std::env::var_os("PARQUET_TESTING") {
+    let dir = match std::env::var_os("PARQUET_TESTING") {
         Some(p) => PathBuf::from(p),
-        None => repo().join("../shared/parquet-testing"),
-    }
+        None => testdata().join("parquet-testing"),
+    };
+    assert!(
+        dir.join("data").is_dir(),
+        "{}: no data/ folder; expected {CORPUS}",
+        dir.display()
+    );
+    dir
+}
+
+/// The folder `relative` of the corpus (such as `bad_data` or `data/geospatial`); fails the
+/// test, naming the path, when it is not there.
+pub fn corpus_dir(relative: &str) -> PathBuf {
+    let dir = corpus().join(relative);
+    assert!(
+        dir.is_dir(),
+        "{}: no such folder; expected {CORPUS}",
+        dir.display()
+    );
+    dir
 }
 
 /// The path of `data/<name>` in the corpus.
@@ -43,21 +84,48 @@ pub fn corpus_path(name: &str) -> PathBuf {
 
 /// The bytes of `data/<name>` in the corpus.
 pub fn corpus_file(name: &str) -> Vec<u8> {
-    let path = corpus_path(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    read(&corpus_path(name))
 }
 
-/// The path of `<name>` in the regressions directory (files that once crashed, hung or
-/// broke another engine): `regressions` beside the corpus, so `../shared/regressions`
-/// beside the repository, or beside `$PARQUET_TESTING`.
+/// The regressions folder: `testdata/regressions` in the repository.
+pub fn regressions() -> PathBuf {
+    testdata().join("regressions")
+}
+
+/// The path of `<name>` in the regressions folder.
 pub fn regression_path(name: &str) -> PathBuf {
-    corpus().join("../regressions").join(name)
+    regressions().join(name)
 }
 
-/// The bytes of `<name>` in the regressions directory.
+/// The bytes of `<name>` in the regressions folder.
 pub fn regression_file(name: &str) -> Vec<u8> {
-    let path = regression_path(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    read(&regression_path(name))
+}
+
+/// The bytes of the fixture at `path`; fails the test naming the path and, for a file of
+/// the corpus or of the regressions, what that folder is.
+pub fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}{}", path.display(), what(path)))
+}
+
+/// The text of the fixture at `path`; fails as [`read`] does.
+pub fn read_to_string(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}{}", path.display(), what(path)))
+}
+
+/// What the folder holding `path` is, as the end of a failure message.
+fn what(path: &Path) -> String {
+    let corpus = std::env::var_os("PARQUET_TESTING")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| testdata().join("parquet-testing"));
+    if path.starts_with(&corpus) {
+        format!("; expected {CORPUS}")
+    } else if path.starts_with(regressions()) {
+        format!("; expected {REGRESSIONS}")
+    } else {
+        String::new()
+    }
 }
 
 /// The project's testdata directory.

@@ -312,16 +312,12 @@ mod corpus {
     use super::*;
     use crate::core::file::FileReader;
     use crate::core::page::PageReaderOptions;
-    use crate::test_support::corpus_dir;
+    use crate::test_support::corpus_file;
 
     /// Decompresses every page of every column chunk of `file` with `codec` (found through
     /// the footer); returns the number of pages.
     fn check_file(file: &str, codec: CompressionCodec) -> usize {
-        let Some(dir) = corpus_dir() else {
-            eprintln!("parquet-testing not found: skipping {file}");
-            return 0;
-        };
-        let reader = FileReader::new(std::fs::read(dir.join("data").join(file)).unwrap()).unwrap();
+        let reader = FileReader::new(corpus_file(&format!("data/{file}"))).unwrap();
         let mut pages = 0;
         for rg in 0..reader.num_row_groups() {
             for c in 0..reader.schema().num_columns() {

@@ -4,7 +4,6 @@
 use super::*;
 use crate::ErrorKind;
 use std::fmt::Debug;
-use std::path::PathBuf;
 
 /// Encodes, decodes back, and checks that every strict prefix of the encoding is an error.
 fn round_trip<T>(value: &T) -> Vec<u8>
@@ -783,17 +782,7 @@ mod fuzz {
 mod corpus {
     use super::*;
 
-    use crate::test_support::corpus_dir as testing_dir;
-
-    fn files(dir: &std::path::Path) -> Vec<PathBuf> {
-        let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_file())
-            .collect();
-        out.sort();
-        out
-    }
+    use crate::test_support::{corpus_file, corpus_files};
 
     enum Footer<'a> {
         Plain(&'a [u8]),
@@ -839,21 +828,11 @@ mod corpus {
 
     #[test]
     fn every_corpus_footer_round_trips() {
-        let Some(dir) = testing_dir() else {
-            eprintln!("parquet-testing not found; skipping");
-            return;
-        };
         let mut plain = 0;
         let mut encrypted = 0;
         let mut identical = 0;
-        let mut dirs = vec![
-            dir.join("data"),
-            dir.join("data/geospatial"),
-            dir.join("data/aes256"),
-        ];
-        dirs.retain(|d| d.is_dir());
-        for d in dirs {
-            for path in files(&d) {
+        for d in ["data", "data/geospatial", "data/aes256"] {
+            for path in corpus_files(d) {
                 let name = path.file_name().unwrap().to_string_lossy().into_owned();
                 if !(name.ends_with(".parquet") || name.ends_with(".parquet.encrypted")) {
                     continue;
@@ -897,14 +876,7 @@ mod corpus {
 
     #[test]
     fn bad_data_footers_do_not_panic() {
-        let Some(dir) = testing_dir() else {
-            return;
-        };
-        let bad = dir.join("bad_data");
-        if !bad.is_dir() {
-            return;
-        }
-        for path in files(&bad) {
+        for path in corpus_files("bad_data") {
             let bytes = std::fs::read(&path).unwrap();
             if let Some(Footer::Plain(f)) = footer(&bytes) {
                 if let Ok((fmd, _)) = decode::<FileMetaData>(f) {
@@ -926,20 +898,17 @@ mod corpus {
         decode::<T>(&bytes).unwrap().0
     }
 
-    fn read_footer(name: &str) -> Option<FileMetaData> {
-        let dir = testing_dir()?;
-        let bytes = std::fs::read(dir.join("data").join(name)).unwrap();
+    fn read_footer(name: &str) -> FileMetaData {
+        let bytes = corpus_file(&format!("data/{name}"));
         match footer(&bytes) {
-            Some(Footer::Plain(f)) => Some(check_footer(name, f)),
+            Some(Footer::Plain(f)) => check_footer(name, f),
             _ => panic!("{name}: no plaintext footer"),
         }
     }
 
     #[test]
     fn alltypes_plain() {
-        let Some(fmd) = read_footer("alltypes_plain.parquet") else {
-            return;
-        };
+        let fmd = read_footer("alltypes_plain.parquet");
         assert_eq!(fmd.num_rows, 8);
         // The root and 11 columns.
         assert_eq!(fmd.schema.len(), 12);
@@ -965,9 +934,7 @@ mod corpus {
 
     #[test]
     fn unknown_logical_type() {
-        let Some(fmd) = read_footer("unknown-logical-type.parquet") else {
-            return;
-        };
+        let fmd = read_footer("unknown-logical-type.parquet");
         let unknown: Vec<_> = fmd
             .schema
             .iter()
@@ -982,11 +949,8 @@ mod corpus {
 
     #[test]
     fn page_index_and_bloom_filter_files() {
-        let Some(dir) = testing_dir() else {
-            return;
-        };
         // Bloom filter header followed by its bitset.
-        let bytes = std::fs::read(dir.join("data/bloom_filter.xxhash.bin")).unwrap();
+        let bytes = corpus_file("data/bloom_filter.xxhash.bin");
         let (h, used) = decode::<BloomFilterHeader>(&bytes).unwrap();
         assert_eq!(h.algorithm, BloomFilterAlgorithm::Block);
         assert_eq!(h.hash, BloomFilterHash::XxHash);
@@ -994,7 +958,7 @@ mod corpus {
         assert_eq!(used + h.num_bytes as usize, bytes.len());
 
         // Column and offset indexes of alltypes_tiny_pages.parquet.
-        let bytes = std::fs::read(dir.join("data/alltypes_tiny_pages.parquet")).unwrap();
+        let bytes = corpus_file("data/alltypes_tiny_pages.parquet");
         let Some(Footer::Plain(f)) = footer(&bytes) else {
             panic!("no footer")
         };
