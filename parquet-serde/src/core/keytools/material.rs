@@ -205,10 +205,9 @@ fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>> {
             ErrorKind::Crypto,
             format!("{what} is not a JSON object"),
         )),
-        Err(e) => Err(Error::new(
-            ErrorKind::Crypto,
-            format!("{what} is not valid JSON: {e}"),
-        )),
+        Err(e) => Err(
+            Error::new(ErrorKind::Crypto, format!("{what} is not valid JSON: {e}")).with_source(e),
+        ),
     }
 }
 
