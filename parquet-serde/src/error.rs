@@ -47,7 +47,8 @@ pub enum ErrorKind {
     Crypto,
     /// A caller passed an invalid argument or option.
     InvalidArgument,
-    /// A bug, not bad input: a helper thread of this library panicked.
+    /// A bug in this library, not bad input: a broken internal invariant, or a helper
+    /// thread of this library that panicked. Please report it.
     Internal,
 }
 
@@ -164,6 +165,12 @@ impl Error {
     /// Shorthand for `Error::new(ErrorKind::InvalidArgument, message)`.
     pub fn invalid_argument(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::InvalidArgument, message)
+    }
+
+    /// Shorthand for `Error::new(ErrorKind::Internal, message)`: a bug in this library (a
+    /// broken invariant), not bad input.
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, message)
     }
 
     /// Shorthand for `Error::new(ErrorKind::Compression, message)`.
