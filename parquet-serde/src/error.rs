@@ -1,8 +1,10 @@
 //! The one error type of the crate.
 //!
 //! Like `serde_json::Error`, [`Error`] is a single pointer wide: a boxed record with a
-//! category ([`ErrorKind`]), a message, and where it happened ([`Location`]: column path,
-//! row group, page, byte offset, row).
+//! category ([`ErrorKind`]), a message, where it happened ([`Location`]: column path,
+//! row group, page, byte offset, row), and the error of another library that caused it, if
+//! any, as [`source()`](std::error::Error::source) (an `std::io::Error`, a codec's error,
+//! serde_json's, ...). A bug of this library, not bad input, is [`ErrorKind::Internal`].
 //!
 //! ```
 //! use parquet_serde::{Error, ErrorKind};
@@ -193,7 +195,18 @@ impl Error {
         &self.0.location
     }
 
-    /// Attaches an underlying error (kept as `source()`).
+    /// Attaches the underlying error (an `std::io::Error`, a codec's or serde_json's
+    /// error, ...), kept as [`source()`](std::error::Error::source) so that it can be
+    /// downcast. `Display` does not print it: the message already says what failed.
+    ///
+    /// ```
+    /// use parquet_serde::{Error, ErrorKind};
+    /// let utf8 = std::str::from_utf8(&[0xff]).unwrap_err();
+    /// let err = Error::new(ErrorKind::Data, format!("invalid UTF-8: {utf8}")).with_source(utf8);
+    /// let source = std::error::Error::source(&err).unwrap();
+    /// assert!(source.downcast_ref::<std::str::Utf8Error>().is_some());
+    /// assert_eq!(err.to_string(), format!("data error: invalid UTF-8: {utf8}"));
+    /// ```
     pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
         self.0.source = Some(Box::new(source));
         self

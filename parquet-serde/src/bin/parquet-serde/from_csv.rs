@@ -119,12 +119,13 @@ fn infer(
     })?;
     let mut names = Vec::with_capacity(header.len());
     for (i, name) in header.iter().enumerate() {
-        let name = std::str::from_utf8(name).map_err(|_| {
+        let name = std::str::from_utf8(name).map_err(|e| {
             Error::data(format!(
                 "`{}`: the name of column {} is not UTF-8",
                 path.display(),
                 i + 1
             ))
+            .with_source(e)
         })?;
         if name.is_empty() || names.iter().any(|n| n == name) {
             return Err(Error::data(format!(
