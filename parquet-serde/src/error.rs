@@ -1,8 +1,10 @@
 //! The one error type of the crate.
 //!
 //! Like `serde_json::Error`, [`Error`] is a single pointer wide: a boxed record with a
-//! category ([`ErrorKind`]), a message, and where it happened ([`Location`]: column path,
-//! row group, page, byte offset, row).
+//! category ([`ErrorKind`]), a message, where it happened ([`Location`]: column path,
+//! row group, page, byte offset, row), and the error of another library that caused it, if
+//! any, as [`source()`](std::error::Error::source) (an `std::io::Error`, a codec's error,
+//! serde_json's, ...). A bug of this library, not bad input, is [`ErrorKind::Internal`].
 //!
 //! ```
 //! use parquet_serde::{Error, ErrorKind};
@@ -47,7 +49,8 @@ pub enum ErrorKind {
     Crypto,
     /// A caller passed an invalid argument or option.
     InvalidArgument,
-    /// A bug, not bad input: a helper thread of this library panicked.
+    /// A bug in this library, not bad input: a broken internal invariant, or a helper
+    /// thread of this library that panicked. Please report it.
     Internal,
 }
 
@@ -166,6 +169,12 @@ impl Error {
         Self::new(ErrorKind::InvalidArgument, message)
     }
 
+    /// Shorthand for `Error::new(ErrorKind::Internal, message)`: a bug in this library (a
+    /// broken invariant), not bad input.
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, message)
+    }
+
     /// Shorthand for `Error::new(ErrorKind::Compression, message)`.
     pub fn compression(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Compression, message)
@@ -186,7 +195,18 @@ impl Error {
         &self.0.location
     }
 
-    /// Attaches an underlying error (kept as `source()`).
+    /// Attaches the underlying error (an `std::io::Error`, a codec's or serde_json's
+    /// error, ...), kept as [`source()`](std::error::Error::source) so that it can be
+    /// downcast. `Display` does not print it: the message already says what failed.
+    ///
+    /// ```
+    /// use parquet_serde::{Error, ErrorKind};
+    /// let utf8 = std::str::from_utf8(&[0xff]).unwrap_err();
+    /// let err = Error::new(ErrorKind::Data, format!("invalid UTF-8: {utf8}")).with_source(utf8);
+    /// let source = std::error::Error::source(&err).unwrap();
+    /// assert!(source.downcast_ref::<std::str::Utf8Error>().is_some());
+    /// assert_eq!(err.to_string(), format!("data error: invalid UTF-8: {utf8}"));
+    /// ```
     pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
         self.0.source = Some(Box::new(source));
         self
@@ -256,16 +276,25 @@ impl std::error::Error for Error {
     }
 }
 
+/// An [`ErrorKind::Io`] error with the `std::io::Error`'s text as its message and the
+/// `std::io::Error` itself as its `source()` (so its [`std::io::ErrorKind`] stays readable).
 impl From<std::io::Error> for Error {
     fn from(err: std::io::Error) -> Self {
         Error::new(ErrorKind::Io, err.to_string()).with_source(err)
     }
 }
 
+/// An [`ErrorKind::Io`] error made from an `std::io::Error` turns back into one of the same
+/// [`std::io::ErrorKind`]; other I/O and internal errors become [`std::io::ErrorKind::Other`],
+/// and the rest [`std::io::ErrorKind::InvalidData`]. The `Error` is the new error's inner error.
 impl From<Error> for std::io::Error {
     fn from(err: Error) -> Self {
-        match err.kind() {
-            ErrorKind::Io | ErrorKind::Internal => std::io::Error::other(err),
+        let io_kind = std::error::Error::source(&err)
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .map(std::io::Error::kind);
+        match (err.kind(), io_kind) {
+            (ErrorKind::Io, Some(kind)) => std::io::Error::new(kind, err),
+            (ErrorKind::Io | ErrorKind::Internal, _) => std::io::Error::other(err),
             _ => std::io::Error::new(std::io::ErrorKind::InvalidData, err),
         }
     }
@@ -278,6 +307,45 @@ mod tests {
     #[test]
     fn error_is_one_pointer() {
         assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+    }
+
+    fn source_of<E: std::error::Error + 'static>(e: &Error) -> &E {
+        let source = std::error::Error::source(e).expect("a source");
+        source.downcast_ref::<E>().expect("the original error")
+    }
+
+    #[test]
+    fn io_error_is_the_source_and_keeps_its_kind() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = Error::from(io).context("opening `x`");
+        assert_eq!(e.kind(), ErrorKind::Io);
+        assert_eq!(e.to_string(), "I/O error: opening `x`: no such file");
+        let source = source_of::<std::io::Error>(&e);
+        assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        // And back: the io::Error made of it has the original kind.
+        let back = std::io::Error::from(e);
+        assert_eq!(back.kind(), std::io::ErrorKind::NotFound);
+        let other = std::io::Error::from(Error::new(ErrorKind::Io, "no source"));
+        assert_eq!(other.kind(), std::io::ErrorKind::Other);
+        let data = std::io::Error::from(Error::corrupt("x"));
+        assert_eq!(data.kind(), std::io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn json_error_is_the_source() {
+        let mut inferrer = crate::record::SchemaInferrer::new(Default::default());
+        let e = inferrer.add_json_slice(b"{\"a\": 1} trailing").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Data);
+        assert!(e.message().starts_with("invalid JSON: "), "{e}");
+        let source = source_of::<serde_json::Error>(&e);
+        assert_eq!(source.line(), 1);
+    }
+
+    #[test]
+    fn the_source_is_not_printed_twice() {
+        let e = Error::data("invalid JSON: x").with_source(std::fmt::Error);
+        assert_eq!(e.to_string(), "data error: invalid JSON: x");
+        assert_eq!(format!("{e:?}"), "Error(data error: invalid JSON: x)");
     }
 
     #[test]

@@ -446,10 +446,10 @@ fn a_burst_with_block_writes_every_event() {
     assert_eq!(b.written, b.emitted);
 }
 
-/// Run by [`without_a_callback_drops_are_reported_on_standard_error`] in a child process:
-/// a burst into a room of one batch, with no `on_error`.
+/// Run by [`without_a_callback_nothing_is_printed`] in a child process: a burst into a room
+/// of one batch, then a writer error, with no `on_error`.
 #[test]
-fn child_drops_without_a_callback() {
+fn child_drops_and_fails_without_a_callback() {
     if std::env::var_os("PARQUET_SERDE_TRACING_CHILD").is_none() {
         return;
     }
@@ -466,31 +466,81 @@ fn child_drops_without_a_callback() {
         }
     });
     drop(guard);
+    // Drops are no errors: the counts are rows.
     let dropped: u64 = read(dir.path()).iter().filter_map(|r| r.dropped).sum();
     assert!(dropped > 0);
-    println!("DROPPED {dropped}");
+
+    let logs = dir.path().join("failing");
+    let (layer, guard) = TracingLayer::builder(&logs)
+        .roll_bytes(1)
+        .overflow(Overflow::Block)
+        .build()
+        .unwrap();
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    tracing::dispatcher::with_default(&dispatch, || {
+        tracing::info!("first");
+        guard.flush().unwrap();
+        std::fs::remove_dir_all(&logs).unwrap();
+        tracing::info!("second");
+        let _ = guard.flush();
+    });
+    assert!(guard.errors() >= 1, "the writer failed");
+    println!("CHILD DONE");
 }
 
 #[test]
-fn without_a_callback_drops_are_reported_on_standard_error() {
+fn without_a_callback_nothing_is_printed() {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_drops_without_a_callback", "--nocapture"])
+        .args([
+            "--exact",
+            "child_drops_and_fails_without_a_callback",
+            "--nocapture",
+        ])
         .env("PARQUET_SERDE_TRACING_CHILD", "1")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
-    let dropped: u64 = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("DROPPED "))
-        .unwrap_or_else(|| panic!("{stdout}"))
-        .parse()
+    assert!(stdout.contains("CHILD DONE"), "{stdout}");
+    assert!(!stderr.contains("parquet-serde"), "{stderr}");
+    assert!(!stdout.contains("parquet-serde"), "{stdout}");
+}
+
+#[test]
+fn without_a_callback_writer_errors_are_counted_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    let (layer, guard) = TracingLayer::builder(&logs)
+        .roll_bytes(1)
+        .overflow(Overflow::Block)
+        .build()
         .unwrap();
-    let reported: u64 = stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("parquet-serde tracing layer: data error: "))
-        .map(|l| l.split(' ').next().unwrap().parse::<u64>().unwrap())
-        .sum();
-    assert_eq!(reported, dropped, "{stderr}");
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    tracing::dispatcher::with_default(&dispatch, || {
+        tracing::info!("first");
+        guard.flush().unwrap();
+        assert_eq!(guard.errors(), 0);
+        assert!(guard.take_last_error().is_none());
+        // The folder goes away under the writer: finishing the file fails.
+        std::fs::remove_dir_all(&logs).unwrap();
+        tracing::info!("second");
+        guard.flush().unwrap();
+        assert!(guard.errors() >= 1);
+        let e = guard.take_last_error().expect("the error is kept");
+        assert!(e.to_string().contains("No such file"), "{e}");
+        assert!(guard.take_last_error().is_none(), "taken");
+        // The writer carries on: "third" makes the folder again, which goes away once more.
+        tracing::info!("third");
+        guard.flush().unwrap();
+        let before = guard.errors();
+        std::fs::remove_dir_all(&logs).unwrap();
+        tracing::info!("fourth");
+        guard.flush().unwrap();
+        assert!(guard.errors() > before);
+    });
+    // The second failure was not taken: close gives it back, with the count.
+    let e = guard.close().unwrap_err().to_string();
+    assert!(e.contains("error(s); the last"), "{e}");
+    assert!(e.contains("No such file"), "{e}");
 }

@@ -19,7 +19,7 @@ use object_store::path::Path as Key;
 use object_store::{ObjectStore, ObjectStoreExt};
 use parquet_serde::logs::{LogWriter, TimePartition};
 use parquet_serde::store::{Shipper, StoreReader};
-use parquet_serde::ParquetSchema;
+use parquet_serde::{ErrorKind, ParquetSchema};
 use serde::{Deserialize, Serialize};
 
 use store_support::CountingStore;
@@ -212,6 +212,37 @@ fn failed_uploads_are_retried_in_order() {
     // the store got the rows in order.
     assert_eq!(stored_rows(&store, "p"), rows);
     assert!(local_finals(dir.path()).is_empty());
+}
+
+#[test]
+fn without_a_hook_failures_are_counted_and_the_last_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let counting = Arc::new(CountingStore::new(Arc::new(InMemory::new())));
+    let store: Arc<dyn ObjectStore> = counting.clone();
+    counting.fail_next_puts(2);
+    let shipper = Shipper::builder(dir.path(), Arc::clone(&store), "p")
+        .max_retry_delay(Duration::from_millis(20))
+        .start()
+        .unwrap();
+    assert!(shipper.take_last_error().is_none());
+    let rows = lines(150);
+    write_shipped(dir.path(), &shipper, &rows);
+    assert!(shipper.wait_idle(Duration::from_secs(30)));
+    assert_eq!(shipper.stats().failures, 2);
+    let e = shipper.take_last_error().expect("the last failure is kept");
+    assert!(e.to_string().contains("injected upload failure"), "{e}");
+    assert!(e.to_string().contains("part-"), "names the file: {e}");
+    assert!(shipper.take_last_error().is_none(), "taken");
+    // A file that cannot be opened when it is queued is counted and kept too.
+    shipper.ship(dir.path().join("part-missing.parquet"));
+    let e = shipper
+        .take_last_error()
+        .expect("the queueing failure is kept");
+    assert_eq!(e.kind(), ErrorKind::Io);
+    assert!(e.to_string().contains("part-missing.parquet"), "{e}");
+    let stats = shipper.close().unwrap();
+    assert_eq!(stats.failures, 3);
+    assert_eq!(stored_rows(&store, "p"), rows);
 }
 
 #[test]

@@ -92,8 +92,9 @@ pub(crate) fn unit_id(unit: TimeUnit) -> i64 {
 }
 
 fn utf8(b: &[u8]) -> Res<&str> {
-    std::str::from_utf8(b)
-        .map_err(|e| DeError::new(Error::data(format!("invalid UTF-8 in a string value: {e}"))))
+    std::str::from_utf8(b).map_err(|e| {
+        DeError::new(Error::data(format!("invalid UTF-8 in a string value: {e}")).with_source(e))
+    })
 }
 
 /// Consumes leaf `de.id`'s next entry (column `col`) and visits it as `want` asks.

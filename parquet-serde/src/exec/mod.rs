@@ -10,6 +10,8 @@
 //!   the order it was filled; an error, the end of a worker or the reader going releases
 //!   every waiter.
 //! - [`prefault`]: a worker's job mapping a large buffer's pages ahead of its writes.
+//! - [`Reports`]: where a background thread's errors go (counted, the last one kept, and
+//!   given to the user's `on_error` callback, if any): the library prints nothing.
 //!
 //! Built on `std` alone (`std::thread::scope`, `Mutex` and `Condvar`): the jobs are few and
 //! coarse (a column chunk, a run of pages, a copy of megabytes), so scheduling costs are
@@ -17,6 +19,7 @@
 
 mod handoff;
 pub(crate) mod prefault;
+mod reports;
 mod scope;
 mod worker;
 
@@ -27,6 +30,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::error::{Error, ErrorKind, Result};
 
 pub(crate) use handoff::{Handoff, Producer, Taken};
+pub(crate) use reports::{OnError, Reports};
 pub(crate) use scope::{run_groups, scope};
 pub(crate) use worker::Worker;
 

@@ -130,8 +130,9 @@ impl<'a> Cursor<'a> {
     /// A `u32` length followed by that many bytes of UTF-8.
     pub fn str(&mut self) -> Result<&'a str> {
         let at = self.at;
-        std::str::from_utf8(self.bytes()?)
-            .map_err(|_| Error::corrupt(format!("{}: text at byte {at} is not UTF-8", self.what)))
+        std::str::from_utf8(self.bytes()?).map_err(|e| {
+            Error::corrupt(format!("{}: text at byte {at} is not UTF-8", self.what)).with_source(e)
+        })
     }
 
     /// The bytes not read yet.

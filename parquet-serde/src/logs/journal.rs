@@ -246,8 +246,9 @@ pub(crate) fn encode_rows_lz4(
     out.extend_from_slice(&len.to_le_bytes());
     let at = out.len();
     out.resize(at + lz4_flex::block::get_maximum_output_size(raw.len()), 0);
-    let n = lz4_flex::block::compress_into(raw, &mut out[at..])
-        .map_err(|e| Error::new(crate::ErrorKind::Internal, format!("LZ4 compression: {e}")))?;
+    let n = lz4_flex::block::compress_into(raw, &mut out[at..]).map_err(|e| {
+        Error::new(crate::ErrorKind::Internal, format!("LZ4 compression: {e}")).with_source(e)
+    })?;
     out.truncate(at + n);
     Ok(())
 }
@@ -271,7 +272,7 @@ pub(crate) fn decode_rows_lz4(
     }
     let mut raw = vec![0u8; len];
     let n = lz4_flex::block::decompress_into(block, &mut raw)
-        .map_err(|e| Error::corrupt(format!("journal rows record: LZ4: {e}")))?;
+        .map_err(|e| Error::corrupt(format!("journal rows record: LZ4: {e}")).with_source(e))?;
     if n != len {
         return Err(Error::corrupt(format!(
             "journal rows record holds {n} bytes, its length says {len}"

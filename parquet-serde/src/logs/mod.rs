@@ -160,9 +160,10 @@
 //! the `on_error` callback at most once a second. The guard flushes and closes the files
 //! when dropped; `guard.flush()` returns once every event logged before it, on any thread,
 //! is durable. Errors of the writer thread (a full disk, ...) and panics in it never reach
-//! the application: they go to the `on_error` callback, at most one a second. Without a
-//! callback they go to standard error: the one place where a background thread of this
-//! library prints.
+//! the application: they go to the `on_error` callback, at most one a second. With or
+//! without a callback, each is counted (`guard.errors()`) and the last one kept
+//! (`guard.take_last_error()`, and `guard.close()` fails with it); the library prints
+//! nothing.
 //!
 //! Order: the events of one thread are written in the order they happened. Threads'
 //! batches interleave as the writer takes them, so rows of different threads are in time

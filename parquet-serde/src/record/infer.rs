@@ -183,7 +183,7 @@ impl SchemaInferrer {
         let mut de = serde_json::Deserializer::from_slice(json);
         let root = self.widened(&mut de)?;
         de.end()
-            .map_err(|e| Error::data(format!("invalid JSON: {e}")))?;
+            .map_err(|e| Error::data(format!("invalid JSON: {e}")).with_source(e))?;
         self.root = root;
         Ok(())
     }
@@ -198,7 +198,7 @@ impl SchemaInferrer {
     /// The root widened by the row `de` gives (a failed row leaves the inferrer as it was).
     fn widened<'de, D: Deserializer<'de>>(&self, de: D) -> Result<Slot>
     where
-        D::Error: fmt::Display,
+        D::Error: std::error::Error + Send + Sync + 'static,
     {
         let mut root = self.root.clone();
         let mut cx = Cx {
@@ -215,7 +215,7 @@ impl SchemaInferrer {
         match (result, cx.error) {
             (Ok(()), _) => Ok(root),
             (Err(_), Some(e)) => Err(e),
-            (Err(e), None) => Err(Error::data(format!("invalid JSON: {e}"))),
+            (Err(e), None) => Err(Error::data(format!("invalid JSON: {e}")).with_source(e)),
         }
     }
 

@@ -119,7 +119,7 @@ impl<W: Write> ValueWriter<W> {
                 let mut de = serde_json::Deserializer::from_slice(json);
                 shred_json(sh, entry, 0, &mut de)?;
                 de.end()
-                    .map_err(|e| Error::data(format!("invalid JSON: {e}")))
+                    .map_err(|e| Error::data(format!("invalid JSON: {e}")).with_source(e))
             })
         })
     }

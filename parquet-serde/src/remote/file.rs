@@ -50,8 +50,9 @@ enum UnitState {
     Fetching(AbortHandle),
     /// One buffer per fetch range.
     Ready(Vec<Bytes>),
-    /// The fetch failed (kind and message, handed to every reader of the unit).
-    Failed(ErrorKind, String),
+    /// The fetch failed (kind, message and the fetch's error as the `source()`, handed to
+    /// every reader of the unit).
+    Failed(ErrorKind, String, Option<Arc<Error>>),
 }
 
 struct Unit {
@@ -140,6 +141,7 @@ impl Drop for Landing {
             UnitState::Failed(
                 ErrorKind::Io,
                 "the fetch was cancelled (its runtime shut down)".into(),
+                None,
             )
         });
         let mut units = shared
@@ -266,7 +268,7 @@ impl RemoteFile {
             });
             landing.land(match counted {
                 Ok(parts) => UnitState::Ready(parts),
-                Err(e) => UnitState::Failed(e.kind(), e.to_string()),
+                Err(e) => UnitState::Failed(e.kind(), e.to_string(), Some(Arc::new(e))),
             });
         });
         task.abort_handle()
@@ -351,7 +353,13 @@ impl ChunkReader for RemoteFile {
                 return self.fetch_unplanned(start, end).map(Cow::Owned).map_err(at);
             };
             match &units[i].state {
-                UnitState::Failed(kind, msg) => return Err(at(Error::new(*kind, msg.clone()))),
+                UnitState::Failed(kind, msg, source) => {
+                    let e = Error::new(*kind, msg.clone());
+                    return Err(at(match source {
+                        Some(source) => e.with_source(Arc::clone(source)),
+                        None => e,
+                    }));
+                }
                 UnitState::Fetching(_) => {}
                 _ => self.start(&mut units, i),
             }
@@ -459,6 +467,12 @@ mod tests {
         let err = f.read_range(100, 100).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Io);
         assert!(err.to_string().contains("connection reset"), "{err}");
+        // The fetch's own error stays reachable as the source.
+        let source = std::error::Error::source(&err).expect("a source");
+        let fetch = source
+            .downcast_ref::<Arc<Error>>()
+            .expect("the fetch's error");
+        assert_eq!(fetch.message(), "connection reset");
         assert!(f.read_range(250, 10).is_err());
         assert!(f.read_range(500, 10).is_err());
     }

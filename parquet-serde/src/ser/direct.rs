@@ -207,8 +207,8 @@ impl DirectSink for ShredSink<'_> {
 /// `ParquetSchema` implementing the hidden methods wrongly).
 #[cold]
 fn no_such_field(i: u32) -> Error {
-    Error::schema(format!(
-        "internal: the direct writer wrote field {i}, past the row's fields"
+    Error::internal(format!(
+        "the direct writer wrote field {i}, past the row's fields"
     ))
 }
 
@@ -216,7 +216,7 @@ fn no_such_field(i: u32) -> Error {
 /// exchanged for ones of the same type).
 #[cold]
 fn changed() -> Error {
-    Error::schema("internal: a column buffer changed type under the direct writer")
+    Error::internal("a column buffer changed type under the direct writer")
 }
 
 /// One leaf of the row, whose conversion [`takes_all`] values of the field's type.

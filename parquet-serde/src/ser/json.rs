@@ -51,7 +51,7 @@ impl Cx<'_> {
 pub(crate) fn shred_json<'de, D>(sh: &mut Shredder, node: u32, rep: i16, de: D) -> Result<()>
 where
     D: Deserializer<'de>,
-    D::Error: fmt::Display,
+    D::Error: std::error::Error + Send + Sync + 'static,
 {
     let mut cx = Cx { sh, error: None };
     let result = NodeSeed {
@@ -63,7 +63,7 @@ where
     match (result, cx.error) {
         (Ok(()), _) => Ok(()),
         (Err(_), Some(e)) => Err(e),
-        (Err(e), None) => Err(Error::data(format!("invalid JSON: {e}"))),
+        (Err(e), None) => Err(Error::data(format!("invalid JSON: {e}")).with_source(e)),
     }
 }
 

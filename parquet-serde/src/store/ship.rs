@@ -14,15 +14,13 @@ use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{OnError, Reports};
 use crate::logs::retention;
 use crate::remote::{wait, Runtime};
 
 use super::source::store_error;
 use super::upload::{Upload, MIN_PART_SIZE};
 use super::write::UploadOptions;
-
-/// Called with each failed attempt to ship a file.
-type ErrorHook = Arc<dyn Fn(&Error) + Send + Sync>;
 
 /// The first wait before a failed file is tried again; it doubles with each failure up
 /// to [`ShipperBuilder::max_retry_delay`].
@@ -39,7 +37,7 @@ pub struct ShipperBuilder {
     keep_local: bool,
     upload: UploadOptions,
     max_retry_delay: Duration,
-    on_error: Option<ErrorHook>,
+    on_error: Option<OnError>,
 }
 
 impl std::fmt::Debug for ShipperBuilder {
@@ -78,8 +76,12 @@ impl ShipperBuilder {
         self
     }
 
-    /// Calls `hook` with each failed attempt (default: a line on standard error). The
-    /// file is tried again later; nothing is lost.
+    /// Calls `hook` with each failed attempt, on the shipping thread (a panic in it is
+    /// caught). The file is tried again later; nothing is lost.
+    ///
+    /// With or without a hook, nothing is printed: each failed attempt is also counted in
+    /// [`ShipStats::failures`] and the last one is kept for
+    /// [`Shipper::take_last_error`].
     pub fn on_error(mut self, hook: impl Fn(&Error) + Send + Sync + 'static) -> Self {
         self.on_error = Some(Arc::new(hook));
         self
@@ -113,6 +115,7 @@ impl ShipperBuilder {
             }),
             wake: Condvar::new(),
             idle: Condvar::new(),
+            reports: Reports::new(self.on_error),
         });
         let job = Job {
             dir: self.dir,
@@ -122,7 +125,6 @@ impl ShipperBuilder {
             part_size: self.upload.get_part_size(),
             parts_in_flight: self.upload.get_parts_in_flight(),
             max_retry_delay: self.max_retry_delay,
-            on_error: self.on_error,
             runtime,
         };
         let worker = Arc::clone(&shared);
@@ -147,7 +149,8 @@ pub struct ShipStats {
     pub bytes: u64,
     /// Files found already in the store (same size) and not uploaded again.
     pub already_there: u64,
-    /// Failed attempts (each was reported and retried).
+    /// Failed attempts: each was given to the `on_error` hook, if any, and retried; the
+    /// last one is kept for [`Shipper::take_last_error`].
     pub failures: u64,
     /// Files waiting or being uploaded.
     pub pending: usize,
@@ -253,6 +256,14 @@ impl Shipper {
         }
     }
 
+    /// The last failed attempt (counted in [`ShipStats::failures`]) not taken yet by an
+    /// earlier call: a file that failed to upload, or that could not be opened when it was
+    /// queued. Without an [`on_error`](ShipperBuilder::on_error) hook this is where the
+    /// errors of the shipping thread are read; the library prints nothing.
+    pub fn take_last_error(&self) -> Option<Error> {
+        self.shared.reports.take_last()
+    }
+
     /// Waits until no file is pending (or `timeout` passes); whether none is.
     pub fn wait_idle(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
@@ -351,6 +362,8 @@ struct Shared {
     wake: Condvar,
     /// Wakes [`Shipper::wait_idle`].
     idle: Condvar,
+    /// The failed attempts: to the `on_error` hook, the last one kept.
+    reports: Reports,
 }
 
 struct State {
@@ -389,10 +402,10 @@ impl Shared {
             Err(e) => {
                 state.stats.failures += 1;
                 drop(state);
-                eprintln!(
-                    "parquet-serde: cannot ship `{}`: {e}; it stays for the next start",
+                self.reports.report(Error::from(e).context(format!(
+                    "cannot ship `{}` (it stays for the next start)",
                     path.display()
-                );
+                )));
             }
         }
     }
@@ -407,7 +420,6 @@ struct Job {
     part_size: usize,
     parts_in_flight: usize,
     max_retry_delay: Duration,
-    on_error: Option<ErrorHook>,
     runtime: Runtime,
 }
 
@@ -441,7 +453,7 @@ fn run(shared: &Shared, job: &Job) {
                     state.left.push(next.path);
                 }
                 drop(state);
-                job.report(&e);
+                shared.reports.report(e);
                 state = shared.lock();
             }
         }
@@ -487,13 +499,6 @@ impl Job {
         first
             .saturating_mul(1u32 << failures.saturating_sub(1).min(16))
             .min(self.max_retry_delay)
-    }
-
-    fn report(&self, e: &Error) {
-        match &self.on_error {
-            Some(hook) => hook(e),
-            None => eprintln!("parquet-serde: {e}; retrying"),
-        }
     }
 
     /// The object key of a file: the prefix, then the file's path below the folder.
@@ -609,7 +614,6 @@ mod tests {
             part_size: MIN_PART_SIZE,
             parts_in_flight: 1,
             max_retry_delay: Duration::from_secs(60),
-            on_error: None,
             runtime: Runtime::owned().unwrap(),
         };
         let key = job

@@ -111,8 +111,9 @@ impl Upload {
             return Ok(());
         };
         let result = wait(&self.runtime, async move {
-            task.await
-                .map_err(|e| Error::new(ErrorKind::Io, format!("part upload stopped: {e}")))
+            task.await.map_err(|e| {
+                Error::new(ErrorKind::Io, format!("part upload stopped: {e}")).with_source(e)
+            })
         })?;
         result.map_err(|e| self.error(e).context("uploading a part"))
     }

@@ -127,8 +127,8 @@ fn common(first: u8, bytes: &[u8]) -> Result<Option<Json>> {
                     bytes.len()
                 ))
             })?;
-            let text =
-                std::str::from_utf8(text).map_err(|_| corrupt("short string is not UTF-8"))?;
+            let text = std::str::from_utf8(text)
+                .map_err(|e| corrupt("short string is not UTF-8").with_source(e))?;
             Json::String(text.to_owned())
         }
         PRIMITIVE => match header {

@@ -288,7 +288,8 @@ impl<'a> VariantRef<'a> {
                 14 => ValueRef::Float(f32::from_le_bytes(fixed(b, 1)?)),
                 15 => ValueRef::Binary(&b[5..]),
                 16 => ValueRef::String(
-                    std::str::from_utf8(&b[5..]).map_err(|_| corrupt("string is not UTF-8"))?,
+                    std::str::from_utf8(&b[5..])
+                        .map_err(|e| corrupt("string is not UTF-8").with_source(e))?,
                 ),
                 17 => ValueRef::Time(i64::from_le_bytes(fixed(b, 1)?)),
                 18 => ValueRef::TimestampNanos(i64::from_le_bytes(fixed(b, 1)?)),
@@ -297,7 +298,8 @@ impl<'a> VariantRef<'a> {
                 other => return Err(corrupt(format!("unknown primitive type {other}"))),
             },
             SHORT_STRING => ValueRef::String(
-                std::str::from_utf8(&b[1..]).map_err(|_| corrupt("short string is not UTF-8"))?,
+                std::str::from_utf8(&b[1..])
+                    .map_err(|e| corrupt("short string is not UTF-8").with_source(e))?,
             ),
             basic => {
                 let c = container(b, basic, header)?;

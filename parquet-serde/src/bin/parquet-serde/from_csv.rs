@@ -98,7 +98,7 @@ fn read(
 ) -> Result<bool, Error> {
     reader.read_byte_record(record).map_err(|e| {
         let line = e.position().map_or(0, |p| p.line());
-        Error::data(format!("`{}` line {line}: {e}", path.display()))
+        Error::data(format!("`{}` line {line}: {e}", path.display())).with_source(e)
     })
 }
 
@@ -114,17 +114,18 @@ fn infer(
     sample: u64,
 ) -> Result<(Vec<String>, Vec<Column>, bool), Error> {
     let mut reader = open(path, delimiter)?;
-    let header = reader
-        .byte_headers()
-        .map_err(|e| Error::data(format!("`{}`: reading the header: {e}", path.display())))?;
+    let header = reader.byte_headers().map_err(|e| {
+        Error::data(format!("`{}`: reading the header: {e}", path.display())).with_source(e)
+    })?;
     let mut names = Vec::with_capacity(header.len());
     for (i, name) in header.iter().enumerate() {
-        let name = std::str::from_utf8(name).map_err(|_| {
+        let name = std::str::from_utf8(name).map_err(|e| {
             Error::data(format!(
                 "`{}`: the name of column {} is not UTF-8",
                 path.display(),
                 i + 1
             ))
+            .with_source(e)
         })?;
         if name.is_empty() || names.iter().any(|n| n == name) {
             return Err(Error::data(format!(

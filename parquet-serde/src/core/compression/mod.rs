@@ -251,9 +251,18 @@ fn size_mismatch(codec: &str, expected: usize, got: usize) -> Error {
     ))
 }
 
-/// Wraps a codec library error.
-fn codec_error(codec: &str, what: &str, err: impl std::fmt::Display) -> Error {
-    Error::compression(format!("{codec} {what} failed: {err}"))
+/// Wraps a codec library error, kept as the error's `source()`.
+fn codec_error(
+    codec: &str,
+    what: &str,
+    err: impl std::error::Error + Send + Sync + 'static,
+) -> Error {
+    Error::compression(format!("{codec} {what} failed: {err}")).with_source(err)
+}
+
+/// A codec failure the codec library reports only as a name (zstd's error codes).
+fn codec_failure(codec: &str, what: &str, name: &str) -> Error {
+    Error::compression(format!("{codec} {what} failed: {name}"))
 }
 
 /// Rejects an uncompressed size that `input_len` bytes of a codec cannot produce, before

@@ -120,6 +120,32 @@ fn compression_actually_compresses() {
 }
 
 #[test]
+fn a_codec_error_is_the_source() {
+    fn source<E: std::error::Error + 'static>(e: &Error) -> &E {
+        let s = std::error::Error::source(e).unwrap_or_else(|| panic!("no source: {e}"));
+        s.downcast_ref::<E>()
+            .unwrap_or_else(|| panic!("not the codec's error: {e}"))
+    }
+    // A Snappy block whose length varint never ends.
+    let bad = [0xff; 6];
+    let e = decompress(CompressionCodec::Snappy, &bad, 10, &mut Vec::new()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Compression);
+    assert!(
+        e.message().starts_with("SNAPPY decompression failed: "),
+        "{e}"
+    );
+    source::<snap::Error>(&e);
+    // GZIP reports through std::io::Error.
+    let e = decompress(CompressionCodec::Gzip, &[1, 2, 3, 4], 10, &mut Vec::new()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Compression);
+    source::<std::io::Error>(&e);
+    // LZ4_RAW: an LZ4 block error.
+    let e = decompress(CompressionCodec::Lz4Raw, &[0xf0, 1], 10, &mut Vec::new()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Compression);
+    source::<lz4_flex::block::DecompressError>(&e);
+}
+
+#[test]
 fn wrong_size_is_an_error() {
     let input = &inputs()[4];
     for c in ALL {

@@ -5,7 +5,7 @@ use std::io::Cursor;
 
 use ::zstd::zstd_safe::{self, CCtx, CParameter, DCtx};
 
-use super::{check_plausible, codec_error, size_mismatch};
+use super::{check_plausible, codec_failure, size_mismatch};
 use crate::error::{Error, Result};
 
 /// The zstd library's default level.
@@ -44,7 +44,7 @@ pub(super) fn compress(input: &[u8], level: i32, output: &mut Vec<u8>) -> Result
         }
         Err(e) => {
             output.truncate(start);
-            Err(codec_error("ZSTD", "compression", e))
+            Err(codec_failure("ZSTD", "compression", e))
         }
     }
 }
@@ -71,7 +71,7 @@ pub(super) fn decompress(
         }
         Err(e) => {
             output.truncate(start);
-            Err(codec_error("ZSTD", "decompression", e))
+            Err(codec_failure("ZSTD", "decompression", e))
         }
     }
 }

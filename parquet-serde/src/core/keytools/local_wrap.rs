@@ -69,6 +69,7 @@ pub(crate) fn decode_base64(text: &str, what: &str) -> Result<Vec<u8>> {
             ErrorKind::Crypto,
             format!("{what} is not valid base64: {e}"),
         )
+        .with_source(e)
     })
 }
 

@@ -163,8 +163,9 @@ impl KeyMetadata {
     /// assert_eq!(m, KeyMetadata::External { key_reference: "footerKey".into() });
     /// ```
     pub fn parse(bytes: &[u8]) -> Result<Self> {
-        let text = std::str::from_utf8(bytes)
-            .map_err(|_| Error::new(ErrorKind::Crypto, "key metadata is not UTF-8"))?;
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            Error::new(ErrorKind::Crypto, "key metadata is not UTF-8").with_source(e)
+        })?;
         let obj = parse_object(text, "key metadata")?;
         check_type(&obj)?;
         if get_bool(&obj, INTERNAL_STORAGE_FIELD)? {
@@ -205,10 +206,9 @@ fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>> {
             ErrorKind::Crypto,
             format!("{what} is not a JSON object"),
         )),
-        Err(e) => Err(Error::new(
-            ErrorKind::Crypto,
-            format!("{what} is not valid JSON: {e}"),
-        )),
+        Err(e) => Err(
+            Error::new(ErrorKind::Crypto, format!("{what} is not valid JSON: {e}")).with_source(e),
+        ),
     }
 }
 

@@ -66,7 +66,8 @@ impl KeyMaterialStore {
                 return Err(Error::new(
                     ErrorKind::Crypto,
                     format!("key material file is not valid JSON: {e}"),
-                ))
+                )
+                .with_source(e))
             }
         };
         let mut materials = BTreeMap::new();

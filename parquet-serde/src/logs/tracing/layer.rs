@@ -24,7 +24,7 @@ use crate::logs::names::now_micros;
 ///
 /// Dropped events are counted, never lost silently: the counts are written as rows of their
 /// own ([`LogEvent::dropped`](super::LogEvent::dropped)) and reported through
-/// [`on_error`](super::TracingLayerBuilder::on_error) at most once a second.
+/// [`on_error`](super::TracingLayerBuilder::on_error), if set, at most once a second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Overflow {

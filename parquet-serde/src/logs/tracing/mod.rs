@@ -17,7 +17,8 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::core::file::WriterOptions;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{OnError, Reports};
 
 use super::{LogWriter, LogWriterBuilder, SyncPolicy, TimePartition};
 
@@ -25,7 +26,6 @@ use batch::{Cursor, BATCH_EVENTS};
 use hub::Hub;
 pub use layer::{Overflow, TracingLayer};
 pub use row::{LogEvent, LogLevel, SpanRecord};
-use worker::OnError;
 
 /// The default room for events waiting for a [`TracingLayer`]'s writer thread: 64 MiB.
 const DEFAULT_CAPACITY_BYTES: usize = 64 << 20;
@@ -169,8 +169,10 @@ impl TracingLayerBuilder {
     /// when the guard closes the files. The callback runs on the writer thread; a panic in
     /// it is caught.
     ///
-    /// Default: a line on standard error (`parquet-serde tracing layer: ...`), the one
-    /// place where a background thread of this library prints.
+    /// With or without a callback, nothing is printed: every error of the writer thread is
+    /// also counted ([`TracingGuard::errors`]) and the last one kept
+    /// ([`TracingGuard::take_last_error`], [`TracingGuard::close`]); the counts of dropped
+    /// events are also written as rows (`dropped`).
     pub fn on_error(mut self, f: impl Fn(&Error) + Send + Sync + 'static) -> Self {
         self.on_error = Some(Arc::new(f));
         self
@@ -184,10 +186,11 @@ impl TracingLayerBuilder {
         let batches = self.capacity.div_ceil(BATCH_EVENTS).max(1);
         let hub = Arc::new(Hub::new(batches, self.capacity_bytes, self.overflow));
         let thread_hub = Arc::clone(&hub);
-        let (interval, on_error) = (self.flush_interval, self.on_error);
+        let reports = Arc::new(Reports::new(self.on_error));
+        let (interval, thread_reports) = (self.flush_interval, Arc::clone(&reports));
         let handle = std::thread::Builder::new()
             .name("parquet-serde-tracing".into())
-            .spawn(move || worker::run(writer, thread_hub, interval, on_error))
+            .spawn(move || worker::run(writer, thread_hub, interval, thread_reports))
             .map_err(|e| Error::from(e).context("starting the tracing writer thread"))?;
         let layer = TracingLayer {
             hub: Arc::clone(&hub),
@@ -195,18 +198,25 @@ impl TracingLayerBuilder {
         let guard = TracingGuard {
             hub,
             thread: Some(handle),
+            reports,
         };
         Ok((layer, guard))
     }
 }
 
-/// Keeps the writer thread of a [`TracingLayer`]; dropping it writes the events logged
-/// so far, closes the files (they become final) and ends the thread. Events after that are
-/// dropped.
+/// Keeps the writer thread of a [`TracingLayer`]; dropping it (or [`close`](Self::close))
+/// writes the events logged so far, closes the files (they become final) and ends the
+/// thread. Events after that are dropped.
+///
+/// The writer thread's errors never reach the application's logging calls: they go to the
+/// [`on_error`](TracingLayerBuilder::on_error) callback if one was set, and in any case are
+/// counted here ([`errors`](Self::errors)), the last one kept
+/// ([`take_last_error`](Self::take_last_error), [`close`](Self::close)).
 #[derive(Debug)]
 pub struct TracingGuard {
     hub: Arc<Hub>,
     thread: Option<JoinHandle<()>>,
+    reports: Arc<Reports>,
 }
 
 impl TracingGuard {
@@ -220,13 +230,47 @@ impl TracingGuard {
         }
         wait.recv().map_err(|_| stopped())
     }
+
+    /// The errors the writer thread met so far (a failed write, flush or roll, a panic),
+    /// each counted once, including those the once-a-second limit of `on_error` folded
+    /// into a later report. Dropped events are not errors: they are counted in rows.
+    pub fn errors(&self) -> u64 {
+        self.reports.count()
+    }
+
+    /// The last error the writer thread met, unless an earlier call took it.
+    pub fn take_last_error(&self) -> Option<Error> {
+        self.reports.take_last()
+    }
+
+    /// Does what dropping the guard does (writes the events logged so far, closes the files,
+    /// ends the thread), then fails with the last error of the writer thread if one was met
+    /// and not taken by [`take_last_error`](Self::take_last_error), even when `on_error`
+    /// saw it; the message says how many errors there were in all.
+    pub fn close(mut self) -> Result<()> {
+        let joined = self.stop();
+        if let Some(e) = self.reports.take_last() {
+            let n = self.reports.count();
+            return Err(e.context(format!("the log writer thread met {n} error(s); the last")));
+        }
+        joined
+    }
+
+    /// Asks the writer thread to finish and waits for it.
+    fn stop(&mut self) -> Result<()> {
+        self.hub.request_shutdown();
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Err(_)) => Err(Error::new(
+                ErrorKind::Internal,
+                "the log writer thread panicked while reporting",
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Drop for TracingGuard {
     fn drop(&mut self) {
-        self.hub.request_shutdown();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        let _ = self.stop();
     }
 }

@@ -1,7 +1,8 @@
 //! The writer thread of the `tracing` layer: batches of events from the application
 //! threads' slots into a [`LogWriter`], flushed on time, closed on shutdown. Errors, panics
-//! and counts of dropped events go to the error callback (or standard error), never to the
-//! application.
+//! and counts of dropped events go to the error callback, never to the application;
+//! errors are also counted and the last one kept, for the guard to give back. Nothing is
+//! printed.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -9,6 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::exec::Reports;
 use crate::logs::names::now_micros;
 use crate::logs::LogWriter;
 
@@ -17,14 +19,12 @@ use super::fields::EMPTY_FRAME;
 use super::hub::Hub;
 use super::row::LogLevel;
 
-/// Where writer errors go.
-pub(crate) type OnError = Arc<dyn Fn(&Error) + Send + Sync>;
-
-/// Reports errors, at most one a second (the others are counted in the next report), and
-/// counts of dropped events, at most one a second too (each report counts the events
-/// dropped since the previous one).
+/// Reports errors to the callback at most one a second (the others are counted in the
+/// next report; every one is counted and kept in [`Reports`]), and counts of dropped
+/// events, at most one a second too (each report counts the events dropped since the
+/// previous one; the counts are also written as rows).
 struct Reporter {
-    on_error: Option<OnError>,
+    reports: Arc<Reports>,
     last: Option<Instant>,
     suppressed: u64,
     /// When dropped events were last reported.
@@ -37,9 +37,9 @@ struct Reporter {
 const REPORT_EVERY: Duration = Duration::from_secs(1);
 
 impl Reporter {
-    fn new(on_error: Option<OnError>) -> Reporter {
+    fn new(reports: Arc<Reports>) -> Reporter {
         Reporter {
-            on_error,
+            reports,
             last: None,
             suppressed: 0,
             last_dropped: None,
@@ -66,7 +66,7 @@ impl Reporter {
         }
         let n = std::mem::take(&mut self.unreported_dropped);
         self.last_dropped = Some(Instant::now());
-        self.deliver(&Error::new(
+        self.reports.notify(&Error::new(
             crate::ErrorKind::Data,
             format!(
                 "{n} events dropped since the last report: the log writer was behind \
@@ -75,19 +75,10 @@ impl Reporter {
         ));
     }
 
-    fn deliver(&self, e: &Error) {
-        match &self.on_error {
-            Some(f) => {
-                // A panicking callback must not stop the writer.
-                let _ = catch_unwind(AssertUnwindSafe(|| f(e)));
-            }
-            None => eprintln!("parquet-serde tracing layer: {e}"),
-        }
-    }
-
     fn report(&mut self, e: Error) {
         if self.last.is_some_and(|t| t.elapsed() < REPORT_EVERY) {
             self.suppressed += 1;
+            self.reports.keep(e);
             return;
         }
         let e = if self.suppressed > 0 {
@@ -100,7 +91,7 @@ impl Reporter {
         };
         self.last = Some(Instant::now());
         self.suppressed = 0;
-        self.deliver(&e);
+        self.reports.report(e);
     }
 }
 
@@ -119,10 +110,10 @@ pub(crate) fn run(
     writer: LogWriter<Cursor>,
     hub: Arc<Hub>,
     flush_interval: Duration,
-    on_error: Option<OnError>,
+    reports: Arc<Reports>,
 ) {
     WRITER_THREAD.with(|w| w.set(true));
-    let mut reporter = Reporter::new(on_error);
+    let mut reporter = Reporter::new(reports);
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         work(writer, &hub, flush_interval, &mut reporter)
     }));

@@ -237,7 +237,9 @@ impl<'a> CompactReader<'a> {
         let start = self.pos;
         let bytes = self.read_binary()?;
         std::str::from_utf8(bytes).map_err(|e| {
-            Error::corrupt(format!("thrift: string is not UTF-8: {e}")).with_offset(start as u64)
+            Error::corrupt(format!("thrift: string is not UTF-8: {e}"))
+                .with_offset(start as u64)
+                .with_source(e)
         })
     }
 
@@ -434,6 +436,20 @@ fn zigzag_decode(v: u64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invalid_utf8_keeps_the_utf8_error_as_source() {
+        // A binary of length 2 (varint), then bytes that are not UTF-8.
+        let mut r = CompactReader::new(&[0x02, 0xc3, 0x28]);
+        let e = r.read_str().unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Corrupt);
+        assert_eq!(e.location().offset, Some(0));
+        let source = std::error::Error::source(&e).expect("a source");
+        let utf8 = source
+            .downcast_ref::<std::str::Utf8Error>()
+            .expect("the Utf8Error");
+        assert_eq!(utf8.valid_up_to(), 0);
+    }
 
     #[test]
     fn varints() {

@@ -229,8 +229,8 @@ pub trait ViaNone<T: ?Sized> {
     }
     /// Not called (the struct has no direct path).
     fn __parquet_direct_put<S: DirectSink>(&self, _sink: &mut S, _i: u32, _v: &T) -> Result<()> {
-        Err(crate::error::Error::schema(
-            "internal: a field without a direct path was written directly",
+        Err(crate::error::Error::internal(
+            "a field without a direct path was written directly",
         ))
     }
 }
@@ -240,3 +240,33 @@ impl<T: ?Sized> ViaNone<T> for Direct<T> {}
 /// Where each field of a row type with a direct writer is: its offset in the struct and
 /// `std::any::type_name` of its type.
 pub type Layout = Vec<(usize, &'static str)>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    /// A sink that must not be reached.
+    struct Unreached;
+
+    impl DirectSink for Unreached {
+        fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, _: u32, _: &T) -> Result<()> {
+            unreachable!("no field goes to the sink")
+        }
+        fn serde<T: Serialize + ?Sized>(&mut self, _: u32, _: &T) -> Result<()> {
+            unreachable!("no field goes to the sink")
+        }
+    }
+
+    #[test]
+    fn a_broken_invariant_is_an_internal_error() {
+        // The derive never writes a field without a direct path directly: doing so is a bug.
+        let e =
+            ViaNone::__parquet_direct_put(&Direct::<str>::NEW, &mut Unreached, 0, "x").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Internal);
+        assert_eq!(
+            e.to_string(),
+            "internal error: a field without a direct path was written directly"
+        );
+    }
+}

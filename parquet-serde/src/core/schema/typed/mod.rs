@@ -379,8 +379,8 @@ pub trait ParquetSchema {
         sink: &mut S,
     ) -> crate::error::Result<()> {
         let _ = sink;
-        Err(crate::error::Error::schema(
-            "internal: a type without a direct writer was written directly",
+        Err(crate::error::Error::internal(
+            "a type without a direct writer was written directly",
         ))
     }
 }
