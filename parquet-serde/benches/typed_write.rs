@@ -48,7 +48,7 @@ fn bench_to_vec(c: &mut Criterion) {
     g.bench_function("flat_shred_only", |b| {
         b.iter(|| {
             black_box(
-                parquet_serde::core::shred(black_box(&flat))
+                parquet_serde::shred(black_box(&flat))
                     .unwrap()
                     .1
                     .len(),
@@ -58,7 +58,7 @@ fn bench_to_vec(c: &mut Criterion) {
     g.bench_function("nested_shred_only", |b| {
         b.iter(|| {
             black_box(
-                parquet_serde::core::shred(black_box(&nested))
+                parquet_serde::shred(black_box(&nested))
                     .unwrap()
                     .1
                     .len(),

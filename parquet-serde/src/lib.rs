@@ -171,6 +171,7 @@ pub mod logs;
 pub mod record;
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 mod remote;
+mod reject;
 mod ser;
 #[cfg(feature = "object_store")]
 pub mod store;
@@ -194,7 +195,9 @@ pub use error::{Error, ErrorKind, Location, Result};
 pub use filter::{col, not, CmpOp, Column, Predicate};
 pub use parquet_derive::ParquetSchema;
 pub use record::Value;
-pub use ser::{to_path, to_path_with, to_vec, to_vec_with, to_writer, to_writer_with, Writer};
+pub use ser::{
+    shred, to_path, to_path_with, to_vec, to_vec_with, to_writer, to_writer_with, Writer,
+};
 
 /// The value types that [`WriterOptions`] and [`ReadOptions`] take, in one place.
 pub mod options {

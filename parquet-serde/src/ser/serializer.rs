@@ -18,7 +18,7 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::error::{Error, Result};
 
 use super::plan::Kind;
-use super::reject::{reject, reject_containers};
+use crate::reject::{reject, reject_containers};
 use super::shredder::Shredder;
 
 /// Serializes one value at plan node `node` with repetition level `rep`.

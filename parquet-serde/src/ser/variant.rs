@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::variant::{blob, encode_value, to_variant, with_variant_bytes, Dictionary, Variant};
 
 use super::plan::{Conv, Kind, Text};
-use super::reject::{answer_false, reject_containers};
+use crate::reject::{answer_false, reject_containers};
 use super::serializer::At;
 use super::shredder::Shredder;
 

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 
 use crate::variant::{blob, value_size, Metadata};
 
-use super::reject::{answer_false, reject_containers};
+use crate::reject::{answer_false, reject_containers};
 use super::shredder::Shredder;
 
 /// Puts `value` at the VARIANT group whose leaves are `metadata` and `value_leaf` when it
