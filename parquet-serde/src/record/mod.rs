@@ -38,6 +38,7 @@
 mod infer;
 mod json;
 mod read;
+pub(crate) mod tokens;
 mod value;
 mod value_serde;
 mod write;
