@@ -169,9 +169,9 @@ pub mod filter;
 pub mod json;
 pub mod logs;
 pub mod record;
+mod reject;
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 mod remote;
-mod reject;
 mod ser;
 #[cfg(feature = "object_store")]
 pub mod store;

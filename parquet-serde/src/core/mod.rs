@@ -61,4 +61,3 @@ pub mod keytools;
 pub mod page;
 pub mod schema;
 pub mod values;
-

@@ -185,10 +185,11 @@ impl TracingLayerBuilder {
         let hub = Arc::new(Hub::new(batches, self.capacity_bytes, self.overflow));
         let thread_hub = Arc::clone(&hub);
         let (interval, on_error) = (self.flush_interval, self.on_error);
-        let handle = std::thread::Builder::new()
-            .name("parquet-serde-tracing".into())
-            .spawn(move || worker::run(writer, thread_hub, interval, on_error))
-            .map_err(|e| Error::from(e).context("starting the tracing writer thread"))?;
+        let handle = crate::exec::spawn(
+            "parquet-serde-tracing",
+            "the tracing writer thread",
+            move || worker::run(writer, thread_hub, interval, on_error),
+        )?;
         let layer = TracingLayer {
             hub: Arc::clone(&hub),
         };
