@@ -751,6 +751,34 @@ fn every_module_of_the_table_exists() {
     }
 }
 
+#[test]
+fn the_folder_map_names_every_folder_and_file_of_src_and_core() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(crate_dir.join("../ARCHITECTURE.md")).unwrap();
+    let mut missing = Vec::new();
+    for (dir, prefix) in [("src", ""), ("src/core", "core/")] {
+        for entry in std::fs::read_dir(crate_dir.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let shown = if path.is_dir() {
+                format!("`{prefix}{name}/")
+            } else if name.ends_with(".rs") && name != "lib.rs" && name != "mod.rs" {
+                format!("`{prefix}{name}`")
+            } else {
+                continue;
+            };
+            if !text.contains(&shown) {
+                missing.push(shown);
+            }
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md's folder map leaves out {missing:?}"
+    );
+}
+
 /// The checker itself, on a synthetic tree: it must see what it is there to see.
 mod checker {
     use super::*;
@@ -860,6 +888,23 @@ mod checker {
         assert_eq!(
             with(&[("mid.rs", "use crate::Error;")]),
             Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_path_through_a_reexport_counts_where_the_item_is_defined() {
+        // `mid` re-exports `low`'s `f` and its own `Own`: `crate::mid::f` is an edge to `low`
+        // (down: fine), `crate::mid::Own` one to `mid` (sideways: not allowed from `other`).
+        let mid = "mod inner;\npub use crate::low::f;\npub use inner::Own;";
+        let other = "use crate::mid::f;\nuse crate::mid::Own;";
+        let bad = with(&[
+            ("mid/mod.rs", mid),
+            ("mid/inner.rs", "pub struct Own;"),
+            ("other.rs", other),
+        ]);
+        assert_eq!(
+            bad,
+            ["other.rs:2: other (level 2) -> mid (level 2): sideways, not allowed by the table"]
         );
     }
 

@@ -1,22 +1,19 @@
-//! The private serde protocol between the row assembler (`de/`) and [`Value`]'s
+//! The private serde protocol between the row assembler (`de/`) and [`Value`](super::Value)'s
 //! `Deserialize`: the names by which `Value` asks for a value in full fidelity and by which
 //! the assembler answers with logical values and MAPs. It sits here, beside `Value`, the
 //! lowest layer that needs it: `de/` (above) imports it from here.
 
 use crate::core::format::TimeUnit;
 
-#[cfg(doc)]
-use super::Value;
-
-/// The newtype-struct name by which [`Value`]'s `Deserialize` asks for the value in full
+/// The newtype-struct name by which [`Value`](super::Value)'s `Deserialize` asks for the value in full
 /// fidelity (logical types kept).
 pub(crate) const VALUE_TOKEN: &str = "$parquet_serde::private::Value";
 
-/// Name of the variant by which a MAP reaches [`Value`]'s visitor: a newtype variant holding
+/// Name of the variant by which a MAP reaches [`Value`](super::Value)'s visitor: a newtype variant holding
 /// the sequence of `(key, value)` pairs.
 pub(crate) const MAP_TAG: &str = "$parquet_serde::Map";
 
-/// Variant names by which logical values reach [`Value`]'s visitor in full fidelity, each a
+/// Variant names by which logical values reach [`Value`](super::Value)'s visitor in full fidelity, each a
 /// tuple variant of the listed scalars.
 pub(crate) mod tags {
     /// `[days: i32]`.
