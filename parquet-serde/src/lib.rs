@@ -179,6 +179,7 @@ pub mod store;
 pub mod stream;
 #[cfg(test)]
 mod test_support;
+mod value;
 pub mod variant;
 #[cfg(feature = "jiff")]
 pub mod zoned_utc;

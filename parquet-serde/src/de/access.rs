@@ -6,7 +6,7 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use crate::record::tokens::MAP_TAG;
+use crate::value::tokens::MAP_TAG;
 
 use super::error::DeError;
 use super::node::{NodeDe, Res, Want};

@@ -18,7 +18,7 @@ use serde::de::{
 use crate::core::values::numeric::{be_i128, be_u128, f16_to_f32, int96_nanos};
 use crate::core::values::text::{self, unit_scale, StackStr};
 use crate::error::Error;
-use crate::record::tokens::{tags, unit_id, VALUE_TOKEN};
+use crate::value::tokens::{tags, unit_id, VALUE_TOKEN};
 
 use super::access::KeyDe;
 use super::cursor::Prim;

@@ -79,7 +79,7 @@ use serde::de::DeserializeOwned;
 use crate::core::file::{ChunkReader, FileReader, ReadOptions};
 use crate::error::Result;
 use crate::filter::{Filter, FilterOptions, Predicate};
-use crate::record::Value;
+use crate::value::Value;
 
 use feed::{Feeder, FileOrder, Filtered};
 use rows::{Assembly, RowLoop};

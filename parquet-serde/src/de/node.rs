@@ -5,7 +5,7 @@
 use serde::de::{Deserializer, Visitor};
 
 use crate::error::Error;
-use crate::record::tokens::VALUE_TOKEN;
+use crate::value::tokens::VALUE_TOKEN;
 
 use super::access::{
     ChildrenMap, ChildrenSeq, GroupVariant, ListAccess, MapEntries, MapMagic, StructAccess,
