@@ -350,7 +350,8 @@ fn threads_shared_vs_channel() {
         .options(WriterOptions::default().compression(Compression::Zstd(3)))
         .open()
         .unwrap()
-        .into_shared();
+        .into_shared()
+        .unwrap();
     let start = Instant::now();
     std::thread::scope(|s| {
         for t in 0..threads {

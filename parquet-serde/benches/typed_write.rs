@@ -46,24 +46,10 @@ fn bench_to_vec(c: &mut Criterion) {
         });
     }
     g.bench_function("flat_shred_only", |b| {
-        b.iter(|| {
-            black_box(
-                parquet_serde::core::shred(black_box(&flat))
-                    .unwrap()
-                    .1
-                    .len(),
-            )
-        })
+        b.iter(|| black_box(parquet_serde::shred(black_box(&flat)).unwrap().1.len()))
     });
     g.bench_function("nested_shred_only", |b| {
-        b.iter(|| {
-            black_box(
-                parquet_serde::core::shred(black_box(&nested))
-                    .unwrap()
-                    .1
-                    .len(),
-            )
-        })
+        b.iter(|| black_box(parquet_serde::shred(black_box(&nested)).unwrap().1.len()))
     });
     g.finish();
 }

@@ -169,6 +169,7 @@ pub mod filter;
 pub mod json;
 pub mod logs;
 pub mod record;
+mod reject;
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 mod remote;
 mod ser;
@@ -178,6 +179,7 @@ pub mod store;
 pub mod stream;
 #[cfg(test)]
 mod test_support;
+mod value;
 pub mod variant;
 #[cfg(feature = "jiff")]
 pub mod zoned_utc;
@@ -194,7 +196,9 @@ pub use error::{Error, ErrorKind, Location, Result};
 pub use filter::{col, not, CmpOp, Column, Predicate};
 pub use parquet_derive::ParquetSchema;
 pub use record::Value;
-pub use ser::{to_path, to_path_with, to_vec, to_vec_with, to_writer, to_writer_with, Writer};
+pub use ser::{
+    shred, to_path, to_path_with, to_vec, to_vec_with, to_writer, to_writer_with, Writer,
+};
 
 /// The value types that [`WriterOptions`] and [`ReadOptions`] take, in one place.
 pub mod options {

@@ -1,6 +1,6 @@
 //! The derive's direct row writer (rows of a plain derived struct written field by field,
 //! after the row's `Serialize` has shown it writes just those fields) against the serde path
-//! (`core::shred`, which always goes through the `Serializer`): the same values and levels in
+//! (`shred`, which always goes through the `Serializer`): the same values and levels in
 //! every column, and the same errors, for scalar fields, fields that fall back to serde, field
 //! attributes that change the leaf's conversion, and hand-written `Serialize` impls that do
 //! not write the fields as they are (those rows must not go the direct way).
@@ -16,7 +16,7 @@ use serde::{Serialize, Serializer};
 /// The column batches of `rows` written with `to_vec` (the direct path where it applies)
 /// and read back, and those the serde path shreds: they must be equal.
 fn assert_same_as_serde<T: Serialize + ParquetSchema>(rows: &[T]) {
-    let (schema, want) = parquet_serde::core::shred(rows).expect("the serde path shreds");
+    let (schema, want) = parquet_serde::shred(rows).expect("the serde path shreds");
     let bytes = parquet_serde::to_vec(rows).expect("the writer writes");
     let reader = FileReader::new(bytes).expect("the file opens");
     assert_eq!(reader.num_row_groups(), 1);
@@ -30,7 +30,7 @@ fn assert_same_as_serde<T: Serialize + ParquetSchema>(rows: &[T]) {
 
 /// The error the serde path gives for `rows` and the one the writer gives.
 fn errors<T: Serialize + ParquetSchema>(rows: &[T]) -> (String, String) {
-    let serde = parquet_serde::core::shred(rows)
+    let serde = parquet_serde::shred(rows)
         .expect_err("the serde path refuses a row")
         .to_string();
     let direct = parquet_serde::to_vec(rows)

@@ -111,7 +111,7 @@ fn s(v: &str) -> Option<String> {
 
 #[test]
 fn document_columns_match_the_paper() {
-    let (schema, batches) = parquet_serde::core::shred(&records()).unwrap();
+    let (schema, batches) = parquet_serde::shred(&records()).unwrap();
     let columns: Vec<(String, i16, i16)> = schema
         .columns()
         .iter()
@@ -221,7 +221,7 @@ fn missing_optional_group() {
         Links: None,
         Name: vec![],
     };
-    let (schema, batches) = parquet_serde::core::shred(&[doc]).unwrap();
+    let (schema, batches) = parquet_serde::shred(&[doc]).unwrap();
     for (c, b) in schema.columns().iter().zip(&batches) {
         let want_def = if c.max_def_level == 0 {
             vec![]

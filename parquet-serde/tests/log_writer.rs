@@ -168,7 +168,8 @@ fn a_shared_writer_takes_rows_from_many_threads_and_flushes_on_time() {
         .flush_interval(Duration::from_millis(20))
         .open()
         .unwrap()
-        .into_shared();
+        .into_shared()
+        .unwrap();
     std::thread::scope(|s| {
         for t in 0..4u64 {
             let logs = logs.clone();

@@ -12,7 +12,8 @@
 //!   ([`file::FileReader::metadata`]);
 //! - write or read column chunks as values plus definition/repetition levels
 //!   ([`file::FileWriter`], [`file::FileReader`], [`column::ColumnBatch`]): the Dremel level
-//!   streams themselves (see also [`shred`]);
+//!   streams themselves (see also [`shred`](crate::shred), which gives a typed row's level
+//!   streams);
 //! - walk pages, indexes and Bloom filters ([`page::PageReader`], [`file::PageIndex`],
 //!   [`bloom::Sbbf`]);
 //! - encrypt or decrypt files, with explicit keys or a KMS ([`encryption`], [`keytools`]);
@@ -60,5 +61,3 @@ pub mod keytools;
 pub mod page;
 pub mod schema;
 pub mod values;
-
-pub use crate::ser::shred;

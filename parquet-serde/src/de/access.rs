@@ -6,6 +6,8 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
+use crate::value::tokens::MAP_TAG;
+
 use super::error::DeError;
 use super::node::{NodeDe, Res, Want};
 use super::state::State;
@@ -438,10 +440,6 @@ impl<'de> VariantAccess<'de> for GroupVariant<'_> {
         self.inner().run(Want::Struct(fields), visitor)
     }
 }
-
-/// Name of the variant by which a MAP reaches [`Value`](crate::record::Value)'s visitor:
-/// a newtype variant holding the sequence of `(key, value)` pairs.
-pub(crate) const MAP_TAG: &str = "$parquet_serde::Map";
 
 /// A MAP in full fidelity (see [`MAP_TAG`]).
 pub(crate) struct MapMagic<'a> {

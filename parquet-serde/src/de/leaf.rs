@@ -15,35 +15,16 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use crate::core::format::TimeUnit;
 use crate::core::values::numeric::{be_i128, be_u128, f16_to_f32, int96_nanos};
 use crate::core::values::text::{self, unit_scale, StackStr};
 use crate::error::Error;
+use crate::value::tokens::{tags, unit_id, VALUE_TOKEN};
 
 use super::access::KeyDe;
 use super::cursor::Prim;
 use super::error::DeError;
-use super::node::{NodeDe, Res, Want, VALUE_TOKEN};
+use super::node::{NodeDe, Res, Want};
 use super::tree::{Conv, Node};
-
-/// Variant names by which logical values reach [`Value`](crate::record::Value)'s visitor in
-/// full fidelity, each a tuple variant of the listed scalars.
-pub(crate) mod tags {
-    /// `[days: i32]`.
-    pub const DATE: &str = "$parquet_serde::Date";
-    /// `[value: i64, unit: i64 (thrift field id: 1 ms, 2 µs, 3 ns)]`.
-    pub const TIME: &str = "$parquet_serde::Time";
-    /// `[value: i64, unit: i64, utc: bool]`.
-    pub const TIMESTAMP: &str = "$parquet_serde::Timestamp";
-    /// `[unscaled: bytes (big-endian), scale: i64]`.
-    pub const DECIMAL: &str = "$parquet_serde::Decimal";
-    /// `[bytes: 16 bytes]`.
-    pub const UUID: &str = "$parquet_serde::Uuid";
-    /// `[w0: i64, w1: i64, w2: i64]` (the three u32 words).
-    pub const INT96: &str = "$parquet_serde::Int96";
-    /// `[value: f32]`.
-    pub const FLOAT16: &str = "$parquet_serde::Float16";
-}
 
 macro_rules! prim_wants {
     ($($method:ident => $want:expr,)*) => {$(
@@ -80,16 +61,6 @@ fn visit_value<'de, V: Visitor<'de>>(
 
 /// `SystemTime`'s serde fields.
 const SYSTEM_TIME_FIELDS: [&str; 2] = ["secs_since_epoch", "nanos_since_epoch"];
-
-/// The thrift field id of a time unit (how [`tags`] carry units).
-pub(crate) fn unit_id(unit: TimeUnit) -> i64 {
-    match unit {
-        TimeUnit::Millis => 1,
-        TimeUnit::Micros => 2,
-        TimeUnit::Nanos => 3,
-        TimeUnit::Unknown(id) => id as i64,
-    }
-}
 
 fn utf8(b: &[u8]) -> Res<&str> {
     std::str::from_utf8(b).map_err(|e| {

@@ -78,17 +78,13 @@ use serde::de::DeserializeOwned;
 
 use crate::core::file::{ChunkReader, FileReader, ReadOptions};
 use crate::error::Result;
-use crate::filter::{FilterOptions, Predicate};
+use crate::filter::{Filter, FilterOptions, Predicate};
+use crate::value::Value;
 
 use feed::{Feeder, FileOrder, Filtered};
 use rows::{Assembly, RowLoop};
 
-pub(crate) use access::MAP_TAG;
 pub(crate) use constant::{ConstValue, Constant};
-pub(crate) use leaf::tags;
-#[cfg(test)]
-pub(crate) use leaf::unit_id;
-pub(crate) use node::VALUE_TOKEN;
 pub use reader::Reader;
 pub use source::{IntoChunkReader, ReadAll};
 
@@ -164,7 +160,7 @@ pub(crate) fn rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
 
 /// The rows of an opened file where `predicate` holds, as `T` (see [`Reader::filter`]),
 /// keeping the leaf columns `columns` selects (every one when empty).
-pub(crate) fn filtered_rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
+fn filtered_rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
     file: &FileReader<R>,
     predicate: Predicate,
     options: FilterOptions,
@@ -173,6 +169,18 @@ pub(crate) fn filtered_rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str
     let mut asm = Assembly::new::<T, S>(file.schema(), columns)?;
     let feeder = Filtered::new(file, predicate, options)?;
     collect_fed(file, &mut asm, feeder, usize::MAX)
+}
+
+// Here, not in `filter/`: the filter layer sits below the row assembler.
+impl<R: ChunkReader> Filter<'_, R> {
+    /// The selected rows as [`Value`] groups, keeping the leaf columns whose dotted paths
+    /// are one of `columns` or lie below one (every leaf when empty; see
+    /// [`record::read_rows`](crate::record::read_rows)). The rows are assembled as the
+    /// filtered [`Reader`] assembles them.
+    pub fn read_rows(&self, columns: &[&str]) -> Result<Vec<Value>> {
+        let (file, predicate, options) = self.parts();
+        filtered_rows_of(file, predicate.clone(), options, columns)
+    }
 }
 
 /// Reads every row of the Parquet file in `bytes`.

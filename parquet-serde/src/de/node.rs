@@ -5,6 +5,7 @@
 use serde::de::{Deserializer, Visitor};
 
 use crate::error::Error;
+use crate::value::tokens::VALUE_TOKEN;
 
 use super::access::{
     ChildrenMap, ChildrenSeq, GroupVariant, ListAccess, MapEntries, MapMagic, StructAccess,
@@ -13,10 +14,6 @@ use super::error::DeError;
 use super::leaf;
 use super::state::State;
 use super::tree::{Kind, NodeId, Shape, Tree, ROOT};
-
-/// The newtype-struct name by which [`Value`](crate::record::Value)'s `Deserialize` asks for
-/// the value in full fidelity (logical types kept).
-pub(crate) const VALUE_TOKEN: &str = "$parquet_serde::private::Value";
 
 /// What the visitor asked for (the `deserialize_*` method, folded).
 #[derive(Debug, Clone, Copy)]

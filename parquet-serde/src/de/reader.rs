@@ -11,7 +11,7 @@ use crate::core::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions};
 use crate::core::schema::Schema;
 use crate::error::{Error, Result};
 use crate::filter::{FilterOptions, FilterReport, Predicate};
-use crate::record::Value;
+use crate::value::Value;
 
 use super::constant::Constant;
 use super::feed::{pipelined, FileOrder, Filtered, ReaderFeed};

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use crate::core::column::ColumnBatch;
 use crate::core::file::{FileWriter, WriterOptions};
 use crate::core::values::{ByteArrays, ColumnValues};
-use crate::record::Value;
+use crate::value::Value;
 use crate::ErrorKind;
 
 use super::{from_slice, Reader};

@@ -10,7 +10,7 @@ use serde::de::{
 
 use crate::core::format::{TimeUnit, Type};
 use crate::error::{Error, Result};
-use crate::record::Value;
+use crate::value::Value;
 use crate::variant::{blob, Metadata, Variant, VariantDeserializer, VariantRef};
 
 use super::error::DeError;

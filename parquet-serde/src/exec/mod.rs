@@ -12,6 +12,11 @@
 //! - [`prefault`]: a worker's job mapping a large buffer's pages ahead of its writes.
 //! - [`Reports`]: where a background thread's errors go (counted, the last one kept, and
 //!   given to the user's `on_error` callback, if any): the library prints nothing.
+//! - [`spawn`]: a named thread for an upper layer's background job (the tracing layer's
+//!   writer, the shared log writer's flusher, the object-store shipper), its start failure
+//!   returned as an error.
+//! - `runtime`, `blocking` (features `object_store`, `tokio`): the tokio runtime of remote
+//!   fetches and the blocking task of an async row stream.
 //!
 //! Built on `std` alone (`std::thread::scope`, `Mutex` and `Condvar`): the jobs are few and
 //! coarse (a column chunk, a run of pages, a copy of megabytes), so scheduling costs are
@@ -20,7 +25,10 @@
 mod handoff;
 pub(crate) mod prefault;
 mod reports;
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+mod runtime;
 mod scope;
+mod thread;
 mod worker;
 
 use std::any::Any;
@@ -31,7 +39,12 @@ use crate::error::{Error, ErrorKind, Result};
 
 pub(crate) use handoff::{Handoff, Producer, Taken};
 pub(crate) use reports::{OnError, Reports};
+#[cfg(feature = "tokio")]
+pub(crate) use runtime::blocking;
+#[cfg(feature = "object_store")]
+pub(crate) use runtime::runtime;
 pub(crate) use scope::{run_groups, scope};
+pub(crate) use thread::spawn;
 pub(crate) use worker::Worker;
 
 /// Runs `job`, turning a panic into the error of [`panicked`] for `who` (the thread or the

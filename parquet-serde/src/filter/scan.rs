@@ -12,7 +12,6 @@ use crate::core::format::{ColumnMetaData, Encoding, PageType};
 use crate::core::geo::usable_bbox;
 use crate::core::values::ColumnValues;
 use crate::error::{Error, Result};
-use crate::record::Value;
 
 use super::bind::{bind, Bound, Leaf, Test};
 use super::eval::{combine, eval_leaf, TRUE};
@@ -158,6 +157,12 @@ impl<'r, R> Filter<'r, R> {
             bound,
             options,
         }
+    }
+
+    /// The file, the predicate and the options (for the row assembler above this layer,
+    /// which implements [`Filter::read_rows`]).
+    pub(crate) fn parts(&self) -> (&'r FileReader<R>, &Predicate, FilterOptions) {
+        (self.reader, &self.predicate, self.options)
     }
 
     /// The predicate, its binding and the options, back.
@@ -568,14 +573,6 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
             row_groups: matched.into_iter().map(|m| (m.rg, m.selected)).collect(),
             report,
         })
-    }
-
-    /// The selected rows as [`Value`] groups, keeping the leaf columns whose dotted paths
-    /// are one of `columns` or lie below one (every leaf when empty; see
-    /// [`record::read_rows`](crate::record::read_rows)). The rows are assembled as the
-    /// filtered [`Reader`](crate::Reader) assembles them.
-    pub fn read_rows(&self, columns: &[&str]) -> Result<Vec<Value>> {
-        crate::de::filtered_rows_of(self.reader, self.predicate.clone(), self.options, columns)
     }
 }
 

@@ -35,17 +35,20 @@ impl<T> std::fmt::Debug for SharedLogWriter<T> {
 
 impl<T: Serialize + ParquetSchema + 'static> LogWriter<T> {
     /// A handle for many threads; starts the timed flusher when a flush interval is set.
-    pub fn into_shared(self) -> SharedLogWriter<T> {
+    /// Fails when the system cannot start that thread; the writer is then dropped as
+    /// without [`close`](LogWriter::close) (its flushed rows are recovered by the next open).
+    pub fn into_shared(self) -> Result<SharedLogWriter<T>> {
         let interval = self.flush_interval();
         let inner = Arc::new(Mutex::new(Some(self)));
         if let Some(interval) = interval {
             let weak = Arc::downgrade(&inner);
-            // Without the thread, writes still flush when they come after the interval.
-            let _ = std::thread::Builder::new()
-                .name("parquet-serde-log-flush".into())
-                .spawn(move || flush_on_time(weak, interval));
+            crate::exec::spawn(
+                "parquet-serde-log-flush",
+                "the log flusher thread",
+                move || flush_on_time(weak, interval),
+            )?;
         }
-        SharedLogWriter { inner }
+        Ok(SharedLogWriter { inner })
     }
 }
 

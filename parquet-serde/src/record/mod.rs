@@ -36,14 +36,10 @@
 //! ```
 
 mod infer;
-mod json;
 mod read;
-mod value;
-mod value_serde;
 mod write;
 
+pub use crate::value::{write_json, write_json_to, Value};
 pub use infer::{infer, BigIntegers, InferOptions, SchemaInferrer};
-pub use json::{write_json, write_json_to};
 pub use read::read_rows;
-pub use value::Value;
 pub use write::{write_rows, ValueWriter};

@@ -32,12 +32,7 @@ impl Runtime {
     /// A runtime with one worker thread (I/O and timers enabled), owned.
     #[cfg(feature = "object_store")]
     pub fn owned() -> Result<Runtime> {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("parquet-serde-fetch")
-            .enable_all()
-            .build()
-            .map_err(|e| Error::from(e).context("starting a tokio runtime for fetches"))?;
+        let rt = crate::exec::runtime("parquet-serde-fetch", 1, "a tokio runtime for fetches")?;
         Ok(Runtime {
             handle: rt.handle().clone(),
             _owned: Some(Arc::new(Owned(Some(rt)))),

@@ -8,7 +8,7 @@ use serde::ser::{self, Impossible, Serialize};
 
 use super::direct::DirectState;
 use super::plan::PlanNode;
-use super::reject::{reject, reject_containers};
+use crate::reject::{reject, reject_containers};
 
 /// What the check knows of one field: where the row's `Serialize` must hand it, and the
 /// strings it last found right (serde's key, equal to the field's name, and the value's

@@ -47,7 +47,6 @@ mod direct_check;
 mod error;
 mod json;
 mod plan;
-pub(crate) mod reject;
 mod serializer;
 mod shredder;
 mod value;
@@ -153,7 +152,7 @@ pub fn to_path_with<T: Serialize + ParquetSchema>(
 /// struct Row { tags: Vec<Option<i32>> }
 ///
 /// let rows = [Row { tags: vec![Some(1), None, Some(3)] }, Row { tags: vec![] }];
-/// let (schema, batches) = parquet_serde::core::shred(&rows)?;
+/// let (schema, batches) = parquet_serde::shred(&rows)?;
 /// assert_eq!(schema.columns()[0].path.to_string(), "tags.list.element");
 /// assert_eq!(batches[0].values, ColumnValues::Int32(vec![1, 3]));
 /// assert_eq!(batches[0].def_levels, [2, 1, 2, 0]);

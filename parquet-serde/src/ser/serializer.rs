@@ -18,8 +18,8 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::error::{Error, Result};
 
 use super::plan::Kind;
-use super::reject::{reject, reject_containers};
 use super::shredder::Shredder;
+use crate::reject::{reject, reject_containers};
 
 /// Serializes one value at plan node `node` with repetition level `rep`.
 pub(crate) struct At<'a> {

@@ -10,7 +10,7 @@
 use crate::core::values::text::{self, nanos_per};
 use crate::core::values::ByteCheck;
 use crate::error::Result;
-use crate::record::{write_json, Value};
+use crate::value::{write_json, Value};
 
 use super::plan::{Conv, Kind, Text};
 use super::serializer::GroupCursor;

@@ -18,9 +18,9 @@ use crate::error::{Error, Result};
 use crate::variant::{blob, encode_value, to_variant, with_variant_bytes, Dictionary, Variant};
 
 use super::plan::{Conv, Kind, Text};
-use super::reject::{answer_false, reject_containers};
 use super::serializer::At;
 use super::shredder::Shredder;
+use crate::reject::{answer_false, reject_containers};
 
 /// Serializes `value` at `node`: a Variant for a VARIANT node, else the ordinary shredding.
 #[inline]

@@ -10,8 +10,8 @@ use std::cell::RefCell;
 
 use crate::variant::{blob, value_size, Metadata};
 
-use super::reject::{answer_false, reject_containers};
 use super::shredder::Shredder;
+use crate::reject::{answer_false, reject_containers};
 
 /// Puts `value` at the VARIANT group whose leaves are `metadata` and `value_leaf` when it
 /// is a Variant frame with valid headers. `Ok(false)`: not such a value, nothing was put

@@ -128,10 +128,9 @@ impl ShipperBuilder {
             runtime,
         };
         let worker = Arc::clone(&shared);
-        let thread = std::thread::Builder::new()
-            .name("parquet-serde-ship".into())
-            .spawn(move || run(&worker, &job))
-            .map_err(|e| Error::from(e).context("starting the shipping thread"))?;
+        let thread = crate::exec::spawn("parquet-serde-ship", "the shipping thread", move || {
+            run(&worker, &job)
+        })?;
         Ok(Shipper {
             shared,
             thread: Some(thread),

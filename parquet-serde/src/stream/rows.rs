@@ -71,7 +71,7 @@ pub(crate) async fn stream_rows<T: DeserializeOwned + Send + 'static>(
     let runtime = Runtime::from_handle(handle.clone());
     let (opened_tx, opened_rx) = oneshot::channel::<Result<()>>();
     let (tx, rx) = mpsc::channel(BATCHES_AHEAD);
-    handle.spawn_blocking(move || {
+    crate::exec::blocking(&handle, move || {
         let reader = match open::<T>(source, runtime, request) {
             Ok(reader) => {
                 let _ = opened_tx.send(Ok(()));

@@ -7,7 +7,7 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::error::{Error, Result};
 
 use super::value::Variant;
-use crate::ser::reject::{reject, reject_containers};
+use crate::reject::{reject, reject_containers};
 
 /// The newtype-struct name that marks a Variant's own bytes.
 pub(crate) const TOKEN: &str = "$parquet_serde::private::Variant";

@@ -9,7 +9,7 @@ use super::blob;
 use super::intern::Names;
 use super::ser::{key_text, VariantSerializer};
 use super::value::Variant;
-use crate::ser::reject::reject_containers;
+use crate::reject::reject_containers;
 
 /// Interns a map key: strings directly; chars, integers and booleans through their text;
 /// anything else through [`to_variant`](super::to_variant)'s key rule (so both paths agree

@@ -5,7 +5,6 @@ use std::ops::Range;
 
 use super::hash::hash_values;
 use super::sbbf::Sbbf;
-use crate::core::schema::typed::BloomFilterSpec;
 use crate::core::values::ColumnValues;
 
 /// Bloom filter settings of a column.
@@ -17,16 +16,6 @@ pub struct BloomFilterOptions {
     pub ndv: Option<u64>,
     /// Target false positive probability (default 0.01).
     pub fpp: f64,
-}
-
-/// The options `#[parquet(bloom_filter(ndv = N, fpp = F))]` asks for.
-impl From<BloomFilterSpec> for BloomFilterOptions {
-    fn from(spec: BloomFilterSpec) -> Self {
-        BloomFilterOptions {
-            ndv: spec.ndv,
-            fpp: spec.fpp,
-        }
-    }
 }
 
 impl Default for BloomFilterOptions {

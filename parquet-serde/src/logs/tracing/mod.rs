@@ -188,10 +188,11 @@ impl TracingLayerBuilder {
         let thread_hub = Arc::clone(&hub);
         let reports = Arc::new(Reports::new(self.on_error));
         let (interval, thread_reports) = (self.flush_interval, Arc::clone(&reports));
-        let handle = std::thread::Builder::new()
-            .name("parquet-serde-tracing".into())
-            .spawn(move || worker::run(writer, thread_hub, interval, thread_reports))
-            .map_err(|e| Error::from(e).context("starting the tracing writer thread"))?;
+        let handle = crate::exec::spawn(
+            "parquet-serde-tracing",
+            "the tracing writer thread",
+            move || worker::run(writer, thread_hub, interval, thread_reports),
+        )?;
         let layer = TracingLayer {
             hub: Arc::clone(&hub),
         };

@@ -1,5 +1,6 @@
 //! Per-field options: what `#[parquet(...)]` says about one field.
 
+use crate::core::bloom::BloomFilterOptions;
 use crate::core::compression::Compression;
 use crate::core::format::{EdgeInterpolationAlgorithm, Encoding, LogicalType, TimeUnit};
 
@@ -272,8 +273,8 @@ impl GeoSpec {
 /// Bloom filter settings from `#[parquet(bloom_filter(ndv = N, fpp = F))]`: the expected
 /// distinct values per column chunk (`None`: sized from the values each chunk holds) and the
 /// false positive probability. The writer turns them into
-/// [`BloomFilterOptions`](crate::core::bloom::BloomFilterOptions) (`From<BloomFilterSpec>`, in the
-/// bloom layer: the schema layer does not know the writer's options) unless its
+/// [`BloomFilterOptions`] (`From<BloomFilterSpec>`, beside this type: the schema layer sits
+/// above the bloom layer, which knows nothing of schemas) unless its
 /// [`WriterOptions`](crate::WriterOptions) sets a Bloom filter for the column.
 ///
 /// ```
@@ -287,6 +288,16 @@ pub struct BloomFilterSpec {
     pub ndv: Option<u64>,
     /// Target false positive probability, in `(0, 1)`.
     pub fpp: f64,
+}
+
+/// The options `#[parquet(bloom_filter(ndv = N, fpp = F))]` asks for.
+impl From<BloomFilterSpec> for BloomFilterOptions {
+    fn from(spec: BloomFilterSpec) -> Self {
+        BloomFilterOptions {
+            ndv: spec.ndv,
+            fpp: spec.fpp,
+        }
+    }
 }
 
 impl BloomFilterSpec {

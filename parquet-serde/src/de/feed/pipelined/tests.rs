@@ -9,7 +9,7 @@ use crate::core::column::ColumnBatch;
 use crate::core::file::{FileWriter, ReadOptions, WriterOptions};
 use crate::core::values::{ByteArrays, ColumnValues};
 use crate::exec::tests::within;
-use crate::record::Value;
+use crate::value::Value;
 
 const SCHEMA: &str = "message m {
   required int64 id;

@@ -1,6 +1,7 @@
 //! Macros for the crate's small serializers that take only some of serde's calls (a
 //! serializer of map keys, of one scalar, a probe that looks for a marker): the calls they
 //! do not take fail with the serializer's own `self.reject()` error, or answer `false`.
+//! Both `ser/` and `variant/` use them, so they sit below both; they import nothing.
 
 /// Declares scalar methods that fail with `self.reject()`.
 macro_rules! reject {

@@ -1,4 +1,14 @@
-//! [`Value`]: one field of a dynamic row.
+//! [`Value`]: one field of a dynamic row, with its serde (`value_serde.rs`, and the private
+//! tokens by which the row assembler answers it in `tokens.rs`) and its JSON form
+//! (`json.rs`). Public as `record::Value`, `record::write_json`, `record::write_json_to`; it
+//! sits below `ser/` and `de/`, which special-case it, while `record/`'s readers, writers and
+//! inference sit above them.
+
+mod json;
+pub(crate) mod tokens;
+mod value_serde;
+
+pub use json::{write_json, write_json_to};
 
 use crate::core::format::TimeUnit;
 use crate::core::values::Int96;

@@ -43,9 +43,9 @@ use serde::ser::{Serialize, SerializeTuple, Serializer};
 use crate::core::format::TimeUnit;
 use crate::core::values::text::{self, Formatted};
 use crate::core::values::Int96;
-use crate::de::{tags, MAP_TAG, VALUE_TOKEN};
 use crate::variant::Variant;
 
+use super::tokens::{tags, MAP_TAG, VALUE_TOKEN};
 use super::Value;
 
 impl Serialize for Value {
@@ -435,7 +435,7 @@ mod tests {
             TimeUnit::Nanos,
             TimeUnit::Unknown(9),
         ] {
-            assert_eq!(unit_of(crate::de::unit_id(u)), u);
+            assert_eq!(unit_of(super::super::tokens::unit_id(u)), u);
         }
     }
 }
