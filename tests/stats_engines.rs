@@ -12,9 +12,11 @@ mod common;
 use std::path::Path;
 
 use common::testdata;
+use parquet_serde::__internals::format;
+use parquet_serde::__internals::format::FileMetaData;
 use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::file::{FileReader, FileWriter, StatisticsLevel, WriterOptions};
-use parquet_serde::core::format::{self, Encoding, FileMetaData};
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays, Int96};
 use serde_json::{json, Value as J};
@@ -684,8 +686,9 @@ fn duckdb_filters_auto_encoded_columns() {
     write_with(&path, &cols, true);
     let r = FileReader::new(std::fs::read(&path).unwrap()).unwrap();
     let mut encodings = Vec::new();
-    for c in &r.metadata().file.row_groups[0].columns {
-        encodings.extend(c.meta_data.as_ref().unwrap().encodings.iter().copied());
+    for c in r.metadata().row_group(0).unwrap().columns() {
+        assert!(c.has_metadata());
+        encodings.extend(c.encodings().iter().copied());
     }
     for e in [
         Encoding::DeltaBinaryPacked,

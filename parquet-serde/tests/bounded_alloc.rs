@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use parquet_serde::__internals::format;
+use parquet_serde::__internals::format::{FileMetaData, PageHeader};
 use parquet_serde::core::bloom::BloomFilterOptions;
 use parquet_serde::core::file::{FileReader, WriterOptions};
-use parquet_serde::core::format::{self, FileMetaData, PageHeader};
 use parquet_serde::filter::col;
 use parquet_serde::{ParquetSchema, ReadOptions, Reader, Value};
 use serde::Serialize;

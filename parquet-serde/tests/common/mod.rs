@@ -15,6 +15,7 @@ use std::process::Command;
 use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::record::{write_json, Value};
 
+pub mod counting;
 pub mod logs;
 
 /// The repository's root (the workspace), whichever package includes this module.

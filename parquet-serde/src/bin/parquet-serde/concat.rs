@@ -99,15 +99,10 @@ fn common_metadata(readers: &[FileReader<File>]) -> Vec<(String, String)> {
     let Some(first) = readers.first() else {
         return Vec::new();
     };
-    let pairs = first
+    first
         .metadata()
-        .file
-        .key_value_metadata
-        .as_deref()
-        .unwrap_or(&[]);
-    pairs
-        .iter()
-        .filter_map(|kv| Some((kv.key.clone(), kv.value.clone()?)))
+        .key_values()
+        .filter_map(|(k, v)| Some((k.to_string(), v?.to_string())))
         .filter(|(k, v)| {
             readers[1..]
                 .iter()

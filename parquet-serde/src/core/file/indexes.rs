@@ -76,7 +76,7 @@ impl PageIndex {
 
 impl ParquetMetaData {
     /// The column chunk `column` of row group `row_group`.
-    pub fn column_chunk(&self, row_group: usize, column: usize) -> Result<&ColumnChunk> {
+    pub(crate) fn column_chunk(&self, row_group: usize, column: usize) -> Result<&ColumnChunk> {
         self.file
             .row_groups
             .get(row_group)
@@ -87,7 +87,7 @@ impl ParquetMetaData {
     }
 
     /// The `ColumnOrder` of leaf `column` from the footer.
-    pub fn column_order(&self, column: usize) -> Option<&ColumnOrder> {
+    pub(crate) fn column_order(&self, column: usize) -> Option<&ColumnOrder> {
         self.file.column_orders.as_ref()?.get(column)
     }
 
@@ -105,7 +105,7 @@ impl ParquetMetaData {
 
     /// Typed statistics of a `Statistics` structure (of a chunk or a page header) of leaf
     /// `column`.
-    pub fn typed_statistics(&self, column: usize, stats: &Statistics) -> ColumnStatistics {
+    pub(crate) fn typed_statistics(&self, column: usize, stats: &Statistics) -> ColumnStatistics {
         match self.schema.columns().get(column) {
             Some(d) => ColumnStatistics::from_thrift(
                 stats,

@@ -8,6 +8,7 @@ mod reader;
 mod types;
 mod writer;
 
+pub use crate::core::format::PageType;
 pub(crate) use decryptor::{ChunkDecryptor, PageDecryptor};
 pub use reader::{PageReader, PageReaderOptions};
 pub use types::Page;
