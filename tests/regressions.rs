@@ -158,7 +158,7 @@ fn flba_bounds_are_whole(path: &Path) -> usize {
                 assert_eq!(b.len(), width, "{} chunk bound {b:?}", d.path);
                 checked += 1;
             }
-            let index = reader.column_index(rg, c).unwrap();
+            let index = parquet_serde::__internals::column_index(&reader, rg, c).unwrap();
             for ci in index.iter() {
                 for b in ci.min_values.iter().chain(&ci.max_values) {
                     if !b.is_empty() {

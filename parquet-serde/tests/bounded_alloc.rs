@@ -331,8 +331,8 @@ fn read_everything(bytes: &[u8]) {
     }
     for rg in 0..file.num_row_groups() {
         for c in 0..paths.len() {
-            let _ = file.column_index(rg, c);
-            let _ = file.offset_index(rg, c);
+            let _ = parquet_serde::__internals::column_index(&file, rg, c);
+            let _ = parquet_serde::__internals::offset_index(&file, rg, c);
             let _ = file.page_index(rg, c);
             let _ = file.bloom_filter(rg, c);
             let _ = file.dictionary(rg, c);

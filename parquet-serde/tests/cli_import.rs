@@ -519,7 +519,7 @@ fn copy_row_group_refuses_an_encrypting_writer() {
         WriterOptions::default().encryption(props),
     )
     .unwrap();
-    let err = parquet_serde::core::file::copy_row_group(&mut writer, &reader, 0).unwrap_err();
+    let err = writer.copy_row_group(&reader, 0).unwrap_err();
     assert_eq!(err.kind(), parquet_serde::ErrorKind::Unsupported);
 }
 

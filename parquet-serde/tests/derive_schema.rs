@@ -108,7 +108,7 @@ fn unit_text(u: &TimeUnit) -> &'static str {
         TimeUnit::Millis => "MILLIS",
         TimeUnit::Micros => "MICROS",
         TimeUnit::Nanos => "NANOS",
-        TimeUnit::Unknown(_) => "?",
+        _ => "?",
     }
 }
 

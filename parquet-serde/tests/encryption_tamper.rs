@@ -76,8 +76,8 @@ fn read_everything(bytes: &[u8], options: &ReadOptions) -> parquet_serde::Result
     let reader = FileReader::with_options(bytes, options.clone())?;
     for rg in 0..reader.num_row_groups() {
         for col in 0..reader.schema().num_columns() {
-            reader.column_index(rg, col)?;
-            reader.offset_index(rg, col)?;
+            parquet_serde::__internals::column_index(&reader, rg, col)?;
+            parquet_serde::__internals::offset_index(&reader, rg, col)?;
             reader.bloom_filter(rg, col)?;
             reader.read_column(rg, col)?;
         }

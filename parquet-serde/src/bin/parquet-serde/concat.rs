@@ -8,7 +8,7 @@ use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use parquet_serde::core::file::{copy_row_group, FileReader, FileWriter, PendingFile};
+use parquet_serde::core::file::{FileReader, FileWriter, PendingFile};
 use parquet_serde::{Error, ErrorKind, WriterOptions};
 
 /// The arguments of `concat`.
@@ -53,7 +53,7 @@ pub fn run(args: &ConcatArgs) -> Result<(), Error> {
     for (reader, path) in readers.iter().zip(&args.inputs) {
         let at = |e: Error| e.context(format!("`{}`", path.display()));
         for rg in 0..reader.num_row_groups() {
-            match copy_row_group(&mut writer, reader, rg) {
+            match writer.copy_row_group(reader, rg) {
                 Ok(()) => {}
                 Err(e) if e.kind() == ErrorKind::Unsupported => {
                     reencode(&mut writer, reader, rg).map_err(at)?

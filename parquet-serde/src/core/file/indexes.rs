@@ -188,7 +188,11 @@ impl<R: ChunkReader> FileReader<R> {
     }
 
     /// The ColumnIndex of a column chunk, if written.
-    pub fn column_index(&self, row_group: usize, column: usize) -> Result<Option<ColumnIndex>> {
+    pub(crate) fn column_index(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<Option<ColumnIndex>> {
         let chunk = self.metadata().column_chunk(row_group, column)?;
         let at = |e: Error| self.located(e.context("column index"), row_group, column);
         let Some((offset, len)) = within(
@@ -206,7 +210,11 @@ impl<R: ChunkReader> FileReader<R> {
     }
 
     /// The OffsetIndex of a column chunk, if written.
-    pub fn offset_index(&self, row_group: usize, column: usize) -> Result<Option<OffsetIndex>> {
+    pub(crate) fn offset_index(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<Option<OffsetIndex>> {
         let chunk = self.metadata().column_chunk(row_group, column)?;
         let at = |e: Error| self.located(e.context("offset index"), row_group, column);
         let Some((offset, len)) = within(

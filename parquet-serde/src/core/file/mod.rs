@@ -24,7 +24,6 @@ pub(crate) use chunk_reader::not_a_file;
 pub use chunk_reader::ChunkReader;
 #[cfg(test)]
 pub(crate) use chunk_reader::CountingReader;
-pub use copy::copy_row_group;
 pub use footer::ParquetMetaData;
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 pub(crate) use footer::{FOOTER_SIZE, MAGIC};

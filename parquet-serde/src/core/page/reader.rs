@@ -399,7 +399,6 @@ impl<'a> PageReader<'a> {
                     encoding: d.encoding,
                     def_level_encoding: d.definition_level_encoding,
                     rep_level_encoding: d.repetition_level_encoding,
-                    statistics: d.statistics,
                 }))
             }
             PageType::DataPageV2 => {
@@ -463,7 +462,6 @@ impl<'a> PageReader<'a> {
                     num_nulls,
                     num_rows: d.num_rows.max(0) as usize,
                     encoding: d.encoding,
-                    statistics: d.statistics,
                 }))
             }
             // Index pages are not used by any writer; unknown page types come from newer
