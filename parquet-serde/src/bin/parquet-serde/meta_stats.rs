@@ -125,7 +125,7 @@ pub fn geo_stats_text(bbox: Option<Bounds>, types: Option<&[i32]>) -> String {
     let types = match types {
         // The format lists no types, or none, when the writer did not know them.
         None => "unknown".to_string(),
-        Some(codes) if codes.is_empty() => "unknown".to_string(),
+        Some([]) => "unknown".to_string(),
         Some(codes) => codes
             .iter()
             .map(
