@@ -11,7 +11,7 @@ mod variant_gen;
 
 use std::path::Path;
 
-use parquet_serde::core::format::{LogicalType, Type};
+use parquet_serde::core::schema::{LogicalType, PhysicalType as Type};
 use parquet_serde::core::schema::{Repetition, Schema, SchemaNode};
 use parquet_serde::record::{Value, ValueWriter};
 use parquet_serde::WriterOptions;

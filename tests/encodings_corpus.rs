@@ -9,9 +9,10 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{corpus, json_eq, read_with, rows_json};
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::column::{ColumnBatch, DataPageVersion};
 use parquet_serde::core::file::{ColumnOverrides, FileReader, FileWriter, WriterOptions};
-use parquet_serde::core::format::{CompressionCodec, Encoding, PageType};
+use parquet_serde::core::page::PageType;
 use parquet_serde::core::values::ColumnValues;
 use parquet_serde::{Compression, ReadOptions};
 
@@ -150,7 +151,7 @@ struct Layout {
     dictionary: bool,
     encodings: BTreeSet<i32>,
     v2: bool,
-    codec: CompressionCodec,
+    codec: Option<String>,
 }
 
 fn layout<R: parquet_serde::core::file::ChunkReader>(
@@ -164,20 +165,21 @@ fn layout<R: parquet_serde::core::file::ChunkReader>(
         dictionary: false,
         encodings: BTreeSet::new(),
         v2: false,
-        codec: chunk.codec,
+        codec: reader
+            .metadata()
+            .row_group(rg)
+            .and_then(|g| g.column(c))
+            .and_then(|m| m.codec_name()),
     };
     while let Some(p) = pages.next_raw().unwrap() {
-        let h = &p.header;
-        match h.r#type {
+        match p.page_type() {
             PageType::DictionaryPage => l.dictionary = true,
             PageType::DataPageV2 => {
                 l.v2 = true;
-                l.encodings
-                    .insert(h.data_page_header_v2.as_ref().unwrap().encoding.to_i32());
+                l.encodings.insert(p.encoding().unwrap().to_i32());
             }
             PageType::DataPage => {
-                l.encodings
-                    .insert(h.data_page_header.as_ref().unwrap().encoding.to_i32());
+                l.encodings.insert(p.encoding().unwrap().to_i32());
             }
             _ => {}
         }
@@ -189,12 +191,12 @@ fn layout<R: parquet_serde::core::file::ChunkReader>(
     l
 }
 
-fn compression(codec: CompressionCodec) -> Compression {
+fn compression(codec: Option<&str>) -> Compression {
     match codec {
-        CompressionCodec::Uncompressed => Compression::Uncompressed,
-        CompressionCodec::Gzip => Compression::GZIP_DEFAULT,
-        CompressionCodec::Zstd => Compression::ZSTD_DEFAULT,
-        CompressionCodec::Brotli => Compression::BROTLI_DEFAULT,
+        Some("UNCOMPRESSED") => Compression::Uncompressed,
+        Some("GZIP") => Compression::GZIP_DEFAULT,
+        Some("ZSTD") => Compression::ZSTD_DEFAULT,
+        Some("BROTLI") => Compression::BROTLI_DEFAULT,
         _ => Compression::Snappy,
     }
 }
@@ -218,7 +220,7 @@ fn rewrite_keeping_encodings(reader: &FileReader<Vec<u8>>) -> Vec<u8> {
         options = options.column(
             descr.path.to_string(),
             ColumnOverrides::default()
-                .compression(compression(l.codec))
+                .compression(compression(l.codec.as_deref()))
                 .dictionary(l.dictionary)
                 .encoding(value_encoding),
         );

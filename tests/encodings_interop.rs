@@ -16,10 +16,12 @@ mod common;
 use std::path::Path;
 
 use common::rows_json;
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::column::{ColumnBatch, DataPageVersion};
 use parquet_serde::core::encoding::alp;
 use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
-use parquet_serde::core::format::{Encoding, PageType, Type};
+use parquet_serde::core::page::PageType;
+use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::{Compression, ReadOptions};
@@ -364,9 +366,8 @@ fn data_page_encodings(path: &Path) -> Vec<Vec<Encoding>> {
             let chunk = reader.column_chunk(rg, c).unwrap();
             let mut pages = chunk.pages(reader.options().page_options());
             while let Some(p) = pages.next_raw().unwrap() {
-                let e = match p.header.r#type {
-                    PageType::DataPage => p.header.data_page_header.as_ref().unwrap().encoding,
-                    PageType::DataPageV2 => p.header.data_page_header_v2.as_ref().unwrap().encoding,
+                let e = match p.page_type() {
+                    PageType::DataPage | PageType::DataPageV2 => p.encoding().unwrap(),
                     _ => continue,
                 };
                 if !encs.contains(&e) {

@@ -302,7 +302,7 @@ fn column_keys_are_needed_only_for_their_columns() {
     );
     assert!(reader.read_column(0, double).is_err());
     assert!(reader.bloom_filter(0, double).is_err());
-    assert!(reader.column_index(0, double).is_err());
+    assert!(parquet_serde::__internals::column_index(&reader, 0, double).is_err());
     let int32 = column_index(&reader, "int32_field");
     let batch = reader.read_column(0, int32).unwrap();
     assert_eq!(batch.values, ColumnValues::Int32((0..50).collect()));
@@ -468,7 +468,7 @@ fn bloom_filters_and_page_indexes_of_encrypted_columns() {
             };
             indexes += 1;
             assert!(!pi.pages.is_empty());
-            let rows = reader.metadata().file.row_groups[0].num_rows as u64;
+            let rows = reader.metadata().row_group(0).unwrap().num_rows();
             assert_eq!(pi.pages.last().unwrap().rows.end, rows, "{file} column {c}");
             // A row selection inside the chunk reads through the page locations.
             let sel = RowSelection::from_ranges([3..5, 40..41]);
@@ -486,13 +486,11 @@ fn bloom_filters_and_page_indexes_of_encrypted_columns() {
 /// Offset of the first page of column `path` in row group 0.
 fn chunk_start(reader: &FileReader<Vec<u8>>, path: &str) -> usize {
     let c = column_index(reader, path);
-    let md = reader.metadata().file.row_groups[0].columns[c]
-        .meta_data
-        .as_ref()
-        .unwrap();
-    match md.dictionary_page_offset {
-        Some(d) if d > 0 && d < md.data_page_offset => d as usize,
-        _ => md.data_page_offset as usize,
+    let md = reader.metadata().row_group(0).unwrap().column(c).unwrap();
+    assert!(md.has_metadata());
+    match md.dictionary_page_offset() {
+        Some(d) if d > 0 && d < md.data_page_offset() => d as usize,
+        _ => md.data_page_offset() as usize,
     }
 }
 

@@ -10,15 +10,17 @@ mod common;
 
 use std::path::Path;
 
+use parquet_serde::__internals::format;
+use parquet_serde::__internals::format::{
+    BloomFilterHeader, ColumnChunk, ColumnCryptoMetaData, ColumnIndex, ColumnMetaData,
+    EncryptionAlgorithm, FileCryptoMetaData, FileMetaData, OffsetIndex, PageHeader,
+};
 use parquet_serde::core::column::DataPageVersion;
 use parquet_serde::core::encryption::{
     file_aad, footer_aad, module_aad, module_len, Algorithm, FileEncryptionProperties, ModuleKey,
     ModuleType, CTR_OVERHEAD, GCM_OVERHEAD, SIGNATURE_LEN,
 };
-use parquet_serde::core::format::{
-    self, BloomFilterHeader, ColumnChunk, ColumnCryptoMetaData, ColumnIndex, ColumnMetaData,
-    EncryptionAlgorithm, FileCryptoMetaData, FileMetaData, OffsetIndex, PageHeader, PageType,
-};
+use parquet_serde::core::page::PageType;
 use parquet_serde::{Compression, ParquetSchema, WriterOptions};
 use serde::Serialize;
 use serde_json::{json, Value as J};

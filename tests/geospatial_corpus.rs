@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
+use parquet_serde::core::file::ColumnChunkMetaData;
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::format::GeospatialStatistics;
 use parquet_serde::core::geo::GeoStatisticsBuilder;
 use parquet_serde::{ParquetSchema, Value};
 use serde::Serialize;
@@ -83,22 +83,41 @@ fn hex(b: &[u8]) -> String {
 
 /// GeospatialStatistics in pyarrow's JSON form (NaN and absent as null, types as a list;
 /// statistics with neither a box nor types as null).
-fn stats_json(s: Option<&GeospatialStatistics>) -> Json {
-    let known = |s: &&GeospatialStatistics| {
-        s.bbox.is_some() || s.geospatial_types.as_ref().is_some_and(|t| !t.is_empty())
-    };
-    let Some(s) = s.filter(known) else {
+/// `bbox` is `[xmin, xmax, ymin, ymax, zmin, zmax, mmin, mmax]`.
+fn stats_json(bbox: Option<[Option<f64>; 8]>, types: Option<&[i32]>) -> Json {
+    if bbox.is_none() && types.is_none_or(|t| t.is_empty()) {
         return Json::Null;
+    }
+    let f = |i: usize| {
+        bbox.and_then(|b| b[i])
+            .filter(|v| !v.is_nan())
+            .map_or(Json::Null, Json::from)
     };
-    let b = s.bbox.as_ref();
-    let f = |v: Option<f64>| v.filter(|v| !v.is_nan()).map_or(Json::Null, Json::from);
     serde_json::json!({
-        "xmin": f(b.map(|b| b.xmin)), "xmax": f(b.map(|b| b.xmax)),
-        "ymin": f(b.map(|b| b.ymin)), "ymax": f(b.map(|b| b.ymax)),
-        "zmin": f(b.and_then(|b| b.zmin)), "zmax": f(b.and_then(|b| b.zmax)),
-        "mmin": f(b.and_then(|b| b.mmin)), "mmax": f(b.and_then(|b| b.mmax)),
-        "types": s.geospatial_types.clone().unwrap_or_default(),
+        "xmin": f(0), "xmax": f(1),
+        "ymin": f(2), "ymax": f(3),
+        "zmin": f(4), "zmax": f(5),
+        "mmin": f(6), "mmax": f(7),
+        "types": types.unwrap_or_default(),
     })
+}
+
+/// The geospatial statistics of a column chunk in the footer, as [`stats_json`].
+fn chunk_stats_json(chunk: ColumnChunkMetaData<'_>) -> Json {
+    let bbox = chunk.geospatial_bbox().map(|b| {
+        let (z, m) = (b.z.get(), b.m.get());
+        [
+            Some(b.x.min),
+            Some(b.x.max),
+            Some(b.y.min),
+            Some(b.y.max),
+            z.map(|z| z.0),
+            z.map(|z| z.1),
+            m.map(|m| m.0),
+            m.map(|m| m.1),
+        ]
+    });
+    stats_json(bbox, chunk.geospatial_types())
 }
 
 /// The geospatial column's values of every row, as hex (null as `None`).
@@ -134,9 +153,9 @@ fn corpus_reads_as_pyarrow_reads_it() {
             printed.contains(if geography { "Geography" } else { "Geometry" }),
             "{file}: {printed}"
         );
-        let md = &reader.metadata().file;
+        let md = reader.metadata();
         let exp_stats = exp["stats"].as_array().unwrap();
-        assert_eq!(md.row_groups.len(), exp_stats.len(), "{file}");
+        assert_eq!(md.num_row_groups(), exp_stats.len(), "{file}");
         let values: Vec<Option<Vec<u8>>> = {
             let name = descr.path.to_string();
             parquet_serde::record::read_rows(&reader, &[name.as_str()], None)
@@ -149,22 +168,33 @@ fn corpus_reads_as_pyarrow_reads_it() {
                 .collect()
         };
         let mut start = 0usize;
-        for (rg, exp) in md.row_groups.iter().zip(exp_stats) {
-            let ours = rg.columns[column]
-                .meta_data
-                .as_ref()
-                .and_then(|m| m.geospatial_statistics.as_ref());
-            assert_eq!(&stats_json(ours), exp, "{file}: statistics as read");
+        for (rg, exp) in md.row_groups().zip(exp_stats) {
+            let ours = chunk_stats_json(rg.column(column).unwrap());
+            assert_eq!(&ours, exp, "{file}: statistics as read");
             // Our builder over the row group's values gives the writer's statistics (a
             // GEOGRAPHY writer may widen its box for curved edges: types only there).
-            let end = start + rg.num_rows as usize;
+            let end = start + rg.num_rows() as usize;
             let mut builder = GeoStatisticsBuilder::new();
             for v in values[start..end].iter().flatten() {
                 builder.add(v);
             }
             start = end;
             let built = builder.finish(!geography);
-            let (built, ours) = (stats_json(built.as_ref()), stats_json(ours));
+            let built = built.map_or(Json::Null, |g| {
+                let bbox = g.bbox.as_ref().map(|b| {
+                    [
+                        Some(b.xmin),
+                        Some(b.xmax),
+                        Some(b.ymin),
+                        Some(b.ymax),
+                        b.zmin,
+                        b.zmax,
+                        b.mmin,
+                        b.mmax,
+                    ]
+                });
+                stats_json(bbox, g.geospatial_types.as_deref())
+            });
             if ours == Json::Null {
                 // The writer wrote none (crs-geography.parquet).
             } else if geography {
@@ -287,21 +317,18 @@ fn statistics_equal_the_yaml_expectations() {
     assert!(groups.len() >= 30, "{} groups", groups.len());
     let reader = FileReader::new(common::corpus_file("geospatial/geospatial.parquet")).unwrap();
     let rows = parquet_serde::record::read_rows(&reader, &["group"], None).unwrap();
-    let md = &reader.metadata().file;
-    assert_eq!(md.row_groups.len(), groups.len());
+    let md = reader.metadata();
+    assert_eq!(md.num_row_groups(), groups.len());
     let mut start = 0usize;
-    for rg in &md.row_groups {
+    for rg in md.row_groups() {
         let Some(Value::String(name)) = rows[start].get("group") else {
             panic!("row {start}: no group name");
         };
-        start += rg.num_rows as usize;
+        start += rg.num_rows() as usize;
         let wkt = &groups[name];
-        assert_eq!(wkt.len(), rg.num_rows as usize, "{name}: rows");
-        let ours = rg.columns[2]
-            .meta_data
-            .as_ref()
-            .and_then(|m| m.geospatial_statistics.as_ref());
-        assert_eq!(stats_json(ours), expected_from_wkt(wkt), "row group {name}");
+        assert_eq!(wkt.len(), rg.num_rows() as usize, "{name}: rows");
+        let ours = chunk_stats_json(rg.column(2).unwrap());
+        assert_eq!(ours, expected_from_wkt(wkt), "row group {name}");
     }
 }
 
@@ -356,13 +383,10 @@ fn pyarrow_reads_our_geometry_columns() {
         .collect();
     assert_eq!(exp["rows"], Json::Array(expected_rows));
     let reader = FileReader::new(bytes).unwrap();
-    for (i, rg) in reader.metadata().file.row_groups.iter().enumerate() {
-        let ours = rg.columns[1]
-            .meta_data
-            .as_ref()
-            .and_then(|m| m.geospatial_statistics.as_ref());
-        assert!(ours.is_some());
-        assert_eq!(stats_json(ours), exp["stats"][i], "row group {i}");
+    for (i, rg) in reader.metadata().row_groups().enumerate() {
+        let ours = rg.column(1).unwrap();
+        assert!(ours.has_geospatial_statistics());
+        assert_eq!(chunk_stats_json(ours), exp["stats"][i], "row group {i}");
     }
     // Row group 0 holds rows 0..10 (0 and 5 null): x 1 ..= 9.5, y -9 ..= 2, z 1 (the NaN
     // skipped), m 2 ..= 18.

@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
+use parquet_serde::__internals::format::{
+    decode, ColumnCryptoMetaData, ColumnMetaData, EncryptionAlgorithm, FileCryptoMetaData,
+    FileMetaData,
+};
 use parquet_serde::core::encryption::{
     file_aad, footer_aad, module_aad, FileDecryptionProperties, ModuleKey, ModuleType,
     SIGNATURE_LEN,
-};
-use parquet_serde::core::format::{
-    decode, ColumnCryptoMetaData, ColumnMetaData, EncryptionAlgorithm, FileCryptoMetaData,
-    FileMetaData,
 };
 use parquet_serde::core::keytools::{
     CryptoFactory, DecryptionConfiguration, InMemoryKms, KeyMaterial, KeyMaterialStore,

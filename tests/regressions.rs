@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use common::{python, regression_file};
 use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
-use parquet_serde::core::format::Type;
+use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::filter::col;
 use parquet_serde::{ReadOptions, Reader, Value};
 
@@ -36,9 +36,9 @@ fn filter_on_a_huge_row_group_count_is_an_error() {
     let claimed = FileReader::new(bytes.clone())
         .unwrap()
         .metadata()
-        .file
-        .row_groups[0]
-        .num_rows;
+        .row_group(0)
+        .unwrap()
+        .num_rows();
     assert!(claimed >= 1 << 40, "the reproducer claims {claimed} rows");
     for predicate in [
         col("long_col").gt(5u64),
@@ -151,16 +151,14 @@ fn flba_bounds_are_whole(path: &Path) -> usize {
         }
         let width = d.type_length as usize;
         for rg in 0..reader.num_row_groups() {
-            let meta = reader.metadata().file.row_groups[rg].columns[c]
-                .meta_data
-                .clone()
-                .unwrap();
-            let stats = meta.statistics.unwrap();
-            for b in [&stats.min_value, &stats.max_value].into_iter().flatten() {
+            let meta = reader.metadata().row_group(rg).unwrap().column(c).unwrap();
+            assert!(meta.has_metadata());
+            let stats = meta.raw_statistics().unwrap();
+            for b in [stats.min_value(), stats.max_value()].into_iter().flatten() {
                 assert_eq!(b.len(), width, "{} chunk bound {b:?}", d.path);
                 checked += 1;
             }
-            let index = reader.column_index(rg, c).unwrap();
+            let index = parquet_serde::__internals::column_index(&reader, rg, c).unwrap();
             for ci in index.iter() {
                 for b in ci.min_values.iter().chain(&ci.max_values) {
                     if !b.is_empty() {

@@ -7,11 +7,14 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 
+use common::counting::CountingReader;
 use common::{corpus, testdata};
 use parquet_serde::core::bloom::{hash, Sbbf};
 use parquet_serde::core::column::{Scalar, SortOrder};
-use parquet_serde::core::file::{ChunkReader, CountingReader, FileReader};
-use parquet_serde::core::format::{BoundaryOrder, ColumnOrder, PageType, Type};
+use parquet_serde::core::file::BoundaryOrder;
+use parquet_serde::core::file::{ChunkReader, FileReader};
+use parquet_serde::core::page::PageType;
+use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::filter::{col, FilterOptions};
 use serde_json::{json, Value as J};
 
@@ -59,25 +62,20 @@ fn open(name: &str) -> FileReader<Vec<u8>> {
 /// Why we may drop bounds pyarrow reports (the specification's reading rules).
 fn dropped_reason(r: &FileReader<Vec<u8>>, rg: usize, c: usize) -> Option<&'static str> {
     let md = r.metadata();
-    let d = &md.schema.columns()[c];
-    let s = md.file.row_groups[rg].columns[c]
-        .meta_data
-        .as_ref()?
-        .statistics
-        .as_ref()?;
+    let d = &md.schema().columns()[c];
+    let s = md.row_group(rg)?.column(c)?.raw_statistics()?;
     let order = SortOrder::for_column(d);
-    let nan = |b: &Option<Vec<u8>>| {
-        b.as_deref()
-            .and_then(|b| Scalar::decode(b, d.physical_type, order))
+    let nan = |b: Option<&[u8]>| {
+        b.and_then(|b| Scalar::decode(b, d.physical_type, order))
             .is_some_and(|s| s.is_nan())
     };
     if !order.is_defined() {
         Some("undefined order")
-    } else if nan(&s.min_value) || nan(&s.max_value) || nan(&s.min) || nan(&s.max) {
+    } else if nan(s.min_value()) || nan(s.max_value()) || nan(s.min()) || nan(s.max()) {
         Some("NaN bound")
-    } else if s.min_value.is_some() && md.file.column_orders.is_none() {
+    } else if s.min_value().is_some() && !md.has_column_orders() {
         Some("min_value without column_orders")
-    } else if s.min_value.is_none()
+    } else if s.min_value().is_none()
         && (order != SortOrder::Signed
             || matches!(d.physical_type, Type::ByteArray | Type::FixedLenByteArray))
     {
@@ -131,18 +129,18 @@ fn corpus_statistics_agree_with_pyarrow() {
         let r = open(name);
         let md = r.metadata();
         for rg in 0..md.num_row_groups() {
-            for c in 0..md.schema.num_columns() {
+            for c in 0..md.schema().num_columns() {
                 let Some(t) = theirs.get(&(name.clone(), rg as u64, c as u64)) else {
                     continue;
                 };
                 let ours = md.column_statistics(rg, c).unwrap_or_default();
-                let at = format!("{name} rg {rg} column {}", md.schema.columns()[c].path);
+                let at = format!("{name} rg {rg} column {}", md.schema().columns()[c].path);
                 if let (Some(n), Some(m)) = (ours.null_count, t["null_count"].as_u64()) {
                     if n != m {
                         failures.push(format!("{at}: null_count {n} vs pyarrow {m}"));
                     }
                 }
-                let ieee = md.column_order(c) == Some(&ColumnOrder::Ieee754TotalOrder);
+                let ieee = md.column_order_name(c) == Some("IEEE_754_TOTAL_ORDER");
                 match (&ours.min, &ours.max, t["has_min_max"].as_bool().unwrap()) {
                     (Some(lo), Some(hi), true) => {
                         if same(&norm(lo), &t["min"]) && same(&norm(hi), &t["max"]) {
@@ -207,8 +205,8 @@ fn float16_statistics() {
 fn floating_orders_and_nan_counts() {
     let r = open("floating_orders_nan_count.parquet");
     let md = r.metadata();
-    assert_eq!(md.column_order(0), Some(&ColumnOrder::Ieee754TotalOrder));
-    assert_eq!(md.column_order(1), Some(&ColumnOrder::TypeDefinedOrder));
+    assert_eq!(md.column_order_name(0), Some("IEEE_754_TOTAL_ORDER"));
+    assert_eq!(md.column_order_name(1), Some("TYPE_ORDER"));
     for rg in 0..md.num_row_groups() {
         for c in 0..6 {
             let s = md.column_statistics(rg, c).unwrap();
@@ -281,19 +279,19 @@ fn truncated_binary_bounds() {
     let r = open("binary_truncated_min_max.parquet");
     let md = r.metadata();
     let names: Vec<String> = md
-        .schema
+        .schema()
         .columns()
         .iter()
         .map(|c| c.path.to_string())
         .collect();
     for (c, name) in names.iter().enumerate() {
         let s = md.column_statistics(0, c).unwrap();
-        let raw = md.file.row_groups[0].columns[c]
-            .meta_data
-            .as_ref()
+        let raw = md
+            .row_group(0)
             .unwrap()
-            .statistics
-            .clone()
+            .column(c)
+            .unwrap()
+            .raw_statistics()
             .unwrap();
         let values = r.read_column(0, c).unwrap().values;
         let parquet_serde::core::values::ColumnValues::ByteArray(v) = values else {
@@ -305,8 +303,16 @@ fn truncated_binary_bounds() {
             let x = Scalar::from(x);
             assert!(lo <= x && x <= hi, "{name}: {x} outside {lo}..{hi}");
         }
-        assert_eq!(s.min_exact, raw.is_min_value_exact == Some(true), "{name}");
-        assert_eq!(s.max_exact, raw.is_max_value_exact == Some(true), "{name}");
+        assert_eq!(
+            s.min_exact,
+            raw.is_min_value_exact() == Some(true),
+            "{name}"
+        );
+        assert_eq!(
+            s.max_exact,
+            raw.is_max_value_exact() == Some(true),
+            "{name}"
+        );
         // Filters on the truncated bounds stay exact.
         for probe in [
             "Al",
@@ -337,16 +343,26 @@ fn truncated_binary_bounds() {
 #[test]
 fn sorting_columns() {
     let r = open("sort_columns.parquet");
-    for rg in &r.metadata().file.row_groups {
-        let keys = rg.sorting_columns.as_ref().unwrap();
+    let md = r.metadata();
+    let path = |i: usize| md.schema().columns()[i].path.to_string();
+    for rg in md.row_groups() {
+        let keys = rg.sorting_columns();
         assert_eq!(keys.len(), 2);
         assert_eq!(
-            (keys[0].column_idx, keys[0].descending, keys[0].nulls_first),
-            (0, true, true)
+            (
+                keys[0].column.clone(),
+                keys[0].descending,
+                keys[0].nulls_first
+            ),
+            (path(0), true, true)
         );
         assert_eq!(
-            (keys[1].column_idx, keys[1].descending, keys[1].nulls_first),
-            (1, false, false)
+            (
+                keys[1].column.clone(),
+                keys[1].descending,
+                keys[1].nulls_first
+            ),
+            (path(1), false, false)
         );
     }
 }
@@ -386,8 +402,8 @@ fn check_page_index(name: &str) {
     let r = open(name);
     let md = r.metadata();
     let mut pages_checked = 0;
-    for c in 0..md.schema.num_columns() {
-        let d = &md.schema.columns()[c];
+    for c in 0..md.schema().num_columns() {
+        let d = &md.schema().columns()[c];
         let Some(pi) = r.page_index(0, c).unwrap() else {
             continue;
         };
@@ -397,12 +413,9 @@ fn check_page_index(name: &str) {
         let mut stored = Vec::new();
         let mut row = 0u64;
         while let Some(p) = pages.next_raw().unwrap() {
-            if matches!(p.header.r#type, PageType::DataPage | PageType::DataPageV2) {
-                let n = p
-                    .header
-                    .data_page_header
-                    .as_ref()
-                    .map_or(0, |h| h.num_values) as u64;
+            if matches!(p.page_type(), PageType::DataPage | PageType::DataPageV2) {
+                // The values of a v1 page (v2 pages count 0 here).
+                let n = p.level_encodings().and(p.num_values()).map_or(0, |n| n) as u64;
                 stored.push((p.offset, (p.header_len + p.data.len()) as u32, row));
                 row += n;
             }

@@ -12,9 +12,11 @@ mod common;
 use std::path::Path;
 
 use common::testdata;
+use parquet_serde::__internals::format;
+use parquet_serde::__internals::format::FileMetaData;
 use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::file::{FileReader, FileWriter, StatisticsLevel, WriterOptions};
-use parquet_serde::core::format::{self, Encoding, FileMetaData};
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays, Int96};
 use serde_json::{json, Value as J};
@@ -639,7 +641,9 @@ fn pyarrow_reads_the_statistics_of_every_type() {
     let reader = FileReader::new(std::fs::read(&path).unwrap()).unwrap();
     for (c, d) in reader.schema().columns().iter().enumerate() {
         if d.type_length > 0 {
-            let ci = reader.column_index(0, c).unwrap().unwrap();
+            let ci = parquet_serde::__internals::column_index(&reader, 0, c)
+                .unwrap()
+                .unwrap();
             for b in ci.min_values.iter().chain(&ci.max_values) {
                 assert_eq!(b.len(), d.type_length as usize, "{} page index", d.path);
             }
@@ -684,8 +688,9 @@ fn duckdb_filters_auto_encoded_columns() {
     write_with(&path, &cols, true);
     let r = FileReader::new(std::fs::read(&path).unwrap()).unwrap();
     let mut encodings = Vec::new();
-    for c in &r.metadata().file.row_groups[0].columns {
-        encodings.extend(c.meta_data.as_ref().unwrap().encodings.iter().copied());
+    for c in r.metadata().row_group(0).unwrap().columns() {
+        assert!(c.has_metadata());
+        encodings.extend(c.encodings().iter().copied());
     }
     for e in [
         Encoding::DeltaBinaryPacked,

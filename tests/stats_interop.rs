@@ -302,7 +302,7 @@ fn pyarrow_reports_the_statistics_it_writes_itself() {
     let mut compared = 0;
     let mut failures = Vec::new();
     for rg in 0..md.num_row_groups() {
-        for (c, d) in md.schema.columns().iter().enumerate() {
+        for (c, d) in md.schema().columns().iter().enumerate() {
             let path = d.path.to_string();
             let a = &by_file[&(o.to_string(), rg as u64, path.clone())];
             let b = &by_file[&(t.to_string(), rg as u64, path.clone())];
@@ -368,7 +368,7 @@ fn duckdb_metadata_agrees() {
     let md = reader.metadata();
     let mut failures = Vec::new();
     for rg in 0..3u64 {
-        for (c, d) in md.schema.columns().iter().enumerate() {
+        for (c, d) in md.schema().columns().iter().enumerate() {
             // DuckDB names nested paths with ", ".
             let path = d.path.parts().join(", ");
             let a = map[&(o.to_string(), rg, path.clone())];

@@ -12,7 +12,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{json_eq, rows_json};
-use parquet_serde::core::format::TimeUnit;
+use parquet_serde::core::schema::TimeUnit;
 use parquet_serde::record::{write_json, Value};
 use parquet_serde::{Compression, ParquetSchema, ReadOptions, WriterOptions};
 use serde::Serialize;
@@ -342,7 +342,7 @@ fn pyarrow_and_duckdb_read_typed_files() {
             "zstd-v2-small",
             WriterOptions::default()
                 .compression(Compression::Zstd(3))
-                .data_page_version(parquet_serde::core::file::DataPageVersion::V2)
+                .data_page_version(parquet_serde::core::column::DataPageVersion::V2)
                 .page_size(4096)
                 .row_group_rows(1_000),
         ),

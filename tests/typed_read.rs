@@ -11,8 +11,9 @@ use common::{corpus_file, python_file};
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
+use common::counting::CountingReader;
 use parquet_serde::core::column::ColumnBatch;
-use parquet_serde::core::file::{CountingReader, FileWriter, WriterOptions};
+use parquet_serde::core::file::{FileWriter, WriterOptions};
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::record::Value;
@@ -694,17 +695,13 @@ fn projection_decodes_only_named_columns() {
     assert_eq!(rows[3001], OnlyC { c: Some(3001) });
     let data_bytes = counting.bytes_read() - footer_bytes;
     // Exactly the chunks of column `c`.
-    let metadata = parquet_serde::core::file::parse_footer(&bytes[..]).unwrap();
+    let metadata = parquet_serde::core::file::ParquetMetaData::parse(&bytes[..]).unwrap();
     let c_bytes: i64 = metadata
-        .file
-        .row_groups
-        .iter()
+        .row_groups()
         .map(|rg| {
-            rg.columns[2]
-                .meta_data
-                .as_ref()
-                .unwrap()
-                .total_compressed_size
+            let chunk = rg.column(2).unwrap();
+            assert!(chunk.has_metadata());
+            chunk.compressed_size()
         })
         .sum();
     assert_eq!(data_bytes, c_bytes as u64);
@@ -1291,7 +1288,7 @@ fn bytes_wide_integers_and_times() {
         row.get("ms"),
         Some(&Value::Timestamp {
             value: -1,
-            unit: parquet_serde::core::format::TimeUnit::Millis,
+            unit: parquet_serde::core::schema::TimeUnit::Millis,
             utc: false
         })
     );

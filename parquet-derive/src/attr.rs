@@ -62,7 +62,7 @@ pub enum Codec {
 }
 
 /// The value encodings `encoding = "..."` may name: the name, as
-/// `parquet_serde::core::format::Encoding`'s `FromStr` accepts it (compared after the same
+/// `parquet_serde::core::column::Encoding`'s `FromStr` accepts it (compared after the same
 /// normalisation: trimmed, lower case, `-` for `_`), and its number in parquet.thrift (the
 /// expansion is `Encoding::from_i32(n)`, so ALP, which the enum does not name yet, needs no
 /// special case).

@@ -3,8 +3,8 @@
 //! `cargo bench -p parquet-serde --bench encoding -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::encoding::{levels, plain, rle};
-use parquet_serde::core::format::Encoding;
 use parquet_serde::core::values::ByteArrays;
 
 const N: usize = 1 << 20;

@@ -43,12 +43,12 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use parquet_serde::core::column::ColumnBatch;
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::encoding::{
     alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
     rle_boolean,
 };
 use parquet_serde::core::file::{FileWriter, WriterOptions};
-use parquet_serde::core::format::Encoding;
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::Compression;
 

@@ -6,14 +6,18 @@
 //! Only the public API of `parquet_serde` is used.
 #![allow(dead_code)]
 
+use parquet_serde::__internals::format;
+use parquet_serde::__internals::format::{
+    BloomFilterHeader, ColumnIndex, CompressionCodec, DataPageHeader, DataPageHeaderV2,
+    DictionaryPageHeader, FileMetaData, OffsetIndex, PageHeader,
+};
 use parquet_serde::core::column::ColumnChunkReader;
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::encryption::FileDecryptionProperties;
 use parquet_serde::core::file::{FileReader, ReadOptions};
-use parquet_serde::core::format::{
-    self, BloomFilterHeader, ColumnIndex, CompressionCodec, DataPageHeader, DataPageHeaderV2,
-    DictionaryPageHeader, Encoding, FileMetaData, OffsetIndex, PageHeader, PageType, Type,
-};
+use parquet_serde::core::page::PageType;
 use parquet_serde::core::page::{PageReader, PageReaderOptions};
+use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::filter::{col, not, Predicate};
 use parquet_serde::{Reader, Value};
 use std::collections::BTreeMap;

@@ -165,6 +165,14 @@ pub mod dataset;
 mod de;
 mod error;
 mod exec;
+#[cfg(feature = "internals")]
+mod internals;
+/// Not API, no semver promise; for benches and fuzzing (feature `internals`).
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod __internals {
+    pub use crate::internals::*;
+}
 pub mod filter;
 pub mod json;
 pub mod logs;
@@ -203,12 +211,12 @@ pub use ser::{
 /// The value types that [`WriterOptions`] and [`ReadOptions`] take, in one place.
 pub mod options {
     pub use crate::core::bloom::BloomFilterOptions;
+    pub use crate::core::column::{DataPageVersion, Encoding};
     pub use crate::core::compression::Compression;
     pub use crate::core::encryption::{FileDecryptionProperties, FileEncryptionProperties};
     pub use crate::core::file::{
-        ColumnOverrides, DataPageVersion, ReadOptions, SortKey, StatisticsLevel, WriterOptions,
+        ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions,
     };
-    pub use crate::core::format::Encoding;
 }
 
 /// Items the derive's expansion calls. Not public API.

@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use parquet_serde::__internals::format;
+use parquet_serde::__internals::format::{FileMetaData, PageHeader};
 use parquet_serde::core::bloom::BloomFilterOptions;
 use parquet_serde::core::file::{FileReader, WriterOptions};
-use parquet_serde::core::format::{self, FileMetaData, PageHeader};
 use parquet_serde::filter::col;
 use parquet_serde::{ParquetSchema, ReadOptions, Reader, Value};
 use serde::Serialize;
@@ -330,8 +331,8 @@ fn read_everything(bytes: &[u8]) {
     }
     for rg in 0..file.num_row_groups() {
         for c in 0..paths.len() {
-            let _ = file.column_index(rg, c);
-            let _ = file.offset_index(rg, c);
+            let _ = parquet_serde::__internals::column_index(&file, rg, c);
+            let _ = parquet_serde::__internals::offset_index(&file, rg, c);
             let _ = file.page_index(rg, c);
             let _ = file.bloom_filter(rg, c);
             let _ = file.dictionary(rg, c);

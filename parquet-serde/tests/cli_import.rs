@@ -249,7 +249,7 @@ fn from_jsonl_with_a_schema_file_and_timestamps() {
     let got: Vec<Value> = parquet_serde::from_path(&out).unwrap();
     let ts = |v| Value::Timestamp {
         value: v,
-        unit: parquet_serde::core::format::TimeUnit::Millis,
+        unit: parquet_serde::core::schema::TimeUnit::Millis,
         utc: true,
     };
     assert_eq!(got[0].get("ts"), Some(&ts(1_795_514_400_500)));
@@ -439,25 +439,16 @@ fn concat_copies_row_groups_as_stored() {
                 );
                 assert_eq!(a.bytes, b.bytes, "row group {rg} column {c}");
                 let (ma, mb) = (
-                    part.metadata()
-                        .column_chunk(prg, c)
-                        .unwrap()
-                        .meta_data
-                        .clone()
-                        .unwrap(),
-                    all.metadata()
-                        .column_chunk(rg, c)
-                        .unwrap()
-                        .meta_data
-                        .clone()
-                        .unwrap(),
+                    part.metadata().row_group(prg).unwrap().column(c).unwrap(),
+                    all.metadata().row_group(rg).unwrap().column(c).unwrap(),
                 );
-                assert_eq!(ma.total_compressed_size, mb.total_compressed_size);
-                assert_eq!(ma.codec, mb.codec);
-                assert_eq!(ma.statistics, mb.statistics);
+                assert!(ma.has_metadata() && mb.has_metadata());
+                assert_eq!(ma.compressed_size(), mb.compressed_size());
+                assert_eq!(ma.codec_name(), mb.codec_name());
+                assert_eq!(ma.raw_statistics(), mb.raw_statistics());
                 assert_eq!(
-                    mb.data_page_offset - b.offset as i64,
-                    ma.data_page_offset - a.offset as i64
+                    mb.data_page_offset() - b.offset as i64,
+                    ma.data_page_offset() - a.offset as i64
                 );
                 assert_eq!(
                     part.bloom_filter(prg, c).unwrap().is_some(),
@@ -528,7 +519,7 @@ fn copy_row_group_refuses_an_encrypting_writer() {
         WriterOptions::default().encryption(props),
     )
     .unwrap();
-    let err = parquet_serde::core::file::copy_row_group(&mut writer, &reader, 0).unwrap_err();
+    let err = writer.copy_row_group(&reader, 0).unwrap_err();
     assert_eq!(err.kind(), parquet_serde::ErrorKind::Unsupported);
 }
 

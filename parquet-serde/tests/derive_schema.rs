@@ -10,9 +10,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::compression::Compression;
-use parquet_serde::core::format::{ConvertedType, Encoding, LogicalType, TimeUnit, Type};
 use parquet_serde::core::schema::typed::{ColumnOptions, FieldAttrs};
+use parquet_serde::core::schema::{ConvertedType, LogicalType, PhysicalType as Type, TimeUnit};
 use parquet_serde::core::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
 use serde::{Deserialize, Serialize};
 
@@ -107,7 +108,7 @@ fn unit_text(u: &TimeUnit) -> &'static str {
         TimeUnit::Millis => "MILLIS",
         TimeUnit::Micros => "MICROS",
         TimeUnit::Nanos => "NANOS",
-        TimeUnit::Unknown(_) => "?",
+        _ => "?",
     }
 }
 
@@ -1301,11 +1302,9 @@ fn bloom_filter_options() {
     let small = parquet_serde::to_vec_with(&rows, &options).unwrap();
     let s = parquet_serde::core::file::FileReader::new(small).unwrap();
     let size = |r: &parquet_serde::core::file::FileReader<Vec<u8>>| {
-        r.metadata().file.row_groups[0].columns[1]
-            .meta_data
-            .as_ref()
-            .unwrap()
-            .bloom_filter_length
+        let chunk = r.metadata().row_group(0).unwrap().column(1).unwrap();
+        assert!(chunk.has_metadata());
+        chunk.bloom_filter_length()
     };
     assert!(size(&s) < size(&r), "{:?} {:?}", size(&s), size(&r));
 }

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime};
 
-use parquet_serde::core::format::{LogicalType, Type};
+use parquet_serde::core::schema::{LogicalType, PhysicalType as Type};
 use parquet_serde::core::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
 use serde::ser::{self, Serialize};
 

@@ -76,8 +76,8 @@ fn read_everything(bytes: &[u8], options: &ReadOptions) -> parquet_serde::Result
     let reader = FileReader::with_options(bytes, options.clone())?;
     for rg in 0..reader.num_row_groups() {
         for col in 0..reader.schema().num_columns() {
-            reader.column_index(rg, col)?;
-            reader.offset_index(rg, col)?;
+            parquet_serde::__internals::column_index(&reader, rg, col)?;
+            parquet_serde::__internals::offset_index(&reader, rg, col)?;
             reader.bloom_filter(rg, col)?;
             reader.read_column(rg, col)?;
         }
@@ -146,16 +146,18 @@ struct ChunkModules {
 
 fn chunk_modules(bytes: &[u8], rg: usize, col: usize) -> ChunkModules {
     let reader = FileReader::with_options(bytes, all_keys()).unwrap();
-    let chunk = &reader.metadata().file.row_groups[rg].columns[col];
-    let md = chunk
-        .meta_data
-        .as_ref()
-        .expect("metadata decrypted with the column key");
+    let md = reader
+        .metadata()
+        .row_group(rg)
+        .unwrap()
+        .column(col)
+        .unwrap();
+    assert!(md.has_metadata(), "metadata decrypted with the column key");
     let start = md
-        .dictionary_page_offset
+        .dictionary_page_offset()
         .filter(|&d| d > 0)
-        .unwrap_or(md.data_page_offset) as usize;
-    let end = start + md.total_compressed_size as usize;
+        .unwrap_or(md.data_page_offset()) as usize;
+    let end = start + md.compressed_size() as usize;
     let mut pages = Vec::new();
     let mut at = start;
     while at < end {
@@ -168,9 +170,9 @@ fn chunk_modules(bytes: &[u8], rg: usize, col: usize) -> ChunkModules {
     assert_eq!(at, end, "pages tile the chunk");
     ChunkModules {
         pages,
-        column_index: chunk.column_index_offset.map(|o| o as usize),
-        offset_index: chunk.offset_index_offset.map(|o| o as usize),
-        bloom: md.bloom_filter_offset.map(|o| o as usize),
+        column_index: md.column_index_range().map(|(o, _)| o as usize),
+        offset_index: md.offset_index_range().map(|(o, _)| o as usize),
+        bloom: md.bloom_filter_offset().map(|o| o as usize),
     }
 }
 
@@ -235,7 +237,7 @@ fn swapped_or_moved_pages_are_errors() {
         .checksums(false)
         .row_group_rows(20)
         .page_row_limit(10)
-        .column_encoding("id", parquet_serde::core::format::Encoding::Plain)
+        .column_encoding("id", parquet_serde::core::column::Encoding::Plain)
         .encryption(column_keys(false));
     let bytes = parquet_serde::to_vec_with(&rows(40), &options).unwrap();
     let a = chunk_modules(&bytes, 0, 0);

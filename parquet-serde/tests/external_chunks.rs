@@ -8,8 +8,8 @@
 
 use std::path::Path;
 
+use parquet_serde::__internals::format;
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::format;
 use parquet_serde::{col, ParquetSchema, ReadOptions};
 use serde::{Deserialize, Serialize};
 
@@ -33,8 +33,8 @@ fn split(file_path: &str) -> (Vec<u8>, Vec<u8>) {
     let options = parquet_serde::WriterOptions::default().row_group_rows(1000);
     let original = parquet_serde::to_vec_with(&rows(), &options).unwrap();
     let reader = FileReader::new(original.clone()).unwrap();
-    let footer_offset = reader.metadata().footer_offset as usize;
-    let mut meta = reader.metadata().file.clone();
+    let footer_offset = reader.metadata().footer_offset() as usize;
+    let mut meta = parquet_serde::__internals::file_metadata(reader.metadata()).clone();
     let mut main = original[..footer_offset].to_vec();
     for rg in &mut meta.row_groups {
         let chunk = &mut rg.columns[1];

@@ -5,11 +5,14 @@
 //! 1,000,000 rows by default; the 10,000,000-row version is `#[ignore]`d (run it with
 //! `cargo test --release --test log_workload -- --ignored`).
 
+mod common;
+
 use std::time::Instant;
 
+use common::counting::CountingReader;
 use parquet_serde::core::bloom::BloomFilterOptions;
 use parquet_serde::core::column::ColumnBatch;
-use parquet_serde::core::file::{CountingReader, FileReader, FileWriter, WriterOptions};
+use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues};
 use parquet_serde::filter::{col, FilterOptions, Predicate};
@@ -160,7 +163,7 @@ impl Log {
                 "ts".into(),
                 Value::Timestamp {
                     value: self.ts(i),
-                    unit: parquet_serde::core::format::TimeUnit::Micros,
+                    unit: parquet_serde::core::schema::TimeUnit::Micros,
                     utc: true,
                 },
             ),

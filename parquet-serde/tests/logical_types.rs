@@ -7,7 +7,7 @@
 //! and where a value does not fit, checks the error names the field.
 
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::format::{ConvertedType, LogicalType, Type};
+use parquet_serde::core::schema::{ConvertedType, LogicalType, PhysicalType as Type};
 use parquet_serde::core::schema::{NodeKind, SchemaNode};
 use parquet_serde::{Interval, ParquetSchema, Value};
 use serde::{Deserialize, Serialize};
@@ -162,15 +162,15 @@ mod float16 {
         let bytes = round_trip(&rows);
         let reader = FileReader::new(bytes).unwrap();
         let md = reader.metadata();
-        let s = md.file.row_groups[0].columns[0]
-            .meta_data
-            .as_ref()
-            .and_then(|m| m.statistics.as_ref())
+        let s = md
+            .row_group(0)
+            .and_then(|rg| rg.column(0))
+            .and_then(|c| c.raw_statistics())
             .expect("statistics");
         let min = f16::from_f32(-2.0).to_le_bytes().to_vec();
         let max = f16::from_f32(3.0).to_le_bytes().to_vec();
-        assert_eq!(s.min_value.as_ref(), Some(&min));
-        assert_eq!(s.max_value.as_ref(), Some(&max));
+        assert_eq!(s.min_value(), Some(&min[..]));
+        assert_eq!(s.max_value(), Some(&max[..]));
     }
 
     #[test]
@@ -424,7 +424,7 @@ mod time_crate {
             values[0].get("instant"),
             Some(&Value::Timestamp {
                 value: rows[0].instant.unix_timestamp_nanos() as i64,
-                unit: parquet_serde::core::format::TimeUnit::Nanos,
+                unit: parquet_serde::core::schema::TimeUnit::Nanos,
                 utc: true
             })
         );
@@ -488,7 +488,7 @@ mod jiff_crate {
             field(&bytes, "local").logical_type,
             Some(LogicalType::Timestamp {
                 is_adjusted_to_utc: false,
-                unit: parquet_serde::core::format::TimeUnit::Micros
+                unit: parquet_serde::core::schema::TimeUnit::Micros
             })
         );
     }

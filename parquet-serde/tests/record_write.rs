@@ -1,7 +1,7 @@
 //! Writing rows with no Rust type: `record::Value` trees, JSON text and `serde_json::Value`s
 //! against a schema given at run time, and schema inference from sample rows.
 
-use parquet_serde::core::format::{TimeUnit, Type};
+use parquet_serde::core::schema::{PhysicalType as Type, TimeUnit};
 use parquet_serde::core::schema::{Repetition, Schema};
 use parquet_serde::core::values::Int96;
 use parquet_serde::record::{

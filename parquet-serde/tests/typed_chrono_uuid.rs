@@ -3,7 +3,7 @@
 #![cfg(all(feature = "chrono", feature = "uuid"))]
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use parquet_serde::core::format::{LogicalType, TimeUnit};
+use parquet_serde::core::schema::{LogicalType, TimeUnit};
 use parquet_serde::ParquetSchema;
 use serde::{Deserialize, Serialize};
 

@@ -12,10 +12,13 @@
 //! minute 0.14% in 5 ms, request id 2.0% in 10 ms (one Bloom false positive), full typed
 //! scan 3.9 s.
 
+mod common;
+
 use std::fs::File;
 use std::time::Instant;
 
-use parquet_serde::core::file::{CountingReader, FileReader};
+use common::counting::CountingReader;
+use parquet_serde::core::file::FileReader;
 use parquet_serde::filter::{col, FilterOptions, Predicate};
 use parquet_serde::{ParquetSchema, Reader, Writer, WriterOptions};
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,7 @@
 //! `geo-types`, `geo_types` geometries; their schema and their GeospatialStatistics.
 
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::format::{EdgeInterpolationAlgorithm, LogicalType};
+use parquet_serde::core::schema::{EdgeInterpolationAlgorithm, LogicalType};
 use parquet_serde::ParquetSchema;
 use serde::{Deserialize, Serialize};
 
@@ -79,28 +79,34 @@ fn wkb_fields_round_trip_with_their_logical_types() {
     );
     // GeospatialStatistics per chunk: GEOMETRY with its box (z only where the values have
     // it), GEOGRAPHY with the types alone; no min/max (their order is undefined).
+    let md = reader.metadata();
     let chunk = |i: usize| {
-        reader.metadata().file.row_groups[0].columns[i]
-            .meta_data
-            .clone()
-            .unwrap()
+        let c = md.row_group(0).unwrap().column(i).unwrap();
+        assert!(c.has_metadata());
+        c
     };
-    let geom = chunk(1).geospatial_statistics.unwrap();
-    let b = geom.bbox.unwrap();
-    assert_eq!((b.xmin, b.xmax, b.ymin, b.ymax), (0.0, 49.0, -49.0, 0.0));
-    assert_eq!((b.zmin, b.mmin), (None, None));
-    assert_eq!(geom.geospatial_types, Some(vec![1]));
+    let geom = chunk(1);
+    assert!(geom.has_geospatial_statistics());
+    let b = geom.geospatial_bbox().unwrap();
+    assert_eq!(
+        (b.x.min, b.x.max, b.y.min, b.y.max),
+        (0.0, 49.0, -49.0, 0.0)
+    );
+    assert_eq!((b.z.get(), b.m.get()), (None, None));
+    assert_eq!(geom.geospatial_types(), Some(&[1][..]));
     assert!(chunk(1)
-        .statistics
-        .is_none_or(|s| s.min_value.is_none() && s.max_value.is_none()));
-    let projected = chunk(2).geospatial_statistics.unwrap();
-    let b = projected.bbox.unwrap();
-    assert_eq!((b.xmin, b.xmax, b.ymin, b.ymax), (0.0, 49.0, 1.0, 3.0));
-    assert_eq!((b.zmin, b.zmax), (Some(-4.0), Some(2.0)));
-    assert_eq!(projected.geospatial_types, Some(vec![1002]));
-    let route = chunk(3).geospatial_statistics.unwrap();
-    assert!(route.bbox.is_none());
-    assert_eq!(route.geospatial_types, Some(vec![1]));
+        .raw_statistics()
+        .is_none_or(|s| s.min_value().is_none() && s.max_value().is_none()));
+    let projected = chunk(2);
+    assert!(projected.has_geospatial_statistics());
+    let b = projected.geospatial_bbox().unwrap();
+    assert_eq!((b.x.min, b.x.max, b.y.min, b.y.max), (0.0, 49.0, 1.0, 3.0));
+    assert_eq!(b.z.get(), Some((-4.0, 2.0)));
+    assert_eq!(projected.geospatial_types(), Some(&[1002][..]));
+    let route = chunk(3);
+    assert!(route.has_geospatial_statistics());
+    assert!(route.geospatial_bbox().is_none());
+    assert_eq!(route.geospatial_types(), Some(&[1][..]));
 
     let text = reader.schema().to_string();
     assert!(text.contains("required binary geom (GEOMETRY);"), "{text}");
@@ -226,7 +232,7 @@ fn a_bbox_predicate_prunes_row_groups_by_their_geospatial_statistics() {
     let options = parquet_serde::WriterOptions::default().row_group_rows(10);
     let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
     let reader = FileReader::new(bytes).unwrap();
-    assert_eq!(reader.metadata().file.row_groups.len(), 5);
+    assert_eq!(reader.metadata().num_row_groups(), 5);
 
     // x in [12, 23.5], y in [-30, 0]: points 12..=23 of groups 1 and 2.
     let filter = reader

@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use parquet_serde::core::file::{DataPageVersion, StatisticsLevel};
+use parquet_serde::core::column::DataPageVersion;
+use parquet_serde::core::file::StatisticsLevel;
 use parquet_serde::{
     from_slice, from_slice_with, to_vec_with, Compression, ParquetSchema, ReadOptions, Writer,
     WriterOptions,

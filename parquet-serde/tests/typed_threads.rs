@@ -73,14 +73,12 @@ fn read<T: serde::de::DeserializeOwned>(
 /// several threads from 64 KiB on.
 fn smallest_row_group(bytes: &[u8]) -> i64 {
     let file = parquet_serde::core::file::FileReader::new(bytes.to_vec()).unwrap();
-    let groups = &file.metadata().file.row_groups;
-    groups
-        .iter()
+    file.metadata()
+        .row_groups()
         .map(|g| {
-            g.columns
-                .iter()
-                .filter_map(|c| c.meta_data.as_ref())
-                .map(|m| m.total_compressed_size)
+            g.columns()
+                .filter(|c| c.has_metadata())
+                .map(|m| m.compressed_size())
                 .sum::<i64>()
         })
         .min()
@@ -96,14 +94,12 @@ fn damage(bytes: &mut [u8], rg: usize, column: &str) {
         .iter()
         .position(|c| c.path.to_string() == column)
         .unwrap_or_else(|| panic!("no column {column}"));
-    let chunk = meta.metadata().file.row_groups[rg].columns[col]
-        .meta_data
-        .clone()
-        .unwrap();
+    let chunk = meta.metadata().row_group(rg).unwrap().column(col).unwrap();
+    assert!(chunk.has_metadata());
     let start = chunk
-        .dictionary_page_offset
-        .unwrap_or(chunk.data_page_offset);
-    bytes[(start + chunk.total_compressed_size / 2) as usize] ^= 0x5a;
+        .dictionary_page_offset()
+        .unwrap_or(chunk.data_page_offset());
+    bytes[(start + chunk.compressed_size() / 2) as usize] ^= 0x5a;
 }
 
 /// An error as the tests compare it: kind, text, row group and column.
@@ -136,7 +132,7 @@ fn every_thread_count_reads_the_same_rows() {
             .compression(Compression::Zstd(1)),
         WriterOptions::default()
             .dictionary(false)
-            .data_page_version(parquet_serde::core::file::DataPageVersion::V2)
+            .data_page_version(parquet_serde::core::column::DataPageVersion::V2)
             .page_size(1024),
     ];
     for options in layouts {

@@ -18,8 +18,9 @@ use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use parquet_serde::core::file::{FileReader, StatisticsLevel};
-use parquet_serde::core::format::{CompressionCodec, LogicalType, PageType, TimeUnit, Type};
+use parquet_serde::core::page::PageType;
 use parquet_serde::core::schema::typed::FieldAttrs;
+use parquet_serde::core::schema::{LogicalType, PhysicalType as Type, TimeUnit};
 use parquet_serde::core::schema::{Repetition, SchemaNode};
 use parquet_serde::record::{read_rows, Value};
 use parquet_serde::{Compression, ErrorKind, ParquetSchema, Writer, WriterOptions};
@@ -215,8 +216,8 @@ fn log_records_with_every_codec_and_page_version() {
     ];
     for codec in codecs {
         for version in [
-            parquet_serde::core::file::DataPageVersion::V1,
-            parquet_serde::core::file::DataPageVersion::V2,
+            parquet_serde::core::column::DataPageVersion::V1,
+            parquet_serde::core::column::DataPageVersion::V2,
         ] {
             for dictionary in [true, false] {
                 let options = WriterOptions::default()
@@ -269,13 +270,10 @@ fn log_record_schema_and_metadata() {
             "spans.list.element.parent",
         ]
     );
-    let md = &reader.metadata().file;
-    assert_eq!(md.num_rows, 10);
-    let kv = md.key_value_metadata.as_ref().unwrap();
-    assert_eq!(
-        (kv[0].key.as_str(), kv[0].value.as_deref()),
-        ("origin", Some("typed_write"))
-    );
+    let md = reader.metadata();
+    assert_eq!(md.num_rows(), 10);
+    let kv: Vec<_> = md.key_values().collect();
+    assert_eq!(kv[0], ("origin", Some("typed_write")));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1293,8 +1291,8 @@ fn streaming_writer_cuts_row_groups_and_bounds_memory() {
     let bytes = writer.into_inner().unwrap();
     let reader = FileReader::new(bytes.clone()).unwrap();
     assert_eq!(reader.num_row_groups(), 8);
-    for rg in &reader.metadata().file.row_groups {
-        assert_eq!(rg.num_rows, 25_000);
+    for rg in reader.metadata().row_groups() {
+        assert_eq!(rg.num_rows(), 25_000);
     }
     // Memory does not grow with the rows written: it stays within one row group's
     // buffers, well below the file.
@@ -1344,20 +1342,18 @@ struct WithOptions {
     d: String,
 }
 
-fn chunk_facts(bytes: Vec<u8>) -> Vec<(String, CompressionCodec, bool)> {
+/// (path, codec name as parquet.thrift spells it, has a dictionary page) of each chunk.
+fn chunk_facts(bytes: Vec<u8>) -> Vec<(String, String, bool)> {
     let reader = FileReader::new(bytes).unwrap();
-    let rg = &reader.metadata().file.row_groups[0];
-    rg.columns
-        .iter()
-        .map(|c| {
-            let md = c.meta_data.as_ref().unwrap();
+    let rg = reader.metadata().row_group(0).unwrap();
+    rg.columns()
+        .map(|md| {
             let dict = md
-                .encoding_stats
-                .as_ref()
+                .encoding_stats()
                 .unwrap()
                 .iter()
-                .any(|s| s.page_type == PageType::DictionaryPage);
-            (md.path_in_schema.join("."), md.codec, dict)
+                .any(|s| s.0 == PageType::DictionaryPage);
+            (md.path().to_string(), md.codec_name().unwrap(), dict)
         })
         .collect()
 }
@@ -1376,15 +1372,11 @@ fn column_options_from_attributes() {
     assert_eq!(
         facts,
         [
-            ("a".to_string(), CompressionCodec::Zstd, false),
-            (
-                "b.list.element".to_string(),
-                CompressionCodec::Snappy,
-                false
-            ),
+            ("a".to_string(), "ZSTD".to_string(), false),
+            ("b.list.element".to_string(), "SNAPPY".to_string(), false),
             // An explicit encoding turns the dictionary off for its column.
-            ("c".to_string(), CompressionCodec::Snappy, false),
-            ("d".to_string(), CompressionCodec::Snappy, true),
+            ("c".to_string(), "SNAPPY".to_string(), false),
+            ("d".to_string(), "SNAPPY".to_string(), true),
         ]
     );
     // WriterOptions win where they set the same column.
@@ -1394,15 +1386,17 @@ fn column_options_from_attributes() {
         .column_statistics("d", StatisticsLevel::None);
     let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
     let facts = chunk_facts(bytes.clone());
-    assert_eq!(facts[0], ("a".to_string(), CompressionCodec::Gzip, false));
+    assert_eq!(facts[0], ("a".to_string(), "GZIP".to_string(), false));
     assert_eq!(
         facts[1],
-        ("b.list.element".to_string(), CompressionCodec::Snappy, true)
+        ("b.list.element".to_string(), "SNAPPY".to_string(), true)
     );
     let reader = FileReader::new(bytes).unwrap();
-    let cols = &reader.metadata().file.row_groups[0].columns;
-    assert!(cols[3].meta_data.as_ref().unwrap().statistics.is_none());
-    assert!(cols[2].meta_data.as_ref().unwrap().statistics.is_some());
+    let rg = reader.metadata().row_group(0).unwrap();
+    let cols: Vec<_> = rg.columns().collect();
+    assert!(cols[3].has_metadata() && cols[2].has_metadata());
+    assert!(cols[3].raw_statistics().is_none());
+    assert!(cols[2].raw_statistics().is_some());
 }
 
 #[test]
@@ -1422,16 +1416,20 @@ fn encodings_from_attributes_and_misfits() {
         .collect();
     let bytes = parquet_serde::to_vec(&rows).unwrap();
     let reader = FileReader::new(bytes.clone()).unwrap();
-    let cols = &reader.metadata().file.row_groups[0].columns;
-    let encodings = |i: usize| cols[i].meta_data.as_ref().unwrap().encodings.clone();
-    assert!(encodings(0).contains(&parquet_serde::core::format::Encoding::DeltaBinaryPacked));
-    assert!(encodings(1).contains(&parquet_serde::core::format::Encoding::ByteStreamSplit));
+    let rg = reader.metadata().row_group(0).unwrap();
+    let encodings = |i: usize| {
+        let c = rg.column(i).unwrap();
+        assert!(c.has_metadata());
+        c.encodings().to_vec()
+    };
+    assert!(encodings(0).contains(&parquet_serde::core::column::Encoding::DeltaBinaryPacked));
+    assert!(encodings(1).contains(&parquet_serde::core::column::Encoding::ByteStreamSplit));
     assert_eq!(parquet_serde::from_slice::<Delta>(&bytes).unwrap(), rows);
 
     // An encoding that does not fit the column's type is refused up front, naming it.
     let options = WriterOptions::default().column_encoding(
         "a",
-        parquet_serde::core::format::Encoding::DeltaBinaryPacked,
+        parquet_serde::core::column::Encoding::DeltaBinaryPacked,
     );
     let e = parquet_serde::to_vec_with::<WithOptions>(&[], &options).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);

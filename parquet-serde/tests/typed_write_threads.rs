@@ -5,8 +5,9 @@
 
 use std::collections::BTreeMap;
 
+use parquet_serde::core::column::DataPageVersion;
 use parquet_serde::core::encryption::{FileDecryptionProperties, FileEncryptionProperties};
-use parquet_serde::core::file::{DataPageVersion, FileReader};
+use parquet_serde::core::file::FileReader;
 use parquet_serde::{
     from_slice, from_slice_with, to_vec_with, Compression, ErrorKind, ParquetSchema, ReadOptions,
     Writer, WriterOptions,

@@ -2,7 +2,7 @@
 //! a column of either annotation (files written before the default changed hold `ENUM`).
 
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::format::LogicalType;
+use parquet_serde::core::schema::LogicalType;
 use parquet_serde::ParquetSchema;
 use serde::{Deserialize, Serialize};
 

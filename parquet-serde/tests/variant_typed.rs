@@ -100,7 +100,7 @@ fn typed_rows_round_trip() {
 
 #[test]
 fn the_schema_is_a_variant_group() {
-    use parquet_serde::core::format::LogicalType;
+    use parquet_serde::core::schema::LogicalType;
     use parquet_serde::core::schema::NodeKind;
     let root = Row::parquet_root();
     let NodeKind::Group { fields } = &root.kind else {

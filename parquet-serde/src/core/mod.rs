@@ -18,8 +18,7 @@
 //!   [`bloom::Sbbf`]);
 //! - encrypt or decrypt files, with explicit keys or a KMS ([`encryption`], [`keytools`]);
 //! - encode, decode, compress or decompress buffers with one Parquet encoding or codec
-//!   ([`encoding`], [`compression`]), or read and write the Thrift structures of
-//!   `parquet.thrift` ([`format`](mod@format)).
+//!   ([`encoding`], [`compression`]).
 //!
 //! # Layers
 //!
@@ -30,7 +29,7 @@
 //!  column     column chunks: values + levels, statistics, page index, Bloom filters
 //!   page      one page: levels + values -> compress -> encrypt -> header + CRC, and back
 //!    encoding / compression / encryption / bloom      pure functions over byte slices
-//!     format  the Thrift compact protocol and the parquet.thrift structures
+//!     format  the Thrift compact protocol and the parquet.thrift structures (private)
 //! schema      schema tree, logical types, column descriptors, ParquetSchema
 //! values      plain containers of column values (one buffer per column, no per-value allocation)
 //! geo         WKB of GEOMETRY / GEOGRAPHY values: validation, bounding boxes, statistics
@@ -44,7 +43,7 @@
 //!
 //! let bytes = parquet_serde::to_vec(&[Row { id: 1, name: "a".into() }])?;
 //! let reader = FileReader::new(bytes)?;
-//! assert_eq!(reader.metadata().file.num_rows, 1);
+//! assert_eq!(reader.metadata().num_rows(), 1);
 //! println!("{}", reader.schema());
 //! # Ok::<(), parquet_serde::Error>(())
 //! ```
@@ -55,7 +54,7 @@ pub mod compression;
 pub mod encoding;
 pub mod encryption;
 pub mod file;
-pub mod format;
+pub(crate) mod format;
 pub mod geo;
 pub mod keytools;
 pub mod page;

@@ -93,7 +93,7 @@ pub use source::{IntoChunkReader, ReadAll};
 fn capacity<R: ChunkReader, T>(file: &FileReader<R>) -> usize {
     let len = file.get_ref().len_bytes().max(1 << 16);
     let budget = ((1u64 << 30) / std::mem::size_of::<T>().max(1) as u64).max(1);
-    let rows = file.metadata().num_rows().max(0) as u64;
+    let rows = file.metadata().num_rows();
     rows.min(len).min(budget) as usize
 }
 

@@ -291,7 +291,7 @@ impl<R: ChunkReader, T> Reader<R, T> {
 
     /// Rows in the file (from the footer).
     pub fn num_rows(&self) -> u64 {
-        self.file.metadata().num_rows().max(0) as u64
+        self.file.metadata().num_rows()
     }
 
     /// Number of row groups.

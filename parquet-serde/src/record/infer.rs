@@ -290,7 +290,7 @@ impl SchemaInferrer {
 ///     serde_json::json!({"a": 18446744073709551615u64}),
 /// ];
 /// let schema = parquet_serde::record::infer(&rows, &Default::default())?;
-/// assert_eq!(schema.columns()[0].physical_type, parquet_serde::core::format::Type::Double);
+/// assert_eq!(schema.columns()[0].physical_type, parquet_serde::core::schema::PhysicalType::Double);
 /// assert_eq!(schema.root().fields()[1].repetition, parquet_serde::core::schema::Repetition::Optional);
 /// # Ok::<(), parquet_serde::Error>(())
 /// ```

@@ -33,7 +33,7 @@ use super::Value;
 ///
 /// ```
 /// use parquet_serde::record::{write_json, Value};
-/// use parquet_serde::core::format::TimeUnit;
+/// use parquet_serde::core::schema::TimeUnit;
 /// let row = Value::Group(vec![
 ///     ("ts".into(), Value::Timestamp { value: 1_500, unit: TimeUnit::Millis, utc: true }),
 ///     ("x".into(), Value::Double(f64::NAN)),

@@ -18,8 +18,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use parquet_serde::core::format::TimeUnit;
 use parquet_serde::core::schema::Schema;
+use parquet_serde::core::schema::TimeUnit;
 use parquet_serde::options::BloomFilterOptions;
 use parquet_serde::record::ValueWriter;
 use parquet_serde::variant::Variant;

@@ -19,12 +19,10 @@ pub fn check(reader: FileReader<std::fs::File>, out: &mut impl Write) -> Result<
     // the level entries of each decoded chunk are checked while the rows are read).
     let values: i64 = reader
         .metadata()
-        .file
-        .row_groups
-        .iter()
-        .flat_map(|g| &g.columns)
-        .filter_map(|c| c.meta_data.as_ref())
-        .map(|m| m.num_values.max(0))
+        .row_groups()
+        .flat_map(|g| g.columns())
+        .filter(|c| c.has_metadata())
+        .map(|c| c.num_values().max(0))
         .fold(0i64, i64::saturating_add);
     for g in 0..row_groups {
         for c in 0..columns {
@@ -83,9 +81,11 @@ fn check_values(reader: &FileReader<std::fs::File>, g: usize, c: usize) -> Resul
         }
     }
     let row = row
-        + reader.metadata().file.row_groups[..g]
-            .iter()
-            .map(|rg| rg.num_rows.max(0) as u64)
+        + reader
+            .metadata()
+            .row_groups()
+            .take(g)
+            .map(|rg| rg.num_rows())
             .sum::<u64>();
     let kind = match check {
         ByteCheck::Json => "JSON",

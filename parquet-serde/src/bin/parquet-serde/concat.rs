@@ -8,7 +8,7 @@ use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use parquet_serde::core::file::{copy_row_group, FileReader, FileWriter, PendingFile};
+use parquet_serde::core::file::{FileReader, FileWriter, PendingFile};
 use parquet_serde::{Error, ErrorKind, WriterOptions};
 
 /// The arguments of `concat`.
@@ -53,7 +53,7 @@ pub fn run(args: &ConcatArgs) -> Result<(), Error> {
     for (reader, path) in readers.iter().zip(&args.inputs) {
         let at = |e: Error| e.context(format!("`{}`", path.display()));
         for rg in 0..reader.num_row_groups() {
-            match copy_row_group(&mut writer, reader, rg) {
+            match writer.copy_row_group(reader, rg) {
                 Ok(()) => {}
                 Err(e) if e.kind() == ErrorKind::Unsupported => {
                     reencode(&mut writer, reader, rg).map_err(at)?
@@ -99,15 +99,10 @@ fn common_metadata(readers: &[FileReader<File>]) -> Vec<(String, String)> {
     let Some(first) = readers.first() else {
         return Vec::new();
     };
-    let pairs = first
+    first
         .metadata()
-        .file
-        .key_value_metadata
-        .as_deref()
-        .unwrap_or(&[]);
-    pairs
-        .iter()
-        .filter_map(|kv| Some((kv.key.clone(), kv.value.clone()?)))
+        .key_values()
+        .filter_map(|(k, v)| Some((k.to_string(), v?.to_string())))
         .filter(|(k, v)| {
             readers[1..]
                 .iter()

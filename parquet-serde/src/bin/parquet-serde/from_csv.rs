@@ -7,7 +7,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use parquet_serde::core::format::{LogicalType, Type};
+use parquet_serde::core::schema::{LogicalType, PhysicalType as Type};
 use parquet_serde::core::schema::{Repetition, Schema, SchemaNode};
 use parquet_serde::record::{Value, ValueWriter};
 use parquet_serde::Error;

@@ -4,9 +4,9 @@
 //! GEOGRAPHY chunk's GeospatialStatistics (bounding box, Z and M ranges, geometry types).
 
 use parquet_serde::core::column::{Scalar, SortOrder};
-use parquet_serde::core::file::FileReader;
-use parquet_serde::core::format::{GeospatialStatistics, Statistics, Type};
-use parquet_serde::core::geo::{Dimensions, GeometryType};
+use parquet_serde::core::file::{FileReader, RawStatistics};
+use parquet_serde::core::geo::{Bounds, Dimensions, GeometryType};
+use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::core::schema::{ColumnDescriptor, SchemaNode};
 use parquet_serde::core::values::Int96;
 
@@ -16,24 +16,24 @@ pub fn stats_text(
     reader: &FileReader<std::fs::File>,
     rg: usize,
     c: usize,
-    s: &Statistics,
+    s: RawStatistics<'_>,
     d: &ColumnDescriptor,
 ) -> String {
     let metadata = reader.metadata();
     let typed = metadata.column_statistics(rg, c).unwrap_or_default();
-    let leaf = metadata.schema.column_node(c);
+    let leaf = metadata.schema().column_node(c);
     let mut parts = Vec::new();
-    if let Some(n) = s.null_count {
+    if let Some(n) = s.null_count() {
         parts.push(format!("nulls={n}"));
     }
-    if let Some(n) = s.distinct_count {
+    if let Some(n) = s.distinct_count() {
         parts.push(format!("distinct={n}"));
     }
     match (&typed.min, &typed.max) {
         (None, None) => {
-            let (min, max) = match (&s.min_value, &s.max_value) {
+            let (min, max) = match (s.min_value(), s.max_value()) {
                 (Some(a), Some(b)) => (Some(a), Some(b)),
-                _ => (s.min.as_ref(), s.max.as_ref()),
+                _ => (s.min(), s.max()),
             };
             if let (Some(lo), Some(hi)) = (min, max) {
                 parts.push(format!(
@@ -51,15 +51,15 @@ pub fn stats_text(
                 (None, _) => "-".to_string(),
             };
             parts.push(format!("min={} max={}", show(lo), show(hi)));
-            if lo.is_some() && s.is_min_value_exact == Some(false) {
+            if lo.is_some() && s.is_min_value_exact() == Some(false) {
                 parts.push("min_inexact".to_string());
             }
-            if hi.is_some() && s.is_max_value_exact == Some(false) {
+            if hi.is_some() && s.is_max_value_exact() == Some(false) {
                 parts.push("max_inexact".to_string());
             }
         }
     }
-    if let Some(n) = s.nan_count {
+    if let Some(n) = s.nan_count() {
         parts.push(format!("nans={n}"));
     }
     parts.join(" ")
@@ -85,10 +85,10 @@ fn raw(b: &[u8], d: &ColumnDescriptor, leaf: Option<&SchemaNode>) -> String {
     }
 }
 
-fn unusable_reason(s: &Statistics, d: &ColumnDescriptor) -> &'static str {
+fn unusable_reason(s: RawStatistics<'_>, d: &ColumnDescriptor) -> &'static str {
     if !SortOrder::for_column(d).is_defined() {
         "no defined order"
-    } else if s.min_value.is_none() {
+    } else if s.min_value().is_none() {
         "legacy min/max in signed order"
     } else {
         "NaN bounds, or no or unknown column order in the footer"
@@ -99,20 +99,22 @@ fn unusable_reason(s: &Statistics, d: &ColumnDescriptor) -> &'static str {
 /// `zmin`, `zmax`, `mmin`, `mmax` when present (each number in its shortest round-trip
 /// form), then `types=` the ISO WKB codes with their names (`1 POINT, 3002 POLYGON ZM`), or
 /// `types=unknown` when the writer did not list them (no list, or an empty one).
-pub fn geo_stats_text(g: &GeospatialStatistics) -> String {
+pub fn geo_stats_text(bbox: Option<Bounds>, types: Option<&[i32]>) -> String {
     let mut parts = Vec::new();
-    match &g.bbox {
+    match &bbox {
         None => parts.push("box=none".to_string()),
         Some(b) => {
+            let z = b.z.get();
+            let m = b.m.get();
             for (name, v) in [
-                ("xmin", Some(b.xmin)),
-                ("xmax", Some(b.xmax)),
-                ("ymin", Some(b.ymin)),
-                ("ymax", Some(b.ymax)),
-                ("zmin", b.zmin),
-                ("zmax", b.zmax),
-                ("mmin", b.mmin),
-                ("mmax", b.mmax),
+                ("xmin", Some(b.x.min)),
+                ("xmax", Some(b.x.max)),
+                ("ymin", Some(b.y.min)),
+                ("ymax", Some(b.y.max)),
+                ("zmin", z.map(|z| z.0)),
+                ("zmax", z.map(|z| z.1)),
+                ("mmin", m.map(|m| m.0)),
+                ("mmax", m.map(|m| m.1)),
             ] {
                 if let Some(v) = v {
                     parts.push(format!("{name}={v:?}"));
@@ -120,10 +122,10 @@ pub fn geo_stats_text(g: &GeospatialStatistics) -> String {
             }
         }
     }
-    let types = match &g.geospatial_types {
+    let types = match types {
         // The format lists no types, or none, when the writer did not know them.
         None => "unknown".to_string(),
-        Some(codes) if codes.is_empty() => "unknown".to_string(),
+        Some([]) => "unknown".to_string(),
         Some(codes) => codes
             .iter()
             .map(
@@ -153,7 +155,7 @@ fn type_name(t: GeometryType) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parquet_serde::core::format::BoundingBox;
+    use parquet_serde::core::geo::AxisRange;
     use parquet_serde::core::schema::Schema;
 
     #[test]
@@ -187,29 +189,27 @@ mod tests {
 
     #[test]
     fn geospatial_statistics_text() {
-        let g = GeospatialStatistics {
-            bbox: Some(BoundingBox {
-                xmin: -180.0,
-                xmax: 0.1,
-                ymin: -90.5,
-                ymax: 1e300,
-                zmin: None,
-                zmax: None,
-                mmin: Some(-0.0),
-                mmax: Some(2.0),
-            }),
-            geospatial_types: Some(vec![1, 3002, 2007, 8, -1]),
+        let bbox = Bounds {
+            x: AxisRange {
+                min: -180.0,
+                max: 0.1,
+            },
+            y: AxisRange {
+                min: -90.5,
+                max: 1e300,
+            },
+            z: AxisRange::default(),
+            m: AxisRange {
+                min: -0.0,
+                max: 2.0,
+            },
         };
         assert_eq!(
-            geo_stats_text(&g),
+            geo_stats_text(Some(bbox), Some(&[1, 3002, 2007, 8, -1])),
             "xmin=-180.0 xmax=0.1 ymin=-90.5 ymax=1e300 mmin=-0.0 mmax=2.0 \
              types=1 POINT, 3002 LINESTRING ZM, 2007 GEOMETRYCOLLECTION M, \
              8 (not an ISO WKB type), -1 (not an ISO WKB type)"
         );
-        let none = GeospatialStatistics {
-            bbox: None,
-            geospatial_types: Some(vec![]),
-        };
-        assert_eq!(geo_stats_text(&none), "box=none types=unknown");
+        assert_eq!(geo_stats_text(None, Some(&[])), "box=none types=unknown");
     }
 }

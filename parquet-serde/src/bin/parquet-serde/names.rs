@@ -1,8 +1,22 @@
 //! Codec and encoding names on the command line: one parser per type, used as clap value
 //! parsers.
 
-use parquet_serde::core::format::Encoding;
+use parquet_serde::core::column::Encoding;
 use parquet_serde::Compression;
+
+/// A codec's parquet.thrift name (`LZ4_RAW`) in the form `meta` and `pages` print it
+/// (`Lz4Raw`).
+pub fn codec_debug_name(name: &str) -> String {
+    name.split('_')
+        .map(|w| {
+            let mut cs = w.chars();
+            match cs.next() {
+                Some(first) => first.to_string() + &cs.as_str().to_lowercase(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
 
 /// A codec and optional level: `zstd`, `zstd:9`, `zstd(9)`, `gzip:6`, `none` (the names
 /// [`Compression`]'s `FromStr` accepts).

@@ -2,8 +2,11 @@
 
 use std::io::Write;
 
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::file::FileReader;
 use parquet_serde::Error;
+
+use crate::names::codec_debug_name;
 
 pub fn pages(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<(), Error> {
     let schema = reader.schema();
@@ -14,7 +17,14 @@ pub fn pages(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result
                 out,
                 "row group {rg} column {} ({:?}):",
                 schema.columns()[c].path,
-                chunk.codec
+                codec_debug_name(
+                    &reader
+                        .metadata()
+                        .row_group(rg)
+                        .and_then(|g| g.column(c))
+                        .and_then(|m| m.codec_name())
+                        .unwrap_or_default()
+                )
             )?;
             let mut pages = chunk.pages(reader.options().page_options());
             let mut i = 0;
@@ -22,40 +32,35 @@ pub fn pages(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result
                 e.with_row_group(rg)
                     .with_column(schema.columns()[c].path.to_string())
             })? {
-                let h = &p.header;
-                let detail = if let Some(d) = &h.data_page_header {
+                let values = p.num_values().unwrap_or(0);
+                let encoding = p.encoding();
+                let detail = if let Some((def, rep)) = p.level_encodings() {
                     format!(
-                        "values={} encoding={:?} def={:?} rep={:?}",
-                        d.num_values,
-                        d.encoding,
-                        d.definition_level_encoding,
-                        d.repetition_level_encoding
+                        "values={values} encoding={:?} def={def:?} rep={rep:?}",
+                        encoding.unwrap_or(Encoding::Plain),
                     )
-                } else if let Some(d) = &h.data_page_header_v2 {
+                } else if let (Some(nulls), Some(rows), Some((def_bytes, rep_bytes))) =
+                    (p.num_nulls(), p.num_rows(), p.level_byte_lengths())
+                {
                     format!(
-                        "values={} nulls={} rows={} encoding={:?} def_bytes={} rep_bytes={} compressed={}",
-                        d.num_values,
-                        d.num_nulls,
-                        d.num_rows,
-                        d.encoding,
-                        d.definition_levels_byte_length,
-                        d.repetition_levels_byte_length,
-                        d.is_compressed.unwrap_or(true)
+                        "values={values} nulls={nulls} rows={rows} encoding={:?} def_bytes={def_bytes} rep_bytes={rep_bytes} compressed={}",
+                        encoding.unwrap_or(Encoding::Plain),
+                        p.values_compressed().unwrap_or(true)
                     )
-                } else if let Some(d) = &h.dictionary_page_header {
-                    format!("entries={} encoding={:?}", d.num_values, d.encoding)
+                } else if let Some(e) = encoding {
+                    format!("entries={values} encoding={e:?}")
                 } else {
                     String::new()
                 };
                 writeln!(
                     out,
                     "  page {i}: {:?} offset={} header={} compressed={} uncompressed={} crc={} {detail}",
-                    h.r#type,
+                    p.page_type(),
                     p.offset,
                     p.header_len,
-                    h.compressed_page_size,
-                    h.uncompressed_page_size,
-                    h.crc.map_or("-".to_string(), |c| format!("{:08x}", c as u32)),
+                    p.compressed_size(),
+                    p.uncompressed_size(),
+                    p.crc().map_or("-".to_string(), |c| format!("{c:08x}")),
                 )?;
                 i += 1;
             }

@@ -6,11 +6,11 @@ use std::io::BufWriter;
 use std::path::PathBuf;
 
 use clap::Args;
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::column::{check_encoding, DataPageVersion};
 use parquet_serde::core::file::{
     ColumnOverrides, FileReader, FileWriter, PendingFile, ReadOptions, WriterOptions,
 };
-use parquet_serde::core::format::Encoding;
 use parquet_serde::{Compression, Error};
 
 use crate::names::{parse_compression, parse_encoding};
@@ -110,8 +110,8 @@ fn options(reader: &FileReader<std::fs::File>, args: &RewriteArgs) -> Result<Wri
     let schema = reader.schema();
     let md = reader.metadata();
     let mut options = WriterOptions::default();
-    for kv in md.file.key_value_metadata.iter().flatten() {
-        options = options.key_value_metadata_entry(kv.key.clone(), kv.value.clone());
+    for (key, value) in md.key_values() {
+        options = options.key_value_metadata_entry(key.to_string(), value.map(str::to_string));
     }
     let mut options = args.stats.apply(options);
     let mut choices = vec![Choice::Keep; schema.num_columns()];
@@ -151,7 +151,12 @@ fn options(reader: &FileReader<std::fs::File>, args: &RewriteArgs) -> Result<Wri
         let path = descr.path.to_string();
         let codec = match args.compression {
             Some(c) => c,
-            None if reader.num_row_groups() > 0 => compression_of(reader.column_chunk(0, c)?.codec),
+            None if reader.num_row_groups() > 0 => compression_of(
+                md.row_group(0)
+                    .and_then(|rg| rg.column(c))
+                    .and_then(|chunk| chunk.codec_name())
+                    .as_deref(),
+            ),
             None => options.column_options(&path).compression,
         };
         let l = layouts[c];

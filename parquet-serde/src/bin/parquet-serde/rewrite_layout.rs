@@ -1,8 +1,9 @@
 //! IN's layout, kept by `rewrite` where no option changes it: each column's codec, whether it
 //! has a dictionary, the value encoding of its other pages, and the data page version.
 
+use parquet_serde::core::column::Encoding;
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::format::{CompressionCodec, Encoding, PageType};
+use parquet_serde::core::page::PageType;
 use parquet_serde::{Compression, Error};
 
 /// A column's layout in IN, read from the pages of its first chunk.
@@ -25,17 +26,17 @@ pub fn layout(reader: &FileReader<std::fs::File>, column: usize) -> Result<Layou
     let chunk = reader.column_chunk(0, column)?;
     let mut pages = chunk.pages(reader.options().page_options());
     while let Some(p) = pages.next_raw()? {
-        let h = &p.header;
-        let encoding = match h.r#type {
+        let encoding = match p.page_type() {
             PageType::DictionaryPage => {
                 l.dictionary = true;
                 continue;
             }
             PageType::DataPageV2 => {
                 l.v2 = true;
-                h.data_page_header_v2.as_ref().map(|d| d.encoding)
+                p.encoding()
             }
-            _ => h.data_page_header.as_ref().map(|d| d.encoding),
+            PageType::DataPage => p.encoding(),
+            _ => None,
         };
         match encoding {
             Some(Encoding::PlainDictionary | Encoding::RleDictionary) | None => {}
@@ -47,14 +48,15 @@ pub fn layout(reader: &FileReader<std::fs::File>, column: usize) -> Result<Layou
     Ok(l)
 }
 
-/// The writer setting of a codec IN uses, at its default level.
-pub fn compression_of(codec: CompressionCodec) -> Compression {
-    match codec {
-        CompressionCodec::Uncompressed => Compression::Uncompressed,
-        CompressionCodec::Gzip => Compression::GZIP_DEFAULT,
-        CompressionCodec::Brotli => Compression::BROTLI_DEFAULT,
-        CompressionCodec::Zstd => Compression::ZSTD_DEFAULT,
-        CompressionCodec::Lz4 | CompressionCodec::Lz4Raw => Compression::Lz4Raw,
+/// The writer setting of a codec IN uses (by its parquet.thrift name), at its default
+/// level: LZ4 becomes LZ4_RAW, a codec this library does not write Snappy.
+pub fn compression_of(codec_name: Option<&str>) -> Compression {
+    match codec_name {
+        Some("UNCOMPRESSED") => Compression::Uncompressed,
+        Some("GZIP") => Compression::GZIP_DEFAULT,
+        Some("BROTLI") => Compression::BROTLI_DEFAULT,
+        Some("ZSTD") => Compression::ZSTD_DEFAULT,
+        Some("LZ4" | "LZ4_RAW") => Compression::Lz4Raw,
         _ => Compression::Snappy,
     }
 }

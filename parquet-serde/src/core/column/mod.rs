@@ -23,6 +23,7 @@ mod encoding_tests;
 #[cfg(test)]
 mod tests;
 
+pub use crate::core::format::Encoding;
 pub use batch::ColumnBatch;
 pub(crate) use batch::{empty_values, empty_values_like, extend_values, truncate_values};
 pub(crate) use decode::decode_plain;

@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 ///
 /// ```
 /// use parquet_serde::core::encoding::levels::decode_v1;
-/// use parquet_serde::core::format::Encoding;
+/// use parquet_serde::core::column::Encoding;
 /// // Length 2, then an RLE run of 5 ones; the values follow.
 /// let page = [2, 0, 0, 0, 0x0A, 0x01, 0xAA, 0xBB];
 /// let mut levels = Vec::new();

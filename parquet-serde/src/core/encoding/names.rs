@@ -8,7 +8,7 @@
 //! same names (it refuses the ones that are not value encodings at compile time).
 //!
 //! ```
-//! use parquet_serde::core::format::Encoding;
+//! use parquet_serde::core::column::Encoding;
 //! assert_eq!(Encoding::ByteStreamSplit.to_string(), "BYTE_STREAM_SPLIT");
 //! assert_eq!("delta-binary-packed".parse::<Encoding>()?, Encoding::DeltaBinaryPacked);
 //! assert_eq!("alp".parse::<Encoding>()?.to_string(), "ALP");

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
+#[cfg(test)]
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -10,8 +11,8 @@ use crate::error::{Error, Result};
 /// A source of Parquet bytes that can read any range: an in-memory buffer or a file.
 ///
 /// Implemented for `[u8]`, `Vec<u8>`, `Arc<[u8]>`, [`std::fs::File`] (positioned reads, no
-/// shared cursor), `bytes::Bytes` (feature `bytes`), and references and [`CountingReader`]s
-/// of those. In-memory sources hand out borrowed slices; files read into fresh buffers.
+/// shared cursor), `bytes::Bytes` (feature `bytes`), and references of
+/// those. In-memory sources hand out borrowed slices; files read into fresh buffers.
 ///
 /// ```
 /// use parquet_serde::core::file::ChunkReader;
@@ -159,22 +160,18 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> Result<()>
 }
 
 /// A [`ChunkReader`] that counts the bytes and the reads it serves, to show how much of a
-/// file a query touched.
-///
-/// ```
-/// use parquet_serde::core::file::{ChunkReader, CountingReader};
-/// let reader = CountingReader::new(vec![0u8; 100]);
-/// reader.read_range(10, 20).unwrap();
-/// assert_eq!(reader.bytes_read(), 20);
-/// assert_eq!(reader.reads(), 1);
-/// ```
+/// file a query touched (unit tests; the integration tests have their own in
+/// `tests/common/counting.rs`).
+#[cfg(test)]
 #[derive(Debug)]
-pub struct CountingReader<R> {
+pub(crate) struct CountingReader<R> {
     inner: R,
     bytes: AtomicU64,
     reads: AtomicU64,
 }
 
+#[cfg(test)]
+#[allow(dead_code)]
 impl<R: ChunkReader> CountingReader<R> {
     /// Wraps a reader.
     pub fn new(inner: R) -> Self {
@@ -201,6 +198,7 @@ impl<R: ChunkReader> CountingReader<R> {
     }
 }
 
+#[cfg(test)]
 impl<R: ChunkReader> ChunkReader for CountingReader<R> {
     fn len_bytes(&self) -> u64 {
         self.inner.len_bytes()

@@ -1,4 +1,5 @@
-//! [`copy_row_group`]: a row group of one file appended to another as stored bytes.
+//! [`FileWriter::copy_row_group`]: a row group of one file appended to another as stored
+//! bytes.
 
 use std::io::Write;
 
@@ -8,36 +9,46 @@ use crate::error::{Error, Result};
 use super::reader::chunk_range;
 use super::{ChunkReader, FileReader, FileWriter};
 
-/// Appends row group `row_group` of `reader` to `writer` without decoding it: each column
-/// chunk's pages are copied byte for byte (same encodings, compression, checksums and
-/// statistics), its page index and Bloom filter moved along with it.
-///
-/// The two schemas must have the same leaf columns (paths, physical types, levels).
-/// Encrypted files, in or out, are refused: their pages are bound to their file, row
-/// group and column. So are chunks this cannot copy exactly (stored in another file, or
-/// written by old parquet-mr with a wrong chunk size); rewrite those by decoding them
-/// ([`FileReader::read_column`] into [`FileWriter::column_writer`]).
-/// Errors are [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for the refused
-/// cases, [`ErrorKind::Schema`](crate::ErrorKind::Schema) for other schemas.
-///
-/// ```
-/// use parquet_serde::core::file::{copy_row_group, FileReader, FileWriter};
-///
-/// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
-/// struct Row { id: i64 }
-/// let a = parquet_serde::to_vec(&[Row { id: 1 }, Row { id: 2 }])?;
-/// let b = parquet_serde::to_vec(&[Row { id: 3 }])?;
-/// let (a, b) = (FileReader::new(a)?, FileReader::new(b)?);
-/// let mut out = FileWriter::new(Vec::new(), a.schema().clone(), Default::default())?;
-/// copy_row_group(&mut out, &a, 0)?;
-/// copy_row_group(&mut out, &b, 0)?;
-/// let (bytes, _) = out.close()?;
-/// let ids: Vec<Row2> = parquet_serde::from_slice(&bytes)?;
-/// # #[derive(serde::Deserialize, PartialEq, Debug)] struct Row2 { id: i64 }
-/// assert_eq!(ids, [Row2 { id: 1 }, Row2 { id: 2 }, Row2 { id: 3 }]);
-/// # Ok::<(), parquet_serde::Error>(())
-/// ```
-pub fn copy_row_group<R: ChunkReader, W: Write>(
+impl<W: Write> FileWriter<W> {
+    /// Appends row group `row_group` of `reader` to this file without decoding it: each column
+    /// chunk's pages are copied byte for byte (same encodings, compression, checksums and
+    /// statistics), its page index and Bloom filter moved along with it.
+    ///
+    /// The two schemas must have the same leaf columns (paths, physical types, levels).
+    /// Encrypted files, in or out, are refused: their pages are bound to their file, row
+    /// group and column. So are chunks this cannot copy exactly (stored in another file, or
+    /// written by old parquet-mr with a wrong chunk size); rewrite those by decoding them
+    /// ([`FileReader::read_column`] into [`FileWriter::column_writer`]).
+    /// Errors are [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for the refused
+    /// cases, [`ErrorKind::Schema`](crate::ErrorKind::Schema) for other schemas.
+    ///
+    /// ```
+    /// use parquet_serde::core::file::{FileReader, FileWriter};
+    ///
+    /// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+    /// struct Row { id: i64 }
+    /// let a = parquet_serde::to_vec(&[Row { id: 1 }, Row { id: 2 }])?;
+    /// let b = parquet_serde::to_vec(&[Row { id: 3 }])?;
+    /// let (a, b) = (FileReader::new(a)?, FileReader::new(b)?);
+    /// let mut out = FileWriter::new(Vec::new(), a.schema().clone(), Default::default())?;
+    /// out.copy_row_group(&a, 0)?;
+    /// out.copy_row_group(&b, 0)?;
+    /// let (bytes, _) = out.close()?;
+    /// let ids: Vec<Row2> = parquet_serde::from_slice(&bytes)?;
+    /// # #[derive(serde::Deserialize, PartialEq, Debug)] struct Row2 { id: i64 }
+    /// assert_eq!(ids, [Row2 { id: 1 }, Row2 { id: 2 }, Row2 { id: 3 }]);
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn copy_row_group<R: ChunkReader>(
+        &mut self,
+        reader: &FileReader<R>,
+        row_group: usize,
+    ) -> Result<()> {
+        copy_row_group(self, reader, row_group)
+    }
+}
+
+fn copy_row_group<R: ChunkReader, W: Write>(
     writer: &mut FileWriter<W>,
     reader: &FileReader<R>,
     row_group: usize,

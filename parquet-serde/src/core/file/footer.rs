@@ -15,34 +15,63 @@ use super::decryptor::{
 use super::ChunkReader;
 
 /// Magic bytes at both ends of a Parquet file.
-pub const MAGIC: &[u8; 4] = b"PAR1";
+pub(crate) const MAGIC: &[u8; 4] = b"PAR1";
 /// Magic bytes of a file whose footer is encrypted.
-pub const MAGIC_ENCRYPTED: &[u8; 4] = b"PARE";
+pub(crate) const MAGIC_ENCRYPTED: &[u8; 4] = b"PARE";
 /// The 4-byte metadata length plus the 4 magic bytes at the end.
-pub const FOOTER_SIZE: usize = 8;
+pub(crate) const FOOTER_SIZE: usize = 8;
 
-/// A file's metadata: the Thrift FileMetaData and the schema built from it.
+/// A file's metadata: the footer (`FileMetaData` of parquet.thrift) and the schema built
+/// from it, read through accessors: [`num_rows`](Self::num_rows),
+/// [`row_group`](Self::row_group) ([`RowGroupMetaData`](super::RowGroupMetaData)), its
+/// columns ([`ColumnChunkMetaData`](super::ColumnChunkMetaData)), [`schema`](Self::schema),
+/// [`key_value`](Self::key_value) and the rest.
+///
+/// ```
+/// use parquet_serde::core::file::ParquetMetaData;
+///
+/// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+/// struct Row { id: i64 }
+///
+/// let bytes = parquet_serde::to_vec(&[Row { id: 1 }, Row { id: 2 }])?;
+/// let md = ParquetMetaData::parse(&bytes[..])?;
+/// assert_eq!(md.num_rows(), 2);
+/// let rg = md.row_group(0).unwrap();
+/// assert_eq!(rg.column(0).unwrap().num_values(), 2);
+/// # Ok::<(), parquet_serde::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ParquetMetaData {
     /// The decoded footer.
-    pub file: FileMetaData,
+    pub(crate) file: FileMetaData,
     /// The schema tree and its column descriptors.
-    pub schema: Schema,
+    pub(crate) schema: Schema,
     /// File offset where the serialized FileMetaData starts (column data ends before it).
-    pub footer_offset: u64,
+    pub(crate) footer_offset: u64,
     /// Decryption state of an encrypted file (`None` for plaintext files).
     pub(crate) decryptor: Option<Arc<FileDecryptor>>,
 }
 
 impl ParquetMetaData {
-    /// Number of row groups.
-    pub fn num_row_groups(&self) -> usize {
-        self.file.row_groups.len()
+    /// Reads and checks the footer of a plaintext file (or the plaintext columns of an
+    /// encrypted file with a plaintext footer): magic at both ends, metadata length within
+    /// the file, the footer, the schema, and one column chunk per leaf in every row group.
+    /// Encrypted files need [`parse_with`](Self::parse_with) and their keys.
+    pub fn parse<R: ChunkReader + ?Sized>(reader: &R) -> Result<ParquetMetaData> {
+        parse_footer_with(reader, None)
     }
 
-    /// Total rows.
-    pub fn num_rows(&self) -> i64 {
-        self.file.num_rows
+    /// [`parse`](Self::parse) for encrypted files too: with `decryption`, an encrypted
+    /// footer (`PARE`) is decrypted, a plaintext footer's signature verified (when the
+    /// footer key is known), and the metadata of columns encrypted with their own key
+    /// decrypted where their key is known. Columns whose key is missing or wrong stay in the
+    /// metadata; reading them fails with an [`ErrorKind::Crypto`](crate::ErrorKind::Crypto)
+    /// error naming the column.
+    pub fn parse_with<R: ChunkReader + ?Sized>(
+        reader: &R,
+        decryption: Option<&FileDecryptionProperties>,
+    ) -> Result<ParquetMetaData> {
+        parse_footer_with(reader, decryption)
     }
 
     /// Whether the writer is parquet-mr before 1.2.9, whose column chunk sizes leave out the
@@ -117,28 +146,15 @@ impl ParquetMetaData {
     }
 }
 
-/// Reads and checks the footer of a file: magic at both ends, metadata length within the
-/// file, FileMetaData, schema, and one column chunk per leaf in every row group.
-///
-/// Encrypted files need [`parse_footer_with`] and their keys; this reads the plaintext
-/// columns of encrypted files with a plaintext footer.
-pub fn parse_footer<R: ChunkReader + ?Sized>(reader: &R) -> Result<ParquetMetaData> {
-    parse_footer_with(reader, None)
-}
-
-/// [`parse_footer`] for encrypted files too: with `decryption`, an encrypted footer (`PARE`)
-/// is decrypted, a plaintext footer's signature verified (when the footer key is known), and
-/// the metadata of columns encrypted with their own key decrypted where their key is known.
-/// Columns whose key is missing or wrong stay in the metadata; reading them fails with an
-/// [`ErrorKind::Crypto`](crate::ErrorKind::Crypto) error naming the column.
-pub fn parse_footer_with<R: ChunkReader + ?Sized>(
+/// [`ParquetMetaData::parse_with`].
+pub(crate) fn parse_footer_with<R: ChunkReader + ?Sized>(
     reader: &R,
     decryption: Option<&FileDecryptionProperties>,
 ) -> Result<ParquetMetaData> {
     parse_footer_checked(reader, decryption, true)
 }
 
-/// [`parse_footer_with`] reading only the end of the file: the magic at the start is left
+/// [`ParquetMetaData::parse_with`] reading only the end of the file: the magic at the start is left
 /// for the caller to check (a remote reader fetches it with the first column data).
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 pub(crate) fn parse_footer_tail<R: ChunkReader + ?Sized>(

@@ -76,7 +76,7 @@ impl PageIndex {
 
 impl ParquetMetaData {
     /// The column chunk `column` of row group `row_group`.
-    pub fn column_chunk(&self, row_group: usize, column: usize) -> Result<&ColumnChunk> {
+    pub(crate) fn column_chunk(&self, row_group: usize, column: usize) -> Result<&ColumnChunk> {
         self.file
             .row_groups
             .get(row_group)
@@ -87,7 +87,7 @@ impl ParquetMetaData {
     }
 
     /// The `ColumnOrder` of leaf `column` from the footer.
-    pub fn column_order(&self, column: usize) -> Option<&ColumnOrder> {
+    pub(crate) fn column_order(&self, column: usize) -> Option<&ColumnOrder> {
         self.file.column_orders.as_ref()?.get(column)
     }
 
@@ -105,7 +105,7 @@ impl ParquetMetaData {
 
     /// Typed statistics of a `Statistics` structure (of a chunk or a page header) of leaf
     /// `column`.
-    pub fn typed_statistics(&self, column: usize, stats: &Statistics) -> ColumnStatistics {
+    pub(crate) fn typed_statistics(&self, column: usize, stats: &Statistics) -> ColumnStatistics {
         match self.schema.columns().get(column) {
             Some(d) => ColumnStatistics::from_thrift(
                 stats,
@@ -188,7 +188,11 @@ impl<R: ChunkReader> FileReader<R> {
     }
 
     /// The ColumnIndex of a column chunk, if written.
-    pub fn column_index(&self, row_group: usize, column: usize) -> Result<Option<ColumnIndex>> {
+    pub(crate) fn column_index(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<Option<ColumnIndex>> {
         let chunk = self.metadata().column_chunk(row_group, column)?;
         let at = |e: Error| self.located(e.context("column index"), row_group, column);
         let Some((offset, len)) = within(
@@ -206,7 +210,11 @@ impl<R: ChunkReader> FileReader<R> {
     }
 
     /// The OffsetIndex of a column chunk, if written.
-    pub fn offset_index(&self, row_group: usize, column: usize) -> Result<Option<OffsetIndex>> {
+    pub(crate) fn offset_index(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<Option<OffsetIndex>> {
         let chunk = self.metadata().column_chunk(row_group, column)?;
         let at = |e: Error| self.located(e.context("offset index"), row_group, column);
         let Some((offset, len)) = within(

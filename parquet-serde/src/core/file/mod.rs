@@ -7,6 +7,7 @@ mod decryptor;
 mod external;
 mod footer;
 mod indexes;
+mod metadata;
 mod options;
 mod pending;
 mod reader;
@@ -17,21 +18,21 @@ mod writer;
 #[cfg(test)]
 mod index_tests;
 
-pub use crate::core::column::DataPageVersion;
+pub use crate::core::format::BoundaryOrder;
 pub(crate) use crate::core::page::PageDecryptor;
 pub(crate) use chunk_reader::not_a_file;
-pub use chunk_reader::{ChunkReader, CountingReader};
-pub use copy::copy_row_group;
-pub use footer::{
-    parse_footer, parse_footer_with, ParquetMetaData, FOOTER_SIZE, MAGIC, MAGIC_ENCRYPTED,
-};
+pub use chunk_reader::ChunkReader;
+#[cfg(test)]
+pub(crate) use chunk_reader::CountingReader;
+pub use footer::ParquetMetaData;
+#[cfg(any(feature = "object_store", feature = "tokio"))]
+pub(crate) use footer::{FOOTER_SIZE, MAGIC};
 pub use indexes::{PageIndex, PageInfo};
-pub use options::{
-    default_threads, ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions,
-    MAX_DEFAULT_THREADS,
-};
+pub use metadata::{ColumnChunkMetaData, RawStatistics, RowGroupMetaData};
+pub use options::{ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions};
 pub use pending::PendingFile;
-pub use reader::{ColumnChunkData, FileReader};
+pub(crate) use reader::ColumnChunkData;
+pub use reader::FileReader;
 pub use selection::RowSelection;
 pub(crate) use selection::{local_ranges, take_rows};
 pub use writer::FileWriter;

@@ -46,11 +46,11 @@ pub struct ReadOptions {
 }
 
 /// The most threads a reader or writer uses by default.
-pub const MAX_DEFAULT_THREADS: usize = 4;
+pub(crate) const MAX_DEFAULT_THREADS: usize = 4;
 
 /// The default of [`ReadOptions::threads`] and [`WriterOptions::threads`]: the machine's
 /// available parallelism, at most [`MAX_DEFAULT_THREADS`].
-pub fn default_threads() -> usize {
+pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, MAX_DEFAULT_THREADS)
@@ -689,7 +689,7 @@ impl WriterOptions {
     /// column's physical type ([`validate`](Self::validate) checks that up front).
     ///
     /// ```
-    /// use parquet_serde::core::format::Encoding;
+    /// use parquet_serde::core::column::Encoding;
     /// use parquet_serde::WriterOptions;
     /// let options = WriterOptions::default()
     ///     .column_encoding("ts", Encoding::DeltaBinaryPacked)
@@ -733,7 +733,7 @@ impl WriterOptions {
     /// encryption properties list.
     ///
     /// ```
-    /// use parquet_serde::core::format::Encoding;
+    /// use parquet_serde::core::column::Encoding;
     /// use parquet_serde::core::schema::Schema;
     /// use parquet_serde::WriterOptions;
     /// let schema: Schema = "message m { required double x; }".parse()?;

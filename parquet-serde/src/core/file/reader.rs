@@ -51,7 +51,7 @@ pub struct ColumnChunkData<'r> {
     /// File offset of the first byte.
     pub offset: u64,
     /// Codec of its pages.
-    pub codec: CompressionCodec,
+    pub(crate) codec: CompressionCodec,
     /// Values (levels) in the chunk.
     pub num_values: i64,
     /// Row group ordinal.

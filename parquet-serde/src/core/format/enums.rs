@@ -6,6 +6,7 @@ macro_rules! thrift_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $value:literal,)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum $name {
             $($(#[$vmeta])* $variant,)*
             /// A value this library does not know (written by a newer writer).

@@ -8,6 +8,7 @@ use crate::Result;
 
 /// Unit of TIME and TIMESTAMP logical types (`TimeUnit` union).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TimeUnit {
     /// Milliseconds.
     Millis,
@@ -24,6 +25,7 @@ pub enum TimeUnit {
 /// Union members with no fields are unit variants. A member this library does not know
 /// is kept as `Unknown(field_id)`; readers then read the column as its physical type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum LogicalType {
     /// UTF-8 string (`STRING`, id 1).
     String,

@@ -9,7 +9,7 @@
 //! `Option`. Read one with [`decode`], write one with [`encode`]:
 //!
 //! ```
-//! use parquet_serde::core::format::{decode, encode, KeyValue};
+//! use parquet_serde::__internals::format::{decode, encode, KeyValue};
 //! let kv = KeyValue { key: "k".into(), value: Some("v".into()) };
 //! let mut bytes = Vec::new();
 //! encode(&kv, &mut bytes);

@@ -75,7 +75,7 @@ impl GeoStatisticsBuilder {
 /// nothing, so they may match.
 ///
 /// ```
-/// use parquet_serde::core::format::BoundingBox;
+/// use parquet_serde::__internals::format::BoundingBox;
 /// use parquet_serde::core::geo::bbox_intersects;
 /// let b = BoundingBox { xmin: 0.0, xmax: 10.0, ymin: 0.0, ymax: 10.0, ..Default::default() };
 /// assert!(bbox_intersects(&b, 5.0, 5.0, 20.0, 20.0));

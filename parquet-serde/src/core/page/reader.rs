@@ -4,7 +4,8 @@ use std::borrow::Cow;
 
 use super::PageDecryptor;
 use crate::core::compression::decompress_reusing;
-use crate::core::format::{self, CompressionCodec, PageHeader, PageType};
+use crate::core::file::RawStatistics;
+use crate::core::format::{self, CompressionCodec, Encoding, PageHeader, PageType};
 use crate::error::{Error, Result};
 
 use super::Page;
@@ -28,11 +29,11 @@ impl Default for PageReaderOptions {
     }
 }
 
-/// A page as stored: its header and its (compressed) bytes.
+/// A page as stored: its header (read through accessors) and its (compressed) bytes.
 #[derive(Debug, Clone)]
 pub struct RawPage<'a> {
     /// The decoded header.
-    pub header: PageHeader,
+    pub(crate) header: PageHeader,
     /// File offset of the header.
     pub offset: u64,
     /// Bytes of the serialized header (of its encrypted module in encrypted chunks).
@@ -48,6 +49,101 @@ impl RawPage<'_> {
     /// The page bytes as the codec sees them: decrypted when the chunk is encrypted.
     pub fn body(&self) -> &[u8] {
         self.decrypted.as_deref().unwrap_or(self.data)
+    }
+
+    /// Kind of page (`PageHeader.type`).
+    pub fn page_type(&self) -> PageType {
+        self.header.r#type
+    }
+
+    /// Size of the page after its header as stored (`PageHeader.compressed_page_size`).
+    pub fn compressed_size(&self) -> i32 {
+        self.header.compressed_page_size
+    }
+
+    /// Size of the page after its header, uncompressed
+    /// (`PageHeader.uncompressed_page_size`).
+    pub fn uncompressed_size(&self) -> i32 {
+        self.header.uncompressed_page_size
+    }
+
+    /// CRC32 of the stored page bytes (`PageHeader.crc`), when written.
+    pub fn crc(&self) -> Option<u32> {
+        self.header.crc.map(|c| c as u32)
+    }
+
+    /// Number of values, nulls included (`num_values` of the data page v1 or v2 header),
+    /// or entries of a dictionary page; `None` for other pages.
+    pub fn num_values(&self) -> Option<i32> {
+        let h = &self.header;
+        h.data_page_header
+            .as_ref()
+            .map(|d| d.num_values)
+            .or_else(|| h.data_page_header_v2.as_ref().map(|d| d.num_values))
+            .or_else(|| h.dictionary_page_header.as_ref().map(|d| d.num_values))
+    }
+
+    /// Encoding of the values (`encoding` of the data page v1 or v2 or dictionary page
+    /// header); `None` for other pages.
+    pub fn encoding(&self) -> Option<Encoding> {
+        let h = &self.header;
+        h.data_page_header
+            .as_ref()
+            .map(|d| d.encoding)
+            .or_else(|| h.data_page_header_v2.as_ref().map(|d| d.encoding))
+            .or_else(|| h.dictionary_page_header.as_ref().map(|d| d.encoding))
+    }
+
+    /// Encodings of the definition and repetition levels of a data page v1
+    /// (`DataPageHeader.definition_level_encoding`, `.repetition_level_encoding`).
+    pub fn level_encodings(&self) -> Option<(Encoding, Encoding)> {
+        let d = self.header.data_page_header.as_ref()?;
+        Some((d.definition_level_encoding, d.repetition_level_encoding))
+    }
+
+    /// Nulls of a data page v2 (`DataPageHeaderV2.num_nulls`).
+    pub fn num_nulls(&self) -> Option<i32> {
+        Some(self.header.data_page_header_v2.as_ref()?.num_nulls)
+    }
+
+    /// Rows of a data page v2 (`DataPageHeaderV2.num_rows`).
+    pub fn num_rows(&self) -> Option<i32> {
+        Some(self.header.data_page_header_v2.as_ref()?.num_rows)
+    }
+
+    /// Byte lengths of the definition and repetition levels of a data page v2
+    /// (`DataPageHeaderV2.definition_levels_byte_length`, `.repetition_levels_byte_length`).
+    pub fn level_byte_lengths(&self) -> Option<(i32, i32)> {
+        let d = self.header.data_page_header_v2.as_ref()?;
+        Some((
+            d.definition_levels_byte_length,
+            d.repetition_levels_byte_length,
+        ))
+    }
+
+    /// Whether the values of a data page v2 are compressed
+    /// (`DataPageHeaderV2.is_compressed`, `true` when absent).
+    pub fn values_compressed(&self) -> Option<bool> {
+        Some(
+            self.header
+                .data_page_header_v2
+                .as_ref()?
+                .values_compressed(),
+        )
+    }
+
+    /// Statistics of a data page (`statistics` of its v1 or v2 header), as written.
+    pub fn statistics(&self) -> Option<RawStatistics<'_>> {
+        let h = &self.header;
+        h.data_page_header
+            .as_ref()
+            .and_then(|d| d.statistics.as_ref())
+            .or_else(|| {
+                h.data_page_header_v2
+                    .as_ref()
+                    .and_then(|d| d.statistics.as_ref())
+            })
+            .map(RawStatistics)
     }
 }
 
@@ -303,7 +399,6 @@ impl<'a> PageReader<'a> {
                     encoding: d.encoding,
                     def_level_encoding: d.definition_level_encoding,
                     rep_level_encoding: d.repetition_level_encoding,
-                    statistics: d.statistics,
                 }))
             }
             PageType::DataPageV2 => {
@@ -367,7 +462,6 @@ impl<'a> PageReader<'a> {
                     num_nulls,
                     num_rows: d.num_rows.max(0) as usize,
                     encoding: d.encoding,
-                    statistics: d.statistics,
                 }))
             }
             // Index pages are not used by any writer; unknown page types come from newer

@@ -2,10 +2,11 @@
 
 use std::borrow::Cow;
 
-use crate::core::format::{Encoding, Statistics};
+use crate::core::format::Encoding;
 
 /// A decompressed page of a column chunk.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Page<'a> {
     /// The dictionary of the chunk (at most one, first).
     Dictionary {
@@ -28,8 +29,6 @@ pub enum Page<'a> {
         def_level_encoding: Encoding,
         /// Encoding of the repetition levels.
         rep_level_encoding: Encoding,
-        /// Page statistics, if written.
-        statistics: Option<Statistics>,
     },
     /// A data page v2: levels uncompressed, values possibly compressed (decompressed here).
     DataV2 {
@@ -47,8 +46,6 @@ pub enum Page<'a> {
         num_rows: usize,
         /// Encoding of the values.
         encoding: Encoding,
-        /// Page statistics, if written.
-        statistics: Option<Statistics>,
     },
 }
 

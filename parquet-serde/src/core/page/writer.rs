@@ -12,9 +12,9 @@ use crate::core::format::{
 };
 use crate::error::{Error, Result};
 
-/// What a [`PageWriter`] wrote for one page.
+/// What was stored for one page.
 #[derive(Debug, Clone, PartialEq)]
-pub struct WrittenPage {
+pub(crate) struct WrittenPage {
     /// Kind of page.
     pub page_type: PageType,
     /// Encoding of its values.
@@ -30,11 +30,6 @@ pub struct WrittenPage {
 }
 
 impl WrittenPage {
-    /// Header plus stored bytes: the page's size in the file.
-    pub fn total_compressed(&self) -> usize {
-        self.header_len + self.compressed_size
-    }
-
     /// Header plus decompressed bytes.
     pub fn total_uncompressed(&self) -> usize {
         self.header_len + self.uncompressed_size
@@ -244,9 +239,11 @@ fn page_size(n: usize) -> Result<i32> {
 }
 
 /// Serializes pages: compression, encryption (of encrypted columns), CRC32 and the Thrift
-/// header.
+/// header (the unit tests' page source; the column writer stores pages through
+/// [`PageCodec`]).
+#[cfg(test)]
 #[derive(Debug)]
-pub struct PageWriter {
+pub(crate) struct PageWriter {
     codec: PageCodec,
     /// Ordinal of the next data page.
     next_page: usize,
@@ -346,6 +343,8 @@ pub(crate) fn data_page_v2(
     })
 }
 
+#[cfg(test)]
+#[allow(dead_code)] // the unit tests use some of the page kinds
 impl PageWriter {
     /// A writer compressing with `compression`, writing a CRC32 on every page when
     /// `write_checksums`.

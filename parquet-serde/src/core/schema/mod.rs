@@ -4,7 +4,7 @@
 //! [`SchemaNode::list`], [`SchemaNode::map`] and the `with_*` methods); [`Schema`] pairs a
 //! validated root with its leaf [`ColumnDescriptor`]s (path, physical type, annotations,
 //! max definition and repetition levels, and the levels reached at each node of the path).
-//! A schema converts to and from the footer's [`SchemaElement`] list
+//! A schema converts to and from the footer's `SchemaElement` list
 //! ([`Schema::from_elements`], [`Schema::to_elements`]) and to and from the message-type
 //! text parquet-java and arrow print ([`Schema::parse`], `Display`):
 //!
@@ -26,7 +26,6 @@
 //! takes it before). Names and CRS strings that are not plain words (empty, or holding
 //! whitespace or one of `{}();,="`) are written in double quotes with backslash escapes.
 //!
-//! [`SchemaElement`]: crate::core::format::SchemaElement
 
 mod annotation;
 mod descriptor;
@@ -47,3 +46,6 @@ pub use shape::{
 };
 pub use typed::ParquetSchema;
 pub use validate::MAX_SCHEMA_DEPTH;
+// The schema enums of parquet.thrift (Part A: `core::format` is private).
+pub use crate::core::format::Type as PhysicalType;
+pub use crate::core::format::{ConvertedType, EdgeInterpolationAlgorithm, LogicalType, TimeUnit};

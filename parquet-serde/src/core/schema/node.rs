@@ -49,7 +49,7 @@ impl SchemaNode {
     /// A primitive leaf with no annotation (`type_length`, `precision` and `scale` 0).
     ///
     /// ```
-    /// use parquet_serde::core::format::Type;
+    /// use parquet_serde::core::schema::PhysicalType as Type;
     /// use parquet_serde::core::schema::{Repetition, SchemaNode};
     /// let id = SchemaNode::primitive("id", Repetition::Required, Type::Int64);
     /// assert_eq!(id.physical_type(), Some(Type::Int64));

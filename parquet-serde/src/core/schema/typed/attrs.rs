@@ -23,7 +23,7 @@ use crate::core::format::{EdgeInterpolationAlgorithm, Encoding, LogicalType, Tim
 /// back, so they are not part of this struct.
 ///
 /// ```
-/// use parquet_serde::core::format::TimeUnit;
+/// use parquet_serde::core::schema::TimeUnit;
 /// use parquet_serde::core::schema::typed::FieldAttrs;
 ///
 /// let mut attrs = FieldAttrs::new();
@@ -214,7 +214,7 @@ impl DecimalSpec {
 /// `BYTE_ARRAY` column of WKB values.
 ///
 /// ```
-/// use parquet_serde::core::format::{EdgeInterpolationAlgorithm, LogicalType};
+/// use parquet_serde::core::schema::{EdgeInterpolationAlgorithm, LogicalType};
 /// use parquet_serde::core::schema::typed::GeoSpec;
 ///
 /// let g = GeoSpec::geography(Some("srid:4326"), Some(EdgeInterpolationAlgorithm::Karney));

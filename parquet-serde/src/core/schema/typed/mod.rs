@@ -277,7 +277,7 @@ use crate::core::schema::SchemaNode;
 /// message of a row type.
 ///
 /// ```
-/// use parquet_serde::core::format::Type;
+/// use parquet_serde::core::schema::PhysicalType as Type;
 /// use parquet_serde::core::schema::{NodeKind, ParquetSchema, Repetition};
 /// use parquet_serde::core::schema::typed::FieldAttrs;
 ///
@@ -297,7 +297,7 @@ use crate::core::schema::SchemaNode;
 /// A hand-written implementation for a type with a custom `Serialize`:
 ///
 /// ```
-/// use parquet_serde::core::format::{LogicalType, Type};
+/// use parquet_serde::core::schema::{LogicalType, PhysicalType as Type};
 /// use parquet_serde::core::schema::{NodeKind, ParquetSchema, Repetition, SchemaNode};
 /// use parquet_serde::core::schema::typed::FieldAttrs;
 ///
