@@ -4,7 +4,8 @@
 //! GEOGRAPHY chunk's GeospatialStatistics (bounding box, Z and M ranges, geometry types).
 
 use parquet_serde::core::column::{Scalar, SortOrder};
-use parquet_serde::core::file::{FileReader, RawStatistics};
+use parquet_serde::core::file::FileReader;
+use parquet_serde::core::page::RawStatistics;
 use parquet_serde::core::geo::{Bounds, Dimensions, GeometryType};
 use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::core::schema::{ColumnDescriptor, SchemaNode};

@@ -28,7 +28,7 @@ pub use footer::ParquetMetaData;
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 pub(crate) use footer::{FOOTER_SIZE, MAGIC};
 pub use indexes::{PageIndex, PageInfo};
-pub use metadata::{ColumnChunkMetaData, RawStatistics, RowGroupMetaData};
+pub use metadata::{ColumnChunkMetaData, RowGroupMetaData};
 pub use options::{ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions};
 pub use pending::PendingFile;
 pub(crate) use reader::ColumnChunkData;

@@ -6,12 +6,14 @@
 
 mod decryptor;
 mod reader;
+mod statistics;
 mod types;
 mod writer;
 
 pub use crate::core::format::PageType;
 pub(crate) use decryptor::{ChunkDecryptor, PageDecryptor};
 pub use reader::{PageReader, PageReaderOptions};
+pub use statistics::RawStatistics;
 pub use types::Page;
 #[cfg(test)]
 pub(crate) use writer::PageWriter;

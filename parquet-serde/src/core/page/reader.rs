@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::PageDecryptor;
 use crate::core::compression::decompress_reusing;
-use crate::core::file::RawStatistics;
+use super::RawStatistics;
 use crate::core::format::{self, CompressionCodec, Encoding, PageHeader, PageType};
 use crate::error::{Error, Result};
 
