@@ -5,8 +5,7 @@
 use crate::core::column::ColumnStatistics;
 use crate::core::compression::Compression;
 use crate::core::format::{
-    ColumnChunk, ColumnMetaData, ColumnOrder, CompressionCodec, Encoding, PageType, RowGroup,
-    Statistics, Type,
+    ColumnChunk, ColumnMetaData, ColumnOrder, CompressionCodec, Encoding, PageType, RowGroup, Type,
 };
 use crate::core::geo::{AxisRange, Bounds};
 use crate::core::schema::{ColumnDescriptor, ColumnPath, Schema};
@@ -484,4 +483,3 @@ impl<'a> ColumnChunkMetaData<'a> {
         self.chunk.file_path.as_deref()
     }
 }
-

@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 
 use super::PageDecryptor;
-use crate::core::compression::decompress_reusing;
 use super::RawStatistics;
+use crate::core::compression::decompress_reusing;
 use crate::core::format::{self, CompressionCodec, Encoding, PageHeader, PageType};
 use crate::error::{Error, Result};
 
