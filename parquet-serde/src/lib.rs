@@ -158,6 +158,13 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+/// Kernels for the benches and the fuzz targets (feature `internals`): not API, no semver
+/// promise. See `internals.rs`.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod __internals {
+    pub use crate::internals::*;
+}
 #[cfg(feature = "bson")]
 pub mod bson;
 pub mod core;
@@ -166,6 +173,8 @@ mod de;
 mod error;
 mod exec;
 pub mod filter;
+#[cfg(feature = "internals")]
+mod internals;
 pub mod json;
 pub mod logs;
 pub mod record;

@@ -16,8 +16,8 @@
 //! - walk pages, indexes and Bloom filters ([`page::PageReader`], [`file::PageIndex`],
 //!   [`bloom::Sbbf`]);
 //! - encrypt or decrypt files, with explicit keys or a KMS ([`encryption`], [`keytools`]);
-//! - encode, decode, compress or decompress buffers with one Parquet encoding or codec
-//!   ([`encoding`], [`compression`]), or read and write the Thrift structures of
+//! - compress or decompress buffers with one Parquet codec ([`compression`]), or read and
+//!   write the Thrift structures of
 //!   `parquet.thrift` ([`format`](mod@format)).
 //!
 //! # Layers
@@ -51,7 +51,7 @@
 pub mod bloom;
 pub mod column;
 pub mod compression;
-pub mod encoding;
+pub(crate) mod encoding;
 pub mod encryption;
 pub mod file;
 pub mod format;

@@ -944,7 +944,7 @@ impl ColumnChunkWriter {
         let mut plain_values = self.spare_bodies.pop().unwrap_or_default();
         plain_values.clear();
         plain_values.reserve(dict.plain_bytes());
-        encode_plain(dict.values(), &mut plain_values);
+        encode_plain(dict.values(), &mut plain_values).map_err(|e| self.err(e))?;
         let page = dictionary_page(plain_values, dict.len()).map_err(|e| self.err(e))?;
         self.has_dictionary_page = true;
         self.emit(PageSlot::Dictionary, page)

@@ -112,17 +112,6 @@ impl DeltaInt for i64 {
 }
 
 /// Appends `values` with the default block layout (128 values, 4 miniblocks).
-///
-/// ```
-/// use parquet_serde::core::encoding::delta_binary_packed::{decode, encode};
-/// let mut page = Vec::new();
-/// encode(&[1i64, 2, 3, 4, 5], &mut page);
-/// // Header 128, 4, 5 values, first 1; one block: min delta 1, widths 0 0 0 0, no data.
-/// assert_eq!(page, [0x80, 0x01, 4, 5, 2, 2, 0, 0, 0, 0]);
-/// let mut out: Vec<i64> = Vec::new();
-/// assert_eq!(decode(&page, 5, &mut out).unwrap(), page.len());
-/// assert_eq!(out, [1, 2, 3, 4, 5]);
-/// ```
 pub fn encode<T: DeltaInt>(values: &[T], out: &mut Vec<u8>) {
     encode_blocks(values, DEFAULT_BLOCK_SIZE, DEFAULT_MINIBLOCKS, out);
 }
@@ -589,5 +578,21 @@ mod tests {
             page[i] = byte;
             let _ = decode::<i32>(&page, v.len(), &mut vec![]);
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn encode_example() {
+        use crate::core::encoding::delta_binary_packed::{decode, encode};
+        let mut page = Vec::new();
+        encode(&[1i64, 2, 3, 4, 5], &mut page);
+        // Header 128, 4, 5 values, first 1; one block: min delta 1, widths 0 0 0 0, no data.
+        assert_eq!(page, [0x80, 0x01, 4, 5, 2, 2, 0, 0, 0, 0]);
+        let mut out: Vec<i64> = Vec::new();
+        assert_eq!(decode(&page, 5, &mut out).unwrap(), page.len());
+        assert_eq!(out, [1, 2, 3, 4, 5]);
     }
 }

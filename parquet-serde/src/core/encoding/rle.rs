@@ -27,17 +27,6 @@ const MAX_RUN: usize = (1 << 31) - 1;
 const MAX_GROUPS_PER_PACKED_RUN: usize = 63;
 
 /// Streaming decoder of the hybrid encoding (no length prefix: callers strip it).
-///
-/// ```
-/// use parquet_serde::core::encoding::rle::{RleDecoder, RleEncoder};
-/// let mut enc = RleEncoder::new(2);
-/// enc.put_u32(&[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
-/// let bytes = enc.finish();
-/// let mut dec = RleDecoder::new(&bytes, 2);
-/// let mut out = [0u32; 13];
-/// assert_eq!(dec.next_batch_u32(&mut out).unwrap(), 13);
-/// assert_eq!(out, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
-/// ```
 #[derive(Debug, Clone)]
 pub struct RleDecoder<'a> {
     data: &'a [u8],
@@ -326,16 +315,6 @@ impl<'a> RleDecoder<'a> {
 /// Decodes `n` dictionary indices of a data page's values section: one byte of bit width
 /// (0 to 32), then the hybrid encoding. Appends them to `out` and checks that each is below
 /// `dict_len`.
-///
-/// ```
-/// use parquet_serde::core::encoding::rle::decode_dict_indices;
-/// // Bit width 2, one bit-packed group of 8 values: 0 1 2 3 0 1 2 3.
-/// let page = [2, 0b11, 0b1110_0100, 0b1110_0100];
-/// let mut out = Vec::new();
-/// decode_dict_indices(&page, 8, 4, &mut out).unwrap();
-/// assert_eq!(out, [0, 1, 2, 3, 0, 1, 2, 3]);
-/// assert!(decode_dict_indices(&page, 8, 3, &mut out).is_err());
-/// ```
 pub fn decode_dict_indices(
     input: &[u8],
     n: usize,
@@ -605,3 +584,30 @@ impl RleEncoder {
 
 #[cfg(test)]
 mod tests;
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn rledecoder_example() {
+        use crate::core::encoding::rle::{RleDecoder, RleEncoder};
+        let mut enc = RleEncoder::new(2);
+        enc.put_u32(&[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
+        let bytes = enc.finish();
+        let mut dec = RleDecoder::new(&bytes, 2);
+        let mut out = [0u32; 13];
+        assert_eq!(dec.next_batch_u32(&mut out).unwrap(), 13);
+        assert_eq!(out, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
+    }
+
+    #[test]
+    fn decode_dict_indices_example() {
+        use crate::core::encoding::rle::decode_dict_indices;
+        // Bit width 2, one bit-packed group of 8 values: 0 1 2 3 0 1 2 3.
+        let page = [2, 0b11, 0b1110_0100, 0b1110_0100];
+        let mut out = Vec::new();
+        decode_dict_indices(&page, 8, 4, &mut out).unwrap();
+        assert_eq!(out, [0, 1, 2, 3, 0, 1, 2, 3]);
+        assert!(decode_dict_indices(&page, 8, 3, &mut out).is_err());
+    }
+}
