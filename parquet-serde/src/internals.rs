@@ -48,3 +48,36 @@ pub mod compression {
         codec.compress_reusing(input, buf, start)
     }
 }
+
+/// The module ciphers, AADs and framing of Parquet Modular Encryption.
+pub mod encryption {
+    pub use crate::core::encryption::aad::{file_aad, footer_aad, module_aad, ModuleType};
+    pub use crate::core::encryption::cipher::{
+        module_len, ModuleKey, CTR_OVERHEAD, GCM_OVERHEAD, SIGNATURE_LEN,
+    };
+}
+
+/// The key material and key metadata JSON of the envelope-encryption key tools.
+pub mod keytools {
+    pub use crate::core::keytools::material::{KeyMaterial, KeyMetadata};
+}
+
+/// The hashes of Bloom filters and the builder a column writer fills.
+pub mod bloom {
+    pub use crate::core::bloom::builder::BloomFilterBuilder;
+
+    /// XXH64 hashes of values, as Bloom filters store them.
+    pub mod hash {
+        pub use crate::core::bloom::hash::*;
+    }
+}
+
+/// WKB scanning and the geospatial statistics of a column chunk.
+pub mod geo {
+    pub use crate::core::geo::stats::GeoStatisticsBuilder;
+
+    /// Scanning one WKB value.
+    pub mod wkb {
+        pub use crate::core::geo::wkb::*;
+    }
+}
