@@ -16,6 +16,8 @@ mod writer;
 
 #[cfg(test)]
 mod index_tests;
+#[cfg(test)]
+mod shape_corpus_tests;
 
 pub use crate::core::column::DataPageVersion;
 pub(crate) use crate::core::page::PageDecryptor;

@@ -179,7 +179,7 @@ pub struct ColumnDescriptor {
     /// Maximum repetition level: the number of repeated nodes on the path.
     pub max_rep_level: i16,
     /// The nodes from the top-level field to the leaf with their levels (see [`PathNode`]).
-    pub path_nodes: Vec<PathNode>,
+    pub(crate) path_nodes: Vec<PathNode>,
 }
 
 impl ColumnDescriptor {

@@ -92,7 +92,9 @@ impl Schema {
     }
 
     /// The index of the first leaf column named by `path`: a dotted string
-    /// (`"a.list.element"`), a slice or array of parts, or a [`ColumnPath`].
+    /// (`"a.list.element"`), a slice, array or `Vec` of parts, or a [`ColumnPath`]. A dotted
+    /// string is compared with the dotted form of each path, so `"a.b"` matches both
+    /// `["a.b"]` and `["a", "b"]` (the first in schema order wins); parts are exact.
     ///
     /// [`ColumnPath`]: super::ColumnPath
     pub fn column_index<P: ColumnPathQuery>(&self, path: P) -> Option<usize> {
@@ -138,7 +140,7 @@ impl Schema {
 mod tests {
     use super::*;
     use crate::core::format::{ConvertedType, LogicalType, Type};
-    use crate::core::schema::PathNode;
+    use crate::core::schema::descriptor::PathNode;
     use crate::ErrorKind;
 
     /// The Document schema of the Dremel paper.

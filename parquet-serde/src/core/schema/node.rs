@@ -131,8 +131,8 @@ impl SchemaNode {
     /// that repeated node is itself the element (2-level lists: a repeated primitive, a
     /// repeated group of several fields or of a repeated field, or one named `array` or
     /// `<list>_tuple`) rather than its only field (the 3-level layout), by the
-    /// backward-compatibility rules of LogicalTypes.md. The rules are those of
-    /// [`group_shape`](SchemaNode::group_shape), which answers for the whole group.
+    /// backward-compatibility rules of LogicalTypes.md (the rules the readers apply to the
+    /// whole group).
     pub fn list_element_is_repeated_node(&self, repeated: &SchemaNode) -> bool {
         super::shape::list_layout(&self.name, repeated) != super::ListLayout::ThreeLevel
     }

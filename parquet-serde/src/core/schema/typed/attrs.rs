@@ -1,5 +1,6 @@
 //! Per-field options: what `#[parquet(...)]` says about one field.
 
+use crate::core::bloom::BloomFilterOptions;
 use crate::core::compression::Compression;
 use crate::core::format::{EdgeInterpolationAlgorithm, Encoding, LogicalType, TimeUnit};
 
@@ -63,7 +64,7 @@ pub struct FieldAttrs {
     pub dictionary: Option<bool>,
     /// `bloom_filter` or `bloom_filter(ndv = N, fpp = F)`: write a Bloom filter for the
     /// column(s) below this field.
-    pub bloom_filter: Option<BloomFilterSpec>,
+    pub bloom_filter: Option<BloomFilterOptions>,
 }
 
 impl FieldAttrs {
@@ -269,43 +270,6 @@ impl GeoSpec {
     }
 }
 
-/// Bloom filter settings from `#[parquet(bloom_filter(ndv = N, fpp = F))]`: the expected
-/// distinct values per column chunk (`None`: sized from the values each chunk holds) and the
-/// false positive probability. The writer turns them into
-/// [`BloomFilterOptions`](crate::core::bloom::BloomFilterOptions) (`From<BloomFilterSpec>`, in the
-/// bloom layer: the schema layer does not know the writer's options) unless its
-/// [`WriterOptions`](crate::WriterOptions) sets a Bloom filter for the column.
-///
-/// ```
-/// use parquet_serde::core::schema::typed::BloomFilterSpec;
-/// let spec = BloomFilterSpec::DEFAULT;
-/// assert_eq!((spec.ndv, spec.fpp), (None, 0.01));
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct BloomFilterSpec {
-    /// Expected distinct values per column chunk.
-    pub ndv: Option<u64>,
-    /// Target false positive probability, in `(0, 1)`.
-    pub fpp: f64,
-}
-
-impl BloomFilterSpec {
-    /// `bloom_filter` alone: sized from each chunk's values, 1% false positives.
-    pub const DEFAULT: BloomFilterSpec = BloomFilterSpec {
-        ndv: None,
-        fpp: 0.01,
-    };
-}
-
-/// Equal when `ndv` is and `fpp` is bit for bit.
-impl PartialEq for BloomFilterSpec {
-    fn eq(&self, other: &Self) -> bool {
-        self.ndv == other.ndv && self.fpp.to_bits() == other.fpp.to_bits()
-    }
-}
-
-impl Eq for BloomFilterSpec {}
-
 /// Column options attached to a path of the schema, from [`FieldAttrs`]' column options.
 ///
 /// `path` names a node below the root (the root's own name is not part of it), like
@@ -322,7 +286,7 @@ pub struct ColumnOptions {
     /// Dictionary encoding on or off.
     pub dictionary: Option<bool>,
     /// Bloom filter settings.
-    pub bloom_filter: Option<BloomFilterSpec>,
+    pub bloom_filter: Option<BloomFilterOptions>,
 }
 
 impl ColumnOptions {
