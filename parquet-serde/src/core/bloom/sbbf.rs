@@ -43,8 +43,8 @@ pub struct Sbbf {
 }
 
 impl Sbbf {
-    /// An empty filter of `num_bytes` bytes, rounded up to a power of two within
-    /// [`MIN_BYTES`]..=[`MAX_BYTES`].
+    /// An empty filter of `num_bytes` bytes, rounded up to a power of two within 32 bytes
+    /// ..= 128 MiB.
     pub fn new(num_bytes: usize) -> Self {
         let bytes = num_bytes.clamp(MIN_BYTES, MAX_BYTES).next_power_of_two();
         Sbbf {
@@ -76,7 +76,7 @@ impl Sbbf {
     }
 
     /// A filter over a bitset read from a file: a non-empty multiple of 32 bytes, at most
-    /// [`MAX_BYTES`].
+    /// 128 MiB.
     pub fn from_bitset(bitset: &[u8]) -> Result<Self> {
         if bitset.is_empty() || !bitset.len().is_multiple_of(32) || bitset.len() > MAX_BYTES {
             return Err(Error::corrupt(format!(

@@ -118,7 +118,7 @@ impl Schema {
     }
 
     /// The nodes from the top-level field down to leaf column `i` (the root excluded), in
-    /// the order of [`ColumnDescriptor::path_nodes`].
+    /// the order of the column's path parts.
     pub fn column_nodes(&self, i: usize) -> Option<Vec<&SchemaNode>> {
         let column = self.columns.get(i)?;
         let mut out = Vec::with_capacity(column.path_nodes.len());

@@ -138,7 +138,7 @@ impl SchemaNode {
     }
 
     /// Sets the logical type and the matching legacy converted type (none for types with no
-    /// legacy counterpart, see [`converted_type_for`]). A DECIMAL also sets the primitive's
+    /// legacy counterpart). A DECIMAL also sets the primitive's
     /// precision and scale, as the spec asks writers to.
     pub fn with_logical_type(mut self, logical_type: LogicalType) -> Self {
         self.set_logical_type(logical_type);
@@ -269,10 +269,9 @@ impl SchemaNode {
     }
 
     /// The logical type a reader should use: the logical type when this library knows it,
-    /// otherwise the one the legacy converted type stands for (see [`logical_type_for`](super::logical_type_for));
-    /// `None` when there is neither. An unknown logical type (or a TIME/TIMESTAMP with an
-    /// unknown unit) with no converted type reads as the physical type. The rule of
-    /// [`conversion`](SchemaNode::conversion), which also answers how the values read.
+    /// otherwise the one the legacy converted type stands for; `None` when there is neither.
+    /// An unknown logical type (or a TIME/TIMESTAMP with an unknown unit) with no converted
+    /// type reads as the physical type. The readers convert values by the same rule.
     pub fn effective_logical_type(&self) -> Option<LogicalType> {
         super::shape::effective_logical_type(
             self.logical_type.as_ref(),
