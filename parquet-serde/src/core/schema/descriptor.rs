@@ -155,6 +155,7 @@ pub struct PathNode {
 
 /// A leaf column of a [`Schema`](super::Schema).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ColumnDescriptor {
     /// Path from the top-level field to the leaf.
     pub path: ColumnPath,
@@ -183,11 +184,6 @@ pub struct ColumnDescriptor {
 }
 
 impl ColumnDescriptor {
-    /// The nodes from the top-level field to the leaf with their levels (see [`PathNode`]).
-    pub(crate) fn path_nodes(&self) -> &[PathNode] {
-        &self.path_nodes
-    }
-
     /// The index in the path ([`ColumnPath::parts`]) of the node that makes the
     /// definition level reach `def` (the non-required node whose `def_level == def`);
     /// `None` for 0 or a level above the maximum.

@@ -206,7 +206,7 @@ mod tests {
         }
         let country = schema.column(4).unwrap();
         assert_eq!(
-            country.path_nodes(),
+            country.path_nodes.as_slice(),
             &[
                 PathNode {
                     field_index: 2,

@@ -156,6 +156,7 @@ const fn or_opt<T: Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
 /// assert!(DecimalSpec::new(39, 0).is_none()); // at most 38 digits
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct DecimalSpec {
     precision: u16,
     scale: u16,
@@ -222,6 +223,7 @@ impl DecimalSpec {
 /// assert_eq!(GeoSpec::GEOMETRY.logical_type(), LogicalType::Geometry { crs: None });
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GeoSpec {
     /// GEOGRAPHY (edges follow `algorithm`) rather than GEOMETRY (planar edges).
     pub geography: bool,
