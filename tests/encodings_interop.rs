@@ -332,7 +332,7 @@ fn options(
         .auto_encoding(case.auto);
     for c in schema.columns() {
         let path = c.path.to_string();
-        if case.applies(&schema, c) {
+        if case.applies(schema, c) {
             o = o.column_encoding(path.clone(), case.encoding);
             if fallback {
                 o = o.column_dictionary(path, true);

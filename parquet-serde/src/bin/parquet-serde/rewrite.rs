@@ -203,6 +203,14 @@ pub fn run(args: &RewriteArgs) -> Result<(), Error> {
     pending.commit()
 }
 
+/// Checks that `encoding` fits the physical type of the column at `path`; the error names
+/// the column and the types the encoding fits.
+fn check_encoding(schema: &Schema, path: &str, encoding: Encoding) -> parquet_serde::Result<()> {
+    WriterOptions::default()
+        .column_encoding(path, encoding)
+        .validate(schema)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,12 +240,4 @@ mod tests {
         assert!(parse_row_count("0").is_err());
         assert!(parse_row_count("-1").is_err());
     }
-}
-
-/// Checks that `encoding` fits the physical type of the column at `path`; the error names
-/// the column and the types the encoding fits.
-fn check_encoding(schema: &Schema, path: &str, encoding: Encoding) -> parquet_serde::Result<()> {
-    WriterOptions::default()
-        .column_encoding(path, encoding)
-        .validate(schema)
 }

@@ -249,7 +249,7 @@ impl FixedLenByteArrays {
     pub fn from_parts(width: usize, data: Vec<u8>) -> crate::Result<Self> {
         let fits = match width {
             0 => data.is_empty(),
-            w => data.len() % w == 0,
+            w => data.len().is_multiple_of(w),
         };
         if !fits {
             return Err(crate::Error::invalid_argument(format!(
