@@ -141,6 +141,7 @@ impl Compression {
 /// On error `output` is left as it was. Errors: [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported)
 /// for LZO and unknown codec ids, [`ErrorKind::Compression`](crate::ErrorKind::Compression)
 /// for bytes the codec rejects or that inflate to another size.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) fn decompress(
     codec: CompressionCodec,
     input: &[u8],

@@ -40,6 +40,7 @@ mod sealed {
 /// Arithmetic wraps in the width of the type.
 pub trait DeltaInt: Copy + Default + Ord + Send + Sync + 'static + sealed::Sealed {
     /// Bits in the type.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     const BITS: u32;
     /// Wrapping addition.
     fn wrapping_add(self, other: Self) -> Self;
@@ -118,6 +119,7 @@ pub fn encode<T: DeltaInt>(values: &[T], out: &mut Vec<u8>) {
 
 /// Appends `values` with `block_size` values per block (a positive multiple of 128) in
 /// `miniblocks` miniblocks (each a multiple of 32 values).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn encode_with<T: DeltaInt>(
     values: &[T],
     block_size: usize,
@@ -237,6 +239,7 @@ pub fn decode<T: DeltaInt>(input: &[u8], n: usize, out: &mut Vec<T>) -> Result<u
 
 /// Decodes a whole stream (as many values as its header says), appending them to `out`;
 /// returns the bytes consumed. `max_values` bounds the count the header may claim.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn decode_all<T: DeltaInt>(input: &[u8], max_values: usize, out: &mut Vec<T>) -> Result<usize> {
     let mut pos = 0;
     let header = parse_header(input, &mut pos)?;

@@ -68,6 +68,7 @@ impl<'a> RleDecoder<'a> {
     }
 
     /// The bit width of the values.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn bit_width(&self) -> u8 {
         self.bit_width
     }
@@ -81,6 +82,7 @@ impl<'a> RleDecoder<'a> {
 
     /// Same as [`next_batch_u32`](Self::next_batch_u32) for levels. Fails for bit widths
     /// above 15, whose values do not all fit a non-negative `i16`.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn next_batch_i16(&mut self, out: &mut [i16]) -> Result<usize> {
         if self.bit_width > 15 {
             return Err(Error::corrupt(format!(
@@ -99,6 +101,7 @@ impl<'a> RleDecoder<'a> {
 
     /// Skips up to `n` values; returns how many were skipped (less than `n` only at the end
     /// of the data).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn skip(&mut self, n: usize) -> Result<usize> {
         self.check_width()?;
         let mut skipped = 0;
@@ -315,6 +318,7 @@ impl<'a> RleDecoder<'a> {
 /// Decodes `n` dictionary indices of a data page's values section: one byte of bit width
 /// (0 to 32), then the hybrid encoding. Appends them to `out` and checks that each is below
 /// `dict_len`.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn decode_dict_indices(
     input: &[u8],
     n: usize,

@@ -77,11 +77,13 @@ impl ModuleKey {
     }
 
     /// Key length in bits.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn bits(&self) -> usize {
         self.key.len() * 8
     }
 
     /// Number of GCM encryptions (modules and signatures) made with this key so far.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn gcm_invocations(&self) -> u64 {
         self.invocations.load(Ordering::Relaxed)
     }

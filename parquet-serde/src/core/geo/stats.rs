@@ -39,6 +39,7 @@ impl GeoStatisticsBuilder {
     }
 
     /// Whether a value that is not valid WKB was added.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn is_invalid(&self) -> bool {
         self.invalid
     }

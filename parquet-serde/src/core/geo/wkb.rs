@@ -151,6 +151,7 @@ pub struct WkbSummary {
 }
 
 /// Checks that `bytes` is one complete ISO WKB geometry and summarises it.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn scan(bytes: &[u8]) -> Result<WkbSummary> {
     scan_with(bytes, |_| {})
 }
@@ -177,6 +178,7 @@ pub fn scan_with(bytes: &[u8], mut each: impl FnMut([f64; 4])) -> Result<WkbSumm
 }
 
 /// The type of the outermost geometry of `bytes`, read from its first five bytes only.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn peek_type(bytes: &[u8]) -> Result<GeometryType> {
     let mut cursor = Cursor { bytes, pos: 0 };
     let little = cursor.byte_order()?;
