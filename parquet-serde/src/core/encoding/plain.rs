@@ -268,6 +268,20 @@ mod tests {
         assert!(decode_boolean_bits(&out, usize::MAX, 2, &mut back).is_err());
     }
 
+    /// A value of 4 GiB does not fit PLAIN's 4-byte length: an error, not a panic, with the
+    /// values before it appended.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn byte_array_of_4_gib_is_an_error() {
+        // Zeroed and never touched, so the 4 GiB stay virtual.
+        let huge = vec![0u8; 1 << 32];
+        let mut out = Vec::new();
+        let err = encode_byte_array([&b"ok"[..], &huge[..]].into_iter(), &mut out).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidArgument);
+        assert!(err.to_string().contains("4294967296 bytes"), "{err}");
+        assert_eq!(out, [2, 0, 0, 0, b'o', b'k']);
+    }
+
     #[test]
     fn byte_arrays() {
         let values: [&[u8]; 4] = [b"", b"a", b"parquet", &[0xFF; 300]];
