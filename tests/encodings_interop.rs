@@ -8,7 +8,7 @@
 //!
 //! ALP has no reader among the installed engines (pyarrow 26: "Unknown encoding type",
 //! DuckDB 2.0: invalid data), so ALP files are checked with our reader here and against the
-//! specification's examples in `encoding::alp`.
+//! specification's examples in the unit tests of `encoding/alp.rs`.
 
 #[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
@@ -18,11 +18,10 @@ use std::path::Path;
 use common::rows_json;
 use parquet_serde::core::column::Encoding;
 use parquet_serde::core::column::{ColumnBatch, DataPageVersion};
-use parquet_serde::core::encoding::alp;
 use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
 use parquet_serde::core::page::PageType;
 use parquet_serde::core::schema::PhysicalType as Type;
-use parquet_serde::core::schema::Schema;
+use parquet_serde::core::schema::{ColumnDescriptor, Schema};
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::{Compression, ReadOptions};
 use serde_json::Value as J;
@@ -256,7 +255,10 @@ enum Flba {
 }
 
 impl Case {
-    fn applies(&self, t: Type) -> bool {
+    /// Whether the case's encoding is asked for column `c` (as `WriterOptions::validate`
+    /// accepts it for the column's physical type).
+    fn applies(&self, schema: &Schema, c: &ColumnDescriptor) -> bool {
+        let t = c.physical_type;
         if self.auto {
             return false;
         }
@@ -265,7 +267,11 @@ impl Case {
             Flba::Only => t == Type::FixedLenByteArray,
             Flba::Not => t != Type::FixedLenByteArray,
         };
-        flba_ok && parquet_serde::core::column::check_encoding(self.encoding, t).is_ok()
+        flba_ok
+            && WriterOptions::default()
+                .column_encoding(c.path.to_string(), self.encoding)
+                .validate(schema)
+                .is_ok()
     }
 
     /// DuckDB 2.0 refuses BYTE_STREAM_SPLIT on FIXED_LEN_BYTE_ARRAY ("only supported for
@@ -302,7 +308,7 @@ fn cases() -> Vec<Case> {
             Encoding::ByteStreamSplit,
             Flba::Only,
         ),
-        case("alp", alp::ALP, Flba::Also),
+        case("alp", alp(), Flba::Also),
         Case {
             auto: true,
             ..case("auto", Encoding::Plain, Flba::Not)
@@ -328,7 +334,7 @@ fn options(
         .auto_encoding(case.auto);
     for c in schema.columns() {
         let path = c.path.to_string();
-        if case.applies(c.physical_type) {
+        if case.applies(schema, c) {
             o = o.column_encoding(path.clone(), case.encoding);
             if fallback {
                 o = o.column_dictionary(path, true);
@@ -446,7 +452,7 @@ fn every_encoding_read_back_by_us_pyarrow_and_duckdb() {
                 // The pages use the encoding asked for wherever it fits.
                 for (c, encs) in data_page_encodings(&path).iter().enumerate() {
                     let descr = &schema.columns()[c];
-                    if case.applies(descr.physical_type) {
+                    if case.applies(&schema, descr) {
                         assert!(
                             encs.contains(&encoding),
                             "{path:?} {}: {encs:?}",
@@ -462,7 +468,7 @@ fn every_encoding_read_back_by_us_pyarrow_and_duckdb() {
                         fitted += 1;
                     }
                 }
-                if alp::is_alp(encoding) {
+                if encoding == alp() {
                     alp_files.push(path);
                 } else if case.duckdb_reads() {
                     files.push(path);
@@ -530,4 +536,9 @@ fn every_encoding_read_back_by_us_pyarrow_and_duckdb() {
         "{checked} file reads by pyarrow and DuckDB equal to ours; {} ALP files read back by us",
         alp_files.len()
     );
+}
+
+/// The ALP encoding, by the name `Encoding` parses (no variant of its own yet).
+fn alp() -> Encoding {
+    "ALP".parse().unwrap()
 }

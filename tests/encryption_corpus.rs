@@ -5,7 +5,6 @@
 #[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;
 
-use parquet_serde::core::bloom::hash::{hash_f32, hash_f64};
 use parquet_serde::core::encryption::{
     Algorithm, FileDecryptionProperties, FileDecryptionPropertiesBuilder,
 };
@@ -445,16 +444,12 @@ fn bloom_filters_and_page_indexes_of_encrypted_columns() {
         .unwrap()
         .expect("float_field bloom filter");
     for i in 0..2000 {
-        assert!(fd.check_hash(hash_f64(i as f64 + 0.5)), "double {i}");
-        assert!(ff.check_hash(hash_f32(i as f32 + 0.25)), "float {i}");
+        assert!(fd.check_f64(i as f64 + 0.5), "double {i}");
+        assert!(ff.check_f32(i as f32 + 0.25), "float {i}");
     }
-    let absent = (0..200)
-        .filter(|i| fd.check_hash(hash_f64(*i as f64 + 0.75)))
-        .count();
+    let absent = (0..200).filter(|i| fd.check_f64(*i as f64 + 0.75)).count();
     assert!(absent < 20, "{absent} of 200 absent values pass the filter");
-    let absent = (0..200)
-        .filter(|i| ff.check_hash(hash_f32(*i as f32 + 0.75)))
-        .count();
+    let absent = (0..200).filter(|i| ff.check_f32(*i as f32 + 0.75)).count();
     assert!(absent < 20, "{absent} of 200 absent values pass the filter");
 
     // Page indexes of encrypted columns, where written.

@@ -16,10 +16,12 @@ use parquet_serde::__internals::format::{
     EncryptionAlgorithm, FileCryptoMetaData, FileMetaData, OffsetIndex, PageHeader,
 };
 use parquet_serde::core::column::DataPageVersion;
-use parquet_serde::core::encryption::{
-    file_aad, footer_aad, module_aad, module_len, Algorithm, FileEncryptionProperties, ModuleKey,
-    ModuleType, CTR_OVERHEAD, GCM_OVERHEAD, SIGNATURE_LEN,
+// The module ciphers and AADs, to decrypt what the writer wrote by hand (not API).
+use parquet_serde::__internals::encryption::{
+    file_aad, footer_aad, module_aad, module_len, ModuleKey, ModuleType, CTR_OVERHEAD,
+    GCM_OVERHEAD, SIGNATURE_LEN,
 };
+use parquet_serde::core::encryption::{Algorithm, FileEncryptionProperties};
 use parquet_serde::core::page::PageType;
 use parquet_serde::{Compression, ParquetSchema, WriterOptions};
 use serde::Serialize;

@@ -15,7 +15,8 @@ use std::process::Command;
 
 use parquet_serde::core::file::ColumnChunkMetaData;
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::geo::GeoStatisticsBuilder;
+// The writer's geospatial statistics builder, run over each row group (not API).
+use parquet_serde::__internals::geo::GeoStatisticsBuilder;
 use parquet_serde::{ParquetSchema, Value};
 use serde::Serialize;
 use serde_json::Value as Json;

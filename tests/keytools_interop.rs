@@ -16,13 +16,16 @@ use parquet_serde::__internals::format::{
     decode, ColumnCryptoMetaData, ColumnMetaData, EncryptionAlgorithm, FileCryptoMetaData,
     FileMetaData,
 };
-use parquet_serde::core::encryption::{
-    file_aad, footer_aad, module_aad, FileDecryptionProperties, ModuleKey, ModuleType,
-    SIGNATURE_LEN,
+// The module ciphers, AADs and key material JSON, to decrypt and read by hand what the
+// writers wrote (not API).
+use parquet_serde::__internals::encryption::{
+    file_aad, footer_aad, module_aad, ModuleKey, ModuleType, SIGNATURE_LEN,
 };
+use parquet_serde::__internals::keytools::{KeyMaterial, KeyMetadata};
+use parquet_serde::core::encryption::FileDecryptionProperties;
 use parquet_serde::core::keytools::{
-    CryptoFactory, DecryptionConfiguration, InMemoryKms, KeyMaterial, KeyMaterialStore,
-    KeyMetadata, KmsClient, KmsConnectionConfig,
+    CryptoFactory, DecryptionConfiguration, InMemoryKms, KeyMaterialStore, KmsClient,
+    KmsConnectionConfig,
 };
 use parquet_serde::ErrorKind;
 

@@ -339,7 +339,7 @@ fn split_at_row(b: &ColumnBatch, row: usize, max_def: i16) -> (ColumnBatch, Colu
                 ColumnValues::ByteArray(o)
             }
             ColumnValues::FixedLenByteArray(x) => {
-                let mut o = FixedLenByteArrays::new(x.width);
+                let mut o = FixedLenByteArrays::new(x.width());
                 for i in range {
                     o.push(x.get(i));
                 }

@@ -350,7 +350,7 @@ fn attrs_expr(field: &Field) -> TokenStream {
             None => quote!(__p::None),
         };
         sets.push(
-            quote!(__a.bloom_filter = __p::Some(__p::BloomFilterSpec { ndv: #ndv, fpp: #fpp });),
+            quote!(__a.bloom_filter = __p::Some(__p::BloomFilterOptions { ndv: #ndv, fpp: #fpp });),
         );
     }
     if sets.is_empty() {

@@ -3,7 +3,8 @@
 //! `cargo bench -p parquet-serde --bench compression -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::core::compression::{decompress, decompress_reusing, Compression};
+use parquet_serde::__internals::compression::{compress_reusing, decompress, decompress_reusing};
+use parquet_serde::Compression;
 
 const PAGE: usize = 1 << 20;
 
@@ -98,29 +99,19 @@ fn bench_codecs(c: &mut Criterion) {
             g.bench_function(BenchmarkId::new("decompress", name), |b| {
                 b.iter(|| {
                     out.clear();
-                    decompress(codec.codec(), black_box(&compressed), page.len(), &mut out)
-                        .unwrap();
+                    decompress(codec, black_box(&compressed), page.len(), &mut out).unwrap();
                     black_box(out.len())
                 })
             });
             // One buffer kept between pages, as the page writer and reader keep theirs.
             let mut kept = Vec::new();
             g.bench_function(BenchmarkId::new("compress_reusing", name), |b| {
-                b.iter(|| {
-                    codec
-                        .compress_reusing(black_box(page), &mut kept, 0)
-                        .unwrap()
-                })
+                b.iter(|| compress_reusing(codec, black_box(page), &mut kept, 0).unwrap())
             });
             g.bench_function(BenchmarkId::new("decompress_reusing", name), |b| {
                 b.iter(|| {
-                    decompress_reusing(
-                        codec.codec(),
-                        black_box(&compressed),
-                        page.len(),
-                        &mut kept,
-                    )
-                    .unwrap();
+                    decompress_reusing(codec, black_box(&compressed), page.len(), &mut kept)
+                        .unwrap();
                     black_box(kept.len())
                 })
             });

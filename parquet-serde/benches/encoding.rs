@@ -3,8 +3,8 @@
 //! `cargo bench -p parquet-serde --bench encoding -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use parquet_serde::__internals::encoding::{levels, plain, rle};
 use parquet_serde::core::column::Encoding;
-use parquet_serde::core::encoding::{levels, plain, rle};
 use parquet_serde::core::values::ByteArrays;
 
 const N: usize = 1 << 20;
@@ -151,7 +151,7 @@ fn bench_plain(c: &mut Criterion) {
         strings.push(&s);
     }
     let mut page = Vec::new();
-    plain::encode_byte_array(strings.iter(), &mut page);
+    plain::encode_byte_array(strings.iter(), &mut page).unwrap();
     g.throughput(Throughput::Bytes(page.len() as u64));
     let mut out = ByteArrays::with_capacity(n, page.len());
     g.bench_function(BenchmarkId::new("decode", "byte_array"), |b| {
@@ -165,7 +165,7 @@ fn bench_plain(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("encode", "byte_array"), |b| {
         b.iter(|| {
             enc.clear();
-            plain::encode_byte_array(black_box(&strings).iter(), &mut enc);
+            plain::encode_byte_array(black_box(&strings).iter(), &mut enc).unwrap();
             black_box(enc.len())
         })
     });

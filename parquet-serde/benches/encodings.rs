@@ -42,12 +42,11 @@
 //! | Zstd(3) | Auto | 6,702,003 | 95 ms |
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::core::column::ColumnBatch;
-use parquet_serde::core::column::Encoding;
-use parquet_serde::core::encoding::{
+use parquet_serde::__internals::encoding::{
     alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
     rle_boolean,
 };
+use parquet_serde::core::column::{ColumnBatch, Encoding};
 use parquet_serde::core::file::{FileWriter, WriterOptions};
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::Compression;
@@ -171,7 +170,7 @@ fn bench_byte_arrays(c: &mut Criterion) {
     delta_length_byte_array::encode(&values, &mut dlba).unwrap();
     let mut dba = Vec::new();
     delta_byte_array::encode(&values, &mut dba).unwrap();
-    let mut out = ByteArrays::with_capacity(n, values.data.len());
+    let mut out = ByteArrays::with_capacity(n, values.data().len());
     g.bench_function("delta_length_byte_array/decode", |b| {
         b.iter(|| {
             out.clear();

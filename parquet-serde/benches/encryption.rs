@@ -4,7 +4,7 @@
 //! `cargo bench -p parquet-serde --bench encryption -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::core::encryption::{module_aad, ModuleKey, ModuleType};
+use parquet_serde::__internals::encryption::{module_aad, ModuleKey, ModuleType};
 
 fn page(len: usize) -> Vec<u8> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;

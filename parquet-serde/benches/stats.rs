@@ -4,7 +4,8 @@
 //! `cargo bench -p parquet-serde --bench stats -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parquet_serde::core::bloom::{hash, BloomFilterBuilder, BloomFilterOptions, Sbbf};
+use parquet_serde::__internals::bloom::{hash, BloomFilterBuilder};
+use parquet_serde::core::bloom::{BloomFilterOptions, Sbbf};
 use parquet_serde::core::column::ColumnBatch;
 use parquet_serde::core::file::{FileWriter, StatisticsLevel, WriterOptions};
 use parquet_serde::core::values::{ByteArrays, ColumnValues};

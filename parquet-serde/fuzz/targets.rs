@@ -3,7 +3,8 @@
 //! that the test runs exactly what the fuzzer ran. Each takes arbitrary bytes and must
 //! return (with an error or with data): a panic, an abort or a hang is a finding.
 //!
-//! Only the public API of `parquet_serde` is used.
+//! The public API of `parquet_serde` is used, and for the kernels with no public entry (WKB
+//! scanning) `parquet_serde::__internals` (feature `internals`, not API).
 #![allow(dead_code)]
 
 use parquet_serde::__internals::format;
@@ -287,7 +288,7 @@ pub fn variant(data: &[u8]) {
 /// WKB: `data` scanned for its type, dimensions and bounding box, and fed to the geospatial
 /// statistics builder of the column writer.
 pub fn wkb(data: &[u8]) {
-    use parquet_serde::core::geo::{wkb, GeoStatisticsBuilder};
+    use parquet_serde::__internals::geo::{wkb, GeoStatisticsBuilder};
     let _ = wkb::peek_type(data);
     let _ = wkb::scan(data);
     let mut stats = GeoStatisticsBuilder::new();

@@ -1,5 +1,87 @@
-//! Not API, no semver promise; for benches and fuzzing (and the tests that craft malformed
-//! files). Compiled only with the non-default feature `internals`.
+//! Internal kernels and wire structures for the benches (`benches/`), the fuzz targets
+//! (`fuzz/`) and the tests that craft malformed files or check files by hand.
+//!
+//! **Not API, no semver promise.** Compiled only with the non-default feature `internals`,
+//! hidden from the documentation; anything here may change or go in any release. Programs
+//! use the public modules ([`core`](crate::core) and the crate root) instead.
+
+/// The value and level encodings (one module per encoding).
+pub mod encoding {
+    pub use crate::core::encoding::{
+        alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
+        levels, plain, rle, rle_boolean,
+    };
+}
+
+/// The page codecs, over byte slices.
+pub mod compression {
+    use crate::core::compression::Compression;
+    use crate::error::Result;
+
+    /// Decompresses `input` (compressed with `codec`) into `output`, which must grow by
+    /// exactly `uncompressed_size` bytes.
+    pub fn decompress(
+        codec: Compression,
+        input: &[u8],
+        uncompressed_size: usize,
+        output: &mut Vec<u8>,
+    ) -> Result<()> {
+        crate::core::compression::decompress(codec.codec(), input, uncompressed_size, output)
+    }
+
+    /// [`decompress`] into a buffer whose old contents are not needed.
+    pub fn decompress_reusing(
+        codec: Compression,
+        input: &[u8],
+        uncompressed_size: usize,
+        buf: &mut Vec<u8>,
+    ) -> Result<()> {
+        crate::core::compression::decompress_reusing(codec.codec(), input, uncompressed_size, buf)
+    }
+
+    /// Compresses `input` into `buf[start..]` and returns where the compressed bytes end.
+    pub fn compress_reusing(
+        codec: Compression,
+        input: &[u8],
+        buf: &mut Vec<u8>,
+        start: usize,
+    ) -> Result<usize> {
+        codec.compress_reusing(input, buf, start)
+    }
+}
+
+/// The module ciphers, AADs and framing of Parquet Modular Encryption.
+pub mod encryption {
+    pub use crate::core::encryption::aad::{file_aad, footer_aad, module_aad, ModuleType};
+    pub use crate::core::encryption::cipher::{
+        module_len, ModuleKey, CTR_OVERHEAD, GCM_OVERHEAD, SIGNATURE_LEN,
+    };
+}
+
+/// The key material and key metadata JSON of the envelope-encryption key tools.
+pub mod keytools {
+    pub use crate::core::keytools::material::{KeyMaterial, KeyMetadata};
+}
+
+/// The hashes of Bloom filters and the builder a column writer fills.
+pub mod bloom {
+    pub use crate::core::bloom::builder::BloomFilterBuilder;
+
+    /// XXH64 hashes of values, as Bloom filters store them.
+    pub mod hash {
+        pub use crate::core::bloom::hash::*;
+    }
+}
+
+/// WKB scanning and the geospatial statistics of a column chunk.
+pub mod geo {
+    pub use crate::core::geo::stats::GeoStatisticsBuilder;
+
+    /// Scanning one WKB value.
+    pub mod wkb {
+        pub use crate::core::geo::wkb::*;
+    }
+}
 
 /// The Thrift compact protocol and the wire structures of `parquet.thrift`
 /// (`crate::core::format`, private to the crate).

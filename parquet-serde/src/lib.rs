@@ -158,6 +158,13 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+/// Kernels for the benches and the fuzz targets (feature `internals`): not API, no semver
+/// promise. See `internals.rs`.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod __internals {
+    pub use crate::internals::*;
+}
 #[cfg(feature = "bson")]
 pub mod bson;
 pub mod core;
@@ -167,12 +174,6 @@ mod error;
 mod exec;
 #[cfg(feature = "internals")]
 mod internals;
-/// Not API, no semver promise; for benches and fuzzing (feature `internals`).
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod __internals {
-    pub use crate::internals::*;
-}
 pub mod filter;
 pub mod json;
 pub mod logs;

@@ -1258,7 +1258,7 @@ struct Blooms {
 
 #[test]
 fn bloom_filter_options() {
-    use parquet_serde::core::schema::typed::BloomFilterSpec;
+    use parquet_serde::core::bloom::BloomFilterOptions;
     let opts = Blooms::parquet_column_options();
     let bloom: Vec<_> = opts
         .iter()
@@ -1267,17 +1267,17 @@ fn bloom_filter_options() {
     assert_eq!(
         bloom,
         vec![
-            ("plain".to_string(), Some(BloomFilterSpec::DEFAULT)),
+            ("plain".to_string(), Some(BloomFilterOptions::DEFAULT)),
             (
                 "sized".to_string(),
-                Some(BloomFilterSpec {
+                Some(BloomFilterOptions {
                     ndv: Some(1000),
                     fpp: 0.001
                 })
             ),
             (
                 "only_fpp".to_string(),
-                Some(BloomFilterSpec {
+                Some(BloomFilterOptions {
                     ndv: None,
                     fpp: 0.05
                 })
@@ -1295,10 +1295,8 @@ fn bloom_filter_options() {
     for c in 0..3 {
         assert!(r.bloom_filter(0, c).unwrap().is_some(), "column {c}");
     }
-    let options = parquet_serde::WriterOptions::default().bloom_filter(
-        "sized",
-        parquet_serde::core::bloom::BloomFilterOptions::new(64, 0.5),
-    );
+    let options = parquet_serde::WriterOptions::default()
+        .bloom_filter("sized", BloomFilterOptions::new(64, 0.5));
     let small = parquet_serde::to_vec_with(&rows, &options).unwrap();
     let s = parquet_serde::core::file::FileReader::new(small).unwrap();
     let size = |r: &parquet_serde::core::file::FileReader<Vec<u8>>| {

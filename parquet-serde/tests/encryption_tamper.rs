@@ -5,7 +5,7 @@
 
 use parquet_serde::core::bloom::BloomFilterOptions;
 use parquet_serde::core::encryption::{
-    module_len, Algorithm, FileDecryptionProperties, FileEncryptionProperties,
+    Algorithm, FileDecryptionProperties, FileEncryptionProperties,
 };
 use parquet_serde::core::file::{FileReader, ReadOptions, WriterOptions};
 use parquet_serde::{ErrorKind, ParquetSchema};
@@ -161,9 +161,9 @@ fn chunk_modules(bytes: &[u8], rg: usize, col: usize) -> ChunkModules {
     let mut pages = Vec::new();
     let mut at = start;
     while at < end {
-        let header_len = module_len(&bytes[at..]).unwrap();
+        let header_len = module_len(&bytes[at..]);
         let body = at + header_len;
-        let body_len = module_len(&bytes[body..]).unwrap();
+        let body_len = module_len(&bytes[body..]);
         pages.push((at, body, body + body_len));
         at = body + body_len;
     }
@@ -220,7 +220,7 @@ fn a_flipped_byte_in_each_module_names_it() {
     let id = chunk_modules(&bytes, 0, 0);
     let bloom = id.bloom.unwrap();
     expect_module_error(&flip(bloom + 20), "bloom filter header", "bloom header");
-    let bitset = bloom + module_len(&bytes[bloom..]).unwrap();
+    let bitset = bloom + module_len(&bytes[bloom..]);
     expect_module_error(&flip(bitset + 20), "bloom filter bitset", "bloom bitset");
     // The footer: the last module before the length and magic.
     let n = bytes.len();
@@ -354,4 +354,11 @@ fn ctr_page_bodies_are_unauthenticated_but_headers_are() {
         ),
         "{e}"
     );
+}
+
+/// The length of the encrypted module at the start of `bytes`, its 4-byte little-endian
+/// length prefix included (the framing of every module, Encryption.md).
+fn module_len(bytes: &[u8]) -> usize {
+    let prefix: [u8; 4] = bytes[..4].try_into().unwrap();
+    4 + u32::from_le_bytes(prefix) as usize
 }

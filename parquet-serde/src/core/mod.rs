@@ -17,8 +17,7 @@
 //! - walk pages, indexes and Bloom filters ([`page::PageReader`], [`file::PageIndex`],
 //!   [`bloom::Sbbf`]);
 //! - encrypt or decrypt files, with explicit keys or a KMS ([`encryption`], [`keytools`]);
-//! - encode, decode, compress or decompress buffers with one Parquet encoding or codec
-//!   ([`encoding`], [`compression`]).
+//! - compress buffers with one Parquet codec ([`compression`]).
 //!
 //! # Layers
 //!
@@ -51,7 +50,7 @@
 pub mod bloom;
 pub mod column;
 pub mod compression;
-pub mod encoding;
+pub(crate) mod encoding;
 pub mod encryption;
 pub mod file;
 pub(crate) mod format;

@@ -221,7 +221,7 @@ pub(crate) fn encode_rows(rows: usize, batches: &[ColumnBatch], out: &mut Vec<u8
         out.extend_from_slice(&count(b.values.len())?.to_le_bytes());
         let at = out.len();
         out.extend_from_slice(&[0; 4]);
-        encode_plain(&b.values, out);
+        encode_plain(&b.values, out)?;
         let len = count(out.len() - at - 4)?;
         out[at..at + 4].copy_from_slice(&len.to_le_bytes());
     }

@@ -7,7 +7,6 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::core::bloom::BloomFilterOptions;
 use crate::core::column::parallel::ColumnPool;
 use crate::core::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkWriter};
 use crate::core::file::{FileWriter, WriterOptions};
@@ -468,9 +467,7 @@ pub(crate) fn apply_column_options(
         overrides.compression = overrides.compression.or(from_type.compression);
         overrides.dictionary = overrides.dictionary.or(from_type.dictionary);
         overrides.encoding = overrides.encoding.or(from_type.encoding);
-        overrides.bloom_filter = overrides
-            .bloom_filter
-            .or(from_type.bloom_filter.map(BloomFilterOptions::from));
+        overrides.bloom_filter = overrides.bloom_filter.or(from_type.bloom_filter);
         if let Some(encoding) = overrides.encoding {
             crate::core::column::check_encoding(encoding, column.physical_type)
                 .map_err(|e| e.with_column(path.clone()))?;

@@ -24,6 +24,7 @@ pub fn meta(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result<
         let alg = match alg {
             parquet_serde::core::encryption::Algorithm::AesGcmV1 => "AES_GCM_V1",
             parquet_serde::core::encryption::Algorithm::AesGcmCtrV1 => "AES_GCM_CTR_V1",
+            _ => "an algorithm this tool does not name",
         };
         writeln!(out, "encryption: {alg}, {footer}")?;
     }

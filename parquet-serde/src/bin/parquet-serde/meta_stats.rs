@@ -5,8 +5,8 @@
 
 use parquet_serde::core::column::{Scalar, SortOrder};
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::geo::{Bounds, Dimensions, GeometryType};
 use parquet_serde::core::page::RawStatistics;
+use parquet_serde::core::geo::Bounds;
 use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::core::schema::{ColumnDescriptor, SchemaNode};
 use parquet_serde::core::values::Int96;
@@ -129,12 +129,10 @@ pub fn geo_stats_text(bbox: Option<Bounds>, types: Option<&[i32]>) -> String {
         Some([]) => "unknown".to_string(),
         Some(codes) => codes
             .iter()
-            .map(
-                |&code| match u32::try_from(code).ok().and_then(GeometryType::from_code) {
-                    Some(t) => format!("{code} {}", type_name(t)),
-                    None => format!("{code} (not an ISO WKB type)"),
-                },
-            )
+            .map(|&code| match type_name(code) {
+                Some(name) => format!("{code} {name}"),
+                None => format!("{code} (not an ISO WKB type)"),
+            })
             .collect::<Vec<_>>()
             .join(", "),
     };
@@ -142,15 +140,27 @@ pub fn geo_stats_text(bbox: Option<Bounds>, types: Option<&[i32]>) -> String {
     parts.join(" ")
 }
 
-/// `POINT`, `LINESTRING Z`, `POLYGON M`, `MULTIPOINT ZM`, ...
-fn type_name(t: GeometryType) -> String {
-    let suffix = match t.dimensions {
-        Dimensions::Xy => "",
-        Dimensions::Xyz => " Z",
-        Dimensions::Xym => " M",
-        Dimensions::Xyzm => " ZM",
+/// The name of an ISO WKB type code (`kind + 1000 * dimensions`): `POINT`, `LINESTRING Z`,
+/// `POLYGON M`, `MULTIPOINT ZM`, ...; `None` for any other number.
+fn type_name(code: i32) -> Option<String> {
+    const KINDS: [&str; 7] = [
+        "POINT",
+        "LINESTRING",
+        "POLYGON",
+        "MULTIPOINT",
+        "MULTILINESTRING",
+        "MULTIPOLYGON",
+        "GEOMETRYCOLLECTION",
+    ];
+    let kind = KINDS.get(usize::try_from(code % 1000).ok()?.checked_sub(1)?)?;
+    let suffix = match code / 1000 {
+        0 => "",
+        1 => " Z",
+        2 => " M",
+        3 => " ZM",
+        _ => return None,
     };
-    format!("{}{suffix}", t.kind.name())
+    Some(format!("{kind}{suffix}"))
 }
 
 #[cfg(test)]

@@ -6,11 +6,12 @@ use std::io::BufWriter;
 use std::path::PathBuf;
 
 use clap::Args;
+use parquet_serde::core::column::DataPageVersion;
 use parquet_serde::core::column::Encoding;
-use parquet_serde::core::column::{check_encoding, DataPageVersion};
 use parquet_serde::core::file::{
     ColumnOverrides, FileReader, FileWriter, PendingFile, ReadOptions, WriterOptions,
 };
+use parquet_serde::core::schema::Schema;
 use parquet_serde::{Compression, Error};
 
 use crate::names::{parse_compression, parse_encoding};
@@ -129,11 +130,11 @@ fn options(reader: &FileReader<std::fs::File>, args: &RewriteArgs) -> Result<Wri
                 continue;
             }
             if let Choice::Fixed(e) = spec.choice {
-                let fits = check_encoding(e, descr.physical_type);
+                let fits = check_encoding(schema, &path, e);
                 if column == "*" && fits.is_err() {
                     continue;
                 }
-                fits.map_err(|err| err.with_column(path.clone()))?;
+                fits?;
             }
             choices[c] = spec.choice;
             matched = true;
@@ -162,7 +163,7 @@ fn options(reader: &FileReader<std::fs::File>, args: &RewriteArgs) -> Result<Wri
         let l = layouts[c];
         let keep_encoding = l
             .encoding
-            .filter(|&e| check_encoding(e, descr.physical_type).is_ok());
+            .filter(|&e| check_encoding(schema, &path, e).is_ok());
         let o = match choices[c] {
             Choice::Keep => ColumnOverrides::default()
                 .compression(codec)
@@ -205,6 +206,14 @@ pub fn run(args: &RewriteArgs) -> Result<(), Error> {
     sink.into_inner()
         .map_err(|e| Error::from(e.into_error()).context(args.output.display()))?;
     pending.commit()
+}
+
+/// Checks that `encoding` fits the physical type of the column at `path`; the error names
+/// the column and the types the encoding fits.
+fn check_encoding(schema: &Schema, path: &str, encoding: Encoding) -> parquet_serde::Result<()> {
+    WriterOptions::default()
+        .column_encoding(path, encoding)
+        .validate(schema)
 }
 
 #[cfg(test)]

@@ -134,15 +134,19 @@ fn slice_values(v: &ColumnValues, r: std::ops::Range<usize>) -> ColumnValues {
         ColumnValues::Float(x) => ColumnValues::Float(x[r].to_vec()),
         ColumnValues::Double(x) => ColumnValues::Double(x[r].to_vec()),
         ColumnValues::ByteArray(x) => {
-            let mut o = ByteArrays::with_capacity(r.len(), x.offsets[r.end] - x.offsets[r.start]);
+            let offsets = x.offsets();
+            let mut o = ByteArrays::with_capacity(r.len(), offsets[r.end] - offsets[r.start]);
             for i in r {
                 o.push(x.get(i));
             }
             ColumnValues::ByteArray(o)
         }
-        ColumnValues::FixedLenByteArray(x) => ColumnValues::FixedLenByteArray(FixedLenByteArrays {
-            width: x.width,
-            data: x.data[r.start * x.width..r.end * x.width].to_vec(),
-        }),
+        ColumnValues::FixedLenByteArray(x) => {
+            let mut o = FixedLenByteArrays::new(x.width());
+            for i in r {
+                o.push(x.get(i));
+            }
+            ColumnValues::FixedLenByteArray(o)
+        }
     }
 }

@@ -7,8 +7,16 @@ use super::hash::hash_values;
 use super::sbbf::Sbbf;
 use crate::core::values::ColumnValues;
 
-/// Bloom filter settings of a column.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Bloom filter settings of a column: from [`WriterOptions`](crate::WriterOptions), or from
+/// `#[parquet(bloom_filter(ndv = N, fpp = F))]` on a field (the options win).
+///
+/// ```
+/// use parquet_serde::core::bloom::BloomFilterOptions;
+/// let o = BloomFilterOptions::DEFAULT;
+/// assert_eq!((o.ndv, o.fpp), (None, 0.01));
+/// assert_eq!(BloomFilterOptions::new(1000, 0.001).ndv, Some(1000));
+/// ```
+#[derive(Debug, Clone, Copy)]
 pub struct BloomFilterOptions {
     /// Expected distinct values per column chunk. `None` sizes each filter from the
     /// distinct values the chunk actually holds (the hashes are buffered until the chunk
@@ -18,16 +26,29 @@ pub struct BloomFilterOptions {
     pub fpp: f64,
 }
 
+/// [`BloomFilterOptions::DEFAULT`].
 impl Default for BloomFilterOptions {
     fn default() -> Self {
-        BloomFilterOptions {
-            ndv: None,
-            fpp: 0.01,
-        }
+        Self::DEFAULT
     }
 }
 
+/// Equal when `ndv` is and `fpp` is bit for bit.
+impl PartialEq for BloomFilterOptions {
+    fn eq(&self, other: &Self) -> bool {
+        self.ndv == other.ndv && self.fpp.to_bits() == other.fpp.to_bits()
+    }
+}
+
+impl Eq for BloomFilterOptions {}
+
 impl BloomFilterOptions {
+    /// `bloom_filter` alone: sized from each chunk's values, 1% false positives.
+    pub const DEFAULT: BloomFilterOptions = BloomFilterOptions {
+        ndv: None,
+        fpp: 0.01,
+    };
+
     /// Options with an expected distinct count and false positive probability.
     pub fn new(ndv: u64, fpp: f64) -> Self {
         BloomFilterOptions {

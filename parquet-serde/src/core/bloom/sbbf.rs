@@ -1,8 +1,10 @@
 //! [`Sbbf`]: the split block Bloom filter bitset and its header.
 
+use super::hash;
 use crate::core::format::{
     self, BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
 };
+use crate::core::values::Int96;
 use crate::error::{Error, Result};
 
 /// Smallest bitset: one block of 32 bytes.
@@ -41,8 +43,8 @@ pub struct Sbbf {
 }
 
 impl Sbbf {
-    /// An empty filter of `num_bytes` bytes, rounded up to a power of two within
-    /// [`MIN_BYTES`]..=[`MAX_BYTES`].
+    /// An empty filter of `num_bytes` bytes, rounded up to a power of two within 32 bytes
+    /// ..= 128 MiB.
     pub fn new(num_bytes: usize) -> Self {
         let bytes = num_bytes.clamp(MIN_BYTES, MAX_BYTES).next_power_of_two();
         Sbbf {
@@ -74,7 +76,7 @@ impl Sbbf {
     }
 
     /// A filter over a bitset read from a file: a non-empty multiple of 32 bytes, at most
-    /// [`MAX_BYTES`].
+    /// 128 MiB.
     pub fn from_bitset(bitset: &[u8]) -> Result<Self> {
         if bitset.is_empty() || !bitset.len().is_multiple_of(32) || bitset.len() > MAX_BYTES {
             return Err(Error::corrupt(format!(
@@ -137,8 +139,41 @@ impl Sbbf {
         out
     }
 
+    /// Whether a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY value may have been inserted: `false`
+    /// means certainly not.
+    pub fn check_bytes(&self, value: &[u8]) -> bool {
+        self.check_hash(hash::hash_bytes(value))
+    }
+
+    /// Whether an INT32 value may have been inserted: `false` means certainly not.
+    pub fn check_i32(&self, value: i32) -> bool {
+        self.check_hash(hash::hash_i32(value))
+    }
+
+    /// Whether an INT64 value may have been inserted: `false` means certainly not.
+    pub fn check_i64(&self, value: i64) -> bool {
+        self.check_hash(hash::hash_i64(value))
+    }
+
+    /// Whether a FLOAT value (by its bits) may have been inserted: `false` means certainly
+    /// not.
+    pub fn check_f32(&self, value: f32) -> bool {
+        self.check_hash(hash::hash_f32(value))
+    }
+
+    /// Whether a DOUBLE value (by its bits) may have been inserted: `false` means certainly
+    /// not.
+    pub fn check_f64(&self, value: f64) -> bool {
+        self.check_hash(hash::hash_f64(value))
+    }
+
+    /// Whether an INT96 value may have been inserted: `false` means certainly not.
+    pub fn check_int96(&self, value: Int96) -> bool {
+        self.check_hash(hash::hash_int96(value))
+    }
+
     /// The Thrift header describing this filter (BLOCK, XXHASH, UNCOMPRESSED).
-    pub fn header(&self) -> BloomFilterHeader {
+    pub(crate) fn header(&self) -> BloomFilterHeader {
         BloomFilterHeader {
             // At most MAX_BYTES = 2^27: fits an i32.
             num_bytes: self.num_bytes() as i32,
@@ -160,7 +195,7 @@ impl Sbbf {
 
     /// Decodes a header at the start of `bytes`: the header and its length. Fails for
     /// algorithms, hashes and compressions other than BLOCK, XXHASH and UNCOMPRESSED.
-    pub fn read_header(bytes: &[u8]) -> Result<(BloomFilterHeader, usize)> {
+    pub(crate) fn read_header(bytes: &[u8]) -> Result<(BloomFilterHeader, usize)> {
         let (header, len) = format::decode::<BloomFilterHeader>(bytes)
             .map_err(|e| e.context("Bloom filter header"))?;
         if header.algorithm != BloomFilterAlgorithm::Block

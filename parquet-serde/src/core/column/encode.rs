@@ -64,8 +64,8 @@ pub fn check_encoding(encoding: Encoding, physical_type: Type) -> Result<()> {
     }))
 }
 
-/// PLAIN-encodes values of any physical type.
-pub(crate) fn encode_plain(values: &ColumnValues, out: &mut Vec<u8>) {
+/// PLAIN-encodes values of any physical type; an error for a byte array of 4 GiB or more.
+pub(crate) fn encode_plain(values: &ColumnValues, out: &mut Vec<u8>) -> Result<()> {
     match values {
         ColumnValues::Boolean(v) => plain::encode_boolean(v, out),
         ColumnValues::Int32(v) => plain::encode_fixed(v, out),
@@ -73,9 +73,10 @@ pub(crate) fn encode_plain(values: &ColumnValues, out: &mut Vec<u8>) {
         ColumnValues::Int96(v) => plain::encode_fixed(v, out),
         ColumnValues::Float(v) => plain::encode_fixed(v, out),
         ColumnValues::Double(v) => plain::encode_fixed(v, out),
-        ColumnValues::ByteArray(v) => plain::encode_byte_array(v.iter(), out),
-        ColumnValues::FixedLenByteArray(v) => out.extend_from_slice(&v.data),
+        ColumnValues::ByteArray(v) => plain::encode_byte_array(v.iter(), out)?,
+        ColumnValues::FixedLenByteArray(v) => out.extend_from_slice(v.data()),
     }
+    Ok(())
 }
 
 /// Appends `values` in `encoding` (a value encoding, not a dictionary one) to `out`.
@@ -85,7 +86,7 @@ pub(crate) fn encode_values(
     out: &mut Vec<u8>,
 ) -> Result<()> {
     match (encoding, values) {
-        (Encoding::Plain, v) => encode_plain(v, out),
+        (Encoding::Plain, v) => encode_plain(v, out)?,
         (Encoding::Rle, ColumnValues::Boolean(v)) => rle_boolean::encode(v, out),
         (Encoding::DeltaBinaryPacked, ColumnValues::Int32(v)) => {
             delta_binary_packed::encode(v, out)

@@ -4,7 +4,8 @@
 //! - [`ColumnChunkReader`] decodes a column chunk into [`ColumnBatch`]es.
 //! - [`ColumnChunkWriter`] encodes values and levels into pages and column metadata:
 //!   statistics per chunk and per page, size statistics, the page index and Bloom filters.
-//! - [`statistics`]: sort orders, typed values ([`Scalar`]) and statistics, written and read.
+//! - [`ColumnStatistics`]: a chunk's or a page's statistics as typed values ([`Scalar`]),
+//!   compared in the column's [`SortOrder`].
 
 mod auto;
 mod batch;
@@ -15,7 +16,7 @@ mod encode;
 mod page_meta;
 pub(crate) mod parallel;
 mod reader;
-pub mod statistics;
+pub(crate) mod statistics;
 mod writer;
 
 #[cfg(test)]
@@ -27,10 +28,8 @@ pub use crate::core::format::Encoding;
 pub use batch::ColumnBatch;
 pub(crate) use batch::{empty_values, empty_values_like, extend_values, truncate_values};
 pub(crate) use decode::decode_plain;
-pub use encode::check_encoding;
+pub(crate) use encode::check_encoding;
 pub(crate) use encode::encode_plain;
 pub use reader::ColumnChunkReader;
-pub use statistics::{
-    ColumnStatistics, Decimal, Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat,
-};
+pub use statistics::{ColumnStatistics, Decimal, Scalar, SortOrder};
 pub use writer::{ColumnChunkWriter, ColumnWriterOptions, DataPageVersion, WrittenColumnChunk};

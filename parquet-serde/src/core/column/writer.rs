@@ -26,6 +26,7 @@ use super::statistics::{SortOrder, StatisticsFormat};
 
 /// Data page format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum DataPageVersion {
     /// Data page v1: read by every engine (the default).
     #[default]
@@ -36,6 +37,7 @@ pub enum DataPageVersion {
 
 /// Options of one column chunk writer.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ColumnWriterOptions {
     /// Codec and level of the pages.
     pub compression: Compression,
@@ -108,6 +110,7 @@ impl Default for ColumnWriterOptions {
 /// A finished column chunk: its bytes and its metadata, with offsets relative to the
 /// chunk's first byte (the file writer moves them to file positions).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct WrittenColumnChunk {
     /// The chunk's bytes in pieces, one per page (header and stored bytes): the dictionary
     /// page (if any), then the data pages. They go one after the other in the file.
@@ -944,7 +947,7 @@ impl ColumnChunkWriter {
         let mut plain_values = self.spare_bodies.pop().unwrap_or_default();
         plain_values.clear();
         plain_values.reserve(dict.plain_bytes());
-        encode_plain(dict.values(), &mut plain_values);
+        encode_plain(dict.values(), &mut plain_values).map_err(|e| self.err(e))?;
         let page = dictionary_page(plain_values, dict.len()).map_err(|e| self.err(e))?;
         self.has_dictionary_page = true;
         self.emit(PageSlot::Dictionary, page)

@@ -2,8 +2,8 @@
 //!
 //! Writers pick a [`Compression`] (codec and level; it prints and parses as `zstd(3)`, see
 //! its `FromStr`) and call [`Compression::compress`];
-//! readers call [`decompress`] with the codec id from the column metadata and the
-//! uncompressed size from the page header.
+//! readers (the page reader) call the crate's `decompress` with the codec id from the
+//! column metadata and the uncompressed size from the page header.
 //!
 //! Every decoder treats its input as hostile: it appends exactly the announced number of
 //! bytes or returns an error, never inflates much beyond that size (streaming codecs read
@@ -60,7 +60,7 @@ impl Compression {
     pub const ZSTD_DEFAULT: Compression = Compression::Zstd(zstd::DEFAULT_LEVEL);
 
     /// The codec id written in the column metadata.
-    pub fn codec(self) -> CompressionCodec {
+    pub(crate) fn codec(self) -> CompressionCodec {
         match self {
             Compression::Uncompressed => CompressionCodec::Uncompressed,
             Compression::Snappy => CompressionCodec::Snappy,
@@ -114,21 +114,12 @@ impl Compression {
     /// be left past `end`: the Snappy and LZ4 encoders write into initialized memory only,
     /// and a buffer that keeps its length between pages is zero-filled once instead of once
     /// per page. Errors as [`compress`](Self::compress).
-    ///
-    /// ```
-    /// use parquet_serde::core::compression::{decompress_reusing, Compression};
-    /// let page = b"one page of text, one page of text, one page of text".repeat(100);
-    /// let (mut packed, mut plain) = (Vec::new(), Vec::new());
-    /// for _ in 0..3 {
-    ///     // The same two buffers serve every page.
-    ///     let end = Compression::Snappy.compress_reusing(&page, &mut packed, 0)?;
-    ///     let codec = Compression::Snappy.codec();
-    ///     decompress_reusing(codec, &packed[..end], page.len(), &mut plain)?;
-    ///     assert_eq!(plain, page);
-    /// }
-    /// # Ok::<(), parquet_serde::Error>(())
-    /// ```
-    pub fn compress_reusing(self, input: &[u8], buf: &mut Vec<u8>, start: usize) -> Result<usize> {
+    pub(crate) fn compress_reusing(
+        self,
+        input: &[u8],
+        buf: &mut Vec<u8>,
+        start: usize,
+    ) -> Result<usize> {
         match self {
             Compression::Snappy => snappy::compress_at(input, buf, start),
             Compression::Lz4Raw => lz4_raw::compress_at(input, buf, start),
@@ -150,7 +141,8 @@ impl Compression {
 /// On error `output` is left as it was. Errors: [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported)
 /// for LZO and unknown codec ids, [`ErrorKind::Compression`](crate::ErrorKind::Compression)
 /// for bytes the codec rejects or that inflate to another size.
-pub fn decompress(
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) fn decompress(
     codec: CompressionCodec,
     input: &[u8],
     uncompressed_size: usize,
@@ -160,11 +152,11 @@ pub fn decompress(
     decompress_at(codec, input, uncompressed_size, output, start)
 }
 
-/// [`decompress`] into a buffer whose old contents are not needed: on success `buf` holds
+/// `decompress` into a buffer whose old contents are not needed: on success `buf` holds
 /// exactly the `uncompressed_size` decoded bytes, on error it is empty. A page buffer
 /// handed back for the next page is overwritten in place by the codecs that write into
 /// initialized memory (Snappy, LZ4_RAW) instead of being zero-filled first.
-pub fn decompress_reusing(
+pub(crate) fn decompress_reusing(
     codec: CompressionCodec,
     input: &[u8],
     uncompressed_size: usize,
@@ -320,3 +312,22 @@ fn read_exact_size(
 
 #[cfg(test)]
 mod tests;
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn compress_reusing_example() -> crate::Result<()> {
+        use crate::core::compression::{decompress_reusing, Compression};
+        let page = b"one page of text, one page of text, one page of text".repeat(100);
+        let (mut packed, mut plain) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            // The same two buffers serve every page.
+            let end = Compression::Snappy.compress_reusing(&page, &mut packed, 0)?;
+            let codec = Compression::Snappy.codec();
+            decompress_reusing(codec, &packed[..end], page.len(), &mut plain)?;
+            assert_eq!(plain, page);
+        }
+        Ok(())
+    }
+}

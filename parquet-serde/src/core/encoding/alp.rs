@@ -196,17 +196,6 @@ fn preset<T: AlpFloat>(values: &[T], vector_size: usize) -> Vec<(u8, u8)> {
 }
 
 /// Appends `values` ALP-encoded with vectors of 1024.
-///
-/// ```
-/// use parquet_serde::core::encoding::alp::{decode, encode};
-/// let prices = [19.99f64, 5.25, 100.0, 0.5, 19.99, f64::NAN];
-/// let mut page = Vec::new();
-/// encode(&prices, &mut page);
-/// let mut out: Vec<f64> = Vec::new();
-/// assert_eq!(decode(&page, 6, &mut out).unwrap(), page.len());
-/// assert_eq!(&out[..5], &prices[..5]);
-/// assert!(out[5].is_nan());
-/// ```
 pub fn encode<T: AlpFloat>(values: &[T], out: &mut Vec<u8>) {
     encode_with(values, LOG_VECTOR_SIZE, out)
 }
@@ -649,5 +638,21 @@ mod tests {
             p.extend_from_slice(&bytes);
             let _ = decode::<f64>(&p, n, &mut vec![]);
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn encode_example() {
+        use crate::core::encoding::alp::{decode, encode};
+        let prices = [19.99f64, 5.25, 100.0, 0.5, 19.99, f64::NAN];
+        let mut page = Vec::new();
+        encode(&prices, &mut page);
+        let mut out: Vec<f64> = Vec::new();
+        assert_eq!(decode(&page, 6, &mut out).unwrap(), page.len());
+        assert_eq!(&out[..5], &prices[..5]);
+        assert!(out[5].is_nan());
     }
 }

@@ -13,15 +13,6 @@ const MAX_WIDTH: u8 = 15;
 ///
 /// Fails when the input holds fewer than `ceil(n * bit_width / 8)` bytes, or when
 /// `bit_width` is above 15.
-///
-/// ```
-/// use parquet_serde::core::encoding::bit_packed::decode_levels;
-/// // Encodings.md: 0..=7 with bit width 3.
-/// let mut out = Vec::new();
-/// let used = decode_levels(&[0b0000_0101, 0b0011_1001, 0b0111_0111], 3, 8, &mut out).unwrap();
-/// assert_eq!(used, 3);
-/// assert_eq!(out, [0, 1, 2, 3, 4, 5, 6, 7]);
-/// ```
 pub fn decode_levels(input: &[u8], bit_width: u8, n: usize, out: &mut Vec<i16>) -> Result<usize> {
     if bit_width > MAX_WIDTH {
         return Err(Error::corrupt(format!(
@@ -70,6 +61,7 @@ pub fn decode_levels(input: &[u8], bit_width: u8, n: usize, out: &mut Vec<i16>) 
 
 /// Appends `levels` as `bit_width`-bit values, MSB first (for writers of old files and for
 /// tests; new files use the RLE hybrid). Bits above the width are dropped.
+#[cfg(test)]
 pub fn encode_levels(levels: &[i16], bit_width: u8, out: &mut Vec<u8>) {
     let w = u32::from(bit_width.min(MAX_WIDTH));
     let mask = (1u32 << w) - 1;
@@ -148,5 +140,19 @@ mod tests {
                 prop_assert!(decode_levels(&bytes[..cut], w, levels.len(), &mut out).is_err());
             }
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn decode_levels_example() {
+        use crate::core::encoding::bit_packed::decode_levels;
+        // Encodings.md: 0..=7 with bit width 3.
+        let mut out = Vec::new();
+        let used = decode_levels(&[0b0000_0101, 0b0011_1001, 0b0111_0111], 3, 8, &mut out).unwrap();
+        assert_eq!(used, 3);
+        assert_eq!(out, [0, 1, 2, 3, 4, 5, 6, 7]);
     }
 }

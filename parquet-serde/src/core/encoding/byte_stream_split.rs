@@ -3,18 +3,6 @@
 //! size does not change, but compressors see slowly varying bytes (signs and exponents)
 //! apart from noisy ones (low mantissa bits).
 //!
-//! ```
-//! use parquet_serde::core::encoding::byte_stream_split::{decode, encode};
-//! // Encodings.md: three 4-byte values AA BB CC DD, 00 11 22 33, A3 B4 C5 D6.
-//! let plain = [0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x11, 0x22, 0x33, 0xA3, 0xB4, 0xC5, 0xD6];
-//! let mut page = Vec::new();
-//! encode(&plain, 4, &mut page);
-//! assert_eq!(page, [0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6]);
-//! let mut back = Vec::new();
-//! assert_eq!(decode(&page, 3, 4, &mut back).unwrap(), 12);
-//! assert_eq!(back, plain);
-//! ```
-//!
 //! The page holds no count: the number of values in the page is its size divided by `K`, so
 //! a values section whose size is not a multiple of `K`, or that holds fewer than the
 //! values asked for, is an error.
@@ -370,5 +358,27 @@ mod tests {
             let _ = decode(&bytes, n, w, &mut vec![]);
             let _ = decode_values::<f32>(&bytes, n, &mut vec![]);
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn module_example() {
+        use crate::core::encoding::byte_stream_split::{decode, encode};
+        // Encodings.md: three 4-byte values AA BB CC DD, 00 11 22 33, A3 B4 C5 D6.
+        let plain = [
+            0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x11, 0x22, 0x33, 0xA3, 0xB4, 0xC5, 0xD6,
+        ];
+        let mut page = Vec::new();
+        encode(&plain, 4, &mut page);
+        assert_eq!(
+            page,
+            [0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6]
+        );
+        let mut back = Vec::new();
+        assert_eq!(decode(&page, 3, 4, &mut back).unwrap(), 12);
+        assert_eq!(back, plain);
     }
 }

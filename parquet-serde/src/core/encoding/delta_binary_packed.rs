@@ -40,6 +40,7 @@ mod sealed {
 /// Arithmetic wraps in the width of the type.
 pub trait DeltaInt: Copy + Default + Ord + Send + Sync + 'static + sealed::Sealed {
     /// Bits in the type.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     const BITS: u32;
     /// Wrapping addition.
     fn wrapping_add(self, other: Self) -> Self;
@@ -112,23 +113,13 @@ impl DeltaInt for i64 {
 }
 
 /// Appends `values` with the default block layout (128 values, 4 miniblocks).
-///
-/// ```
-/// use parquet_serde::core::encoding::delta_binary_packed::{decode, encode};
-/// let mut page = Vec::new();
-/// encode(&[1i64, 2, 3, 4, 5], &mut page);
-/// // Header 128, 4, 5 values, first 1; one block: min delta 1, widths 0 0 0 0, no data.
-/// assert_eq!(page, [0x80, 0x01, 4, 5, 2, 2, 0, 0, 0, 0]);
-/// let mut out: Vec<i64> = Vec::new();
-/// assert_eq!(decode(&page, 5, &mut out).unwrap(), page.len());
-/// assert_eq!(out, [1, 2, 3, 4, 5]);
-/// ```
 pub fn encode<T: DeltaInt>(values: &[T], out: &mut Vec<u8>) {
     encode_blocks(values, DEFAULT_BLOCK_SIZE, DEFAULT_MINIBLOCKS, out);
 }
 
 /// Appends `values` with `block_size` values per block (a positive multiple of 128) in
 /// `miniblocks` miniblocks (each a multiple of 32 values).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn encode_with<T: DeltaInt>(
     values: &[T],
     block_size: usize,
@@ -248,6 +239,7 @@ pub fn decode<T: DeltaInt>(input: &[u8], n: usize, out: &mut Vec<T>) -> Result<u
 
 /// Decodes a whole stream (as many values as its header says), appending them to `out`;
 /// returns the bytes consumed. `max_values` bounds the count the header may claim.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn decode_all<T: DeltaInt>(input: &[u8], max_values: usize, out: &mut Vec<T>) -> Result<usize> {
     let mut pos = 0;
     let header = parse_header(input, &mut pos)?;
@@ -589,5 +581,21 @@ mod tests {
             page[i] = byte;
             let _ = decode::<i32>(&page, v.len(), &mut vec![]);
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn encode_example() {
+        use crate::core::encoding::delta_binary_packed::{decode, encode};
+        let mut page = Vec::new();
+        encode(&[1i64, 2, 3, 4, 5], &mut page);
+        // Header 128, 4, 5 values, first 1; one block: min delta 1, widths 0 0 0 0, no data.
+        assert_eq!(page, [0x80, 0x01, 4, 5, 2, 2, 0, 0, 0, 0]);
+        let mut out: Vec<i64> = Vec::new();
+        assert_eq!(decode(&page, 5, &mut out).unwrap(), page.len());
+        assert_eq!(out, [1, 2, 3, 4, 5]);
     }
 }

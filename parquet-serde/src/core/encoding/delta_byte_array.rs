@@ -2,21 +2,6 @@
 //! for each value the length of the prefix it shares with the previous value
 //! (DELTA_BINARY_PACKED INT32), then the suffixes as DELTA_LENGTH_BYTE_ARRAY.
 //!
-//! ```
-//! use parquet_serde::core::encoding::delta_byte_array::{decode, encode};
-//! use parquet_serde::core::values::ByteArrays;
-//! let mut values = ByteArrays::new();
-//! for s in ["axis", "axle", "babble", "babyhood"] {
-//!     values.push(s.as_bytes());
-//! }
-//! let mut page = Vec::new();
-//! encode(&values, &mut page).unwrap();
-//! assert!(page.ends_with(b"axislebabbleyhood"));
-//! let mut out = ByteArrays::new();
-//! assert_eq!(decode(&page, 4, &mut out).unwrap(), page.len());
-//! assert_eq!(out, values);
-//! ```
-//!
 //! The first value of a page shares nothing (the previous value is empty). Decoded values can
 //! be far larger than the page (every value may repeat a long prefix): the decoder computes
 //! the decoded size before allocating and refuses pages above [`MAX_DECODED_BYTES`].
@@ -260,5 +245,25 @@ mod tests {
             let _ = decode(&bytes, n, &mut ByteArrays::new());
             let _ = decode_fixed(&bytes, n, 3, &mut Vec::new());
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn module_example() {
+        use crate::core::encoding::delta_byte_array::{decode, encode};
+        use crate::core::values::ByteArrays;
+        let mut values = ByteArrays::new();
+        for s in ["axis", "axle", "babble", "babyhood"] {
+            values.push(s.as_bytes());
+        }
+        let mut page = Vec::new();
+        encode(&values, &mut page).unwrap();
+        assert!(page.ends_with(b"axislebabbleyhood"));
+        let mut out = ByteArrays::new();
+        assert_eq!(decode(&page, 4, &mut out).unwrap(), page.len());
+        assert_eq!(out, values);
     }
 }

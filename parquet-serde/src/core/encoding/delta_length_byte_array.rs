@@ -1,20 +1,5 @@
 //! DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY: the lengths of the values (DELTA_BINARY_PACKED
 //! INT32), then all their bytes back to back.
-//!
-//! ```
-//! use parquet_serde::core::encoding::delta_length_byte_array::{decode, encode};
-//! use parquet_serde::core::values::ByteArrays;
-//! let mut values = ByteArrays::new();
-//! for s in ["Hello", "World", "Foobar", "ABCDEF"] {
-//!     values.push(s.as_bytes());
-//! }
-//! let mut page = Vec::new();
-//! encode(&values, &mut page).unwrap();
-//! assert!(page.ends_with(b"HelloWorldFoobarABCDEF"));
-//! let mut out = ByteArrays::new();
-//! assert_eq!(decode(&page, 4, &mut out).unwrap(), page.len());
-//! assert_eq!(out, values);
-//! ```
 
 use super::delta_binary_packed as dbp;
 use crate::core::values::ByteArrays;
@@ -176,5 +161,25 @@ mod tests {
         fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200), n in 0usize..500) {
             let _ = decode(&bytes, n, &mut ByteArrays::new());
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn module_example() {
+        use crate::core::encoding::delta_length_byte_array::{decode, encode};
+        use crate::core::values::ByteArrays;
+        let mut values = ByteArrays::new();
+        for s in ["Hello", "World", "Foobar", "ABCDEF"] {
+            values.push(s.as_bytes());
+        }
+        let mut page = Vec::new();
+        encode(&values, &mut page).unwrap();
+        assert!(page.ends_with(b"HelloWorldFoobarABCDEF"));
+        let mut out = ByteArrays::new();
+        assert_eq!(decode(&page, 4, &mut out).unwrap(), page.len());
+        assert_eq!(out, values);
     }
 }

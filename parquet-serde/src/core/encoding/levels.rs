@@ -17,16 +17,6 @@ use crate::error::{Error, Result};
 /// Decodes the v1 level section at the start of `input` (RLE with its 4-byte length prefix,
 /// or BIT_PACKED): `n` levels for `max_level`, appended to `out`. Returns bytes consumed.
 /// With `max_level == 0` nothing is read and `n` zeros... are not written: returns 0.
-///
-/// ```
-/// use parquet_serde::core::encoding::levels::decode_v1;
-/// use parquet_serde::core::column::Encoding;
-/// // Length 2, then an RLE run of 5 ones; the values follow.
-/// let page = [2, 0, 0, 0, 0x0A, 0x01, 0xAA, 0xBB];
-/// let mut levels = Vec::new();
-/// assert_eq!(decode_v1(Encoding::Rle, &page, 1, 5, &mut levels).unwrap(), 6);
-/// assert_eq!(levels, [1, 1, 1, 1, 1]);
-/// ```
 pub fn decode_v1(
     encoding: Encoding,
     input: &[u8],
@@ -257,5 +247,23 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn decode_v1_example() {
+        use crate::core::encoding::levels::decode_v1;
+        use crate::core::format::Encoding;
+        // Length 2, then an RLE run of 5 ones; the values follow.
+        let page = [2, 0, 0, 0, 0x0A, 0x01, 0xAA, 0xBB];
+        let mut levels = Vec::new();
+        assert_eq!(
+            decode_v1(Encoding::Rle, &page, 1, 5, &mut levels).unwrap(),
+            6
+        );
+        assert_eq!(levels, [1, 1, 1, 1, 1]);
     }
 }

@@ -80,13 +80,6 @@ pub fn encode_fixed<T: FixedWidth>(values: &[T], out: &mut Vec<u8>) {
 }
 
 /// Decodes `n` PLAIN values of a fixed-width type.
-///
-/// ```
-/// use parquet_serde::core::encoding::plain::decode_fixed;
-/// let mut out: Vec<i32> = Vec::new();
-/// assert_eq!(decode_fixed(&[1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 9], 2, &mut out).unwrap(), 8);
-/// assert_eq!(out, [1, -1]);
-/// ```
 pub fn decode_fixed<T: FixedWidth>(input: &[u8], n: usize, out: &mut Vec<T>) -> Result<usize> {
     let nbytes = n
         .checked_mul(T::WIDTH)
@@ -158,29 +151,26 @@ fn expand_byte(b: u8) -> [bool; 8] {
 
 /// Appends byte arrays, each as a 4-byte little-endian length and the bytes.
 ///
-/// # Panics
-///
-/// If a value is 4 GiB or longer (the format cannot store it; writers split pages long
-/// before that).
-pub fn encode_byte_array<'a>(values: impl Iterator<Item = &'a [u8]>, out: &mut Vec<u8>) {
+/// A value of 4 GiB or longer is an [`ErrorKind::InvalidArgument`](crate::ErrorKind) error
+/// (PLAIN cannot store its length); the values before it stay appended to `out`.
+pub fn encode_byte_array<'a>(
+    values: impl Iterator<Item = &'a [u8]>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     for v in values {
-        let len = u32::try_from(v.len()).expect("a BYTE_ARRAY value of 4 GiB or more");
+        let len = u32::try_from(v.len()).map_err(|_| {
+            Error::invalid_argument(format!(
+                "a byte array of {} bytes: PLAIN stores lengths below 4 GiB",
+                v.len()
+            ))
+        })?;
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(v);
     }
+    Ok(())
 }
 
 /// Decodes `n` PLAIN byte arrays.
-///
-/// ```
-/// use parquet_serde::core::encoding::plain::decode_byte_array;
-/// use parquet_serde::core::values::ByteArrays;
-/// let mut out = ByteArrays::new();
-/// let page = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0];
-/// assert_eq!(decode_byte_array(&page, 2, &mut out).unwrap(), 10);
-/// assert_eq!(out.get(0), b"hi");
-/// assert_eq!(out.get(1), b"");
-/// ```
 pub fn decode_byte_array(input: &[u8], n: usize, out: &mut ByteArrays) -> Result<usize> {
     // Every value takes at least its 4-byte length: check `n` before reserving for it.
     let min_bytes = n
@@ -278,11 +268,25 @@ mod tests {
         assert!(decode_boolean_bits(&out, usize::MAX, 2, &mut back).is_err());
     }
 
+    /// A value of 4 GiB does not fit PLAIN's 4-byte length: an error, not a panic, with the
+    /// values before it appended.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn byte_array_of_4_gib_is_an_error() {
+        // Zeroed and never touched, so the 4 GiB stay virtual.
+        let huge = vec![0u8; 1 << 32];
+        let mut out = Vec::new();
+        let err = encode_byte_array([&b"ok"[..], &huge[..]].into_iter(), &mut out).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidArgument);
+        assert!(err.to_string().contains("4294967296 bytes"), "{err}");
+        assert_eq!(out, [2, 0, 0, 0, b'o', b'k']);
+    }
+
     #[test]
     fn byte_arrays() {
         let values: [&[u8]; 4] = [b"", b"a", b"parquet", &[0xFF; 300]];
         let mut page = Vec::new();
-        encode_byte_array(values.iter().copied(), &mut page);
+        encode_byte_array(values.iter().copied(), &mut page).unwrap();
         assert_eq!(&page[..9], &[0, 0, 0, 0, 1, 0, 0, 0, b'a']);
         let mut out = ByteArrays::new();
         out.push(b"before");
@@ -386,5 +390,31 @@ mod tests {
                 prop_assert_eq!(out.len(), 0);
             }
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn decode_fixed_example() {
+        use crate::core::encoding::plain::decode_fixed;
+        let mut out: Vec<i32> = Vec::new();
+        assert_eq!(
+            decode_fixed(&[1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 9], 2, &mut out).unwrap(),
+            8
+        );
+        assert_eq!(out, [1, -1]);
+    }
+
+    #[test]
+    fn decode_byte_array_example() {
+        use crate::core::encoding::plain::decode_byte_array;
+        use crate::core::values::ByteArrays;
+        let mut out = ByteArrays::new();
+        let page = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0];
+        assert_eq!(decode_byte_array(&page, 2, &mut out).unwrap(), 10);
+        assert_eq!(out.get(0), b"hi");
+        assert_eq!(out.get(1), b"");
     }
 }

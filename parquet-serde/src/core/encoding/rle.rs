@@ -27,17 +27,6 @@ const MAX_RUN: usize = (1 << 31) - 1;
 const MAX_GROUPS_PER_PACKED_RUN: usize = 63;
 
 /// Streaming decoder of the hybrid encoding (no length prefix: callers strip it).
-///
-/// ```
-/// use parquet_serde::core::encoding::rle::{RleDecoder, RleEncoder};
-/// let mut enc = RleEncoder::new(2);
-/// enc.put_u32(&[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
-/// let bytes = enc.finish();
-/// let mut dec = RleDecoder::new(&bytes, 2);
-/// let mut out = [0u32; 13];
-/// assert_eq!(dec.next_batch_u32(&mut out).unwrap(), 13);
-/// assert_eq!(out, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
-/// ```
 #[derive(Debug, Clone)]
 pub struct RleDecoder<'a> {
     data: &'a [u8],
@@ -79,6 +68,7 @@ impl<'a> RleDecoder<'a> {
     }
 
     /// The bit width of the values.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn bit_width(&self) -> u8 {
         self.bit_width
     }
@@ -92,6 +82,7 @@ impl<'a> RleDecoder<'a> {
 
     /// Same as [`next_batch_u32`](Self::next_batch_u32) for levels. Fails for bit widths
     /// above 15, whose values do not all fit a non-negative `i16`.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn next_batch_i16(&mut self, out: &mut [i16]) -> Result<usize> {
         if self.bit_width > 15 {
             return Err(Error::corrupt(format!(
@@ -110,6 +101,7 @@ impl<'a> RleDecoder<'a> {
 
     /// Skips up to `n` values; returns how many were skipped (less than `n` only at the end
     /// of the data).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn skip(&mut self, n: usize) -> Result<usize> {
         self.check_width()?;
         let mut skipped = 0;
@@ -326,16 +318,7 @@ impl<'a> RleDecoder<'a> {
 /// Decodes `n` dictionary indices of a data page's values section: one byte of bit width
 /// (0 to 32), then the hybrid encoding. Appends them to `out` and checks that each is below
 /// `dict_len`.
-///
-/// ```
-/// use parquet_serde::core::encoding::rle::decode_dict_indices;
-/// // Bit width 2, one bit-packed group of 8 values: 0 1 2 3 0 1 2 3.
-/// let page = [2, 0b11, 0b1110_0100, 0b1110_0100];
-/// let mut out = Vec::new();
-/// decode_dict_indices(&page, 8, 4, &mut out).unwrap();
-/// assert_eq!(out, [0, 1, 2, 3, 0, 1, 2, 3]);
-/// assert!(decode_dict_indices(&page, 8, 3, &mut out).is_err());
-/// ```
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn decode_dict_indices(
     input: &[u8],
     n: usize,
@@ -605,3 +588,30 @@ impl RleEncoder {
 
 #[cfg(test)]
 mod tests;
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn rledecoder_example() {
+        use crate::core::encoding::rle::{RleDecoder, RleEncoder};
+        let mut enc = RleEncoder::new(2);
+        enc.put_u32(&[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
+        let bytes = enc.finish();
+        let mut dec = RleDecoder::new(&bytes, 2);
+        let mut out = [0u32; 13];
+        assert_eq!(dec.next_batch_u32(&mut out).unwrap(), 13);
+        assert_eq!(out, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 0]);
+    }
+
+    #[test]
+    fn decode_dict_indices_example() {
+        use crate::core::encoding::rle::decode_dict_indices;
+        // Bit width 2, one bit-packed group of 8 values: 0 1 2 3 0 1 2 3.
+        let page = [2, 0b11, 0b1110_0100, 0b1110_0100];
+        let mut out = Vec::new();
+        decode_dict_indices(&page, 8, 4, &mut out).unwrap();
+        assert_eq!(out, [0, 1, 2, 3, 0, 1, 2, 3]);
+        assert!(decode_dict_indices(&page, 8, 3, &mut out).is_err());
+    }
+}

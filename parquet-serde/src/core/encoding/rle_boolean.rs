@@ -1,17 +1,6 @@
 //! RLE encoding of BOOLEAN values: a 4-byte little-endian length, then the RLE /
 //! bit-packing hybrid with bit width 1. The length is there in data pages v1 and v2 alike
 //! (the table in Encodings.md).
-//!
-//! ```
-//! use parquet_serde::core::encoding::rle_boolean::{decode, encode};
-//! let mut page = Vec::new();
-//! encode(&[true; 100], &mut page);
-//! // Length 3, then one RLE run: header 100 << 1 (ULEB128, two bytes), value 1.
-//! assert_eq!(page, [3, 0, 0, 0, 0xC8, 0x01, 1]);
-//! let mut out = Vec::new();
-//! assert_eq!(decode(&page, 100, &mut out).unwrap(), page.len());
-//! assert_eq!(out, vec![true; 100]);
-//! ```
 
 use super::rle::{RleDecoder, RleEncoder};
 use crate::error::{Error, Result};
@@ -102,5 +91,21 @@ mod tests {
         fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..100), n in 0usize..5000) {
             let _ = decode(&bytes, n, &mut vec![]);
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn module_example() {
+        use crate::core::encoding::rle_boolean::{decode, encode};
+        let mut page = Vec::new();
+        encode(&[true; 100], &mut page);
+        // Length 3, then one RLE run: header 100 << 1 (ULEB128, two bytes), value 1.
+        assert_eq!(page, [3, 0, 0, 0, 0xC8, 0x01, 1]);
+        let mut out = Vec::new();
+        assert_eq!(decode(&page, 100, &mut out).unwrap(), page.len());
+        assert_eq!(out, vec![true; 100]);
     }
 }

@@ -53,14 +53,6 @@ impl ModuleType {
 
 /// The file part of every module AAD: AAD prefix (possibly empty) followed by the file's
 /// unique identifier.
-///
-/// ```
-/// use parquet_serde::core::encryption::{file_aad, module_aad, ModuleType};
-/// let file = file_aad(b"tester", &[1, 2, 3]);
-/// assert_eq!(file, b"tester\x01\x02\x03");
-/// let aad = module_aad(&file, ModuleType::DataPage, 1, 2, 3).unwrap();
-/// assert_eq!(aad, b"tester\x01\x02\x03\x02\x01\x00\x02\x00\x03\x00");
-/// ```
 pub fn file_aad(aad_prefix: &[u8], aad_file_unique: &[u8]) -> Vec<u8> {
     let mut aad = Vec::with_capacity(aad_prefix.len() + aad_file_unique.len());
     aad.extend_from_slice(aad_prefix);
@@ -178,5 +170,18 @@ mod tests {
             module_aad(b"F", ModuleType::DataPage, 1, 2, 300).unwrap()
         );
         assert!(set_page_ordinal(&mut aad, 1 << 15).is_err());
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn file_aad_example() {
+        use crate::core::encryption::{file_aad, module_aad, ModuleType};
+        let file = file_aad(b"tester", &[1, 2, 3]);
+        assert_eq!(file, b"tester\x01\x02\x03");
+        let aad = module_aad(&file, ModuleType::DataPage, 1, 2, 3).unwrap();
+        assert_eq!(aad, b"tester\x01\x02\x03\x02\x01\x00\x02\x00\x03\x00");
     }
 }

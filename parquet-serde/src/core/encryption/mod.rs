@@ -1,18 +1,20 @@
-//! Parquet Modular Encryption primitives: AES-GCM / AES-CTR module ciphers, module AADs,
-//! footer signatures, and the encryption / decryption settings of files.
+//! Parquet Modular Encryption: the encryption and decryption settings of files
+//! ([`FileEncryptionProperties`], [`FileDecryptionProperties`], built by their builders,
+//! keys found by a [`KeyRetriever`]).
 //!
-//! Pure functions over byte slices: no I/O, no Thrift. The page, column and file layers call
-//! them to encrypt and decrypt each module (page headers, pages, column metadata, indexes,
-//! Bloom filters, footer).
+//! Underneath, crate-private pure functions over byte slices (no I/O, no Thrift): AES-GCM /
+//! AES-CTR module ciphers, module AADs and footer signatures, which the page, column and
+//! file layers call to encrypt and decrypt each module (page headers, pages, column
+//! metadata, indexes, Bloom filters, footer).
 
-mod aad;
-mod cipher;
+pub(crate) mod aad;
+pub(crate) mod cipher;
 mod properties;
 
-pub use aad::{file_aad, footer_aad, module_aad, set_page_ordinal, ModuleType};
-pub use cipher::{
-    module_len, random_bytes, ModuleKey, CTR_OVERHEAD, GCM_OVERHEAD, LENGTH_LEN,
-    MAX_GCM_INVOCATIONS, NONCE_LEN, SIGNATURE_LEN, TAG_LEN,
+pub(crate) use aad::{file_aad, footer_aad, module_aad, set_page_ordinal, ModuleType};
+pub(crate) use cipher::{
+    module_len, random_bytes, ModuleKey, GCM_OVERHEAD, LENGTH_LEN, NONCE_LEN, SIGNATURE_LEN,
+    TAG_LEN,
 };
 pub use properties::{
     Algorithm, ColumnEncryption, FileDecryptionProperties, FileDecryptionPropertiesBuilder,

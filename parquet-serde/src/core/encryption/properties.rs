@@ -9,6 +9,7 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// The encryption algorithm of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// `AES_GCM_V1`: every module, pages included, under AES-GCM (authenticated).
     #[default]
@@ -27,6 +28,7 @@ impl Algorithm {
 
 /// How one column is encrypted.
 #[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ColumnEncryption {
     /// Not encrypted (only in files that list column keys).
     Plaintext,

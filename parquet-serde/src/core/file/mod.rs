@@ -17,6 +17,8 @@ mod writer;
 
 #[cfg(test)]
 mod index_tests;
+#[cfg(test)]
+mod shape_corpus_tests;
 
 pub use crate::core::format::BoundaryOrder;
 pub(crate) use crate::core::page::PageDecryptor;

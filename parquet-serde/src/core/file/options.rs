@@ -682,7 +682,7 @@ impl WriterOptions {
     }
 
     /// Sets the value encoding of one column (see [`Encoding`]; ALP is
-    /// [`encoding::alp::ALP`](crate::core::encoding::alp::ALP)). The dictionary is off for the
+    /// `"ALP".parse::<Encoding>()`). The dictionary is off for the
     /// column unless [`column_dictionary`](Self::column_dictionary) turns it on (then
     /// `encoding` is the fallback once the dictionary is full); `RLE_DICTIONARY` means the
     /// dictionary with a PLAIN fallback. Writing fails when the encoding does not fit the

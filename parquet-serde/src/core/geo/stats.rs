@@ -39,6 +39,7 @@ impl GeoStatisticsBuilder {
     }
 
     /// Whether a value that is not valid WKB was added.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn is_invalid(&self) -> bool {
         self.invalid
     }
@@ -73,18 +74,6 @@ impl GeoStatisticsBuilder {
 /// A box whose `xmin` is greater than its `xmax` wraps around the antimeridian (it covers
 /// `x >= xmin` or `x <= xmax`); both the stored box and the query may. NaN bounds prove
 /// nothing, so they may match.
-///
-/// ```
-/// use parquet_serde::__internals::format::BoundingBox;
-/// use parquet_serde::core::geo::bbox_intersects;
-/// let b = BoundingBox { xmin: 0.0, xmax: 10.0, ymin: 0.0, ymax: 10.0, ..Default::default() };
-/// assert!(bbox_intersects(&b, 5.0, 5.0, 20.0, 20.0));
-/// assert!(!bbox_intersects(&b, 11.0, 0.0, 20.0, 10.0));
-/// // A stored box across the antimeridian: x in [170, 180] or [-180, -170].
-/// let w = BoundingBox { xmin: 170.0, xmax: -170.0, ymin: 0.0, ymax: 1.0, ..Default::default() };
-/// assert!(bbox_intersects(&w, -175.0, 0.0, -172.0, 1.0));
-/// assert!(!bbox_intersects(&w, 0.0, 0.0, 10.0, 1.0));
-/// ```
 pub fn bbox_intersects(bbox: &BoundingBox, xmin: f64, ymin: f64, xmax: f64, ymax: f64) -> bool {
     let nan = [
         bbox.xmin, bbox.xmax, bbox.ymin, bbox.ymax, xmin, ymin, xmax, ymax,
@@ -119,4 +108,33 @@ pub(crate) fn usable_bbox(stats: &GeospatialStatistics) -> Option<&BoundingBox> 
     let b = stats.bbox.as_ref()?;
     let nan = [b.xmin, b.xmax, b.ymin, b.ymax].iter().any(|v| v.is_nan());
     (!nan).then_some(b)
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn bbox_intersects_example() {
+        use crate::core::format::BoundingBox;
+        use crate::core::geo::bbox_intersects;
+        let b = BoundingBox {
+            xmin: 0.0,
+            xmax: 10.0,
+            ymin: 0.0,
+            ymax: 10.0,
+            ..Default::default()
+        };
+        assert!(bbox_intersects(&b, 5.0, 5.0, 20.0, 20.0));
+        assert!(!bbox_intersects(&b, 11.0, 0.0, 20.0, 10.0));
+        // A stored box across the antimeridian: x in [170, 180] or [-180, -170].
+        let w = BoundingBox {
+            xmin: 170.0,
+            xmax: -170.0,
+            ymin: 0.0,
+            ymax: 1.0,
+            ..Default::default()
+        };
+        assert!(bbox_intersects(&w, -175.0, 0.0, -172.0, 1.0));
+        assert!(!bbox_intersects(&w, 0.0, 0.0, 10.0, 1.0));
+    }
 }

@@ -151,15 +151,7 @@ pub struct WkbSummary {
 }
 
 /// Checks that `bytes` is one complete ISO WKB geometry and summarises it.
-///
-/// ```
-/// use parquet_serde::core::geo::wkb;
-/// // LINESTRING EMPTY, big endian.
-/// let s = wkb::scan(&[0, 0, 0, 0, 2, 0, 0, 0, 0])?;
-/// assert_eq!((s.geometry_type.code(), s.coordinates), (2, 0));
-/// assert!(wkb::scan(&[0, 0, 0, 0, 2, 0, 0, 0, 9]).is_err()); // 9 points, no bytes
-/// # Ok::<(), parquet_serde::Error>(())
-/// ```
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn scan(bytes: &[u8]) -> Result<WkbSummary> {
     scan_with(bytes, |_| {})
 }
@@ -186,6 +178,7 @@ pub fn scan_with(bytes: &[u8], mut each: impl FnMut([f64; 4])) -> Result<WkbSumm
 }
 
 /// The type of the outermost geometry of `bytes`, read from its first five bytes only.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn peek_type(bytes: &[u8]) -> Result<GeometryType> {
     let mut cursor = Cursor { bytes, pos: 0 };
     let little = cursor.byte_order()?;
@@ -374,5 +367,19 @@ impl Cursor<'_> {
             }
         }
         Ok(ty)
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn scan_example() -> crate::Result<()> {
+        use crate::core::geo::wkb;
+        // LINESTRING EMPTY, big endian.
+        let s = wkb::scan(&[0, 0, 0, 0, 2, 0, 0, 0, 0])?;
+        assert_eq!((s.geometry_type.code(), s.coordinates), (2, 0));
+        assert!(wkb::scan(&[0, 0, 0, 0, 2, 0, 0, 0, 9]).is_err()); // 9 points, no bytes
+        Ok(())
     }
 }

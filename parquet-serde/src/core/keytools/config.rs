@@ -22,6 +22,7 @@ pub const DEFAULT_CACHE_LIFETIME: Duration = Duration::from_secs(600);
 /// assert_eq!(config.column_keys["kc2"].len(), 2);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EncryptionConfiguration {
     /// Id of the master key that wraps the footer key.
     pub footer_key: String,
@@ -203,6 +204,7 @@ impl EncryptionConfiguration {
 
 /// Settings of the key tools on the reading side (pyarrow's `DecryptionConfiguration`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DecryptionConfiguration {
     /// Lifetime of cached KMS clients and key encryption keys (default 10 minutes).
     pub cache_lifetime: Duration,

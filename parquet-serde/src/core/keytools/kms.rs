@@ -30,13 +30,13 @@ pub trait KmsClient: Send + Sync {
 /// selects the per-token caches, the instance id the KMS client).
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct KmsConnectionConfig {
-    /// KMS instance id; empty means [`KMS_DEFAULT`] when writing, and the id stored in the
+    /// KMS instance id; empty means `"DEFAULT"` when writing, and the id stored in the
     /// footer key material when reading.
     pub kms_instance_id: String,
-    /// KMS instance URL; empty means [`KMS_DEFAULT`] when writing, and the URL stored in the
+    /// KMS instance URL; empty means `"DEFAULT"` when writing, and the URL stored in the
     /// footer key material when reading.
     pub kms_instance_url: String,
-    /// Authorization token for the KMS; empty means [`KMS_DEFAULT`].
+    /// Authorization token for the KMS; empty means `"DEFAULT"`.
     pub key_access_token: String,
     /// Free-form settings for the client factory.
     pub custom_kms_conf: HashMap<String, String>,
@@ -55,7 +55,7 @@ impl fmt::Debug for KmsConnectionConfig {
 }
 
 impl KmsConnectionConfig {
-    /// The access token, or [`KMS_DEFAULT`] when empty.
+    /// The access token, or `"DEFAULT"` when empty.
     pub fn access_token(&self) -> &str {
         if self.key_access_token.is_empty() {
             KMS_DEFAULT

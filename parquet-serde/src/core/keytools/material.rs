@@ -154,14 +154,6 @@ pub enum KeyMetadata {
 
 impl KeyMetadata {
     /// Parses the key metadata bytes of a file (UTF-8 JSON).
-    ///
-    /// ```
-    /// use parquet_serde::core::keytools::KeyMetadata;
-    /// let m = KeyMetadata::parse(
-    ///     br#"{"keyMaterialType":"PKMT1","internalStorage":false,"keyReference":"footerKey"}"#,
-    /// ).unwrap();
-    /// assert_eq!(m, KeyMetadata::External { key_reference: "footerKey".into() });
-    /// ```
     pub fn parse(bytes: &[u8]) -> Result<Self> {
         let text = std::str::from_utf8(bytes).map_err(|e| {
             Error::new(ErrorKind::Crypto, "key metadata is not UTF-8").with_source(e)
@@ -369,5 +361,24 @@ mod tests {
         for n in 0..full.len() {
             assert!(KeyMetadata::parse(&full[..n]).is_err());
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn parse_example() {
+        use crate::core::keytools::material::KeyMetadata;
+        let m = KeyMetadata::parse(
+            br#"{"keyMaterialType":"PKMT1","internalStorage":false,"keyReference":"footerKey"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            m,
+            KeyMetadata::External {
+                key_reference: "footerKey".into()
+            }
+        );
     }
 }

@@ -16,31 +16,23 @@
 //! C++ or parquet-java - given a KMS client that wraps like the writer's.
 //!
 //! Formats (byte for byte as parquet-java and Arrow C++):
-//! - local wrapping ([`encrypt_key_locally`]): `base64(nonce | ciphertext | tag)` of AES-GCM;
+//! - local wrapping: `base64(nonce | ciphertext | tag)` of AES-GCM;
 //!   the AAD is the raw KEK id for DEKs wrapped by a KEK, and the master key id for keys
 //!   wrapped by [`InMemoryKms`] / [`LocalWrapKmsClient`];
 //! - KEKs and their ids: 16 random bytes each; the id is stored in base64;
-//! - key material and key metadata: see [`KeyMaterial`] and [`KeyMetadata`].
+//! - key material and key metadata: the JSON of parquet-java's `KeyMaterial` and
+//!   `KeyMetadata` (`keyMaterialType` `PKMT1`), stored in the file or in a
+//!   [`KeyMaterialStore`].
 
 mod cache;
 mod config;
 mod factory;
 mod kms;
 mod local_wrap;
-mod material;
+pub(crate) mod material;
 mod store;
 
-pub use config::{DecryptionConfiguration, EncryptionConfiguration, DEFAULT_CACHE_LIFETIME};
+pub use config::{DecryptionConfiguration, EncryptionConfiguration};
 pub use factory::CryptoFactory;
-pub use kms::{
-    InMemoryKms, KmsClient, KmsClientFactory, KmsConnectionConfig, LocalWrapKmsClient,
-    MasterKeySource, KMS_DEFAULT,
-};
-pub use local_wrap::{decrypt_key_locally, encrypt_key_locally};
-pub use material::{
-    KeyMaterial, KeyMetadata, WrappedKek, COLUMN_KEY_ID_IN_FILE_PREFIX, FOOTER_KEY_ID_IN_FILE,
-    KEY_MATERIAL_TYPE,
-};
-pub use store::{
-    key_material_path, KeyMaterialStore, KEY_MATERIAL_FILE_PREFIX, KEY_MATERIAL_FILE_SUFFIX,
-};
+pub use kms::{InMemoryKms, KmsClient, KmsConnectionConfig, LocalWrapKmsClient};
+pub use store::KeyMaterialStore;

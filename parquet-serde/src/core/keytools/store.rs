@@ -18,15 +18,6 @@ pub const KEY_MATERIAL_FILE_SUFFIX: &str = ".json";
 const MAX_KEY_MATERIAL_FILE: u64 = 64 << 20;
 
 /// The external key material file of the Parquet file at `parquet_file`.
-///
-/// ```
-/// use std::path::Path;
-/// use parquet_serde::core::keytools::key_material_path;
-/// assert_eq!(
-///     key_material_path(Path::new("/data/t/part-0.parquet")).unwrap(),
-///     Path::new("/data/t/_KEY_MATERIAL_FOR_part-0.parquet.json"),
-/// );
-/// ```
 pub fn key_material_path(parquet_file: &Path) -> Result<PathBuf> {
     let name = parquet_file.file_name().ok_or_else(|| {
         Error::invalid_argument(format!(
@@ -174,5 +165,19 @@ mod tests {
             let e = KeyMaterialStore::parse(bad).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::Crypto, "{bad}");
         }
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn key_material_path_example() {
+        use crate::core::keytools::store::key_material_path;
+        use std::path::Path;
+        assert_eq!(
+            key_material_path(Path::new("/data/t/part-0.parquet")).unwrap(),
+            Path::new("/data/t/_KEY_MATERIAL_FOR_part-0.parquet.json"),
+        );
     }
 }

@@ -155,6 +155,7 @@ pub struct PathNode {
 
 /// A leaf column of a [`Schema`](super::Schema).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ColumnDescriptor {
     /// Path from the top-level field to the leaf.
     pub path: ColumnPath,
@@ -179,16 +180,11 @@ pub struct ColumnDescriptor {
     /// Maximum repetition level: the number of repeated nodes on the path.
     pub max_rep_level: i16,
     /// The nodes from the top-level field to the leaf with their levels (see [`PathNode`]).
-    pub path_nodes: Vec<PathNode>,
+    pub(crate) path_nodes: Vec<PathNode>,
 }
 
 impl ColumnDescriptor {
-    /// The nodes from the top-level field to the leaf with their levels (see [`PathNode`]).
-    pub fn path_nodes(&self) -> &[PathNode] {
-        &self.path_nodes
-    }
-
-    /// The index in [`path_nodes`](ColumnDescriptor::path_nodes) of the node that makes the
+    /// The index in the path ([`ColumnPath::parts`]) of the node that makes the
     /// definition level reach `def` (the non-required node whose `def_level == def`);
     /// `None` for 0 or a level above the maximum.
     pub fn def_level_node(&self, def: i16) -> Option<usize> {
@@ -200,7 +196,7 @@ impl ColumnDescriptor {
             .position(|n| n.def_level == def && n.repetition != Repetition::Required)
     }
 
-    /// The index in [`path_nodes`](ColumnDescriptor::path_nodes) of the repeated node that
+    /// The index in the path ([`ColumnPath::parts`]) of the repeated node that
     /// repetition level `rep` repeats; `None` for 0 or a level above the maximum.
     pub fn rep_level_node(&self, rep: i16) -> Option<usize> {
         if rep <= 0 {

@@ -12,12 +12,11 @@ impl Schema {
     ///
     /// Structural problems are [`ErrorKind::Corrupt`]: an empty list, a `num_children`
     /// that is negative or larger than the elements left, a leaf without a type, a field
-    /// without a repetition, nesting deeper than [`MAX_SCHEMA_DEPTH`], elements left over
+    /// without a repetition, nesting deeper than 128 levels, elements left over
     /// after the tree ends. Tolerated: a repetition on the root (ignored), a leaf written
     /// with `num_children = 0`, a converted type without a logical type (kept as is; see
     /// [`SchemaNode::effective_logical_type`]), an unknown logical type (kept; the column
-    /// reads by its converted type if any, else as its physical type: see
-    /// [`SchemaNode::conversion`]).
+    /// reads by its converted type if any, else as its physical type).
     ///
     /// [`ErrorKind::Corrupt`]: crate::ErrorKind::Corrupt
     pub fn from_elements(elements: &[SchemaElement]) -> Result<Schema> {

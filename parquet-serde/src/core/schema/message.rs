@@ -92,7 +92,9 @@ impl Schema {
     }
 
     /// The index of the first leaf column named by `path`: a dotted string
-    /// (`"a.list.element"`), a slice or array of parts, or a [`ColumnPath`].
+    /// (`"a.list.element"`), a slice, array or `Vec` of parts, or a [`ColumnPath`]. A dotted
+    /// string is compared with the dotted form of each path, so `"a.b"` matches both
+    /// `["a.b"]` and `["a", "b"]` (the first in schema order wins); parts are exact.
     ///
     /// [`ColumnPath`]: super::ColumnPath
     pub fn column_index<P: ColumnPathQuery>(&self, path: P) -> Option<usize> {
@@ -116,7 +118,7 @@ impl Schema {
     }
 
     /// The nodes from the top-level field down to leaf column `i` (the root excluded), in
-    /// the order of [`ColumnDescriptor::path_nodes`].
+    /// the order of the column's path parts.
     pub fn column_nodes(&self, i: usize) -> Option<Vec<&SchemaNode>> {
         let column = self.columns.get(i)?;
         let mut out = Vec::with_capacity(column.path_nodes.len());
@@ -138,7 +140,7 @@ impl Schema {
 mod tests {
     use super::*;
     use crate::core::format::{ConvertedType, LogicalType, Type};
-    use crate::core::schema::PathNode;
+    use crate::core::schema::descriptor::PathNode;
     use crate::ErrorKind;
 
     /// The Document schema of the Dremel paper.
@@ -204,7 +206,7 @@ mod tests {
         }
         let country = schema.column(4).unwrap();
         assert_eq!(
-            country.path_nodes(),
+            country.path_nodes.as_slice(),
             &[
                 PathNode {
                     field_index: 2,

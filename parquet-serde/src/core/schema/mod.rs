@@ -37,15 +37,15 @@ mod text;
 pub mod typed;
 mod validate;
 
-pub use annotation::{converted_type_for, logical_type_for, max_decimal_precision};
-pub use descriptor::{ColumnDescriptor, ColumnPath, ColumnPathQuery, PathNode};
+#[cfg(test)]
+pub(crate) use annotation::converted_type_for;
+pub use descriptor::{ColumnDescriptor, ColumnPath};
 pub use message::Schema;
 pub use node::{NodeKind, Repetition, SchemaNode};
-pub use shape::{
-    ContainerAnnotation, Conversion, GroupShape, ListLayout, ListShape, MapShape, TextKind,
-};
+#[cfg(test)]
+pub(crate) use shape::TextKind;
+pub(crate) use shape::{ContainerAnnotation, Conversion, GroupShape, ListLayout, MapShape};
 pub use typed::ParquetSchema;
-pub use validate::MAX_SCHEMA_DEPTH;
-// The schema enums of parquet.thrift (Part A: `core::format` is private).
+// The schema enums of parquet.thrift (`core::format` itself is private).
 pub use crate::core::format::Type as PhysicalType;
 pub use crate::core::format::{ConvertedType, EdgeInterpolationAlgorithm, LogicalType, TimeUnit};

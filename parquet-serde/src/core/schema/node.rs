@@ -131,14 +131,14 @@ impl SchemaNode {
     /// that repeated node is itself the element (2-level lists: a repeated primitive, a
     /// repeated group of several fields or of a repeated field, or one named `array` or
     /// `<list>_tuple`) rather than its only field (the 3-level layout), by the
-    /// backward-compatibility rules of LogicalTypes.md. The rules are those of
-    /// [`group_shape`](SchemaNode::group_shape), which answers for the whole group.
+    /// backward-compatibility rules of LogicalTypes.md (the rules the readers apply to the
+    /// whole group).
     pub fn list_element_is_repeated_node(&self, repeated: &SchemaNode) -> bool {
         super::shape::list_layout(&self.name, repeated) != super::ListLayout::ThreeLevel
     }
 
     /// Sets the logical type and the matching legacy converted type (none for types with no
-    /// legacy counterpart, see [`converted_type_for`]). A DECIMAL also sets the primitive's
+    /// legacy counterpart). A DECIMAL also sets the primitive's
     /// precision and scale, as the spec asks writers to.
     pub fn with_logical_type(mut self, logical_type: LogicalType) -> Self {
         self.set_logical_type(logical_type);
@@ -269,10 +269,9 @@ impl SchemaNode {
     }
 
     /// The logical type a reader should use: the logical type when this library knows it,
-    /// otherwise the one the legacy converted type stands for (see [`logical_type_for`](super::logical_type_for));
-    /// `None` when there is neither. An unknown logical type (or a TIME/TIMESTAMP with an
-    /// unknown unit) with no converted type reads as the physical type. The rule of
-    /// [`conversion`](SchemaNode::conversion), which also answers how the values read.
+    /// otherwise the one the legacy converted type stands for; `None` when there is neither.
+    /// An unknown logical type (or a TIME/TIMESTAMP with an unknown unit) with no converted
+    /// type reads as the physical type. The readers convert values by the same rule.
     pub fn effective_logical_type(&self) -> Option<LogicalType> {
         super::shape::effective_logical_type(
             self.logical_type.as_ref(),

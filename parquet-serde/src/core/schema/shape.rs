@@ -189,13 +189,7 @@ impl SchemaNode {
     /// What the annotation of this group claims it is: the LogicalType's LIST or MAP, or
     /// when the LogicalType is absent or unknown the ConvertedType's LIST, MAP or
     /// MAP_KEY_VALUE. `None` for other annotations and for primitives.
-    ///
-    /// ```
-    /// use parquet_serde::core::schema::{ContainerAnnotation, Schema};
-    /// let s: Schema = "message m { optional group l (LIST) { repeated int32 x; } }".parse().unwrap();
-    /// assert_eq!(s.fields()[0].container_annotation(), Some(ContainerAnnotation::List));
-    /// ```
-    pub fn container_annotation(&self) -> Option<ContainerAnnotation> {
+    pub(crate) fn container_annotation(&self) -> Option<ContainerAnnotation> {
         if !self.is_group() {
             return None;
         }
@@ -215,20 +209,7 @@ impl SchemaNode {
 
     /// How this group reads as a field (see [`GroupShape`] for the rules); `None` for a
     /// primitive.
-    ///
-    /// ```
-    /// use parquet_serde::core::schema::{GroupShape, ListLayout, Schema};
-    /// let s: Schema = "message m {
-    ///   optional group a (LIST) { repeated group list { optional int32 element; } }
-    ///   optional group b (LIST) { repeated int32 b; }
-    /// }".parse().unwrap();
-    /// let Some(GroupShape::List(a)) = s.fields()[0].group_shape() else { panic!() };
-    /// assert_eq!((a.layout, a.element.name.as_str()), (ListLayout::ThreeLevel, "element"));
-    /// let Some(GroupShape::List(b)) = s.fields()[1].group_shape() else { panic!() };
-    /// assert_eq!(b.layout, ListLayout::RepeatedPrimitive);
-    /// assert!(b.element_is_repeated());
-    /// ```
-    pub fn group_shape(&self) -> Option<GroupShape<'_>> {
+    pub(crate) fn group_shape(&self) -> Option<GroupShape<'_>> {
         let NodeKind::Group { fields } = &self.kind else {
             return None;
         };
@@ -266,19 +247,7 @@ impl SchemaNode {
 
     /// How this leaf's physical values read (see [`Conversion`] for the rules);
     /// `None` for a group.
-    ///
-    /// ```
-    /// use parquet_serde::core::schema::{Conversion, Schema, TextKind};
-    /// let s: Schema = "message m { required binary s (UTF8); required int32 u (UINT_16); }"
-    ///     .parse()
-    ///     .unwrap();
-    /// assert_eq!(s.fields()[0].conversion(), Some(Conversion::Text(TextKind::String)));
-    /// assert_eq!(
-    ///     s.fields()[1].conversion(),
-    ///     Some(Conversion::Integer { bit_width: 16, signed: false })
-    /// );
-    /// ```
-    pub fn conversion(&self) -> Option<Conversion> {
+    pub(crate) fn conversion(&self) -> Option<Conversion> {
         let NodeKind::Primitive {
             physical_type,
             type_length,
@@ -451,3 +420,61 @@ fn known_conversion(logical: &LogicalType) -> Option<Conversion> {
 
 #[cfg(test)]
 mod tests;
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn container_annotation_example() {
+        use crate::core::schema::{ContainerAnnotation, Schema};
+        let s: Schema = "message m { optional group l (LIST) { repeated int32 x; } }"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            s.fields()[0].container_annotation(),
+            Some(ContainerAnnotation::List)
+        );
+    }
+
+    #[test]
+    fn group_shape_example() {
+        use crate::core::schema::{GroupShape, ListLayout, Schema};
+        let s: Schema = "message m {
+          optional group a (LIST) { repeated group list { optional int32 element; } }
+          optional group b (LIST) { repeated int32 b; }
+        }"
+        .parse()
+        .unwrap();
+        let Some(GroupShape::List(a)) = s.fields()[0].group_shape() else {
+            panic!()
+        };
+        assert_eq!(
+            (a.layout, a.element.name.as_str()),
+            (ListLayout::ThreeLevel, "element")
+        );
+        let Some(GroupShape::List(b)) = s.fields()[1].group_shape() else {
+            panic!()
+        };
+        assert_eq!(b.layout, ListLayout::RepeatedPrimitive);
+        assert!(b.element_is_repeated());
+    }
+
+    #[test]
+    fn conversion_example() {
+        use crate::core::schema::{Conversion, Schema, TextKind};
+        let s: Schema = "message m { required binary s (UTF8); required int32 u (UINT_16); }"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            s.fields()[0].conversion(),
+            Some(Conversion::Text(TextKind::String))
+        );
+        assert_eq!(
+            s.fields()[1].conversion(),
+            Some(Conversion::Integer {
+                bit_width: 16,
+                signed: false
+            })
+        );
+    }
+}

@@ -73,10 +73,11 @@ impl std::fmt::Display for Int96 {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ByteArrays {
-    /// `len() + 1` offsets into `data`, starting with 0, non-decreasing.
-    pub offsets: Vec<usize>,
+    /// `len() + 1` offsets into `data`, starting with 0, non-decreasing, the last one
+    /// `data.len()`. Code inside the crate that writes these keeps that invariant.
+    pub(crate) offsets: Vec<usize>,
     /// The concatenated bytes.
-    pub data: Vec<u8>,
+    pub(crate) data: Vec<u8>,
 }
 
 impl Default for ByteArrays {
@@ -137,15 +138,59 @@ impl ByteArrays {
         self.offsets.truncate(1);
         self.data.clear();
     }
+
+    /// Values from their parts: `offsets` holds `len() + 1` offsets into `data`, starting
+    /// with 0, non-decreasing, the last one `data.len()`. Parts that break this are an
+    /// [`ErrorKind::InvalidArgument`](crate::ErrorKind) error.
+    ///
+    /// ```
+    /// use parquet_serde::core::values::ByteArrays;
+    /// let v = ByteArrays::from_parts(vec![0, 2, 2, 5], b"hiabc".to_vec())?;
+    /// assert_eq!(v.iter().collect::<Vec<_>>(), [&b"hi"[..], b"", b"abc"]);
+    /// assert!(ByteArrays::from_parts(vec![0, 3, 2], b"abc".to_vec()).is_err());
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn from_parts(offsets: Vec<usize>, data: Vec<u8>) -> crate::Result<Self> {
+        let starts_at_zero = offsets.first() == Some(&0);
+        let ends_at_len = offsets.last() == Some(&data.len());
+        let sorted = offsets.windows(2).all(|w| w[0] <= w[1]);
+        if !(starts_at_zero && ends_at_len && sorted) {
+            return Err(crate::Error::invalid_argument(format!(
+                "byte array offsets must start at 0, never decrease and end at the data's \
+                 length ({}); got {} offsets from {:?} to {:?}",
+                data.len(),
+                offsets.len(),
+                offsets.first(),
+                offsets.last()
+            )));
+        }
+        Ok(ByteArrays { offsets, data })
+    }
+
+    /// The `len() + 1` offsets: value `i` is `data()[offsets()[i]..offsets()[i + 1]]`.
+    pub fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+
+    /// The concatenated bytes of every value.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The offsets and the bytes, as [`from_parts`](Self::from_parts) takes them.
+    pub fn into_parts(self) -> (Vec<usize>, Vec<u8>) {
+        (self.offsets, self.data)
+    }
 }
 
 /// Fixed-length byte strings in one buffer: value `i` is `data[i * width..(i + 1) * width]`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FixedLenByteArrays {
     /// Bytes per value.
-    pub width: usize,
-    /// The concatenated values (`len() * width` bytes).
-    pub data: Vec<u8>,
+    pub(crate) width: usize,
+    /// The concatenated values (`len() * width` bytes). Code inside the crate that writes
+    /// it keeps the length a multiple of `width`.
+    pub(crate) data: Vec<u8>,
 }
 
 impl FixedLenByteArrays {
@@ -173,16 +218,62 @@ impl FixedLenByteArrays {
         &self.data[i * self.width..(i + 1) * self.width]
     }
 
-    /// Appends a value; its length must be `width`.
+    /// Appends a value. Panics if its length is not [`width`](Self::width), like
+    /// `copy_from_slice`.
     #[inline]
     pub fn push(&mut self, value: &[u8]) {
-        debug_assert_eq!(value.len(), self.width);
+        assert_eq!(
+            value.len(),
+            self.width,
+            "a FIXED_LEN_BYTE_ARRAY value of the wrong width"
+        );
         self.data.extend_from_slice(value);
     }
 
     /// The values in order.
     pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
         self.data.chunks_exact(self.width.max(1))
+    }
+
+    /// Values of `width` bytes from their concatenation. A `data` whose length is not a
+    /// multiple of `width` (or not empty, for width 0) is an
+    /// [`ErrorKind::InvalidArgument`](crate::ErrorKind) error.
+    ///
+    /// ```
+    /// use parquet_serde::core::values::FixedLenByteArrays;
+    /// let v = FixedLenByteArrays::from_parts(2, vec![1, 2, 3, 4])?;
+    /// assert_eq!(v.get(1), [3, 4]);
+    /// assert!(FixedLenByteArrays::from_parts(2, vec![1, 2, 3]).is_err());
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn from_parts(width: usize, data: Vec<u8>) -> crate::Result<Self> {
+        let fits = match width {
+            0 => data.is_empty(),
+            w => data.len().is_multiple_of(w),
+        };
+        if !fits {
+            return Err(crate::Error::invalid_argument(format!(
+                "{} bytes are not a whole number of FIXED_LEN_BYTE_ARRAY values of {width} bytes",
+                data.len()
+            )));
+        }
+        Ok(FixedLenByteArrays { width, data })
+    }
+
+    /// Bytes per value.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The concatenated values (`len() * width()` bytes).
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The width and the concatenated values, as [`from_parts`](Self::from_parts) takes
+    /// them.
+    pub fn into_parts(self) -> (usize, Vec<u8>) {
+        (self.width, self.data)
     }
 }
 

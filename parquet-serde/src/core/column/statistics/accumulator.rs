@@ -46,17 +46,6 @@ enum MinMax {
 /// Floating point NaNs are counted but left out of min/max; a zero minimum is written as
 /// -0.0 and a zero maximum as +0.0 (FLOAT16 likewise), as `parquet.thrift` asks for
 /// `TYPE_ORDER`.
-///
-/// ```
-/// use parquet_serde::core::column::{SortOrder, StatisticsAccumulator};
-/// use parquet_serde::core::values::ColumnValues;
-/// let mut s = StatisticsAccumulator::new(SortOrder::Signed);
-/// s.add_values(&ColumnValues::Int32(vec![3, -1, 7]));
-/// s.add_nulls(2);
-/// let t = s.to_thrift();
-/// assert_eq!(t.min_value, Some((-1i32).to_le_bytes().to_vec()));
-/// assert_eq!(t.null_count, Some(2));
-/// ```
 #[derive(Debug, Clone)]
 pub struct StatisticsAccumulator {
     order: SortOrder,
@@ -74,6 +63,7 @@ pub struct StatisticsAccumulator {
 impl StatisticsAccumulator {
     /// An empty accumulator for values compared with `order`, written with the default
     /// [`StatisticsFormat`].
+    #[cfg(test)]
     pub fn new(order: SortOrder) -> Self {
         Self::with_format(order, StatisticsFormat::default())
     }
@@ -116,19 +106,10 @@ impl StatisticsAccumulator {
         self.null_count
     }
 
-    /// Number of NaNs counted (floating point columns).
-    pub fn nan_count(&self) -> u64 {
-        self.nan_count
-    }
-
     /// Number of non-null values seen.
+    #[cfg(test)]
     pub fn num_values(&self) -> u64 {
         self.values
-    }
-
-    /// Whether there is a min/max (a non-null, non-NaN value in a defined order).
-    pub fn has_min_max(&self) -> bool {
-        self.minmax != MinMax::Empty
     }
 
     /// Whether values were seen but every one of them was NaN.
@@ -137,6 +118,7 @@ impl StatisticsAccumulator {
     }
 
     /// Folds every value of `values` into the statistics.
+    #[cfg(test)]
     pub fn add_values(&mut self, values: &ColumnValues) {
         self.add_range(values, 0..values.len());
     }
@@ -814,5 +796,21 @@ mod tests {
         assert_eq!(s.min_max_bytes(), Some((vec![1], vec![1])));
         s.add_values(&ColumnValues::Boolean(vec![false]));
         assert_eq!(s.min_max_bytes(), Some((vec![0], vec![1])));
+    }
+}
+
+/// The examples that were doc tests while these items were public.
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn statisticsaccumulator_example() {
+        use crate::core::column::statistics::{SortOrder, StatisticsAccumulator};
+        use crate::core::values::ColumnValues;
+        let mut s = StatisticsAccumulator::new(SortOrder::Signed);
+        s.add_values(&ColumnValues::Int32(vec![3, -1, 7]));
+        s.add_nulls(2);
+        let t = s.to_thrift();
+        assert_eq!(t.min_value, Some((-1i32).to_le_bytes().to_vec()));
+        assert_eq!(t.null_count, Some(2));
     }
 }

@@ -9,7 +9,7 @@ use crate::core::values::text::{self, Formatted};
 
 impl Scalar {
     /// This value as the logical value of the leaf column `leaf` holds (the leaf's
-    /// [`conversion`](SchemaNode::conversion)):
+    /// conversion: its logical or converted type, as the readers apply it):
     ///
     /// | column | text |
     /// |---|---|

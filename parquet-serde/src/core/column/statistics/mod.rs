@@ -9,9 +9,9 @@ mod read;
 mod scalar;
 mod truncate;
 
-pub use accumulator::{StatisticsAccumulator, StatisticsFormat};
+pub(crate) use accumulator::{StatisticsAccumulator, StatisticsFormat};
 pub use decimal::Decimal;
-pub use order::{compare_decimal_bytes, compare_f64, f16_to_f64, SortOrder};
+pub use order::SortOrder;
+pub(crate) use order::{compare_decimal_bytes, compare_f64, f16_to_f64};
 pub use read::ColumnStatistics;
 pub use scalar::Scalar;
-pub use truncate::{truncate_max, truncate_min};

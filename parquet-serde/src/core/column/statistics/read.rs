@@ -19,6 +19,7 @@ use crate::core::format::{ColumnOrder, Statistics, Type};
 /// - truncated byte-string bounds (`is_*_value_exact = false`) are still bounds: every
 ///   value is `>= min` and `<= max`.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct ColumnStatistics {
     /// Lower bound of the non-null (non-NaN) values.
     pub min: Option<Scalar>,

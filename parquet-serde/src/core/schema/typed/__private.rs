@@ -8,7 +8,7 @@ use std::cell::Cell;
 use crate::core::schema::{NodeKind, Repetition};
 
 pub use super::attrs::GeoSpec;
-pub use super::attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
+pub use super::attrs::{ColumnOptions, DecimalSpec, FieldAttrs};
 pub use super::direct::{Direct, DirectSink, Layout, ViaLeaf, ViaNone, ViaSerde};
 pub use super::markers::SupportsGeo;
 pub use super::markers::{
@@ -16,6 +16,7 @@ pub use super::markers::{
     SupportsTimeMicros, SupportsTimeMillis, SupportsTimestamp, SupportsUuid, SupportsWideDecimal,
 };
 pub use super::ParquetSchema;
+pub use crate::core::bloom::BloomFilterOptions;
 pub use crate::core::compression::Compression;
 pub use crate::core::format::EdgeInterpolationAlgorithm;
 pub use crate::core::format::{Encoding, TimeUnit};

@@ -64,7 +64,7 @@ pub struct FieldAttrs {
     pub dictionary: Option<bool>,
     /// `bloom_filter` or `bloom_filter(ndv = N, fpp = F)`: write a Bloom filter for the
     /// column(s) below this field.
-    pub bloom_filter: Option<BloomFilterSpec>,
+    pub bloom_filter: Option<BloomFilterOptions>,
 }
 
 impl FieldAttrs {
@@ -156,6 +156,7 @@ const fn or_opt<T: Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
 /// assert!(DecimalSpec::new(39, 0).is_none()); // at most 38 digits
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct DecimalSpec {
     precision: u16,
     scale: u16,
@@ -222,6 +223,7 @@ impl DecimalSpec {
 /// assert_eq!(GeoSpec::GEOMETRY.logical_type(), LogicalType::Geometry { crs: None });
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GeoSpec {
     /// GEOGRAPHY (edges follow `algorithm`) rather than GEOMETRY (planar edges).
     pub geography: bool,
@@ -270,53 +272,6 @@ impl GeoSpec {
     }
 }
 
-/// Bloom filter settings from `#[parquet(bloom_filter(ndv = N, fpp = F))]`: the expected
-/// distinct values per column chunk (`None`: sized from the values each chunk holds) and the
-/// false positive probability. The writer turns them into
-/// [`BloomFilterOptions`] (`From<BloomFilterSpec>`, beside this type: the schema layer sits
-/// above the bloom layer, which knows nothing of schemas) unless its
-/// [`WriterOptions`](crate::WriterOptions) sets a Bloom filter for the column.
-///
-/// ```
-/// use parquet_serde::core::schema::typed::BloomFilterSpec;
-/// let spec = BloomFilterSpec::DEFAULT;
-/// assert_eq!((spec.ndv, spec.fpp), (None, 0.01));
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct BloomFilterSpec {
-    /// Expected distinct values per column chunk.
-    pub ndv: Option<u64>,
-    /// Target false positive probability, in `(0, 1)`.
-    pub fpp: f64,
-}
-
-/// The options `#[parquet(bloom_filter(ndv = N, fpp = F))]` asks for.
-impl From<BloomFilterSpec> for BloomFilterOptions {
-    fn from(spec: BloomFilterSpec) -> Self {
-        BloomFilterOptions {
-            ndv: spec.ndv,
-            fpp: spec.fpp,
-        }
-    }
-}
-
-impl BloomFilterSpec {
-    /// `bloom_filter` alone: sized from each chunk's values, 1% false positives.
-    pub const DEFAULT: BloomFilterSpec = BloomFilterSpec {
-        ndv: None,
-        fpp: 0.01,
-    };
-}
-
-/// Equal when `ndv` is and `fpp` is bit for bit.
-impl PartialEq for BloomFilterSpec {
-    fn eq(&self, other: &Self) -> bool {
-        self.ndv == other.ndv && self.fpp.to_bits() == other.fpp.to_bits()
-    }
-}
-
-impl Eq for BloomFilterSpec {}
-
 /// Column options attached to a path of the schema, from [`FieldAttrs`]' column options.
 ///
 /// `path` names a node below the root (the root's own name is not part of it), like
@@ -333,7 +288,7 @@ pub struct ColumnOptions {
     /// Dictionary encoding on or off.
     pub dictionary: Option<bool>,
     /// Bloom filter settings.
-    pub bloom_filter: Option<BloomFilterSpec>,
+    pub bloom_filter: Option<BloomFilterOptions>,
 }
 
 impl ColumnOptions {

@@ -6,8 +6,10 @@
 //! through `Option`, pointers, sequences (to the element) and maps (to the value), the same way
 //! [`FieldAttrs`](super::FieldAttrs) reach the leaf at run time.
 //!
-//! A hand-written [`ParquetSchema`](super::ParquetSchema) implementation that reads an option
-//! may implement the matching marker so the derive accepts the option on it.
+//! Derive plumbing, not API: reachable only through the hidden `parquet_serde::__private`,
+//! which the derive's expansion names. A hand-written
+//! [`ParquetSchema`](super::ParquetSchema) implementation that reads an option may implement
+//! the matching marker there so the derive accepts the option on it.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};

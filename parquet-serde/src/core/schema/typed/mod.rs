@@ -188,7 +188,8 @@
 //!
 //! The type options (`timestamp` .. `bson`) are exclusive of each other (`utc` goes with
 //! `timestamp` or `time`), and the field's type must fit them: the derive checks this with the
-//! marker traits in [`markers`], so `#[parquet(timestamp = "micros")] s: String` is a compile
+//! derive's marker traits (`SupportsTimestamp`, ..., plumbing of the derive, not API), so
+//! `#[parquet(timestamp = "micros")] s: String` is a compile
 //! error at `String`. Options reach through `Option`, pointers, sequences and map values, so
 //! `#[parquet(timestamp = "millis")] t: Option<Vec<i64>>` is a list of timestamps. They do not
 //! reach into derived types: for a newtype such as `struct Millis(i64)`, put the option on its
@@ -258,13 +259,12 @@ mod impls_time;
 #[cfg(feature = "uuid")]
 mod impls_uuid;
 mod impls_variant;
-pub mod markers;
+mod markers;
 mod nodes;
 mod variant_nodes;
 
 pub use attrs::GeoSpec;
-pub use attrs::{BloomFilterSpec, ColumnOptions, DecimalSpec, FieldAttrs};
-pub use markers::FlattenSchema;
+pub use attrs::{ColumnOptions, DecimalSpec, FieldAttrs};
 pub(crate) use variant_nodes::{shred_variant_at, variant as variant_node};
 
 use crate::core::schema::SchemaNode;

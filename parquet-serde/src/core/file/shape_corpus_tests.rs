@@ -1,13 +1,17 @@
 //! The schema's shape and conversion answers for every legacy and edge layout of the
 //! parquet-testing corpus: each group's shape and each leaf's conversion, file by file.
+//! (A unit test since `SchemaNode::group_shape` and `conversion` are crate-private; here,
+//! beside the file reader, because it reads the schemas from the corpus's footers.)
 
-#[path = "../parquet-serde/tests/common/mod.rs"]
-mod common;
+use crate::core::file::FileReader;
+use crate::core::schema::{GroupShape, Repetition, SchemaNode};
 
-use common::corpus_file;
-
-use parquet_serde::core::file::FileReader;
-use parquet_serde::core::schema::{GroupShape, Repetition, SchemaNode};
+/// The bytes of `data/<name>` in the parquet-testing corpus.
+fn corpus_file(name: &str) -> Vec<u8> {
+    let dir = crate::test_support::corpus_dir();
+    let path = dir.join("data").join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
 
 /// One line per node below the root, depth first: `path: answer`, the answer being a
 /// leaf's conversion, a group's shape, or `entries` for a level that is only a container's
