@@ -55,7 +55,7 @@ fn main() -> Result<(), parquet_serde::Error> {
 
     let path = std::env::temp_dir().join("parquet-serde-quickstart.parquet");
     let options = WriterOptions::default().compression(Compression::Zstd(3));
-    parquet_serde::to_path_with(&path, &records, &options)?;
+    parquet_serde::to_path_with(&path, &records, options)?;
 
     let back: Vec<LogRecord> = parquet_serde::from_path(&path)?;
     assert_eq!(back, records);

@@ -342,7 +342,7 @@ fn pyarrow_reads_our_geometry_columns() {
         })
         .collect();
     let options = parquet_serde::WriterOptions::default().row_group_rows(10);
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ours.parquet");
     std::fs::write(&path, &bytes).unwrap();

@@ -355,11 +355,11 @@ fn pyarrow_and_duckdb_read_typed_files() {
     ];
     for (name, options) in &variants {
         let path = dir.path().join(format!("logs-{name}.parquet"));
-        parquet_serde::to_path_with(&path, &logs, options).unwrap();
+        parquet_serde::to_path_with(&path, &logs, options.clone()).unwrap();
         files.push(path);
         expected.push(&log_json);
         let path = dir.path().join(format!("misc-{name}.parquet"));
-        parquet_serde::to_path_with(&path, &miscs, options).unwrap();
+        parquet_serde::to_path_with(&path, &miscs, options.clone()).unwrap();
         files.push(path);
         expected.push(&misc_json);
     }

@@ -3,7 +3,8 @@
 //! that the test runs exactly what the fuzzer ran. Each takes arbitrary bytes and must
 //! return (with an error or with data): a panic, an abort or a hang is a finding.
 //!
-//! Only the public API of `parquet_serde` is used.
+//! Only the public API of `parquet_serde` is used, and `__internals` for the borrowed,
+//! checked Variant view (`VariantRef`).
 #![allow(dead_code)]
 
 use parquet_serde::core::column::ColumnChunkReader;
@@ -165,7 +166,7 @@ pub fn page(data: &[u8]) {
 /// the pipelined read with a decoding helper).
 fn read_values(data: &[u8], threads: usize) {
     let options = ReadOptions::default().threads(threads);
-    let _ = parquet_serde::from_slice_with::<Value>(data, &options);
+    let _ = parquet_serde::from_slice_with::<Value>(data, options);
 }
 
 /// [`read_values`] with 1 thread.
@@ -243,7 +244,7 @@ pub fn encrypted(data: &[u8]) {
             let options = ReadOptions::default()
                 .decryption(props.clone())
                 .threads(threads);
-            let _ = parquet_serde::from_slice_with::<Value>(data, &options);
+            let _ = parquet_serde::from_slice_with::<Value>(data, options);
         }
         let options = ReadOptions::default().decryption(props);
         if let Ok(file) = FileReader::with_options(data, options) {
@@ -261,7 +262,8 @@ pub fn encrypted(data: &[u8]) {
 /// shredded_variant corpus), decoded whole, encoded again and decoded back; and split at its
 /// first byte into metadata and value for the lazy view, walked by path and to JSON.
 pub fn variant(data: &[u8]) {
-    use parquet_serde::variant::{Variant, VariantRef};
+    use parquet_serde::__internals::variant::VariantRef;
+    use parquet_serde::variant::Variant;
     if let Ok(v) = Variant::decode_concatenated(data) {
         let (metadata, value) = v.encode();
         // What we encoded must decode (values are not compared: a NaN is not equal to itself).
@@ -369,7 +371,7 @@ pub struct TypedProjection {
 pub fn typed(data: &[u8]) {
     for threads in [1, 2] {
         let options = ReadOptions::default().threads(threads);
-        let _ = parquet_serde::from_slice_with::<TypedRow>(data, &options);
+        let _ = parquet_serde::from_slice_with::<TypedRow>(data, options);
     }
     let _ = parquet_serde::from_slice::<TypedProjection>(data);
 }
@@ -469,7 +471,7 @@ pub fn typed_seeds() -> Vec<(String, Vec<u8>)> {
     variants
         .into_iter()
         .map(|(name, options)| {
-            let bytes = parquet_serde::to_vec_with(&rows, &options).expect("typed seed rows write");
+            let bytes = parquet_serde::to_vec_with(&rows, options).expect("typed seed rows write");
             (name.to_string(), bytes)
         })
         .collect()

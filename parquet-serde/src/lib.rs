@@ -166,6 +166,13 @@ mod de;
 mod error;
 mod exec;
 pub mod filter;
+/// Not API, no semver promise: for benches and fuzzing (the `internals` feature).
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use internals as __internals;
 pub mod json;
 pub mod logs;
 pub mod record;
@@ -187,8 +194,7 @@ pub use crate::core::file::{ReadOptions, WriterOptions};
 pub use crate::core::schema::ParquetSchema;
 pub use crate::core::values::Interval;
 pub use de::{
-    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with,
-    IntoChunkReader, ReadAll, Reader,
+    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with, Reader,
 };
 pub use error::{Error, ErrorKind, Location, Result};
 pub use filter::{col, not, CmpOp, Column, Predicate};

@@ -21,7 +21,7 @@ fn write(root: &Path, rel: &str, rows: &[Log]) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let options = WriterOptions::default().row_group_rows(2);
-    parquet_serde::to_path_with(path, rows, &options).unwrap();
+    parquet_serde::to_path_with(path, rows, options).unwrap();
 }
 
 fn log(ts: i64, level: &str) -> Log {

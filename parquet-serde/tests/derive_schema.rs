@@ -1298,7 +1298,7 @@ fn bloom_filter_options() {
         "sized",
         parquet_serde::core::bloom::BloomFilterOptions::new(64, 0.5),
     );
-    let small = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let small = parquet_serde::to_vec_with(&rows, options).unwrap();
     let s = parquet_serde::core::file::FileReader::new(small).unwrap();
     let size = |r: &parquet_serde::core::file::FileReader<Vec<u8>>| {
         r.metadata().file.row_groups[0].columns[1]

@@ -225,7 +225,7 @@ fn log_records_with_every_codec_and_page_version() {
                     .dictionary(dictionary)
                     .page_size(1024)
                     .row_group_rows(300);
-                let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+                let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
                 assert_eq!(
                     read_back(bytes),
                     want,
@@ -240,7 +240,7 @@ fn log_records_with_every_codec_and_page_version() {
 fn log_record_schema_and_metadata() {
     let rows: Vec<LogRecord> = (0..10).map(log).collect();
     let options = WriterOptions::default().key_value_metadata("origin", "typed_write");
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let reader = FileReader::new(bytes).unwrap();
     let schema = reader.schema();
     assert_eq!(schema.name(), "LogRecord");
@@ -1392,7 +1392,7 @@ fn column_options_from_attributes() {
         .column_compression("a", Compression::Gzip(1))
         .column_dictionary("b.list.element", true)
         .column_statistics("d", StatisticsLevel::None);
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let facts = chunk_facts(bytes.clone());
     assert_eq!(facts[0], ("a".to_string(), CompressionCodec::Gzip, false));
     assert_eq!(
@@ -1433,7 +1433,7 @@ fn encodings_from_attributes_and_misfits() {
         "a",
         parquet_serde::core::format::Encoding::DeltaBinaryPacked,
     );
-    let e = parquet_serde::to_vec_with::<WithOptions>(&[], &options).unwrap_err();
+    let e = parquet_serde::to_vec_with::<WithOptions>(&[], options).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);
     assert_eq!(e.location().column.as_deref(), Some("a"));
     assert!(
@@ -1514,7 +1514,7 @@ proptest::proptest! {
             }
         }
         let streamed = writer.into_inner().unwrap();
-        let direct = parquet_serde::to_vec_with(&good, &options).unwrap();
+        let direct = parquet_serde::to_vec_with(&good, options).unwrap();
         proptest::prop_assert!(streamed == direct);
         proptest::prop_assert_eq!(read_back(direct).len(), good.len());
     }

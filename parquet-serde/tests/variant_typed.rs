@@ -257,7 +257,7 @@ fn shredding_by_writer_options_writes_what_the_attribute_writes() {
         })
         .collect();
     let options = parquet_serde::WriterOptions::default().shred_variant_as::<Shape>("attrs");
-    let by_options = parquet_serde::to_vec_with(&plain, &options).unwrap();
+    let by_options = parquet_serde::to_vec_with(&plain, options.clone()).unwrap();
     let by_attribute = parquet_serde::to_vec(&rows).unwrap();
     // The same schema (but for the message's name) and the same rows.
     let schema = |b: &[u8]| {
@@ -276,7 +276,7 @@ fn shredding_by_writer_options_writes_what_the_attribute_writes() {
     // Only an unshredded VARIANT group can be shredded.
     let err = |path: &str| {
         let o = parquet_serde::WriterOptions::default().shred_variant_as::<Shape>(path);
-        parquet_serde::to_vec_with(&plain, &o)
+        parquet_serde::to_vec_with(&plain, o)
             .unwrap_err()
             .to_string()
     };
@@ -287,7 +287,7 @@ fn shredding_by_writer_options_writes_what_the_attribute_writes() {
         "{}",
         err("attrs.value")
     );
-    let twice = parquet_serde::to_vec_with(&rows, &options)
+    let twice = parquet_serde::to_vec_with(&rows, options)
         .unwrap_err()
         .to_string();
     assert!(twice.contains("shredded already"), "{twice}");
