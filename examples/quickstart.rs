@@ -62,9 +62,10 @@ fn main() -> Result<(), parquet_serde::Error> {
 
     let reader = parquet_serde::core::file::FileReader::new(std::fs::File::open(&path)?)?;
     println!("{}", reader.schema());
-    for row in parquet_serde::record::read_rows(&reader, &[], None)? {
+    for row in parquet_serde::Reader::<_, parquet_serde::Value>::from_file_reader(reader)? {
+        let row = row?;
         let mut line = String::new();
-        parquet_serde::record::write_json(&row, &mut line);
+        row.write_json(&mut line);
         println!("{line}");
     }
     std::fs::remove_file(&path)?;

@@ -101,11 +101,20 @@ fn stats_json(s: Option<&GeospatialStatistics>) -> Json {
     })
 }
 
+/// The rows of the file `reader` holds, as `Value`s of the `columns` only.
+fn value_rows(reader: &FileReader<Vec<u8>>, columns: &[&str]) -> Vec<Value> {
+    parquet_serde::Reader::<_, Value>::with_options(&reader.get_ref()[..], reader.options().clone())
+        .unwrap()
+        .select_columns(columns)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// The geospatial column's values of every row, as hex (null as `None`).
 fn our_rows(reader: &FileReader<Vec<u8>>, column: usize) -> Vec<Option<String>> {
     let name = reader.schema().columns()[column].path.to_string();
-    parquet_serde::record::read_rows(reader, &[name.as_str()], None)
-        .unwrap()
+    value_rows(reader, &[name.as_str()])
         .iter()
         .map(|row| match row.get(&name) {
             Some(Value::Bytes(b)) => Some(hex(b)),
@@ -139,8 +148,7 @@ fn corpus_reads_as_pyarrow_reads_it() {
         assert_eq!(md.row_groups.len(), exp_stats.len(), "{file}");
         let values: Vec<Option<Vec<u8>>> = {
             let name = descr.path.to_string();
-            parquet_serde::record::read_rows(&reader, &[name.as_str()], None)
-                .unwrap()
+            value_rows(&reader, &[name.as_str()])
                 .iter()
                 .map(|r| match r.get(&name) {
                     Some(Value::Bytes(b)) => Some(b.clone()),
@@ -286,7 +294,7 @@ fn statistics_equal_the_yaml_expectations() {
     let groups = parse_yaml(&text);
     assert!(groups.len() >= 30, "{} groups", groups.len());
     let reader = FileReader::new(common::corpus_file("geospatial/geospatial.parquet")).unwrap();
-    let rows = parquet_serde::record::read_rows(&reader, &["group"], None).unwrap();
+    let rows = value_rows(&reader, &["group"]);
     let md = &reader.metadata().file;
     assert_eq!(md.row_groups.len(), groups.len());
     let mut start = 0usize;

@@ -95,8 +95,9 @@ fn rows_in_time_order_with_partition_values() {
         ]
     );
     // The iterator gives the same rows as read_all.
-    let iterated: Vec<WithParts> = parquet_serde::Reader::<_, WithParts>::from_dir(dir.path())
+    let iterated: Vec<WithParts> = parquet_serde::dataset::Dataset::open(dir.path())
         .unwrap()
+        .rows::<WithParts>()
         .collect::<Result<_>>()
         .unwrap();
     assert_eq!(iterated, rows);

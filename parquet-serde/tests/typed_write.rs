@@ -1,5 +1,5 @@
 //! Typed writing: rows of derived types written with `to_vec` / `Writer` and read back with
-//! the low-level reader (`record::read_rows`), value for value; every type of the type
+//! the row reader as `Value`s (`Reader::from_file_reader`), value for value; every type of the type
 //! table; errors naming the column and the row; streaming with bounded memory; column
 //! options from field attributes.
 
@@ -21,7 +21,7 @@ use parquet_serde::core::file::{FileReader, StatisticsLevel};
 use parquet_serde::core::format::{CompressionCodec, LogicalType, PageType, TimeUnit, Type};
 use parquet_serde::core::schema::typed::FieldAttrs;
 use parquet_serde::core::schema::{Repetition, SchemaNode};
-use parquet_serde::record::{read_rows, Value};
+use parquet_serde::record::Value;
 use parquet_serde::{Compression, ErrorKind, ParquetSchema, Writer, WriterOptions};
 use serde::Serialize;
 
@@ -30,7 +30,10 @@ use serde::Serialize;
 
 fn read_back(bytes: Vec<u8>) -> Vec<Value> {
     let reader = FileReader::new(bytes).expect("our reader opens the file");
-    read_rows(&reader, &[], None).expect("our reader reads the rows")
+    parquet_serde::Reader::<_, Value>::from_file_reader(reader)
+        .expect("our reader opens the rows")
+        .collect::<Result<Vec<Value>, _>>()
+        .expect("our reader reads the rows")
 }
 
 fn group(fields: Vec<(&str, Value)>) -> Value {

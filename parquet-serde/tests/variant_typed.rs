@@ -134,14 +134,18 @@ fn dynamic_rows_read_variants() {
     assert_eq!(values[0].get("maybe"), Some(&Value::Null));
     assert_eq!(values[1].get("json"), Some(&Value::Variant(Variant::Null)));
     let mut json = String::new();
-    parquet_serde::record::write_json(&values[1], &mut json);
+    values[1].write_json(&mut json);
     assert!(
         json.contains(r#""outcome":{"Failed":{"code":-1,"reason":"boom"}}"#),
         "{json}"
     );
     // A projection to one variant column reads it whole.
-    let file = parquet_serde::core::file::FileReader::new(&bytes[..]).unwrap();
-    let only = parquet_serde::record::read_rows(&file, &["counts.value"], None).unwrap();
+    let only = parquet_serde::Reader::<_, parquet_serde::Value>::new(&bytes[..])
+        .unwrap()
+        .select_columns(&["counts.value"])
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
     let Some(Value::Variant(c)) = only[0].get("counts") else {
         panic!("{:?}", only[0])
     };

@@ -15,7 +15,6 @@ use crate::Reader;
 
 use super::check::Check;
 use super::list::DataFile;
-use super::Dataset;
 
 /// An iterator of the rows of a dataset's files as values of `T`, file after file in time
 /// order (see [`Dataset`]). Each file is opened when its first row is due, read as
@@ -177,29 +176,5 @@ impl<T: DeserializeOwned> Iterator for DatasetReader<T> {
                 Err(e) => return Some(Err(at_file(e, file.path()))),
             }
         }
-    }
-}
-
-impl<T: DeserializeOwned> Reader<File, T> {
-    /// The rows of every final `.parquet` file below folder `dir`, in time order, with
-    /// hive partition values (`date=…/hour=…` folders) filling the fields of `T` the files
-    /// do not store: [`Dataset::open`] then [`Dataset::rows`]. For a predicate, glob
-    /// patterns or options, use [`Dataset`].
-    ///
-    /// ```no_run
-    /// # fn main() -> parquet_serde::Result<()> {
-    /// #[derive(serde::Deserialize)]
-    /// struct Access {
-    ///     date: String, // from the folder `date=2026-11-24`
-    ///     route: String,
-    /// }
-    /// for row in parquet_serde::Reader::<_, Access>::from_dir("logs/access")? {
-    ///     let row = row?;
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn from_dir(dir: impl AsRef<Path>) -> Result<DatasetReader<T>> {
-        Ok(Dataset::open(dir)?.rows())
     }
 }

@@ -80,7 +80,7 @@ use crate::core::file::{ChunkReader, FileReader, ReadOptions};
 use crate::error::Result;
 use crate::filter::{FilterOptions, Predicate};
 
-use feed::{Feeder, FileOrder, Filtered};
+use feed::{Feeder, Filtered};
 use rows::{Assembly, RowLoop};
 
 pub(crate) use access::MAP_TAG;
@@ -134,32 +134,6 @@ fn collect_fed<R: ChunkReader, T: DeserializeOwned>(
         }
     }
     Ok(out)
-}
-
-/// Every row of an opened file as `T` (the file borrowed), keeping the leaf columns
-/// `columns` selects (every one when empty; see [`Reader::select_columns`]), at most
-/// `limit` rows. Whole files are read as [`from_slice`] reads them (with helper threads
-/// when allowed).
-pub(crate) fn rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
-    file: &FileReader<R>,
-    columns: &[S],
-    limit: Option<usize>,
-) -> Result<Vec<T>> {
-    let mut asm = Assembly::new::<T, S>(file.schema(), columns)?;
-    let threads = file.options().threads;
-    match limit {
-        None if threads > 1 && !asm.projected.is_empty() => {
-            let mut out = Vec::with_capacity(capacity::<R, T>(file));
-            feed::pipelined::collect(file, &mut asm, threads, &mut out)?;
-            Ok(out)
-        }
-        _ => collect_fed(
-            file,
-            &mut asm,
-            FileOrder::new(),
-            limit.unwrap_or(usize::MAX),
-        ),
-    }
 }
 
 /// The rows of an opened file where `predicate` holds, as `T` (see [`Reader::filter`]),

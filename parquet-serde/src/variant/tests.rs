@@ -216,7 +216,7 @@ fn decimals_and_floats_print_every_digit_never_through_f64() {
         let (m, b) = v.encode();
         assert_eq!(VariantRef::new(&m, &b).unwrap().to_json().unwrap(), owned);
         let mut cat = String::new();
-        crate::record::write_json(&crate::Value::Variant(v), &mut cat);
+        crate::Value::Variant(v).write_json(&mut cat);
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&cat).unwrap(),
             owned
