@@ -260,6 +260,7 @@ fn round_trip_and_filter(n: usize) {
     let (from, to) = (rows[n / 2].ts_micros, rows[n / 2 + n / 100 - 1].ts_micros);
     let reader = StoreReader::new(counting.clone(), "day.parquet")
         .filter(col("ts_micros").between(from, to))
+        .unwrap()
         .open::<LogFlat>()
         .unwrap();
     let got = reader.collect::<Result<Vec<_>, _>>().unwrap();

@@ -107,6 +107,7 @@ fn blocking_read_and_filtered_read_fetch_only_what_they_need() {
     let reader = StoreReader::new(store.clone(), "logs.parquet")
         .remote_options(RemoteOptions::default().coalesce_gap(16 << 10))
         .filter(col("ts").between(from, to))
+        .unwrap()
         .open::<Log>()
         .unwrap();
     let got = reader.collect::<Result<Vec<_>, _>>().unwrap();
@@ -133,7 +134,9 @@ fn the_plan_covers_every_read() {
     for filtered in [false, true] {
         let mut reader = StoreReader::new(store.clone(), "p.parquet");
         if filtered {
-            reader = reader.filter(col("level").eq("ERROR").and(col("ts").gt(rows[30_000].ts)));
+            reader = reader
+                .filter(col("level").eq("ERROR").and(col("ts").gt(rows[30_000].ts)))
+                .unwrap();
         }
         let mut reader = reader.open::<Log>().unwrap();
         let mut n = 0;
@@ -180,6 +183,7 @@ fn async_reads_give_the_blocking_reads_rows() {
         let file = tokio::fs::File::open(&path).await.unwrap();
         let some: Vec<Log> = AsyncReader::new(file)
             .filter(col("level").eq("WARN"))
+            .unwrap()
             .stream()
             .await
             .unwrap()

@@ -91,7 +91,7 @@ use crate::error::Result;
 use crate::filter::{FilterOptions, Predicate};
 
 pub use list::DataFile;
-pub use partition::{PartitionValue, NULL_PARTITION};
+pub use partition::PartitionValue;
 pub use rows::DatasetReader;
 
 use prune::Decided;

@@ -7,14 +7,14 @@ use crate::core::values::text;
 use crate::de::ConstValue;
 
 /// The folder name Hive (and pyarrow, Spark, DuckDB) writes for a null partition value.
-pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
+pub(crate) const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 
 /// A partition value, from a `key=value` folder name.
 ///
 /// Every file of a dataset gets the same type for a key: [`Date`](Self::Date) when every
 /// value of the key is a `YYYY-MM-DD` date, else [`Int`](Self::Int) when every value is
 /// an integer (`hour=07` is 7), else [`String`](Self::String) (the decoded text).
-/// [`NULL_PARTITION`] is [`Null`](Self::Null) whatever the type.
+/// `__HIVE_DEFAULT_PARTITION__` is [`Null`](Self::Null) whatever the type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PartitionValue {
     /// A null value (`key=__HIVE_DEFAULT_PARTITION__`).

@@ -17,14 +17,14 @@ use super::check::Check;
 use super::list::DataFile;
 
 /// An iterator of the rows of a dataset's files as values of `T`, file after file in time
-/// order (see [`Dataset`]). Each file is opened when its first row is due, read as
+/// order (see [`Dataset`](super::Dataset)). Each file is opened when its first row is due, read as
 /// [`Reader`] reads one file (one row group in memory at a time, only the columns `T`
 /// reads), with its partition values filling the fields of `T` it does not store.
 ///
 /// Each item is one row. An error names its file; after a file that cannot be opened (not
 /// Parquet, truncated, unreadable, a schema `T` does not fit) the reader moves on to the
 /// next file, and after an error in a row to the next row, as [`Reader`] does. A predicate
-/// that cannot apply to some file's schema (see [`Dataset::check_filter`]) is the first
+/// that cannot apply to some file's schema (see [`Dataset::check_filter`](super::Dataset::check_filter)) is the first
 /// and only item, before any row.
 pub struct DatasetReader<T> {
     files: std::vec::IntoIter<(DataFile, Option<Predicate>)>,

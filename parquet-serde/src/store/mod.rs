@@ -36,7 +36,7 @@
 //! writer.close()?;
 //!
 //! let errors: Vec<Event> = StoreReader::new(store, "events.parquet")
-//!     .filter(col("level").eq("ERROR"))
+//!     .filter(col("level").eq("ERROR"))?
 //!     .read()?;
 //! assert_eq!(errors.len(), 10);
 //! # Ok::<(), parquet_serde::Error>(())
@@ -51,5 +51,4 @@ mod write;
 pub use crate::remote::{FetchStats, RemoteFile, RemoteOptions};
 pub use read::{from_store, StoreReader};
 pub use ship::{ShipStats, Shipper, ShipperBuilder};
-pub use upload::MIN_PART_SIZE;
 pub use write::{to_store, StoreWriter, UploadOptions};

@@ -62,7 +62,7 @@ pub fn from_store<T: DeserializeOwned>(
 ///
 /// let store = Arc::new(InMemory::new());
 /// let reader = StoreReader::new(store, "logs/today.parquet")
-///     .filter(col("level").eq("ERROR"))
+///     .filter(col("level").eq("ERROR"))?
 ///     .open::<Message>()?;
 /// for row in reader {
 ///     println!("{}", row?.message);
@@ -103,18 +103,26 @@ impl StoreReader {
 
     /// Reads only the rows where `predicate` holds (as [`Reader::filter`]); calling it
     /// again requires both predicates.
-    pub fn filter(self, predicate: Predicate) -> Self {
+    ///
+    /// Returns a `Result` as every reader's `filter` does; the predicate is bound to the
+    /// file's schema when the file is opened, and a column it names that the file lacks
+    /// fails there.
+    pub fn filter(self, predicate: Predicate) -> Result<Self> {
         self.filter_with_options(predicate, FilterOptions::default())
     }
 
     /// [`filter`](Self::filter), choosing which metadata is used to skip data.
-    pub fn filter_with_options(mut self, predicate: Predicate, options: FilterOptions) -> Self {
+    pub fn filter_with_options(
+        mut self,
+        predicate: Predicate,
+        options: FilterOptions,
+    ) -> Result<Self> {
         let predicate = match self.request.filter.take() {
             Some((old, _)) => old.and(predicate),
             None => predicate,
         };
         self.request.filter = Some((predicate, options));
-        self
+        Ok(self)
     }
 
     /// Runs the fetches of the blocking methods on this runtime (a multi-thread one, or

@@ -32,6 +32,11 @@ mod reader;
 mod rows;
 mod source;
 
+#[cfg(not(feature = "object_store"))]
 pub use crate::remote::{FetchStats, RemoteFile, RemoteOptions};
+/// The remote types have one home: [`store`](crate::store) when it is built.
+#[cfg(feature = "object_store")]
+#[doc(no_inline)]
+pub use crate::store::{FetchStats, RemoteFile, RemoteOptions};
 pub use reader::{from_async_reader, AsyncReader};
 pub use rows::RowStream;
