@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     writer.close()?;
 
     // Read everything (blocking; fetches run on a runtime of the reader's own).
-    let all: Vec<Event> = parquet_serde::store::from_store(store.clone(), "logs/day.parquet")?;
+    let all: Vec<Event> = StoreReader::new(store.clone(), "logs/day.parquet").read()?;
     println!("{} events", all.len());
 
     // A time range: row groups and pages outside it are never fetched.

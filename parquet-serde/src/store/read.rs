@@ -1,4 +1,4 @@
-//! Reading from an object store: [`StoreReader`], [`from_store`].
+//! Reading from an object store: [`StoreReader`].
 
 use std::sync::Arc;
 
@@ -14,28 +14,6 @@ use crate::remote::{open, ReadRequest, RemoteFile, RemoteOptions, Runtime};
 use crate::Reader;
 
 use super::source::ObjectSource;
-
-/// Reads every row of the Parquet object at `path` as `T`, fetching the footer and then
-/// only the column chunks `T` reads, a row group ahead (see [`StoreReader`]). Blocks; the
-/// fetches run on a runtime of its own.
-///
-/// ```no_run
-/// use std::sync::Arc;
-/// use object_store::aws::AmazonS3Builder;
-///
-/// #[derive(serde::Deserialize)]
-/// struct Event { ts: i64, message: String }
-///
-/// let s3 = AmazonS3Builder::from_env().with_bucket_name("logs").build()?;
-/// let events: Vec<Event> = parquet_serde::store::from_store(Arc::new(s3), "2026/11/24.parquet")?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn from_store<T: DeserializeOwned>(
-    store: Arc<dyn ObjectStore>,
-    path: impl Into<Path>,
-) -> Result<Vec<T>> {
-    StoreReader::new(store, path).read()
-}
 
 /// Reads a Parquet object of an [`ObjectStore`] by ranged GETs: the footer first (one
 /// request from the end of the object; a second only when the footer is longer than

@@ -1,5 +1,5 @@
 //! Async reads (feature `tokio`): the rows of a Parquet file from an
-//! `AsyncRead + AsyncSeek` ([`AsyncReader`], [`from_async_reader`]), or from an object
+//! `AsyncRead + AsyncSeek` ([`AsyncReader`]), or from an object
 //! store with the `object_store` feature ([`StoreReader::stream`](crate::store::StoreReader::stream)),
 //! as a [`futures::Stream`] ([`RowStream`]).
 //!
@@ -38,5 +38,5 @@ pub use crate::remote::{FetchStats, RemoteFile, RemoteOptions};
 #[cfg(feature = "object_store")]
 #[doc(no_inline)]
 pub use crate::store::{FetchStats, RemoteFile, RemoteOptions};
-pub use reader::{from_async_reader, AsyncReader};
+pub use reader::AsyncReader;
 pub use rows::RowStream;

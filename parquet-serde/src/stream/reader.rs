@@ -1,4 +1,4 @@
-//! [`AsyncReader`], [`from_async_reader`], and the async reads of a
+//! [`AsyncReader`], and the async reads of a
 //! [`StoreReader`](crate::store::StoreReader).
 
 use std::sync::Arc;
@@ -14,16 +14,6 @@ use crate::remote::{ReadRequest, RemoteOptions};
 
 use super::rows::{stream_rows, RowStream};
 use super::source::AsyncSource;
-
-/// Reads every row of the Parquet file in `source` as `T` (the async counterpart of
-/// [`from_reader`](crate::from_reader)): see [`AsyncReader`].
-pub async fn from_async_reader<T, R>(source: R) -> Result<Vec<T>>
-where
-    T: DeserializeOwned + Send + 'static,
-    R: AsyncRead + AsyncSeek + Unpin + Send + 'static,
-{
-    AsyncReader::new(source).read().await
-}
 
 /// Reads a Parquet file from an `AsyncRead + AsyncSeek` (a `tokio::fs::File`, a cursor,
 /// ...) by ranges: the footer, then what the projection (the fields of `T`) and the
