@@ -51,10 +51,22 @@
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
 //! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] |
-//! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::write_rows`], [`record::SchemaInferrer`] |
-//! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant`] |
+//! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::SchemaInferrer`] |
+//! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant::to_variant_bytes`], [`variant::Variant::decode`] (the [`variant`] table) |
 //! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
+//!
+//! One dynamic type per job:
+//!
+//! - [`Value`] is the row type: any file read without a Rust type, rows written with
+//!   [`record::ValueWriter`], and the JSON form of `parquet-serde cat`
+//!   ([`Value::write_json`]).
+//! - [`variant::Variant`] is the value of one VARIANT column only (semi-structured data
+//!   whose shape varies per row); in a `Value` row it is [`Value::Variant`].
+//! - [`dataset::PartitionValue`] is only what a hive folder name (`hour=13`) holds, as
+//!   [`dataset::DataFile::partition`] gives it; rows read from a dataset carry it in their
+//!   fields as any other value.
+//! - Predicates take plain Rust literals (`col("status").ge(500)`), not a value type.
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the
 //! projection when reading: a struct with fewer fields than the file decodes only their

@@ -572,7 +572,7 @@ impl<'r, R: ChunkReader> Filter<'r, R> {
 
     /// The selected rows as [`Value`] groups, keeping the leaf columns whose dotted paths
     /// are one of `columns` or lie below one (every leaf when empty; see
-    /// [`record::read_rows`](crate::record::read_rows)). The rows are assembled as the
+    /// [`Reader::select_columns`](crate::Reader::select_columns)). The rows are assembled as the
     /// filtered [`Reader`](crate::Reader) assembles them.
     pub fn read_rows(&self, columns: &[&str]) -> Result<Vec<Value>> {
         crate::de::filtered_rows_of(self.reader, self.predicate.clone(), self.options, columns)
