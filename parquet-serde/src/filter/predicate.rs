@@ -236,7 +236,7 @@ impl Column {
         }
     }
 
-    /// `column == value`; `value` is a literal or another column (see [`Operand`]).
+    /// `column == value`; `value` is a literal or another [`Column`].
     ///
     /// ```
     /// use parquet_serde::filter::col;
