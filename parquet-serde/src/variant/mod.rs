@@ -31,18 +31,25 @@ pub(crate) mod blob;
 mod de;
 mod direct;
 mod encode;
+// The JSON walkers, the reusable encoder and the borrowed view's extra methods serve the
+// benches and fuzz targets (`internals`) and the unit tests; the library uses the rest.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod encoder;
 mod intern;
 mod json;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod json_encoder;
 mod key;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod metadata;
 mod ser;
 mod serde_impl;
 mod sort;
 mod text;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod to_json;
 mod value;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod view;
 
 #[cfg(test)]
