@@ -63,9 +63,9 @@
 //!   ([`Value::write_json`]).
 //! - [`variant::Variant`] is the value of one VARIANT column only (semi-structured data
 //!   whose shape varies per row); in a `Value` row it is [`Value::Variant`].
-//! - [`dataset::PartitionValue`] is only what a hive folder name (`hour=13`) holds, as
-//!   [`dataset::DataFile::partition`] gives it; rows read from a dataset carry it in their
-//!   fields as any other value.
+//! - A hive folder name's value (`hour=13`) is a `Value` too
+//!   ([`dataset::DataFile::partition`]); rows read from a dataset carry it in their fields
+//!   as any other value.
 //! - Predicates take plain Rust literals (`col("status").ge(500)`), not a value type.
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the

@@ -122,7 +122,7 @@ impl<T: DeserializeOwned> DatasetReader<T> {
         let f = File::open(file.path())?;
         let reader = FileReader::with_options(f, self.options.clone())?;
         let constants: Vec<Constant> = file
-            .partitions()
+            .partition_values()
             .iter()
             .filter_map(|(k, v)| Some(Constant::new(k, v.constant()?)))
             .collect();
