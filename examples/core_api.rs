@@ -5,7 +5,6 @@ use parquet_serde::core::column::ColumnBatch;
 use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues};
-use parquet_serde::record::{read_rows, write_json};
 use parquet_serde::Compression;
 
 fn main() -> Result<(), parquet_serde::Error> {
@@ -67,9 +66,10 @@ fn main() -> Result<(), parquet_serde::Error> {
 
     let reader = FileReader::new(std::fs::File::open(&path)?)?;
     println!("{}", reader.schema());
-    for row in read_rows(&reader, &[], None)? {
+    for row in parquet_serde::Reader::<_, parquet_serde::Value>::from_file_reader(reader)? {
+        let row = row?;
         let mut line = String::new();
-        write_json(&row, &mut line);
+        row.write_json(&mut line);
         println!("{line}");
     }
     std::fs::remove_file(&path)?;

@@ -45,15 +45,14 @@ fn main() -> parquet_serde::Result<()> {
         .plaintext_footer(true)
         .aad_prefix(b"payments/2026-11-22".to_vec())
         .build()?;
-    let bytes =
-        parquet_serde::to_vec_with(&rows, &WriterOptions::default().encryption(encryption))?;
+    let bytes = parquet_serde::to_vec_with(&rows, WriterOptions::default().encryption(encryption))?;
 
     let keys = FileDecryptionProperties::builder()
         .footer_key(footer_key)
         .column_key("card_number", card_key)
         .build()?;
     let back: Vec<Payment> =
-        parquet_serde::from_slice_with(&bytes, &ReadOptions::default().decryption(keys))?;
+        parquet_serde::from_slice_with(&bytes, ReadOptions::default().decryption(keys))?;
     assert_eq!(back, rows);
     println!(
         "explicit keys: {} rows, {} bytes, read back",
@@ -86,15 +85,14 @@ fn main() -> parquet_serde::Result<()> {
         EncryptionConfiguration::new("footer-master").column_keys("pci-master", ["card_number"]);
     let connection = KmsConnectionConfig::default();
     let encryption = factory.file_encryption_properties(&connection, &config, None)?;
-    let bytes =
-        parquet_serde::to_vec_with(&rows, &WriterOptions::default().encryption(encryption))?;
+    let bytes = parquet_serde::to_vec_with(&rows, WriterOptions::default().encryption(encryption))?;
     let decryption = factory.file_decryption_properties(
         &connection,
         &DecryptionConfiguration::default(),
         None,
     )?;
     let back: Vec<Payment> =
-        parquet_serde::from_slice_with(&bytes, &ReadOptions::default().decryption(decryption))?;
+        parquet_serde::from_slice_with(&bytes, ReadOptions::default().decryption(decryption))?;
     assert_eq!(back, rows);
     println!("key tools: {} rows read back through the KMS", back.len());
     Ok(())

@@ -50,12 +50,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     writer.close()?;
 
     // Read everything (blocking; fetches run on a runtime of the reader's own).
-    let all: Vec<Event> = parquet_serde::store::from_store(store.clone(), "logs/day.parquet")?;
+    let all: Vec<Event> = StoreReader::new(store.clone(), "logs/day.parquet").read()?;
     println!("{} events", all.len());
 
     // A time range: row groups and pages outside it are never fetched.
     let mut reader = StoreReader::new(store.clone(), "logs/day.parquet")
-        .filter(col("ts").between(120_000, 121_999))
+        .filter(col("ts").between(120_000, 121_999))?
         .open::<Message>()?;
     let messages = reader.by_ref().collect::<Result<Vec<_>, _>>()?;
     let fetched = reader.get_ref().stats();
@@ -71,7 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rt = tokio::runtime::Runtime::new()?;
     let errors = rt.block_on(async {
         let mut rows = StoreReader::new(store, "logs/day.parquet")
-            .filter(col("level").eq("ERROR"))
+            .filter(col("level").eq("ERROR"))?
             .stream::<Event>()
             .await?;
         let mut n = 0;

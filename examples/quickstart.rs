@@ -55,16 +55,17 @@ fn main() -> Result<(), parquet_serde::Error> {
 
     let path = std::env::temp_dir().join("parquet-serde-quickstart.parquet");
     let options = WriterOptions::default().compression(Compression::Zstd(3));
-    parquet_serde::to_path_with(&path, &records, &options)?;
+    parquet_serde::to_path_with(&path, &records, options)?;
 
     let back: Vec<LogRecord> = parquet_serde::from_path(&path)?;
     assert_eq!(back, records);
 
     let reader = parquet_serde::core::file::FileReader::new(std::fs::File::open(&path)?)?;
     println!("{}", reader.schema());
-    for row in parquet_serde::record::read_rows(&reader, &[], None)? {
+    for row in parquet_serde::Reader::<_, parquet_serde::Value>::from_file_reader(reader)? {
+        let row = row?;
         let mut line = String::new();
-        parquet_serde::record::write_json(&row, &mut line);
+        row.write_json(&mut line);
         println!("{line}");
     }
     std::fs::remove_file(&path)?;

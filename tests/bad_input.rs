@@ -18,7 +18,7 @@ fn read_everything(bytes: Vec<u8>) -> parquet_serde::Result<usize> {
 /// Every row through the typed reader (`Value` rows) with `threads` threads: 1 decodes on
 /// the calling thread, more pipeline the decoding on helper threads.
 fn read_typed(bytes: &[u8], threads: usize) -> parquet_serde::Result<Vec<Value>> {
-    parquet_serde::from_slice_with(bytes, &ReadOptions::default().threads(threads))
+    parquet_serde::from_slice_with(bytes, ReadOptions::default().threads(threads))
 }
 
 /// The typed reader with 1 and 2 threads: the same rows, or both an error; with

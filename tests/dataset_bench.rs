@@ -123,8 +123,12 @@ fn duckdb_errors_per_target_in_one_hour_parquet_vs_json_lines() {
             .collect();
         std::fs::create_dir_all(pq.join(&rel)).unwrap();
         std::fs::create_dir_all(js.join(&rel)).unwrap();
-        parquet_serde::to_path_with(pq.join(&rel).join("part-0.parquet"), &events, &options)
-            .unwrap();
+        parquet_serde::to_path_with(
+            pq.join(&rel).join("part-0.parquet"),
+            &events,
+            options.clone(),
+        )
+        .unwrap();
         let mut out = std::io::BufWriter::new(
             std::fs::File::create(js.join(&rel).join("part-0.jsonl")).unwrap(),
         );

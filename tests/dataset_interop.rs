@@ -53,7 +53,7 @@ fn write(root: &Path, rel: &str, rows: &[Log]) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let options = parquet_serde::WriterOptions::default().row_group_rows(40);
-    parquet_serde::to_path_with(path, rows, &options).unwrap();
+    parquet_serde::to_path_with(path, rows, options).unwrap();
 }
 
 fn dataset() -> tempfile::TempDir {

@@ -859,7 +859,7 @@ fn overhead() {
         let mut size = 0;
         for _ in 0..5 {
             let t = std::time::Instant::now();
-            let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
+            let bytes = parquet_serde::to_vec_with(&rows, options.clone()).unwrap();
             best = best.min(t.elapsed().as_secs_f64());
             size = bytes.len();
         }

@@ -121,11 +121,20 @@ fn chunk_stats_json(chunk: ColumnChunkMetaData<'_>) -> Json {
     stats_json(bbox, chunk.geospatial_types())
 }
 
+/// The rows of the file `reader` holds, as `Value`s of the `columns` only.
+fn value_rows(reader: &FileReader<Vec<u8>>, columns: &[&str]) -> Vec<Value> {
+    parquet_serde::Reader::<_, Value>::with_options(&reader.get_ref()[..], reader.options().clone())
+        .unwrap()
+        .select_columns(columns)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// The geospatial column's values of every row, as hex (null as `None`).
 fn our_rows(reader: &FileReader<Vec<u8>>, column: usize) -> Vec<Option<String>> {
     let name = reader.schema().columns()[column].path.to_string();
-    parquet_serde::record::read_rows(reader, &[name.as_str()], None)
-        .unwrap()
+    value_rows(reader, &[name.as_str()])
         .iter()
         .map(|row| match row.get(&name) {
             Some(Value::Bytes(b)) => Some(hex(b)),
@@ -159,8 +168,7 @@ fn corpus_reads_as_pyarrow_reads_it() {
         assert_eq!(md.num_row_groups(), exp_stats.len(), "{file}");
         let values: Vec<Option<Vec<u8>>> = {
             let name = descr.path.to_string();
-            parquet_serde::record::read_rows(&reader, &[name.as_str()], None)
-                .unwrap()
+            value_rows(&reader, &[name.as_str()])
                 .iter()
                 .map(|r| match r.get(&name) {
                     Some(Value::Bytes(b)) => Some(b.clone()),
@@ -317,7 +325,7 @@ fn statistics_equal_the_yaml_expectations() {
     let groups = parse_yaml(&text);
     assert!(groups.len() >= 30, "{} groups", groups.len());
     let reader = FileReader::new(common::corpus_file("geospatial/geospatial.parquet")).unwrap();
-    let rows = parquet_serde::record::read_rows(&reader, &["group"], None).unwrap();
+    let rows = value_rows(&reader, &["group"]);
     let md = reader.metadata();
     assert_eq!(md.num_row_groups(), groups.len());
     let mut start = 0usize;
@@ -370,7 +378,7 @@ fn pyarrow_reads_our_geometry_columns() {
         })
         .collect();
     let options = parquet_serde::WriterOptions::default().row_group_rows(10);
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ours.parquet");
     std::fs::write(&path, &bytes).unwrap();

@@ -537,7 +537,7 @@ mod with_writer_and_reader {
                 .file_encryption_properties(&kms, config, Some(&path))
                 .unwrap();
             let bytes =
-                parquet_serde::to_vec_with(&rows(), &WriterOptions::default().encryption(props))
+                parquet_serde::to_vec_with(&rows(), WriterOptions::default().encryption(props))
                     .unwrap();
             std::fs::write(&path, &bytes).unwrap();
             // Our reader, with the key tools' retriever.

@@ -22,7 +22,7 @@ use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
 use object_store::{BackoffConfig, ClientOptions, ObjectStore, ObjectStoreExt, RetryConfig};
 use parquet_serde::filter::col;
-use parquet_serde::store::{from_store, StoreReader, StoreWriter, UploadOptions};
+use parquet_serde::store::{StoreReader, StoreWriter, UploadOptions};
 use parquet_serde::WriterOptions;
 
 use common::logs::{flat_rows, LogFlat};
@@ -244,7 +244,9 @@ fn round_trip_and_filter(n: usize) {
 
     let counting = Arc::new(CountingStore::new(store.clone()));
     let started = Instant::now();
-    let back: Vec<LogFlat> = from_store(counting.clone(), "day.parquet").unwrap();
+    let back: Vec<LogFlat> = StoreReader::new(counting.clone(), "day.parquet")
+        .read()
+        .unwrap();
     let read = started.elapsed();
     assert!(back == rows, "rows read back differ");
     drop(back);
@@ -260,6 +262,7 @@ fn round_trip_and_filter(n: usize) {
     let (from, to) = (rows[n / 2].ts_micros, rows[n / 2 + n / 100 - 1].ts_micros);
     let reader = StoreReader::new(counting.clone(), "day.parquet")
         .filter(col("ts_micros").between(from, to))
+        .unwrap()
         .open::<LogFlat>()
         .unwrap();
     let got = reader.collect::<Result<Vec<_>, _>>().unwrap();
@@ -385,7 +388,11 @@ fn a_log_folder_ships_to_the_bucket_in_hive_layout() {
         let rel = f.strip_prefix(dir.path()).unwrap().to_str().unwrap();
         assert!(rel.starts_with("date=2023-11-14/part-"), "{rel}");
         let key = format!("app/{rel}");
-        back.extend(from_store::<LogFlat>(store.clone(), key.as_str()).unwrap());
+        back.extend(
+            StoreReader::new(store.clone(), key.as_str())
+                .read::<LogFlat>()
+                .unwrap(),
+        );
     }
     assert!(
         back == rows,

@@ -65,7 +65,7 @@ fn corrupt_nested_page_does_not_hang_the_pipeline() {
         parquet_serde::from_slice::<Value>(&b)
     });
     let sequential =
-        parquet_serde::from_slice_with::<Value>(&bytes, &ReadOptions::default().threads(1));
+        parquet_serde::from_slice_with::<Value>(&bytes, ReadOptions::default().threads(1));
     let e = sequential.expect_err("the reproducer's page is corrupt");
     assert!(
         default.is_err(),
@@ -75,7 +75,7 @@ fn corrupt_nested_page_does_not_hang_the_pipeline() {
     for threads in [2, 3, 4, 8] {
         let b = bytes.clone();
         let r = within(&format!("{threads} threads"), 60, move || {
-            parquet_serde::from_slice_with::<Value>(&b, &ReadOptions::default().threads(threads))
+            parquet_serde::from_slice_with::<Value>(&b, ReadOptions::default().threads(threads))
         });
         let got = r.expect_err("the page is corrupt whatever the threads");
         // The pipelined reader may meet another defect first; the error is about the data.

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use common::{json_eq, rows_json};
 use parquet_serde::core::schema::TimeUnit;
-use parquet_serde::record::{write_json, Value};
+use parquet_serde::record::Value;
 use parquet_serde::{Compression, ParquetSchema, ReadOptions, WriterOptions};
 use serde::Serialize;
 use serde_json::Value as J;
@@ -321,7 +321,7 @@ fn misc_value(i: usize) -> Value {
 
 fn to_json(v: &Value) -> J {
     let mut out = String::new();
-    write_json(v, &mut out);
+    v.write_json(&mut out);
     serde_json::from_str(&out).unwrap()
 }
 
@@ -355,11 +355,11 @@ fn pyarrow_and_duckdb_read_typed_files() {
     ];
     for (name, options) in &variants {
         let path = dir.path().join(format!("logs-{name}.parquet"));
-        parquet_serde::to_path_with(&path, &logs, options).unwrap();
+        parquet_serde::to_path_with(&path, &logs, options.clone()).unwrap();
         files.push(path);
         expected.push(&log_json);
         let path = dir.path().join(format!("misc-{name}.parquet"));
-        parquet_serde::to_path_with(&path, &miscs, options).unwrap();
+        parquet_serde::to_path_with(&path, &miscs, options.clone()).unwrap();
         files.push(path);
         expected.push(&misc_json);
     }

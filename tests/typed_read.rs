@@ -17,8 +17,8 @@ use parquet_serde::core::file::{FileWriter, WriterOptions};
 use parquet_serde::core::schema::Schema;
 use parquet_serde::core::values::{ByteArrays, ColumnValues, FixedLenByteArrays};
 use parquet_serde::record::Value;
+use parquet_serde::Reader;
 use parquet_serde::{from_path, from_reader, from_slice, ErrorKind};
-use parquet_serde::{ReadAll, Reader};
 use serde::Deserialize;
 
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ fn log_records_from_pyarrow() {
     // The same through from_slice, from_reader (stream and slice) and from_path.
     assert_eq!(from_slice::<LogRecord>(&bytes).unwrap(), rows);
     assert_eq!(
-        from_reader::<LogRecord, _>(ReadAll(&bytes[..])).unwrap(),
+        from_reader::<LogRecord, _>(std::io::BufReader::new(&bytes[..])).unwrap(),
         rows
     );
     assert_eq!(

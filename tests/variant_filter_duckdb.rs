@@ -378,7 +378,7 @@ fn variant_paths_select_the_rows_duckdb_selects() {
             })
             .collect();
         let options = WriterOptions::default().row_group_rows(150);
-        let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+        let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
         let file = dir.path().join(format!("v{seed:x}.parquet"));
         std::fs::write(&file, &bytes).unwrap();
         let preds: Vec<(String, String)> = (0..400).map(|_| predicate(&mut r, 0)).collect();

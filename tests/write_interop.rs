@@ -59,7 +59,7 @@ fn text(r: usize) -> String {
 
 fn base64(b: &[u8]) -> String {
     let mut s = String::new();
-    parquet_serde::record::write_json(&parquet_serde::record::Value::Bytes(b.to_vec()), &mut s);
+    parquet_serde::record::Value::Bytes(b.to_vec()).write_json(&mut s);
     s.trim_matches('"').to_string()
 }
 

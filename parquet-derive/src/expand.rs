@@ -157,8 +157,10 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
             (None, _, Some(true), _) => {
                 syn::parse_quote_spanned!(span=> ::std::option::Option<::std::vec::Vec<u8>>)
             }
-            (None, _, _, Some(false)) => syn::parse_quote_spanned!(span=> ::jiff::Timestamp),
-            (None, _, _, Some(true)) => {
+            (None, _, _, Some(false)) if !is_option(&field.ty) => {
+                syn::parse_quote_spanned!(span=> ::jiff::Timestamp)
+            }
+            (None, _, _, Some(_)) => {
                 syn::parse_quote_spanned!(span=> ::std::option::Option<::jiff::Timestamp>)
             }
             (None, false, None, None) => field.ty.clone(),
@@ -828,4 +830,15 @@ fn emit(
             #flatten_impl
         };
     )
+}
+
+/// Whether `ty` is spelled `Option<..>` (any path ending in `Option`): a field that
+/// `with = "parquet_serde::zoned_utc"` stores as an optional instant.
+fn is_option(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Option"),
+        syn::Type::Group(g) => is_option(&g.elem),
+        syn::Type::Paren(p) => is_option(&p.elem),
+        _ => false,
+    }
 }

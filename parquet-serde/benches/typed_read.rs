@@ -252,7 +252,7 @@ fn bench(c: &mut Criterion) {
     for threads in [1, 2] {
         let options = parquet_serde::ReadOptions::default().threads(threads);
         g.bench_function(format!("flat_1m_threads_{threads}"), |b| {
-            b.iter(|| parquet_serde::from_slice_with::<LogFlat>(&flat, &options).unwrap())
+            b.iter(|| parquet_serde::from_slice_with::<LogFlat>(&flat, options.clone()).unwrap())
         });
         g.bench_function(format!("flat_1m_iter_threads_{threads}"), |b| {
             b.iter(|| stream(&flat, &options, |r: &LogFlat| r.message.len()))
@@ -276,7 +276,7 @@ fn bench(c: &mut Criterion) {
     // The same rows in ten row groups: the iterator decodes the next one ahead.
     let grouped = parquet_serde::to_vec_with(
         &parquet_serde::from_slice::<Event>(&nested).unwrap(),
-        &parquet_serde::WriterOptions::default().row_group_rows(NESTED / 10),
+        parquet_serde::WriterOptions::default().row_group_rows(NESTED / 10),
     )
     .unwrap();
     g.throughput(Throughput::Elements(NESTED as u64));
@@ -289,7 +289,7 @@ fn bench(c: &mut Criterion) {
     for threads in [1, 2] {
         let options = parquet_serde::ReadOptions::default().threads(threads);
         g.bench_function(format!("nested_200k_threads_{threads}"), |b| {
-            b.iter(|| parquet_serde::from_slice_with::<Event>(&nested, &options).unwrap())
+            b.iter(|| parquet_serde::from_slice_with::<Event>(&nested, options.clone()).unwrap())
         });
         // The row iterator (the row group's columns decoded on `threads` threads).
         g.bench_function(format!("nested_200k_iter_threads_{threads}"), |b| {

@@ -29,7 +29,7 @@ fn bench_to_vec(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("flat_to_vec", name), |b| {
             b.iter(|| {
                 black_box(
-                    parquet_serde::to_vec_with(black_box(&flat), &options)
+                    parquet_serde::to_vec_with(black_box(&flat), options.clone())
                         .unwrap()
                         .len(),
                 )
@@ -38,7 +38,7 @@ fn bench_to_vec(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("nested_to_vec", name), |b| {
             b.iter(|| {
                 black_box(
-                    parquet_serde::to_vec_with(black_box(&nested), &options)
+                    parquet_serde::to_vec_with(black_box(&nested), options.clone())
                         .unwrap()
                         .len(),
                 )

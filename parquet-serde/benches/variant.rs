@@ -46,9 +46,8 @@
 use std::time::Instant;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use parquet_serde::variant::{
-    json_to_variant_bytes, to_variant_bytes, Variant, VariantEncoder, VariantRef,
-};
+use parquet_serde::__internals::variant::{json_to_variant_bytes, VariantEncoder, VariantRef};
+use parquet_serde::variant::{to_variant_bytes, Variant};
 use serde::Serialize;
 use serde_json::Value as J;
 

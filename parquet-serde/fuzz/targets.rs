@@ -3,8 +3,9 @@
 //! that the test runs exactly what the fuzzer ran. Each takes arbitrary bytes and must
 //! return (with an error or with data): a panic, an abort or a hang is a finding.
 //!
-//! The public API of `parquet_serde` is used, and for the kernels with no public entry (WKB
-//! scanning) `parquet_serde::__internals` (feature `internals`, not API).
+//! The public API of `parquet_serde` is used, and `parquet_serde::__internals` (feature
+//! `internals`, not API) for the kernels with no public entry (WKB scanning) and the borrowed,
+//! checked Variant view (`VariantRef`).
 #![allow(dead_code)]
 
 use parquet_serde::__internals::format;
@@ -170,7 +171,7 @@ pub fn page(data: &[u8]) {
 /// the pipelined read with a decoding helper).
 fn read_values(data: &[u8], threads: usize) {
     let options = ReadOptions::default().threads(threads);
-    let _ = parquet_serde::from_slice_with::<Value>(data, &options);
+    let _ = parquet_serde::from_slice_with::<Value>(data, options);
 }
 
 /// [`read_values`] with 1 thread.
@@ -248,7 +249,7 @@ pub fn encrypted(data: &[u8]) {
             let options = ReadOptions::default()
                 .decryption(props.clone())
                 .threads(threads);
-            let _ = parquet_serde::from_slice_with::<Value>(data, &options);
+            let _ = parquet_serde::from_slice_with::<Value>(data, options);
         }
         let options = ReadOptions::default().decryption(props);
         if let Ok(file) = FileReader::with_options(data, options) {
@@ -266,7 +267,8 @@ pub fn encrypted(data: &[u8]) {
 /// shredded_variant corpus), decoded whole, encoded again and decoded back; and split at its
 /// first byte into metadata and value for the lazy view, walked by path and to JSON.
 pub fn variant(data: &[u8]) {
-    use parquet_serde::variant::{Variant, VariantRef};
+    use parquet_serde::__internals::variant::VariantRef;
+    use parquet_serde::variant::Variant;
     if let Ok(v) = Variant::decode_concatenated(data) {
         let (metadata, value) = v.encode();
         // What we encoded must decode (values are not compared: a NaN is not equal to itself).
@@ -374,7 +376,7 @@ pub struct TypedProjection {
 pub fn typed(data: &[u8]) {
     for threads in [1, 2] {
         let options = ReadOptions::default().threads(threads);
-        let _ = parquet_serde::from_slice_with::<TypedRow>(data, &options);
+        let _ = parquet_serde::from_slice_with::<TypedRow>(data, options);
     }
     let _ = parquet_serde::from_slice::<TypedProjection>(data);
 }
@@ -474,7 +476,7 @@ pub fn typed_seeds() -> Vec<(String, Vec<u8>)> {
     variants
         .into_iter()
         .map(|(name, options)| {
-            let bytes = parquet_serde::to_vec_with(&rows, &options).expect("typed seed rows write");
+            let bytes = parquet_serde::to_vec_with(&rows, options).expect("typed seed rows write");
             (name.to_string(), bytes)
         })
         .collect()

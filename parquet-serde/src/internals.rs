@@ -118,3 +118,8 @@ pub fn file_metadata(
 ) -> &crate::core::format::FileMetaData {
     &metadata.file
 }
+
+/// The Variant encoders and the borrowed, checked Variant view.
+pub mod variant {
+    pub use crate::variant::kernels::*;
+}

@@ -47,14 +47,26 @@
 //! | write rows as they come, one row group buffered at a time | [`Writer`] |
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
-//! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`], [`Reader::from_dir`] |
+//! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`] |
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
 //! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] |
-//! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::write_rows`], [`record::SchemaInferrer`] |
-//! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant`] |
+//! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::SchemaInferrer`] |
+//! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant::to_variant_bytes`], [`variant::Variant::decode`] (the [`variant`] table) |
 //! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
+//!
+//! One dynamic type per job:
+//!
+//! - [`Value`] is the row type: any file read without a Rust type, rows written with
+//!   [`record::ValueWriter`], and the JSON form of `parquet-serde cat`
+//!   ([`Value::write_json`]).
+//! - [`variant::Variant`] is the value of one VARIANT column only (semi-structured data
+//!   whose shape varies per row); in a `Value` row it is [`Value::Variant`].
+//! - A hive folder name's value (`hour=13`) is a `Value` too
+//!   ([`dataset::DataFile::partition`]); rows read from a dataset carry it in their fields
+//!   as any other value.
+//! - Predicates take plain Rust literals (`col("status").ge(500)`), not a value type.
 //!
 //! The Rust type decides the schema when writing ([`ParquetSchema`], usually derived) and the
 //! projection when reading: a struct with fewer fields than the file decodes only their
@@ -172,9 +184,9 @@ pub mod dataset;
 mod de;
 mod error;
 mod exec;
+pub mod filter;
 #[cfg(feature = "internals")]
 mod internals;
-pub mod filter;
 pub mod json;
 pub mod logs;
 pub mod record;
@@ -198,8 +210,7 @@ pub use crate::core::file::{ReadOptions, WriterOptions};
 pub use crate::core::schema::ParquetSchema;
 pub use crate::core::values::Interval;
 pub use de::{
-    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with,
-    IntoChunkReader, ReadAll, Reader,
+    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with, Reader,
 };
 pub use error::{Error, ErrorKind, Location, Result};
 pub use filter::{col, not, CmpOp, Column, Predicate};

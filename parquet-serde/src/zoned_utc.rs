@@ -16,8 +16,8 @@
 //! struct Meeting {
 //!     #[serde(with = "parquet_serde::zoned_utc")]
 //!     at: Zoned, // required int64 at (TIMESTAMP(MICROS,true))
-//!     #[serde(with = "parquet_serde::zoned_utc::option")]
-//!     ended: Option<Zoned>,
+//!     #[serde(with = "parquet_serde::zoned_utc")]
+//!     ended: Option<Zoned>, // optional int64 ended (TIMESTAMP(MICROS,true))
 //! }
 //!
 //! let at: Zoned = "2026-11-24T09:30:00-05:00[-05:00]".parse().unwrap();
@@ -34,32 +34,63 @@ use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Serializes `value` as its instant.
-pub fn serialize<S: Serializer>(value: &Zoned, serializer: S) -> Result<S::Ok, S::Error> {
-    value.timestamp().serialize(serializer)
+/// Serializes `value` (a `Zoned`, or an `Option<Zoned>`: `None` as a null) as its
+/// instant.
+pub fn serialize<T: ZonedValue, S: Serializer>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    value.serialize_instant(serializer)
 }
 
-/// Deserializes an instant as a `Zoned` in UTC.
-pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Zoned, D::Error> {
-    Timestamp::deserialize(deserializer).map(|t| t.to_zoned(TimeZone::UTC))
+/// Deserializes an instant as a `Zoned` in UTC (for an `Option<Zoned>`, a null as `None`).
+pub fn deserialize<'de, T: ZonedValue, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    T::deserialize_instant(deserializer)
 }
 
-/// The same for `Option`s.
+/// The old spelling for `Option<Zoned>` fields: the functions above serve both.
+#[doc(hidden)]
 pub mod option {
+    pub use super::{deserialize, serialize};
+}
+
+mod sealed {
     use super::*;
 
-    /// Serializes `Some(value)` as its instant, `None` as a null.
-    pub fn serialize<S: Serializer>(
-        value: &Option<Zoned>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        value.as_ref().map(Zoned::timestamp).serialize(serializer)
+    /// What [`serialize`](super::serialize) and [`deserialize`](super::deserialize) take:
+    /// `Zoned` and `Option<Zoned>` (sealed: not nameable outside this module).
+    pub trait ZonedValue: Sized {
+        /// Serializes the value as its instant.
+        fn serialize_instant<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>;
+        /// Deserializes an instant in UTC.
+        fn deserialize_instant<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error>;
     }
 
-    /// Deserializes a null as `None`, an instant as `Some` `Zoned` in UTC.
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Zoned>, D::Error> {
-        Option::<Timestamp>::deserialize(deserializer).map(|t| t.map(|t| t.to_zoned(TimeZone::UTC)))
+    impl ZonedValue for Zoned {
+        fn serialize_instant<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.timestamp().serialize(serializer)
+        }
+        fn deserialize_instant<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            Timestamp::deserialize(deserializer).map(|t| t.to_zoned(TimeZone::UTC))
+        }
+    }
+
+    impl ZonedValue for Option<Zoned> {
+        fn serialize_instant<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.as_ref().map(Zoned::timestamp).serialize(serializer)
+        }
+        fn deserialize_instant<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            Option::<Timestamp>::deserialize(deserializer)
+                .map(|t| t.map(|t| t.to_zoned(TimeZone::UTC)))
+        }
     }
 }
+use sealed::ZonedValue;

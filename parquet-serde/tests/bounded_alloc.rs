@@ -58,7 +58,7 @@ fn original() -> Vec<u8> {
         .row_group_rows(150)
         .page_index(true)
         .bloom_filter("name", BloomFilterOptions::default());
-    parquet_serde::to_vec_with(&rows, &options).unwrap()
+    parquet_serde::to_vec_with(&rows, options).unwrap()
 }
 
 /// `bytes` with its footer replaced by `meta`.
@@ -296,7 +296,7 @@ fn page_mutations(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
 fn read_everything(bytes: &[u8]) {
     for threads in [1, 2] {
         let options = ReadOptions::default().threads(threads);
-        let _ = parquet_serde::from_slice_with::<Value>(bytes, &options);
+        let _ = parquet_serde::from_slice_with::<Value>(bytes, options);
     }
     if let Ok(reader) = Reader::<_, Value>::new(bytes) {
         for row in reader {

@@ -370,7 +370,7 @@ fn parquet_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 /// both.
 #[test]
 fn cat_equals_value_rows_on_every_corpus_file() {
-    use parquet_serde::record::{write_json, Value};
+    use parquet_serde::record::Value;
 
     let mut files = Vec::new();
     parquet_files(&common::corpus_dir("data"), &mut files);
@@ -387,7 +387,7 @@ fn cat_equals_value_rows_on_every_corpus_file() {
                     .iter()
                     .map(|row| {
                         let mut line = String::new();
-                        write_json(row, &mut line);
+                        row.write_json(&mut line);
                         line
                     })
                     .collect();

@@ -414,7 +414,7 @@ fn concat_copies_row_groups_as_stored() {
     let mut inputs = Vec::new();
     for (i, (rows, options)) in parts.iter().enumerate() {
         let path = dir.path().join(format!("part{i}.parquet"));
-        parquet_serde::to_path_with(&path, rows, options).unwrap();
+        parquet_serde::to_path_with(&path, rows, options.clone()).unwrap();
         inputs.push(path);
     }
     let out = dir.path().join("all.parquet");
@@ -496,7 +496,7 @@ fn concat_refuses_other_schemas_and_encrypted_files() {
         parquet_serde::to_path_with(
             &e,
             &recs(0..10),
-            &parquet_serde::WriterOptions::default().encryption(props),
+            parquet_serde::WriterOptions::default().encryption(props),
         )
         .unwrap();
         let (code, err) = run(&[&p("concat"), &out, &a, &e]);

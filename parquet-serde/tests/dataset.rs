@@ -21,7 +21,7 @@ fn write(root: &Path, rel: &str, rows: &[Log]) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let options = WriterOptions::default().row_group_rows(2);
-    parquet_serde::to_path_with(path, rows, &options).unwrap();
+    parquet_serde::to_path_with(path, rows, options).unwrap();
 }
 
 fn log(ts: i64, level: &str) -> Log {
@@ -95,8 +95,9 @@ fn rows_in_time_order_with_partition_values() {
         ]
     );
     // The iterator gives the same rows as read_all.
-    let iterated: Vec<WithParts> = parquet_serde::Reader::<_, WithParts>::from_dir(dir.path())
+    let iterated: Vec<WithParts> = parquet_serde::dataset::Dataset::open(dir.path())
         .unwrap()
+        .rows::<WithParts>()
         .collect::<Result<_>>()
         .unwrap();
     assert_eq!(iterated, rows);

@@ -1297,7 +1297,7 @@ fn bloom_filter_options() {
     }
     let options = parquet_serde::WriterOptions::default()
         .bloom_filter("sized", BloomFilterOptions::new(64, 0.5));
-    let small = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let small = parquet_serde::to_vec_with(&rows, options).unwrap();
     let s = parquet_serde::core::file::FileReader::new(small).unwrap();
     let size = |r: &parquet_serde::core::file::FileReader<Vec<u8>>| {
         let chunk = r.metadata().row_group(0).unwrap().column(1).unwrap();

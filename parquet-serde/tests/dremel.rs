@@ -194,13 +194,12 @@ fn document_columns_match_the_paper() {
 #[test]
 fn document_round_trips_through_a_file() {
     let bytes = parquet_serde::to_vec(&records()).unwrap();
-    let reader = parquet_serde::core::file::FileReader::new(bytes).unwrap();
-    let rows = parquet_serde::record::read_rows(&reader, &[], None).unwrap();
+    let rows: Vec<parquet_serde::Value> = parquet_serde::from_slice(&bytes).unwrap();
     let json: Vec<String> = rows
         .iter()
         .map(|r| {
             let mut out = String::new();
-            parquet_serde::record::write_json(r, &mut out);
+            r.write_json(&mut out);
             out
         })
         .collect();

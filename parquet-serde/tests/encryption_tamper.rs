@@ -82,14 +82,14 @@ fn read_everything(bytes: &[u8], options: &ReadOptions) -> parquet_serde::Result
             reader.read_column(rg, col)?;
         }
     }
-    parquet_serde::from_slice_with(bytes, options)
+    parquet_serde::from_slice_with(bytes, options.clone())
 }
 
 #[test]
 fn files_read_back_in_every_configuration() {
     let data = rows(40);
     for props in [uniform(), column_keys(false), column_keys(true)] {
-        let bytes = parquet_serde::to_vec_with(&data, &writer_options(props.clone())).unwrap();
+        let bytes = parquet_serde::to_vec_with(&data, writer_options(props.clone())).unwrap();
         assert_eq!(
             read_everything(&bytes, &all_keys()).unwrap(),
             data,
@@ -102,7 +102,7 @@ fn files_read_back_in_every_configuration() {
 fn every_flipped_byte_is_an_error() {
     let data = rows(40);
     for props in [uniform(), column_keys(false)] {
-        let bytes = parquet_serde::to_vec_with(&data, &writer_options(props.clone())).unwrap();
+        let bytes = parquet_serde::to_vec_with(&data, writer_options(props.clone())).unwrap();
         let options = all_keys();
         for i in 0..bytes.len() {
             let mut bad = bytes.clone();
@@ -124,7 +124,7 @@ fn every_flipped_byte_is_an_error() {
 fn every_truncation_is_an_error() {
     let data = rows(40);
     for props in [uniform(), column_keys(true)] {
-        let bytes = parquet_serde::to_vec_with(&data, &writer_options(props.clone())).unwrap();
+        let bytes = parquet_serde::to_vec_with(&data, writer_options(props.clone())).unwrap();
         for cut in 0..bytes.len() {
             assert!(
                 read_everything(&bytes[..cut], &all_keys()).is_err(),
@@ -188,7 +188,7 @@ fn expect_module_error(bytes: &[u8], module: &str, what: &str) {
 
 #[test]
 fn a_flipped_byte_in_each_module_names_it() {
-    let bytes = parquet_serde::to_vec_with(&rows(40), &writer_options(column_keys(false))).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows(40), writer_options(column_keys(false))).unwrap();
     let flip = |at: usize| {
         let mut bad = bytes.clone();
         bad[at] ^= 0x80;
@@ -239,7 +239,7 @@ fn swapped_or_moved_pages_are_errors() {
         .page_row_limit(10)
         .column_encoding("id", parquet_serde::core::column::Encoding::Plain)
         .encryption(column_keys(false));
-    let bytes = parquet_serde::to_vec_with(&rows(40), &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows(40), options).unwrap();
     let a = chunk_modules(&bytes, 0, 0);
     let b = chunk_modules(&bytes, 1, 0);
     let swap = |x: (usize, usize), y: (usize, usize)| {
@@ -263,7 +263,7 @@ fn swapped_or_moved_pages_are_errors() {
 
 #[test]
 fn plaintext_footer_and_signature_are_checked() {
-    let bytes = parquet_serde::to_vec_with(&rows(40), &writer_options(column_keys(true))).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows(40), writer_options(column_keys(true))).unwrap();
     assert_eq!(&bytes[bytes.len() - 4..], b"PAR1");
     let footer_len =
         u32::from_le_bytes(bytes[bytes.len() - 8..bytes.len() - 4].try_into().unwrap());
@@ -300,7 +300,7 @@ fn a_file_read_under_another_aad_prefix_fails() {
             .store_aad_prefix(store)
             .build()
             .unwrap();
-        let bytes = parquet_serde::to_vec_with(&data, &writer_options(props)).unwrap();
+        let bytes = parquet_serde::to_vec_with(&data, writer_options(props)).unwrap();
         let with = |prefix: Option<&[u8]>| {
             let mut p = FileDecryptionProperties::builder().footer_key(FOOTER_KEY.to_vec());
             if let Some(prefix) = prefix {
@@ -335,7 +335,7 @@ fn ctr_page_bodies_are_unauthenticated_but_headers_are() {
         .build()
         .unwrap();
     let data = rows(40);
-    let bytes = parquet_serde::to_vec_with(&data, &writer_options(props)).unwrap();
+    let bytes = parquet_serde::to_vec_with(&data, writer_options(props)).unwrap();
     assert_eq!(read_everything(&bytes, &all_keys()).unwrap(), data);
     let name = chunk_modules(&bytes, 0, 1);
     let (h, b, _) = name.pages[1];

@@ -99,7 +99,7 @@ fn corrupt_files_read_by_path_are_named() {
     // they are read.
     for threads in [1, 4] {
         let options = ReadOptions::default().threads(threads);
-        let e = parquet_serde::from_path_with::<Item>(&page, &options).unwrap_err();
+        let e = parquet_serde::from_path_with::<Item>(&page, options).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Corrupt, "{e}");
         assert!(names(&e.to_string(), &page), "threads {threads}: {e}");
         assert_eq!(e.to_string().matches("bad-page.parquet").count(), 1, "{e}");

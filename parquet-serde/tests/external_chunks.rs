@@ -31,7 +31,7 @@ fn rows() -> Vec<Row> {
 /// The original file, and a main file whose column 1 lives in `file_path`.
 fn split(file_path: &str) -> (Vec<u8>, Vec<u8>) {
     let options = parquet_serde::WriterOptions::default().row_group_rows(1000);
-    let original = parquet_serde::to_vec_with(&rows(), &options).unwrap();
+    let original = parquet_serde::to_vec_with(&rows(), options).unwrap();
     let reader = FileReader::new(original.clone()).unwrap();
     let footer_offset = reader.metadata().footer_offset() as usize;
     let mut meta = parquet_serde::__internals::file_metadata(reader.metadata()).clone();
@@ -113,7 +113,7 @@ fn escaping_and_absolute_paths_need_permission() {
     let err = parquet_serde::from_path::<Row>(&abs_path).unwrap_err();
     assert!(err.to_string().contains("allow_external_paths"), "{err}");
     let allowed = ReadOptions::default().allow_external_paths(true);
-    let back: Vec<Row> = parquet_serde::from_path_with(&abs_path, &allowed).unwrap();
+    let back: Vec<Row> = parquet_serde::from_path_with(&abs_path, allowed).unwrap();
     assert_eq!(back, rows());
 
     // A sidecar that is missing is an error naming it.

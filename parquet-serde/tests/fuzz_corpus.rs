@@ -49,7 +49,7 @@ fn typed_target_seeds_read_back_whole() {
     for (name, bytes) in &seeds {
         for threads in [1, 2] {
             let options = parquet_serde::ReadOptions::default().threads(threads);
-            let back: Vec<targets::TypedRow> = parquet_serde::from_slice_with(bytes, &options)
+            let back: Vec<targets::TypedRow> = parquet_serde::from_slice_with(bytes, options)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(back == rows, "{name} with {threads} threads");
         }

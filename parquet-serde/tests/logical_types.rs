@@ -518,7 +518,7 @@ mod jiff_crate {
             #[serde(with = "parquet_serde::zoned_utc")]
             #[parquet(timestamp = "nanos")]
             at: Zoned,
-            #[serde(with = "parquet_serde::zoned_utc::option")]
+            #[serde(with = "parquet_serde::zoned_utc")]
             until: Option<Zoned>,
         }
         let zone = jiff::tz::TimeZone::fixed(jiff::tz::offset(9));

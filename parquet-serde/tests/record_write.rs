@@ -4,9 +4,7 @@
 use parquet_serde::core::schema::{PhysicalType as Type, TimeUnit};
 use parquet_serde::core::schema::{Repetition, Schema};
 use parquet_serde::core::values::Int96;
-use parquet_serde::record::{
-    infer, write_rows, BigIntegers, InferOptions, SchemaInferrer, Value, ValueWriter,
-};
+use parquet_serde::record::{BigIntegers, InferOptions, SchemaInferrer, Value, ValueWriter};
 use parquet_serde::{ErrorKind, WriterOptions};
 
 fn group(fields: Vec<(&str, Value)>) -> Value {
@@ -27,12 +25,13 @@ fn read(bytes: &[u8]) -> Vec<Value> {
 }
 
 fn write(schema: &str, rows: &[Value]) -> parquet_serde::Result<Vec<u8>> {
-    write_rows(
+    let mut writer = ValueWriter::new(
         Vec::new(),
-        &schema.parse().unwrap(),
-        rows,
-        &WriterOptions::default(),
-    )
+        schema.parse().unwrap(),
+        WriterOptions::default(),
+    )?;
+    writer.write_all(rows)?;
+    writer.into_inner()
 }
 
 const EVERY_TYPE: &str = "message m {
@@ -639,7 +638,11 @@ fn inference_of_big_integers_timestamps_and_bad_rows() {
         serde_json::json!({"b": 1, "a": "x"}),
         serde_json::json!({"b": 2.5}),
     ];
-    let schema = infer(&rows, &InferOptions::default()).unwrap();
+    let mut inferrer = SchemaInferrer::new(InferOptions::default());
+    for row in &rows {
+        inferrer.add(row).unwrap();
+    }
+    let schema = inferrer.schema().unwrap();
     let fields = schema.root().fields();
     assert_eq!(fields[0].name, "a");
     assert_eq!(fields[0].repetition, Repetition::Optional);

@@ -15,7 +15,7 @@ use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt};
 use parquet_serde::filter::col;
-use parquet_serde::store::{from_store, RemoteOptions, StoreReader, StoreWriter, UploadOptions};
+use parquet_serde::store::{RemoteOptions, StoreReader, StoreWriter, UploadOptions};
 use parquet_serde::stream::AsyncReader;
 use parquet_serde::{ParquetSchema, WriterOptions};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -91,7 +91,9 @@ fn blocking_read_and_filtered_read_fetch_only_what_they_need() {
         .size;
 
     store.reset();
-    let back: Vec<Log> = from_store(store.clone(), "logs.parquet").unwrap();
+    let back: Vec<Log> = StoreReader::new(store.clone(), "logs.parquet")
+        .read()
+        .unwrap();
     assert_eq!(back, rows);
     // Every byte but the footer's share of the first request, once.
     assert!(
@@ -107,6 +109,7 @@ fn blocking_read_and_filtered_read_fetch_only_what_they_need() {
     let reader = StoreReader::new(store.clone(), "logs.parquet")
         .remote_options(RemoteOptions::default().coalesce_gap(16 << 10))
         .filter(col("ts").between(from, to))
+        .unwrap()
         .open::<Log>()
         .unwrap();
     let got = reader.collect::<Result<Vec<_>, _>>().unwrap();
@@ -133,7 +136,9 @@ fn the_plan_covers_every_read() {
     for filtered in [false, true] {
         let mut reader = StoreReader::new(store.clone(), "p.parquet");
         if filtered {
-            reader = reader.filter(col("level").eq("ERROR").and(col("ts").gt(rows[30_000].ts)));
+            reader = reader
+                .filter(col("level").eq("ERROR").and(col("ts").gt(rows[30_000].ts)))
+                .unwrap();
         }
         let mut reader = reader.open::<Log>().unwrap();
         let mut n = 0;
@@ -159,7 +164,7 @@ fn async_reads_give_the_blocking_reads_rows() {
     let rows = logs(50_000);
     let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
     write(store.clone(), "a.parquet", &rows);
-    let blocking: Vec<Log> = from_store(store.clone(), "a.parquet").unwrap();
+    let blocking: Vec<Log> = StoreReader::new(store.clone(), "a.parquet").read().unwrap();
     assert_eq!(blocking, rows);
     let rt = runtime();
     let from_store_async: Vec<Log> = rt
@@ -180,6 +185,7 @@ fn async_reads_give_the_blocking_reads_rows() {
         let file = tokio::fs::File::open(&path).await.unwrap();
         let some: Vec<Log> = AsyncReader::new(file)
             .filter(col("level").eq("WARN"))
+            .unwrap()
             .stream()
             .await
             .unwrap()
@@ -274,7 +280,9 @@ fn failed_or_dropped_uploads_leave_no_object() {
     w.write_all(&rows).unwrap();
     assert!(w.parts_sent() >= 1);
     w.close().unwrap();
-    let back: Vec<Log> = from_store(memory.clone(), "ok.parquet").unwrap();
+    let back: Vec<Log> = StoreReader::new(memory.clone(), "ok.parquet")
+        .read()
+        .unwrap();
     assert_eq!(back, rows);
 
     let small = UploadOptions::default().part_size(1 << 20);

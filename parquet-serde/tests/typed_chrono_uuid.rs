@@ -80,9 +80,15 @@ fn chrono_and_uuid_round_trip() {
     assert_eq!(lt(4), Some(LogicalType::Uuid));
 
     // The dynamic view agrees: the first row's instant as RFC 3339, the UUID hyphenated.
-    let rows_json = parquet_serde::record::read_rows(&reader, &["at", "id"], Some(1)).unwrap();
+    let rows_json: Vec<parquet_serde::Value> = parquet_serde::Reader::from_file_reader(reader)
+        .unwrap()
+        .select_columns(&["at", "id"])
+        .unwrap()
+        .take(1)
+        .collect::<Result<_, _>>()
+        .unwrap();
     let mut line = String::new();
-    parquet_serde::record::write_json(&rows_json[0], &mut line);
+    rows_json[0].write_json(&mut line);
     assert_eq!(
         line,
         format!(

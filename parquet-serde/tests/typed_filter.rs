@@ -235,7 +235,7 @@ fn typed_filter_matches_full_scan() {
     let options = WriterOptions::default()
         .row_group_rows(1000)
         .page_row_limit(100);
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     type Test = Box<dyn Fn(&Row) -> bool>;
     let cases: Vec<(Predicate, Test)> = vec![
         (

@@ -230,7 +230,7 @@ fn a_bbox_predicate_prunes_row_groups_by_their_geospatial_statistics() {
     // 5 row groups of 10 points each: group g holds x in [10g, 10g + 9], y = -x.
     let rows = features();
     let options = parquet_serde::WriterOptions::default().row_group_rows(10);
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let reader = FileReader::new(bytes).unwrap();
     assert_eq!(reader.metadata().num_row_groups(), 5);
 

@@ -340,7 +340,7 @@ fn typed_predicates_agree_with_duckdb() {
 /// row groups and small pages with the page index.
 #[test]
 fn byte_array_decimals_compare_by_value() {
-    use parquet_serde::record::write_rows;
+    use parquet_serde::record::ValueWriter;
     use parquet_serde::WriterOptions;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("dbin.parquet");
@@ -378,7 +378,9 @@ fn byte_array_decimals_compare_by_value() {
         .row_group_rows(300)
         .page_row_limit(50)
         .page_index(true);
-    let bytes = write_rows(Vec::new(), &schema, &rows, &options).unwrap();
+    let mut writer = ValueWriter::new(Vec::new(), schema, options).unwrap();
+    writer.write_all(&rows).unwrap();
+    let bytes = writer.into_inner().unwrap();
     std::fs::write(&path, bytes).unwrap();
     let cases = same(&[
         "amount > 90000",

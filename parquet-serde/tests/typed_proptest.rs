@@ -507,7 +507,7 @@ where
     T: Serialize + ParquetSchema + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
 {
     let write = |threads: usize| {
-        to_vec_with(rows, &options.clone().threads(threads))
+        to_vec_with(rows, options.clone().threads(threads))
             .map_err(|e| TestCaseError::fail(format!("write ({threads} threads): {e}")))
     };
     let bytes = write(1)?;
@@ -523,7 +523,7 @@ where
     // The calling thread alone, and with decoding threads (the pipelined reader).
     for threads in [1, 3] {
         let read = ReadOptions::default().threads(threads);
-        let back: Vec<T> = from_slice_with(&bytes, &read)
+        let back: Vec<T> = from_slice_with(&bytes, read)
             .map_err(|e| TestCaseError::fail(format!("read ({threads} threads): {e}")))?;
         prop_assert_eq!(back.len(), rows.len());
         for (i, (got, want)) in back.iter().zip(rows).enumerate() {

@@ -66,7 +66,7 @@ fn read<T: serde::de::DeserializeOwned>(
     bytes: &[u8],
     threads: usize,
 ) -> parquet_serde::Result<Vec<T>> {
-    from_slice_with(bytes, &ReadOptions::default().threads(threads))
+    from_slice_with(bytes, ReadOptions::default().threads(threads))
 }
 
 /// Stored bytes of the smallest row group: the iterator decodes a row group's columns on
@@ -136,7 +136,7 @@ fn every_thread_count_reads_the_same_rows() {
             .page_size(1024),
     ];
     for options in layouts {
-        let bytes = to_vec_with(&rows, &options).unwrap();
+        let bytes = to_vec_with(&rows, options).unwrap();
         for threads in [1, 2, 3, 8] {
             let back: Vec<Event> = read(&bytes, threads).unwrap();
             assert_eq!(back, rows, "{threads} threads");
@@ -174,7 +174,7 @@ fn strings_borrowed_and_owned_in_one_type() {
         .collect();
     // Dictionary-then-PLAIN, so that row groups stay above 64 KiB (auto encoding shrinks them).
     let options = WriterOptions::default().page_size(512).auto_encoding(false);
-    let bytes = to_vec_with(&rows, &options).unwrap();
+    let bytes = to_vec_with(&rows, options).unwrap();
     assert!(smallest_row_group(&bytes) >= 64 << 10);
     for threads in [1, 2] {
         let back: Vec<Mixed> = read(&bytes, threads).unwrap();
@@ -196,7 +196,7 @@ fn a_bad_row_stops_the_read_with_the_same_error() {
         user: String, // null in every fourth row, from row 0 of each 4
     }
     let rows = events(50_000);
-    let bytes = to_vec_with(&rows, &WriterOptions::default().row_group_rows(10_000)).unwrap();
+    let bytes = to_vec_with(&rows, WriterOptions::default().row_group_rows(10_000)).unwrap();
     assert!(smallest_row_group(&bytes) >= 64 << 10);
     let one = read::<Strict>(&bytes, 1).unwrap_err();
     let two = read::<Strict>(&bytes, 2).unwrap_err();
@@ -220,7 +220,7 @@ fn a_corrupt_page_in_a_later_row_group_is_an_error_not_a_hang() {
     let options = WriterOptions::default()
         .row_group_rows(5_000)
         .compression(Compression::Uncompressed);
-    let mut bytes = to_vec_with(&rows, &options).unwrap();
+    let mut bytes = to_vec_with(&rows, options).unwrap();
     assert!(smallest_row_group(&bytes) >= 64 << 10);
     // Flip a byte inside the `message` column chunk of the third row group.
     damage(&mut bytes, 2, "message");
@@ -249,7 +249,7 @@ fn a_corrupt_page_in_a_later_row_group_is_an_error_not_a_hang() {
 #[test]
 fn an_iterator_dropped_part_way_reads_again() {
     let rows = events(40_000);
-    let bytes = to_vec_with(&rows, &WriterOptions::default().row_group_rows(10_000)).unwrap();
+    let bytes = to_vec_with(&rows, WriterOptions::default().row_group_rows(10_000)).unwrap();
     assert!(smallest_row_group(&bytes) >= 64 << 10);
     for stop in [1, 10_001, 25_000] {
         let options = ReadOptions::default().threads(2);
@@ -269,7 +269,7 @@ fn the_first_broken_column_is_reported_whatever_the_threads() {
     let options = WriterOptions::default()
         .row_group_rows(4_000)
         .compression(Compression::Uncompressed);
-    let mut bytes = to_vec_with(&rows, &options).unwrap();
+    let mut bytes = to_vec_with(&rows, options).unwrap();
     assert!(smallest_row_group(&bytes) >= 64 << 10);
     for name in ["message", "spans.list.element.name"] {
         damage(&mut bytes, 1, name);
@@ -308,7 +308,7 @@ fn filtered_reads_agree_whatever_the_threads() {
         .row_group_rows(4_000)
         .page_row_limit(500)
         .compression(Compression::Uncompressed);
-    let mut bytes = to_vec_with(&rows, &options).unwrap();
+    let mut bytes = to_vec_with(&rows, options).unwrap();
     assert!(smallest_row_group(&bytes) >= 64 << 10);
     let filtered = |bytes: &[u8], threads: usize| -> Vec<Result<Event, Found>> {
         Reader::<_, Event>::with_options(bytes, ReadOptions::default().threads(threads))
@@ -378,10 +378,10 @@ fn a_panicking_deserialize_unwinds_without_hanging() {
             pad: [i; 6],
         })
         .collect();
-    let bytes = to_vec_with(&rows, &WriterOptions::default().page_row_limit(5000)).unwrap();
+    let bytes = to_vec_with(&rows, WriterOptions::default().page_row_limit(5000)).unwrap();
     let panicked =
         common::panicked_without_hanging("the read after a panic in Deserialize", move || {
-            from_slice_with::<Fragile>(&bytes, &ReadOptions::default().threads(2))
+            from_slice_with::<Fragile>(&bytes, ReadOptions::default().threads(2))
         });
     assert!(panicked, "the panic reaches the caller");
 }

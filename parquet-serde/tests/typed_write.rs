@@ -1,5 +1,5 @@
 //! Typed writing: rows of derived types written with `to_vec` / `Writer` and read back with
-//! the low-level reader (`record::read_rows`), value for value; every type of the type
+//! the row reader as `Value`s (`Reader::from_file_reader`), value for value; every type of the type
 //! table; errors naming the column and the row; streaming with bounded memory; column
 //! options from field attributes.
 
@@ -22,7 +22,7 @@ use parquet_serde::core::page::PageType;
 use parquet_serde::core::schema::typed::FieldAttrs;
 use parquet_serde::core::schema::{LogicalType, PhysicalType as Type, TimeUnit};
 use parquet_serde::core::schema::{Repetition, SchemaNode};
-use parquet_serde::record::{read_rows, Value};
+use parquet_serde::record::Value;
 use parquet_serde::{Compression, ErrorKind, ParquetSchema, Writer, WriterOptions};
 use serde::Serialize;
 
@@ -31,7 +31,10 @@ use serde::Serialize;
 
 fn read_back(bytes: Vec<u8>) -> Vec<Value> {
     let reader = FileReader::new(bytes).expect("our reader opens the file");
-    read_rows(&reader, &[], None).expect("our reader reads the rows")
+    parquet_serde::Reader::<_, Value>::from_file_reader(reader)
+        .expect("our reader opens the rows")
+        .collect::<Result<Vec<Value>, _>>()
+        .expect("our reader reads the rows")
 }
 
 fn group(fields: Vec<(&str, Value)>) -> Value {
@@ -226,7 +229,7 @@ fn log_records_with_every_codec_and_page_version() {
                     .dictionary(dictionary)
                     .page_size(1024)
                     .row_group_rows(300);
-                let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+                let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
                 assert_eq!(
                     read_back(bytes),
                     want,
@@ -241,7 +244,7 @@ fn log_records_with_every_codec_and_page_version() {
 fn log_record_schema_and_metadata() {
     let rows: Vec<LogRecord> = (0..10).map(log).collect();
     let options = WriterOptions::default().key_value_metadata("origin", "typed_write");
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let reader = FileReader::new(bytes).unwrap();
     let schema = reader.schema();
     assert_eq!(schema.name(), "LogRecord");
@@ -1384,7 +1387,7 @@ fn column_options_from_attributes() {
         .column_compression("a", Compression::Gzip(1))
         .column_dictionary("b.list.element", true)
         .column_statistics("d", StatisticsLevel::None);
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let facts = chunk_facts(bytes.clone());
     assert_eq!(facts[0], ("a".to_string(), "GZIP".to_string(), false));
     assert_eq!(
@@ -1431,7 +1434,7 @@ fn encodings_from_attributes_and_misfits() {
         "a",
         parquet_serde::core::column::Encoding::DeltaBinaryPacked,
     );
-    let e = parquet_serde::to_vec_with::<WithOptions>(&[], &options).unwrap_err();
+    let e = parquet_serde::to_vec_with::<WithOptions>(&[], options).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);
     assert_eq!(e.location().column.as_deref(), Some("a"));
     assert!(
@@ -1512,7 +1515,7 @@ proptest::proptest! {
             }
         }
         let streamed = writer.into_inner().unwrap();
-        let direct = parquet_serde::to_vec_with(&good, &options).unwrap();
+        let direct = parquet_serde::to_vec_with(&good, options).unwrap();
         proptest::prop_assert!(streamed == direct);
         proptest::prop_assert_eq!(read_back(direct).len(), good.len());
     }

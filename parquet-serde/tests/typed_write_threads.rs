@@ -90,7 +90,7 @@ fn write<T: Serialize + ParquetSchema>(
     options: &WriterOptions,
     threads: usize,
 ) -> Vec<u8> {
-    to_vec_with(rows, &options.clone().threads(threads)).unwrap()
+    to_vec_with(rows, options.clone().threads(threads)).unwrap()
 }
 
 fn same_bytes_for_every_thread_count<T>(rows: &[T])
@@ -212,10 +212,10 @@ fn encrypted_files_read_back_the_same() {
         // Nonces are random (and the CRCs of encrypted pages with them): other bytes, about
         // the same size.
         assert!(many.len().abs_diff(one.len()) < 1_000);
-        let back: Vec<LogFlat> = from_slice_with(&many, &read).unwrap();
+        let back: Vec<LogFlat> = from_slice_with(&many, read.clone()).unwrap();
         assert!(back == rows);
     }
-    let back: Vec<LogFlat> = from_slice_with(&one, &read).unwrap();
+    let back: Vec<LogFlat> = from_slice_with(&one, read.clone()).unwrap();
     assert!(back == rows);
     // The row iterator: the first row group's columns shared out among threads, the next
     // row groups decrypted and decoded ahead on a background thread.
@@ -334,7 +334,7 @@ fn a_panicking_serialize_unwinds_without_hanging() {
     let options = WriterOptions::default().threads(2).page_row_limit(1000);
     let panicked =
         common::panicked_without_hanging("the write after a panic in Serialize", move || {
-            to_vec_with(&rows, &options)
+            to_vec_with(&rows, options)
         });
     assert!(panicked, "the panic reaches the caller");
 }

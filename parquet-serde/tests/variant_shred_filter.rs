@@ -82,7 +82,7 @@ fn read(bytes: &[u8], p: &Predicate, options: FilterOptions) -> (Vec<Row>, usize
 fn shredded_paths_prune_by_their_typed_statistics() {
     let rows = rows();
     let options = WriterOptions::default().row_group_rows(GROUP);
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let status = |r: &Row| r.attrs.get("status").and_then(J::as_i64);
     type Test = Box<dyn Fn(&Row) -> bool>;
     let cases: Vec<(Predicate, Test, usize)> = vec![
@@ -244,7 +244,7 @@ fn one_shredded_path_decodes_only_its_columns() {
 fn dotted_paths_cast_every_value_and_prune_where_all_are_typed() {
     let rows = rows();
     let options = WriterOptions::default().row_group_rows(GROUP);
-    let bytes = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let bytes = parquet_serde::to_vec_with(&rows, options).unwrap();
     let status = |r: &Row| match r.attrs.get("status") {
         Some(J::String(s)) => s.parse::<i64>().ok(),
         other => other.and_then(J::as_i64),

@@ -134,14 +134,18 @@ fn dynamic_rows_read_variants() {
     assert_eq!(values[0].get("maybe"), Some(&Value::Null));
     assert_eq!(values[1].get("json"), Some(&Value::Variant(Variant::Null)));
     let mut json = String::new();
-    parquet_serde::record::write_json(&values[1], &mut json);
+    values[1].write_json(&mut json);
     assert!(
         json.contains(r#""outcome":{"Failed":{"code":-1,"reason":"boom"}}"#),
         "{json}"
     );
     // A projection to one variant column reads it whole.
-    let file = parquet_serde::core::file::FileReader::new(&bytes[..]).unwrap();
-    let only = parquet_serde::record::read_rows(&file, &["counts.value"], None).unwrap();
+    let only = parquet_serde::Reader::<_, parquet_serde::Value>::new(&bytes[..])
+        .unwrap()
+        .select_columns(&["counts.value"])
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
     let Some(Value::Variant(c)) = only[0].get("counts") else {
         panic!("{:?}", only[0])
     };
@@ -257,7 +261,7 @@ fn shredding_by_writer_options_writes_what_the_attribute_writes() {
         })
         .collect();
     let options = parquet_serde::WriterOptions::default().shred_variant_as::<Shape>("attrs");
-    let by_options = parquet_serde::to_vec_with(&plain, &options).unwrap();
+    let by_options = parquet_serde::to_vec_with(&plain, options.clone()).unwrap();
     let by_attribute = parquet_serde::to_vec(&rows).unwrap();
     // The same schema (but for the message's name) and the same rows.
     let schema = |b: &[u8]| {
@@ -276,7 +280,7 @@ fn shredding_by_writer_options_writes_what_the_attribute_writes() {
     // Only an unshredded VARIANT group can be shredded.
     let err = |path: &str| {
         let o = parquet_serde::WriterOptions::default().shred_variant_as::<Shape>(path);
-        parquet_serde::to_vec_with(&plain, &o)
+        parquet_serde::to_vec_with(&plain, o)
             .unwrap_err()
             .to_string()
     };
@@ -287,7 +291,7 @@ fn shredding_by_writer_options_writes_what_the_attribute_writes() {
         "{}",
         err("attrs.value")
     );
-    let twice = parquet_serde::to_vec_with(&rows, &options)
+    let twice = parquet_serde::to_vec_with(&rows, options)
         .unwrap_err()
         .to_string();
     assert!(twice.contains("shredded already"), "{twice}");

@@ -32,7 +32,7 @@ impl Check {
     /// The check of `predicate` on a dataset of `all` files of which `selected` are read.
     pub(crate) fn new(predicate: Predicate, all: &[DataFile], selected: &[DataFile]) -> Check {
         let mut keys: Vec<(String, PartitionValue)> = Vec::new();
-        for (k, v) in all.iter().flat_map(|f| f.partitions()) {
+        for (k, v) in all.iter().flat_map(|f| f.partition_values()) {
             match keys.iter_mut().find(|(key, _)| key == k) {
                 Some((_, old)) if *old == PartitionValue::Null => *old = v.clone(),
                 Some(_) => {}

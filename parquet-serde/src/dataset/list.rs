@@ -7,6 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::record::Value;
 
 use super::glob::{components_below, Glob};
 use super::partition::{split_segment, KeyType, PartitionValue};
@@ -27,17 +28,29 @@ impl DataFile {
         &self.path
     }
 
-    /// The `key=value` partition values of the folders above it, outermost first.
-    pub fn partitions(&self) -> &[(String, PartitionValue)] {
-        &self.partitions
+    /// The `key=value` partition values of the folders above it, outermost first, as
+    /// [`Value`]s: [`Value::Date`] when every value of the key in the dataset is a
+    /// `YYYY-MM-DD` date, else [`Value::Int`] when every value is an integer (`hour=07` is
+    /// 7), else [`Value::String`] (the decoded text); `__HIVE_DEFAULT_PARTITION__` is
+    /// [`Value::Null`].
+    pub fn partitions(&self) -> Vec<(&str, Value)> {
+        self.partitions
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.to_value()))
+            .collect()
     }
 
-    /// The value of partition key `key`.
-    pub fn partition(&self, key: &str) -> Option<&PartitionValue> {
+    /// The value of partition key `key` (typed as in [`partitions`](Self::partitions)).
+    pub fn partition(&self, key: &str) -> Option<Value> {
         self.partitions
             .iter()
             .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
+            .map(|(_, v)| v.to_value())
+    }
+
+    /// The partition values as the dataset types them.
+    pub(crate) fn partition_values(&self) -> &[(String, PartitionValue)] {
+        &self.partitions
     }
 }
 
@@ -213,14 +226,11 @@ mod tests {
                 "date=2026-11-24/hour=13/part-2.parquet",
             ]
         );
-        assert_eq!(files[1].partition("hour"), Some(&PartitionValue::Int(9)));
-        assert_eq!(
-            files[1].partition("date"),
-            Some(&PartitionValue::Date(20_781))
-        );
+        assert_eq!(files[1].partition("hour"), Some(Value::Int(9)));
+        assert_eq!(files[1].partition("date"), Some(Value::Date(20_781)));
         let globbed = list_glob(&format!("{}/**/hour=1*/*.parquet", root.display())).unwrap();
         assert_eq!(globbed.len(), 2);
-        assert_eq!(globbed[0].partition("hour"), Some(&PartitionValue::Int(13)));
+        assert_eq!(globbed[0].partition("hour"), Some(Value::Int(13)));
     }
 
     #[test]

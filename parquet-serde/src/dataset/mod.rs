@@ -49,7 +49,7 @@
 //! Each folder named `key=value` in a file's path (as given: the root's own folders
 //! count, as in DuckDB's hive partitioning) gives the file a partition value: URL-decoded (`%2F` is `/`), a
 //! date when every value of the key is `YYYY-MM-DD`, else an integer when every value is
-//! one, else text; `__HIVE_DEFAULT_PARTITION__` is null ([`PartitionValue`]). Files are
+//! one, else text; `__HIVE_DEFAULT_PARTITION__` is null ([`DataFile::partition`] gives each as a [`Value`](crate::Value)). Files are
 //! read in the order of their partition values (folder by folder, as values: `hour=9`
 //! before `hour=13`), then of their paths: for `date=/hour=` folders and time-stamped file
 //! names, time order.
@@ -91,7 +91,6 @@ use crate::error::Result;
 use crate::filter::{FilterOptions, Predicate};
 
 pub use list::DataFile;
-pub use partition::{PartitionValue, NULL_PARTITION};
 pub use rows::DatasetReader;
 
 use prune::Decided;
@@ -167,7 +166,7 @@ impl Dataset {
         };
         let mut selected = Vec::new();
         for f in &self.files {
-            match prune::decide(&predicate, f.partitions())
+            match prune::decide(&predicate, f.partition_values())
                 .map_err(|e| e.context(f.path().display()))?
             {
                 Decided::None => {}

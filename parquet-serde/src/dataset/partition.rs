@@ -7,16 +7,17 @@ use crate::core::values::text;
 use crate::de::ConstValue;
 
 /// The folder name Hive (and pyarrow, Spark, DuckDB) writes for a null partition value.
-pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
+pub(crate) const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 
-/// A partition value, from a `key=value` folder name.
+/// A partition value, from a `key=value` folder name (public as a [`Value`](crate::Value):
+/// [`DataFile::partition`](super::DataFile::partition)).
 ///
 /// Every file of a dataset gets the same type for a key: [`Date`](Self::Date) when every
 /// value of the key is a `YYYY-MM-DD` date, else [`Int`](Self::Int) when every value is
 /// an integer (`hour=07` is 7), else [`String`](Self::String) (the decoded text).
-/// [`NULL_PARTITION`] is [`Null`](Self::Null) whatever the type.
+/// `__HIVE_DEFAULT_PARTITION__` is [`Null`](Self::Null) whatever the type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum PartitionValue {
+pub(crate) enum PartitionValue {
     /// A null value (`key=__HIVE_DEFAULT_PARTITION__`).
     Null,
     /// A date: days since 1970-01-01.
@@ -28,6 +29,17 @@ pub enum PartitionValue {
 }
 
 impl PartitionValue {
+    /// The value as users see it.
+    pub(crate) fn to_value(&self) -> crate::record::Value {
+        use crate::record::Value;
+        match self {
+            PartitionValue::Null => Value::Null,
+            PartitionValue::Date(d) => Value::Date(*d),
+            PartitionValue::Int(i) => Value::Int(*i),
+            PartitionValue::String(s) => Value::String(s.clone()),
+        }
+    }
+
     /// The value as a constant field of the rows (`None` for null: the field is missing).
     pub(crate) fn constant(&self) -> Option<ConstValue> {
         match self {

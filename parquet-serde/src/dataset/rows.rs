@@ -15,17 +15,16 @@ use crate::Reader;
 
 use super::check::Check;
 use super::list::DataFile;
-use super::Dataset;
 
 /// An iterator of the rows of a dataset's files as values of `T`, file after file in time
-/// order (see [`Dataset`]). Each file is opened when its first row is due, read as
+/// order (see [`Dataset`](super::Dataset)). Each file is opened when its first row is due, read as
 /// [`Reader`] reads one file (one row group in memory at a time, only the columns `T`
 /// reads), with its partition values filling the fields of `T` it does not store.
 ///
 /// Each item is one row. An error names its file; after a file that cannot be opened (not
 /// Parquet, truncated, unreadable, a schema `T` does not fit) the reader moves on to the
 /// next file, and after an error in a row to the next row, as [`Reader`] does. A predicate
-/// that cannot apply to some file's schema (see [`Dataset::check_filter`]) is the first
+/// that cannot apply to some file's schema (see [`Dataset::check_filter`](super::Dataset::check_filter)) is the first
 /// and only item, before any row.
 pub struct DatasetReader<T> {
     files: std::vec::IntoIter<(DataFile, Option<Predicate>)>,
@@ -123,7 +122,7 @@ impl<T: DeserializeOwned> DatasetReader<T> {
         let f = File::open(file.path())?;
         let reader = FileReader::with_options(f, self.options.clone())?;
         let constants: Vec<Constant> = file
-            .partitions()
+            .partition_values()
             .iter()
             .filter_map(|(k, v)| Some(Constant::new(k, v.constant()?)))
             .collect();
@@ -177,29 +176,5 @@ impl<T: DeserializeOwned> Iterator for DatasetReader<T> {
                 Err(e) => return Some(Err(at_file(e, file.path()))),
             }
         }
-    }
-}
-
-impl<T: DeserializeOwned> Reader<File, T> {
-    /// The rows of every final `.parquet` file below folder `dir`, in time order, with
-    /// hive partition values (`date=…/hour=…` folders) filling the fields of `T` the files
-    /// do not store: [`Dataset::open`] then [`Dataset::rows`]. For a predicate, glob
-    /// patterns or options, use [`Dataset`].
-    ///
-    /// ```no_run
-    /// # fn main() -> parquet_serde::Result<()> {
-    /// #[derive(serde::Deserialize)]
-    /// struct Access {
-    ///     date: String, // from the folder `date=2026-11-24`
-    ///     route: String,
-    /// }
-    /// for row in parquet_serde::Reader::<_, Access>::from_dir("logs/access")? {
-    ///     let row = row?;
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn from_dir(dir: impl AsRef<Path>) -> Result<DatasetReader<T>> {
-        Ok(Dataset::open(dir)?.rows())
     }
 }

@@ -81,12 +81,12 @@ use crate::error::Result;
 use crate::filter::{Filter, FilterOptions, Predicate};
 use crate::value::Value;
 
-use feed::{Feeder, FileOrder, Filtered};
+use feed::{Feeder, Filtered};
 use rows::{Assembly, RowLoop};
 
 pub(crate) use constant::{ConstValue, Constant};
 pub use reader::Reader;
-pub use source::{IntoChunkReader, ReadAll};
+pub(crate) use source::IntoChunkReader;
 
 /// Room for the rows of `file`: the footer's row count is a hint only, capped by the
 /// file's size (hostile footers) and by 1 GiB of rows.
@@ -130,32 +130,6 @@ fn collect_fed<R: ChunkReader, T: DeserializeOwned>(
         }
     }
     Ok(out)
-}
-
-/// Every row of an opened file as `T` (the file borrowed), keeping the leaf columns
-/// `columns` selects (every one when empty; see [`Reader::select_columns`]), at most
-/// `limit` rows. Whole files are read as [`from_slice`] reads them (with helper threads
-/// when allowed).
-pub(crate) fn rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
-    file: &FileReader<R>,
-    columns: &[S],
-    limit: Option<usize>,
-) -> Result<Vec<T>> {
-    let mut asm = Assembly::new::<T, S>(file.schema(), columns)?;
-    let threads = file.options().threads;
-    match limit {
-        None if threads > 1 && !asm.projected.is_empty() => {
-            let mut out = Vec::with_capacity(capacity::<R, T>(file));
-            feed::pipelined::collect(file, &mut asm, threads, &mut out)?;
-            Ok(out)
-        }
-        _ => collect_fed(
-            file,
-            &mut asm,
-            FileOrder::new(),
-            limit.unwrap_or(usize::MAX),
-        ),
-    }
 }
 
 /// The rows of an opened file where `predicate` holds, as `T` (see [`Reader::filter`]),
@@ -214,9 +188,9 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<Vec<T>> {
     collect(Reader::<_, T>::new(bytes)?)
 }
 
-/// Reads every row from a [`ChunkReader`] (a `File` is read by
-/// positioned reads of the columns needed) or from a stream (`Stdin`, `BufReader`, or any
-/// `Read` wrapped in [`ReadAll`]), which is read into memory first.
+/// Reads every row from a [`ChunkReader`] (a `File` is read by positioned reads of the
+/// columns needed; `&[u8]`, `Vec<u8>`) or from a stream (`Stdin`, `StdinLock`, `Cursor`, or
+/// any other `Read` wrapped in a `BufReader`), which is read into memory first.
 pub fn from_reader<T: DeserializeOwned, S: IntoChunkReader>(source: S) -> Result<Vec<T>> {
     collect(Reader::<_, T>::new(source.into_chunk_reader()?)?)
 }
@@ -238,33 +212,30 @@ pub fn from_path<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<Vec<T>> 
 /// }
 /// let bytes = parquet_serde::to_vec(&[Row { x: 1 }])?;
 /// let options = parquet_serde::ReadOptions::default().verify_checksums(false);
-/// let rows: Vec<Row> = parquet_serde::from_slice_with(&bytes, &options)?;
+/// let rows: Vec<Row> = parquet_serde::from_slice_with(&bytes, options)?;
 /// assert_eq!(rows, vec![Row { x: 1 }]);
 /// # Ok(())
 /// # }
 /// ```
-pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: &ReadOptions) -> Result<Vec<T>> {
-    collect(Reader::<_, T>::with_options(bytes, options.clone())?)
+pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: ReadOptions) -> Result<Vec<T>> {
+    collect(Reader::<_, T>::with_options(bytes, options)?)
 }
 
 /// [`from_reader`] with reader options.
 pub fn from_reader_with<T: DeserializeOwned, S: IntoChunkReader>(
     source: S,
-    options: &ReadOptions,
+    options: ReadOptions,
 ) -> Result<Vec<T>> {
     collect(Reader::<_, T>::with_options(
         source.into_chunk_reader()?,
-        options.clone(),
+        options,
     )?)
 }
 
 /// [`from_path`] with reader options.
 pub fn from_path_with<T: DeserializeOwned>(
     path: impl AsRef<Path>,
-    options: &ReadOptions,
+    options: ReadOptions,
 ) -> Result<Vec<T>> {
-    collect(Reader::<_, T>::from_path_with_options(
-        path,
-        options.clone(),
-    )?)
+    collect(Reader::<_, T>::from_path_with_options(path, options)?)
 }

@@ -1,6 +1,7 @@
 //! [`IntoChunkReader`]: what [`from_reader`](super::from_reader) accepts. Anything that is
 //! already a [`ChunkReader`] (a `File` read by positioned reads, slices, vectors) is used as
-//! it is; a stream (`std::io::Read` that cannot seek) is read into memory first.
+//! it is; a stream (`std::io::Read` that cannot seek) is read into memory first. The trait
+//! is public (it bounds `from_reader`) but not nameable: users pass a source, never name it.
 
 use std::io::{BufReader, Cursor, Read, Stdin, StdinLock};
 
@@ -9,15 +10,9 @@ use crate::error::Result;
 
 /// A source of a Parquet file: a [`ChunkReader`], or a stream read to its end.
 ///
-/// Implemented for every [`ChunkReader`] (`File`, `&File`, `&[u8]`, `Vec<u8>`, ...), for
-/// the standard streams [`Stdin`], [`StdinLock`], [`BufReader`] and [`Cursor`], and for
-/// [`ReadAll`], which wraps any other `Read`.
-///
-/// ```
-/// use parquet_serde::{IntoChunkReader, ReadAll};
-/// let stream = ReadAll(&b"PAR1"[..]);
-/// assert_eq!(stream.into_chunk_reader().unwrap(), b"PAR1".to_vec());
-/// ```
+/// Implemented for every [`ChunkReader`] (`File`, `&File`, `&[u8]`, `Vec<u8>`, ...) and for
+/// the standard streams [`Stdin`], [`StdinLock`], [`BufReader`] (which wraps any other
+/// `Read`) and [`Cursor`].
 pub trait IntoChunkReader {
     /// The reader this source becomes.
     type Reader: ChunkReader;
@@ -34,22 +29,10 @@ impl<R: ChunkReader> IntoChunkReader for R {
     }
 }
 
-/// Any `std::io::Read` as a source: read to its end into memory.
-#[derive(Debug)]
-pub struct ReadAll<R>(pub R);
-
 fn read_all(mut r: impl Read) -> Result<Vec<u8>> {
     let mut buf = Vec::new();
     r.read_to_end(&mut buf)?;
     Ok(buf)
-}
-
-impl<R: Read> IntoChunkReader for ReadAll<R> {
-    type Reader = Vec<u8>;
-
-    fn into_chunk_reader(self) -> Result<Vec<u8>> {
-        read_all(self.0)
-    }
 }
 
 impl IntoChunkReader for Stdin {
@@ -82,5 +65,17 @@ impl<T: AsRef<[u8]>> IntoChunkReader for Cursor<T> {
 
     fn into_chunk_reader(self) -> Result<Vec<u8>> {
         read_all(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IntoChunkReader;
+    use std::io::BufReader;
+
+    #[test]
+    fn a_stream_is_read_to_its_end() {
+        let stream = BufReader::new(&b"PAR1"[..]);
+        assert_eq!(stream.into_chunk_reader().unwrap(), b"PAR1".to_vec());
     }
 }

@@ -151,6 +151,8 @@ pub enum Predicate {
 }
 
 /// The right side of a comparison: a literal, or another column (`col("a").lt(col("b"))`).
+/// Public only as the bound of [`Column`]'s comparisons: users pass a literal or a
+/// `Column`, never name it.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Operand {
@@ -234,7 +236,7 @@ impl Column {
         }
     }
 
-    /// `column == value`; `value` is a literal or another column (see [`Operand`]).
+    /// `column == value`; `value` is a literal or another [`Column`].
     ///
     /// ```
     /// use parquet_serde::filter::col;

@@ -220,7 +220,7 @@ pub use self::tracing::{
 };
 pub use active::SyncPolicy;
 pub use names::TimePartition;
-pub use recover::{recover, recover_file, recover_with, RecoveryReport};
+pub use recover::{recover, recover_file, RecoveryReport};
 pub use shared::SharedLogWriter;
 pub use snapshot::{snapshot, unfinished_files, UnfinishedFile};
 pub use writer::{LogWriter, LogWriterBuilder};

@@ -36,14 +36,18 @@ pub struct RecoveryReport {
 /// missing `dir` holds nothing to recover.
 ///
 /// Uses the codec and key-value metadata the journal recorded for the last row group it
-/// rebuilds; see [`recover_with`] to give all the writer options.
+/// rebuilds (a [`LogWriter`](super::LogWriter) opening `dir` recovers with its own
+/// writer options).
 pub fn recover(dir: impl AsRef<Path>) -> Result<RecoveryReport> {
     recover_with(dir, &WriterOptions::default())
 }
 
 /// [`recover`], writing the rebuilt last row group of each file with `options` (their
 /// codec and key-value metadata replaced by the journal's).
-pub fn recover_with(dir: impl AsRef<Path>, options: &WriterOptions) -> Result<RecoveryReport> {
+pub(crate) fn recover_with(
+    dir: impl AsRef<Path>,
+    options: &WriterOptions,
+) -> Result<RecoveryReport> {
     let mut report = RecoveryReport::default();
     let dir = dir.as_ref();
     if !dir.exists() {

@@ -1,4 +1,4 @@
-//! Schema inference from sample rows ([`SchemaInferrer`], [`infer`]).
+//! Schema inference from sample rows ([`SchemaInferrer`]).
 
 use std::fmt;
 
@@ -190,6 +190,17 @@ impl SchemaInferrer {
 
     /// Adds a row given as a `serde_json::Value` object (its fields come in the map's
     /// order: by name unless serde_json keeps insertion order).
+    ///
+    /// ```
+    /// use parquet_serde::record::{InferOptions, SchemaInferrer};
+    /// let mut inferrer = SchemaInferrer::new(InferOptions::default());
+    /// inferrer.add(&serde_json::json!({"a": 1, "b": "x"}))?;
+    /// inferrer.add(&serde_json::json!({"a": 18446744073709551615u64}))?;
+    /// let schema = inferrer.schema()?;
+    /// assert_eq!(schema.columns()[0].physical_type, parquet_serde::core::format::Type::Double);
+    /// assert_eq!(schema.root().fields()[1].repetition, parquet_serde::core::schema::Repetition::Optional);
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
     pub fn add(&mut self, row: &serde_json::Value) -> Result<()> {
         self.root = self.widened(row)?;
         Ok(())
@@ -280,26 +291,6 @@ impl SchemaInferrer {
             }
         }
     }
-}
-
-/// Infers the schema of `rows` (JSON objects) with `options`.
-///
-/// ```
-/// let rows: Vec<serde_json::Value> = vec![
-///     serde_json::json!({"a": 1, "b": "x"}),
-///     serde_json::json!({"a": 18446744073709551615u64}),
-/// ];
-/// let schema = parquet_serde::record::infer(&rows, &Default::default())?;
-/// assert_eq!(schema.columns()[0].physical_type, parquet_serde::core::schema::PhysicalType::Double);
-/// assert_eq!(schema.root().fields()[1].repetition, parquet_serde::core::schema::Repetition::Optional);
-/// # Ok::<(), parquet_serde::Error>(())
-/// ```
-pub fn infer(rows: &[serde_json::Value], options: &InferOptions) -> Result<Schema> {
-    let mut inferrer = SchemaInferrer::new(options.clone());
-    for (i, row) in rows.iter().enumerate() {
-        inferrer.add(row).map_err(|e| e.with_row(i as u64))?;
-    }
-    inferrer.schema()
 }
 
 /// State shared by the seeds of one row.

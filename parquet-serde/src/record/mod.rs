@@ -1,10 +1,10 @@
 //! Dynamic records: rows read into a [`Value`] tree, with no Rust type needed (by the same
-//! deserializer as typed rows: [`from_slice::<Value>`](crate::from_slice), [`read_rows`]),
+//! deserializer as typed rows: [`from_slice::<Value>`](crate::from_slice), [`Reader`](crate::Reader)),
 //! and their JSON form (the mapping of `parquet-serde cat`).
 //!
-//! Writing without a Rust type: [`ValueWriter`] and [`write_rows`] write `Value` rows, JSON
+//! Writing without a Rust type: [`ValueWriter`] writes `Value` rows, JSON
 //! text or `serde_json::Value`s against a [`Schema`](crate::core::schema::Schema) given at
-//! run time, which [`SchemaInferrer`] / [`infer`] can infer from sample rows (the
+//! run time, which [`SchemaInferrer`] can infer from sample rows (the
 //! `parquet-serde from-jsonl` command does exactly this):
 //!
 //! ```
@@ -36,10 +36,8 @@
 //! ```
 
 mod infer;
-mod read;
 mod write;
 
-pub use crate::value::{write_json, write_json_to, Value};
-pub use infer::{infer, BigIntegers, InferOptions, SchemaInferrer};
-pub use read::read_rows;
-pub use write::{write_rows, ValueWriter};
+pub use crate::value::Value;
+pub use infer::{BigIntegers, InferOptions, SchemaInferrer};
+pub use write::ValueWriter;

@@ -1,4 +1,4 @@
-//! [`ValueWriter`] and [`write_rows`]: dynamic rows ([`Value`] trees, JSON text,
+//! [`ValueWriter`]: dynamic rows ([`Value`] trees, JSON text,
 //! `serde_json::Value`s) written against a [`Schema`] given at run time.
 
 use std::fs::File;
@@ -17,7 +17,7 @@ use super::Value;
 /// JSON objects as text, or `serde_json::Value`s, each shredded by the [`Schema`] given
 /// to [`new`](Self::new) (parsed from message-type text, built from
 /// [`SchemaNode`](crate::core::schema::SchemaNode)s, read from another file, or inferred by
-/// [`infer`](crate::record::infer)). Underneath is the typed [`Writer`](crate::Writer):
+/// [`SchemaInferrer`](crate::record::SchemaInferrer)). Underneath is the typed [`Writer`](crate::Writer):
 /// the same shredder, column writers, row groups, threads and bounded memory.
 ///
 /// How values fit the schema:
@@ -106,6 +106,24 @@ impl<W: Write> ValueWriter<W> {
 
     /// Writes rows in order; stops at the first row that fails (the rows before it are
     /// kept).
+    ///
+    /// ```
+    /// use parquet_serde::record::{Value, ValueWriter};
+    /// use parquet_serde::WriterOptions;
+    ///
+    /// let schema = "message m { required int64 id; optional double score; }".parse()?;
+    /// let rows = vec![
+    ///     Value::Group(vec![("id".into(), Value::Int(1)), ("score".into(), Value::Int(3))]),
+    ///     Value::Group(vec![("id".into(), Value::Int(2))]),
+    /// ];
+    /// let mut writer = ValueWriter::new(Vec::new(), schema, WriterOptions::default())?;
+    /// writer.write_all(&rows)?;
+    /// let bytes = writer.into_inner()?;
+    /// let back: Vec<Value> = parquet_serde::from_slice(&bytes)?;
+    /// assert_eq!(back[0].get("score"), Some(&Value::Double(3.0)));
+    /// assert_eq!(back[1].get("score"), Some(&Value::Null));
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
     pub fn write_all(&mut self, rows: &[Value]) -> Result<()> {
         rows.iter().try_for_each(|row| self.write(row))
     }
@@ -160,33 +178,4 @@ impl<W: Write> ValueWriter<W> {
     pub fn close(self) -> Result<(W, FileMetaData)> {
         self.inner.close()
     }
-}
-
-/// Writes `rows` (each a [`Value::Group`]) shaped by `schema` as a Parquet file to `sink`,
-/// with `options`; returns the sink. See [`ValueWriter`] for how values fit columns.
-///
-/// ```
-/// use parquet_serde::record::{write_rows, Value};
-/// use parquet_serde::WriterOptions;
-///
-/// let schema = "message m { required int64 id; optional double score; }".parse()?;
-/// let rows = vec![
-///     Value::Group(vec![("id".into(), Value::Int(1)), ("score".into(), Value::Int(3))]),
-///     Value::Group(vec![("id".into(), Value::Int(2))]),
-/// ];
-/// let bytes = write_rows(Vec::new(), &schema, &rows, &WriterOptions::default())?;
-/// let back: Vec<Value> = parquet_serde::from_slice(&bytes)?;
-/// assert_eq!(back[0].get("score"), Some(&Value::Double(3.0)));
-/// assert_eq!(back[1].get("score"), Some(&Value::Null));
-/// # Ok::<(), parquet_serde::Error>(())
-/// ```
-pub fn write_rows<W: Write>(
-    sink: W,
-    schema: &Schema,
-    rows: &[Value],
-    options: &WriterOptions,
-) -> Result<W> {
-    let mut writer = ValueWriter::new(sink, schema.clone(), options.clone())?;
-    writer.write_all(rows)?;
-    writer.into_inner()
 }

@@ -75,7 +75,7 @@ use crate::error::Result;
 /// Fails with [`ErrorKind::Data`](crate::ErrorKind::Data) when a row does not fit the schema
 /// of `T`; nothing is returned then.
 pub fn to_vec<T: Serialize + ParquetSchema>(rows: &[T]) -> Result<Vec<u8>> {
-    to_vec_with(rows, &WriterOptions::default())
+    to_vec_with(rows, WriterOptions::default())
 }
 
 /// Writes `rows` as a Parquet file in memory, with `options`.
@@ -88,16 +88,16 @@ pub fn to_vec<T: Serialize + ParquetSchema>(rows: &[T]) -> Result<Vec<u8>> {
 ///
 /// let rows: Vec<Row> = (0..10).map(|id| Row { id, name: format!("n{id}") }).collect();
 /// let options = WriterOptions::default().compression(Compression::Zstd(3)).row_group_rows(4);
-/// let bytes = parquet_serde::to_vec_with(&rows, &options)?;
+/// let bytes = parquet_serde::to_vec_with(&rows, options)?;
 /// let reader = parquet_serde::core::file::FileReader::new(bytes)?;
 /// assert_eq!(reader.num_row_groups(), 3);
 /// # Ok::<(), parquet_serde::Error>(())
 /// ```
 pub fn to_vec_with<T: Serialize + ParquetSchema>(
     rows: &[T],
-    options: &WriterOptions,
+    options: WriterOptions,
 ) -> Result<Vec<u8>> {
-    let mut writer = Writer::in_memory(options.clone())?;
+    let mut writer = Writer::in_memory(options)?;
     writer.write_all(rows)?;
     writer.into_inner()
 }
@@ -108,16 +108,16 @@ pub fn to_vec_with<T: Serialize + ParquetSchema>(
 /// On error the sink may hold the start of a file without its footer (row groups are
 /// written out as they fill), which no reader accepts; [`to_path`] leaves nothing behind.
 pub fn to_writer<W: Write, T: Serialize + ParquetSchema>(sink: W, rows: &[T]) -> Result<W> {
-    to_writer_with(sink, rows, &WriterOptions::default())
+    to_writer_with(sink, rows, WriterOptions::default())
 }
 
 /// [`to_writer`] with `options`.
 pub fn to_writer_with<W: Write, T: Serialize + ParquetSchema>(
     sink: W,
     rows: &[T],
-    options: &WriterOptions,
+    options: WriterOptions,
 ) -> Result<W> {
-    let mut writer = Writer::new(sink, options.clone())?;
+    let mut writer = Writer::new(sink, options)?;
     writer.write_all(rows)?;
     writer.into_inner()
 }
@@ -127,16 +127,16 @@ pub fn to_writer_with<W: Write, T: Serialize + ParquetSchema>(
 /// The file is written to a temporary file in the same directory and renamed to `path`
 /// once complete, so `path` never holds a partial file: on error it is left as it was.
 pub fn to_path<T: Serialize + ParquetSchema>(path: impl AsRef<Path>, rows: &[T]) -> Result<()> {
-    to_path_with(path, rows, &WriterOptions::default())
+    to_path_with(path, rows, WriterOptions::default())
 }
 
 /// [`to_path`] with `options`.
 pub fn to_path_with<T: Serialize + ParquetSchema>(
     path: impl AsRef<Path>,
     rows: &[T],
-    options: &WriterOptions,
+    options: WriterOptions,
 ) -> Result<()> {
-    let mut writer = Writer::from_path(path, options.clone())?;
+    let mut writer = Writer::from_path(path, options)?;
     writer.write_all(rows)?;
     writer.close().map(drop)
 }

@@ -5,12 +5,12 @@
 //! a TIMESTAMP or TIME is converted to the column's unit, a DECIMAL to the column's scale,
 //! which serde's data model (a bare integer) would lose. A leaf annotated JSON takes a
 //! `String` as its JSON text and any other value as the JSON form of
-//! [`write_json`](crate::record::write_json).
+//! [`Value::write_json`].
 
 use crate::core::values::text::{self, nanos_per};
 use crate::core::values::ByteCheck;
 use crate::error::Result;
-use crate::value::{write_json, Value};
+use crate::value::Value;
 
 use super::plan::{Conv, Kind, Text};
 use super::serializer::GroupCursor;
@@ -99,7 +99,7 @@ fn put_leaf(sh: &mut Shredder, node: u32, leaf: u32, rep: i16, value: &Value) ->
     if json && !matches!(value, Value::String(_)) {
         let mut buf = std::mem::take(&mut sh.scratch);
         buf.clear();
-        write_json(value, &mut buf);
+        value.write_json(&mut buf);
         let result = sh.put_str(node, rep, &buf);
         sh.scratch = buf;
         return result;

@@ -1,11 +1,11 @@
 //! Parquet files in object storage (feature `object_store`): read from and write to any
 //! [`object_store::ObjectStore`] (S3 and its compatibles, GCS, Azure, local files, memory).
 //!
-//! Reading fetches by ranged GETs only what a read needs ([`StoreReader`],
-//! [`from_store`]): the footer, then the column chunks of the projection, or with a
+//! Reading fetches by ranged GETs only what a read needs ([`StoreReader`]):
+//! the footer, then the column chunks of the projection, or with a
 //! [filter](crate::filter) the page indexes, Bloom filters and dictionaries it prunes with
 //! and the pages holding candidate rows; nearby ranges are coalesced and a row group is
-//! fetched ahead. Writing ([`StoreWriter`], [`to_store`]) is a multipart upload with one
+//! fetched ahead. Writing ([`StoreWriter`]) is a multipart upload with one
 //! row group in memory; the object appears at its path only when the upload completes.
 //!
 //! [`Shipper`] uploads the final files of a [`LogWriter`](crate::logs::LogWriter) folder
@@ -36,7 +36,7 @@
 //! writer.close()?;
 //!
 //! let errors: Vec<Event> = StoreReader::new(store, "events.parquet")
-//!     .filter(col("level").eq("ERROR"))
+//!     .filter(col("level").eq("ERROR"))?
 //!     .read()?;
 //! assert_eq!(errors.len(), 10);
 //! # Ok::<(), parquet_serde::Error>(())
@@ -49,7 +49,6 @@ mod upload;
 mod write;
 
 pub use crate::remote::{FetchStats, RemoteFile, RemoteOptions};
-pub use read::{from_store, StoreReader};
+pub use read::StoreReader;
 pub use ship::{ShipStats, Shipper, ShipperBuilder};
-pub use upload::MIN_PART_SIZE;
-pub use write::{to_store, StoreWriter, UploadOptions};
+pub use write::{StoreWriter, UploadOptions};

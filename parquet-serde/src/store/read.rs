@@ -1,4 +1,4 @@
-//! Reading from an object store: [`StoreReader`], [`from_store`].
+//! Reading from an object store: [`StoreReader`].
 
 use std::sync::Arc;
 
@@ -14,28 +14,6 @@ use crate::remote::{open, ReadRequest, RemoteFile, RemoteOptions, Runtime};
 use crate::Reader;
 
 use super::source::ObjectSource;
-
-/// Reads every row of the Parquet object at `path` as `T`, fetching the footer and then
-/// only the column chunks `T` reads, a row group ahead (see [`StoreReader`]). Blocks; the
-/// fetches run on a runtime of its own.
-///
-/// ```no_run
-/// use std::sync::Arc;
-/// use object_store::aws::AmazonS3Builder;
-///
-/// #[derive(serde::Deserialize)]
-/// struct Event { ts: i64, message: String }
-///
-/// let s3 = AmazonS3Builder::from_env().with_bucket_name("logs").build()?;
-/// let events: Vec<Event> = parquet_serde::store::from_store(Arc::new(s3), "2026/11/24.parquet")?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn from_store<T: DeserializeOwned>(
-    store: Arc<dyn ObjectStore>,
-    path: impl Into<Path>,
-) -> Result<Vec<T>> {
-    StoreReader::new(store, path).read()
-}
 
 /// Reads a Parquet object of an [`ObjectStore`] by ranged GETs: the footer first (one
 /// request from the end of the object; a second only when the footer is longer than
@@ -62,7 +40,7 @@ pub fn from_store<T: DeserializeOwned>(
 ///
 /// let store = Arc::new(InMemory::new());
 /// let reader = StoreReader::new(store, "logs/today.parquet")
-///     .filter(col("level").eq("ERROR"))
+///     .filter(col("level").eq("ERROR"))?
 ///     .open::<Message>()?;
 /// for row in reader {
 ///     println!("{}", row?.message);
@@ -103,18 +81,26 @@ impl StoreReader {
 
     /// Reads only the rows where `predicate` holds (as [`Reader::filter`]); calling it
     /// again requires both predicates.
-    pub fn filter(self, predicate: Predicate) -> Self {
+    ///
+    /// Returns a `Result` as every reader's `filter` does; the predicate is bound to the
+    /// file's schema when the file is opened, and a column it names that the file lacks
+    /// fails there.
+    pub fn filter(self, predicate: Predicate) -> Result<Self> {
         self.filter_with_options(predicate, FilterOptions::default())
     }
 
     /// [`filter`](Self::filter), choosing which metadata is used to skip data.
-    pub fn filter_with_options(mut self, predicate: Predicate, options: FilterOptions) -> Self {
+    pub fn filter_with_options(
+        mut self,
+        predicate: Predicate,
+        options: FilterOptions,
+    ) -> Result<Self> {
         let predicate = match self.request.filter.take() {
             Some((old, _)) => old.and(predicate),
             None => predicate,
         };
         self.request.filter = Some((predicate, options));
-        self
+        Ok(self)
     }
 
     /// Runs the fetches of the blocking methods on this runtime (a multi-thread one, or

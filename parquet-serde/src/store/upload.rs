@@ -18,7 +18,7 @@ use crate::remote::{wait, Runtime};
 use super::source::store_error;
 
 /// The smallest part S3 (and most stores) accept, the last part excepted.
-pub const MIN_PART_SIZE: usize = 5 << 20;
+pub(crate) const MIN_PART_SIZE: usize = 5 << 20;
 
 /// How long dropping an unfinished upload waits for its abort request.
 const ABORT_WAIT: Duration = Duration::from_secs(30);

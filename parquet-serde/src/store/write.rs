@@ -1,4 +1,4 @@
-//! Writing to an object store: [`StoreWriter`], [`to_store`], [`UploadOptions`].
+//! Writing to an object store: [`StoreWriter`], [`UploadOptions`].
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -196,16 +196,4 @@ impl<T: Serialize + ParquetSchema> StoreWriter<T> {
         upload.finish()?;
         Ok(metadata)
     }
-}
-
-/// Writes `rows` as a Parquet object at `path` of `store` (see [`StoreWriter`]). Blocks.
-pub fn to_store<T: Serialize + ParquetSchema>(
-    store: Arc<dyn ObjectStore>,
-    path: impl Into<Path>,
-    rows: &[T],
-    options: WriterOptions,
-) -> Result<FileMetaData> {
-    let mut writer = StoreWriter::new(store, path, options)?;
-    writer.write_all(rows)?;
-    writer.close()
 }

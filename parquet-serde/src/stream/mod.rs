@@ -1,5 +1,5 @@
 //! Async reads (feature `tokio`): the rows of a Parquet file from an
-//! `AsyncRead + AsyncSeek` ([`AsyncReader`], [`from_async_reader`]), or from an object
+//! `AsyncRead + AsyncSeek` ([`AsyncReader`]), or from an object
 //! store with the `object_store` feature ([`StoreReader::stream`](crate::store::StoreReader::stream)),
 //! as a [`futures::Stream`] ([`RowStream`]).
 //!
@@ -32,6 +32,11 @@ mod reader;
 mod rows;
 mod source;
 
+#[cfg(not(feature = "object_store"))]
 pub use crate::remote::{FetchStats, RemoteFile, RemoteOptions};
-pub use reader::{from_async_reader, AsyncReader};
+/// The remote types have one home: [`store`](crate::store) when it is built.
+#[cfg(feature = "object_store")]
+#[doc(no_inline)]
+pub use crate::store::{FetchStats, RemoteFile, RemoteOptions};
+pub use reader::AsyncReader;
 pub use rows::RowStream;

@@ -1,4 +1,4 @@
-//! [`AsyncReader`], [`from_async_reader`], and the async reads of a
+//! [`AsyncReader`], and the async reads of a
 //! [`StoreReader`](crate::store::StoreReader).
 
 use std::sync::Arc;
@@ -14,16 +14,6 @@ use crate::remote::{ReadRequest, RemoteOptions};
 
 use super::rows::{stream_rows, RowStream};
 use super::source::AsyncSource;
-
-/// Reads every row of the Parquet file in `source` as `T` (the async counterpart of
-/// [`from_reader`](crate::from_reader)): see [`AsyncReader`].
-pub async fn from_async_reader<T, R>(source: R) -> Result<Vec<T>>
-where
-    T: DeserializeOwned + Send + 'static,
-    R: AsyncRead + AsyncSeek + Unpin + Send + 'static,
-{
-    AsyncReader::new(source).read().await
-}
 
 /// Reads a Parquet file from an `AsyncRead + AsyncSeek` (a `tokio::fs::File`, a cursor,
 /// ...) by ranges: the footer, then what the projection (the fields of `T`) and the
@@ -43,7 +33,7 @@ where
 ///
 /// let bytes = parquet_serde::to_vec(&(0..1000).map(|id| Row { id }).collect::<Vec<_>>())?;
 /// let mut rows = AsyncReader::new(std::io::Cursor::new(bytes))
-///     .filter(col("id").between(10, 12))
+///     .filter(col("id").between(10, 12))?
 ///     .stream::<Row>()
 ///     .await?;
 /// let mut ids = Vec::new();
@@ -82,17 +72,25 @@ impl<R: AsyncRead + AsyncSeek + Unpin + Send + 'static> AsyncReader<R> {
     }
 
     /// Reads only the rows where `predicate` holds (as [`Reader::filter`](crate::Reader::filter)).
-    pub fn filter(self, predicate: Predicate) -> Self {
+    ///
+    /// Returns a `Result` as every reader's `filter` does; the predicate is bound to the
+    /// file's schema when the file is opened, and a column it names that the file lacks
+    /// fails there.
+    pub fn filter(self, predicate: Predicate) -> Result<Self> {
         self.filter_with_options(predicate, FilterOptions::default())
     }
 
     /// [`filter`](Self::filter), choosing which metadata is used to skip data.
-    pub fn filter_with_options(mut self, predicate: Predicate, options: FilterOptions) -> Self {
+    pub fn filter_with_options(
+        mut self,
+        predicate: Predicate,
+        options: FilterOptions,
+    ) -> Result<Self> {
         self.request.filter = Some(match self.request.filter.take() {
             Some((old, _)) => (old.and(predicate), options),
             None => (predicate, options),
         });
-        self
+        Ok(self)
     }
 
     /// Opens the file (the footer is fetched and checked, the predicate bound) and

@@ -29,44 +29,47 @@ use crate::error::Result;
 
 use super::Value;
 
-/// Appends the JSON form of `value` to `out`.
-///
-/// ```
-/// use parquet_serde::record::{write_json, Value};
-/// use parquet_serde::core::schema::TimeUnit;
-/// let row = Value::Group(vec![
-///     ("ts".into(), Value::Timestamp { value: 1_500, unit: TimeUnit::Millis, utc: true }),
-///     ("x".into(), Value::Double(f64::NAN)),
-///     ("tags".into(), Value::List(vec![Value::String("a\"b".into())])),
-/// ]);
-/// let mut s = String::new();
-/// write_json(&row, &mut s);
-/// assert_eq!(s, r#"{"ts":"1970-01-01T00:00:01.500Z","x":"NaN","tags":["a\"b"]}"#);
-/// ```
-pub fn write_json(value: &Value, out: &mut String) {
-    let mut bytes = Vec::with_capacity(128);
-    // Cannot fail: the sink is a `Vec`, every map key is a string and the formatter writes
-    // only whole UTF-8 text.
-    if write_json_to(value, &mut bytes).is_ok() {
-        out.push_str(&String::from_utf8_lossy(&bytes));
+impl Value {
+    /// Appends the JSON form of the value to `out` (the mapping of `parquet-serde cat`).
+    ///
+    /// ```
+    /// use parquet_serde::record::Value;
+    /// use parquet_serde::core::schema::TimeUnit;
+    /// let row = Value::Group(vec![
+    ///     ("ts".into(), Value::Timestamp { value: 1_500, unit: TimeUnit::Millis, utc: true }),
+    ///     ("x".into(), Value::Double(f64::NAN)),
+    ///     ("tags".into(), Value::List(vec![Value::String("a\"b".into())])),
+    /// ]);
+    /// let mut s = String::new();
+    /// row.write_json(&mut s);
+    /// assert_eq!(s, r#"{"ts":"1970-01-01T00:00:01.500Z","x":"NaN","tags":["a\"b"]}"#);
+    /// ```
+    pub fn write_json(&self, out: &mut String) {
+        let mut bytes = Vec::with_capacity(128);
+        // Cannot fail: the sink is a `Vec`, every map key is a string and the formatter
+        // writes only whole UTF-8 text.
+        if self.write_json_to(&mut bytes).is_ok() {
+            out.push_str(&String::from_utf8_lossy(&bytes));
+        }
     }
-}
 
-/// Writes the JSON form of `value` (as [`write_json`] makes it) to `writer`.
-///
-/// ```
-/// use parquet_serde::record::{write_json_to, Value};
-/// let mut out = Vec::new();
-/// write_json_to(&Value::List(vec![Value::Float(0.5), Value::Double(2.0)]), &mut out)?;
-/// assert_eq!(out, b"[0.5,2.0]");
-/// # Ok::<(), parquet_serde::Error>(())
-/// ```
-pub fn write_json_to(value: &Value, writer: impl io::Write) -> Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(writer, CatFormatter);
-    Json(value).serialize(&mut ser).map_err(|e| {
-        let e = io::Error::from(e);
-        crate::Error::from(e).context("writing a row as JSON")
-    })
+    /// Writes the JSON form of the value (as [`write_json`](Self::write_json) makes it) to
+    /// `writer`.
+    ///
+    /// ```
+    /// use parquet_serde::record::Value;
+    /// let mut out = Vec::new();
+    /// Value::List(vec![Value::Float(0.5), Value::Double(2.0)]).write_json_to(&mut out)?;
+    /// assert_eq!(out, b"[0.5,2.0]");
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn write_json_to(&self, writer: impl io::Write) -> Result<()> {
+        let mut ser = serde_json::Serializer::with_formatter(writer, CatFormatter);
+        Json(self).serialize(&mut ser).map_err(|e| {
+            let e = io::Error::from(e);
+            crate::Error::from(e).context("writing a row as JSON")
+        })
+    }
 }
 
 /// serde_json's compact output, with numbers and escapes as `cat` has always printed them:
@@ -196,7 +199,7 @@ mod tests {
 
     fn json(v: Value) -> String {
         let mut s = String::new();
-        write_json(&v, &mut s);
+        v.write_json(&mut s);
         s
     }
 
@@ -317,8 +320,8 @@ mod tests {
     #[test]
     fn write_json_appends() {
         let mut s = String::from("x");
-        write_json(&Value::Int(1), &mut s);
-        write_json(&Value::List(vec![Value::Null, Value::Bool(true)]), &mut s);
+        Value::Int(1).write_json(&mut s);
+        Value::List(vec![Value::Null, Value::Bool(true)]).write_json(&mut s);
         assert_eq!(s, "x1[null,true]");
     }
 }

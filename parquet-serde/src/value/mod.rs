@@ -8,7 +8,6 @@ mod json;
 pub(crate) mod tokens;
 mod value_serde;
 
-pub use json::{write_json, write_json_to};
 
 use crate::core::format::TimeUnit;
 use crate::core::values::Int96;

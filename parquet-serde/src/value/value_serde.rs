@@ -26,8 +26,7 @@
 //! # Deserialize
 //!
 //! From this crate's own deserializer ([`from_slice::<Value>`](crate::from_slice)) a
-//! `Value` keeps every logical type, exactly as [`read_rows`](crate::record::read_rows)
-//! builds it. From other formats: `null`/unit → `Null`, booleans, `i64` → `Int`, `u64` →
+//! `Value` keeps every logical type. From other formats: `null`/unit → `Null`, booleans, `i64` → `Int`, `u64` →
 //! `UInt`, `f32` → `Float`, `f64` → `Double`, strings and chars → `String`, bytes →
 //! `Bytes`, sequences → `List`, maps with string keys → `Group` (other keys → `Map`),
 //! enum variants → a one-field `Group` named after the variant.

@@ -13,7 +13,6 @@ use crate::error::{Error, Result};
 use super::blob;
 use super::text;
 use super::value::Variant;
-use super::view::VariantRef;
 
 impl de::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
@@ -43,12 +42,6 @@ impl de::Error for Error {
 /// ```
 pub fn from_variant<T: DeserializeOwned>(value: &Variant) -> Result<T> {
     T::deserialize(VariantDeserializer::new(value))
-}
-
-/// Deserializes a `T` from a borrowed view (decoded and checked first).
-pub fn from_variant_ref<T: de::DeserializeOwned>(value: &VariantRef<'_>) -> Result<T> {
-    let owned = value.to_variant()?;
-    from_variant(&owned)
 }
 
 /// The serde `Deserializer` over a [`Variant`] (what [`from_variant`] uses).

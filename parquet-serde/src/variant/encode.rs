@@ -23,7 +23,7 @@ impl Variant {
     }
 
     /// The dictionary of every object field name in the value.
-    pub fn dictionary(&self) -> Dictionary {
+    pub(crate) fn dictionary(&self) -> Dictionary {
         let mut names = BTreeSet::new();
         collect_names(self, &mut names);
         Dictionary::new(names)

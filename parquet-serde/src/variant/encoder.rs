@@ -30,7 +30,8 @@ use super::view::{value_size, ARRAY, OBJECT};
 /// value to the next (the fast path for many rows; [`to_variant_bytes`] for one value).
 ///
 /// ```
-/// use parquet_serde::variant::{Variant, VariantEncoder};
+/// use parquet_serde::__internals::variant::VariantEncoder;
+/// use parquet_serde::variant::Variant;
 /// #[derive(serde::Serialize)]
 /// struct Event<'a> { status: u16, path: &'a str }
 /// let mut enc = VariantEncoder::new();
@@ -59,8 +60,11 @@ pub struct VariantEncoder {
     written: (Vec<u32>, u64),
 }
 
-/// Serializes `value` as Variant bytes: its metadata and its value (see the
-/// [`VariantEncoder`] for how; the mapping is [`to_variant`](super::to_variant)'s).
+/// Serializes `value` (any `T: Serialize`, a `serde_json::Value` too) as Variant bytes: its
+/// metadata and its value, straight from serde without an owned [`Variant`](super::Variant)
+/// tree; the mapping is [`to_variant`](super::to_variant)'s. Each thread reuses one
+/// encoder's buffers across calls. Object fields are written sorted by name and the
+/// metadata is marked sorted.
 ///
 /// ```
 /// use parquet_serde::variant::{to_variant, to_variant_bytes, Variant};
@@ -163,7 +167,8 @@ impl VariantEncoder {
     /// be read back).
     ///
     /// ```
-    /// use parquet_serde::variant::{to_variant_bytes, VariantEncoder};
+    /// use parquet_serde::__internals::variant::VariantEncoder;
+    /// use parquet_serde::variant::to_variant_bytes;
     /// let json = serde_json::json!({"level": "info", "http": {"status": 200}});
     /// let mut enc = VariantEncoder::new();
     /// let (metadata, value) = enc.encode_json(&json)?;

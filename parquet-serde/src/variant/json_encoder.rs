@@ -16,7 +16,7 @@ use super::encoder::{with_encoder, VariantEncoder};
 /// [`VariantEncoder::encode_json`]).
 ///
 /// ```
-/// use parquet_serde::variant::{json_to_variant_bytes, VariantRef};
+/// use parquet_serde::__internals::variant::{json_to_variant_bytes, VariantRef};
 /// let json = serde_json::json!({"level": "warn", "tags": ["a", "b"]});
 /// let (metadata, value) = json_to_variant_bytes(&json)?;
 /// assert_eq!(VariantRef::new(&metadata, &value)?.to_json()?, json);

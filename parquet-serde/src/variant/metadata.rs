@@ -10,7 +10,7 @@ pub(crate) const VERSION: u8 = 1;
 /// strings are all validated when it is made, so looking a name up cannot fail later.
 ///
 /// ```
-/// use parquet_serde::variant::Metadata;
+/// use parquet_serde::__internals::variant::Metadata;
 /// // version 1, sorted, 1-byte offsets; two names: "a", "bc".
 /// let m = Metadata::new(&[0x11, 2, 0, 1, 3, b'a', b'b', b'c'])?;
 /// assert_eq!(m.len(), 2);
@@ -218,7 +218,7 @@ impl<'a> Metadata<'a> {
 /// objects list their fields in id order.
 ///
 /// ```
-/// use parquet_serde::variant::{Dictionary, Metadata};
+/// use parquet_serde::__internals::variant::{Dictionary, Metadata};
 /// let d = Dictionary::new(["b", "a", "b"]);
 /// assert_eq!(d.id("b"), Some(1));
 /// let bytes = d.to_bytes();

@@ -1,20 +1,18 @@
 //! VARIANT: semi-structured values (VariantEncoding.md) and their serde mapping.
 //!
-//! - [`Variant`]: an owned value with every primitive type of the encoding;
-//!   [`Variant::encode`] / [`Variant::decode`] to and from metadata and value bytes.
-//! - [`VariantRef`]: a borrowed view over metadata and value bytes that decodes lazily
-//!   ([`VariantRef::get`], [`VariantRef::index`], [`VariantRef::value`]) and checks every
-//!   header, count, offset, id and length before using it; nesting is capped at
-//!   [`MAX_DEPTH`]. [`Metadata`] is its checked dictionary.
-//! - [`to_variant_bytes`] and [`VariantEncoder`]: any `T: Serialize` (a
-//!   `serde_json::Value` too) straight to metadata and value bytes, without an owned tree
-//!   (the fast path; the encoder reuses its buffers across values).
-//!   [`json_to_variant_bytes`] and [`VariantEncoder::encode_json`] give the same bytes
-//!   for a `serde_json::Value`, walking the tree without serde's `Serializer`.
-//! - [`Dictionary`] and [`encode_value`]: encoding several values against one metadata.
-//! - serde: [`to_variant`] serializes any `T: Serialize`, [`from_variant`] deserializes any
-//!   `T: Deserialize`; `Variant` is itself `Serialize + Deserialize`; `serde_json::Value`
-//!   converts both ways (`From`).
+//! [`Variant`] is the one owned value type of a VARIANT column: a field of type `Variant`
+//! (or any serde type with `#[parquet(variant)]`) is stored as one. Which to use when:
+//!
+//! | I want to | use |
+//! |---|---|
+//! | a `Variant` from any `T: Serialize` (a `serde_json::Value` too) | [`to_variant`] |
+//! | a `T: Deserialize` from a `Variant` | [`from_variant`] |
+//! | a `Variant` from / to JSON | [`Variant::from_json`], [`Variant::to_json`] (and `From` both ways) |
+//! | Variant bytes (metadata and value) from any `T: Serialize` or JSON value | [`to_variant_bytes`] (no owned tree is built) |
+//! | Variant bytes from a `Variant` | [`Variant::encode`] |
+//! | a `Variant` from metadata and value bytes (checked: hostile bytes give an error) | [`Variant::decode`] |
+//!
+//! `Variant` is itself `Serialize + Deserialize`.
 //!
 //! ```
 //! use parquet_serde::variant::{from_variant, to_variant, Variant};
@@ -33,30 +31,50 @@ pub(crate) mod blob;
 mod de;
 mod direct;
 mod encode;
+// The JSON walkers, the reusable encoder and the borrowed view's extra methods serve the
+// benches and fuzz targets (`internals`) and the unit tests; the library uses the rest.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod encoder;
 mod intern;
 mod json;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod json_encoder;
 mod key;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod metadata;
 mod ser;
 mod serde_impl;
 mod sort;
 mod text;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod to_json;
 mod value;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod view;
 
 #[cfg(test)]
+mod direct_tests;
+#[cfg(test)]
+mod test_gen;
+#[cfg(test)]
 mod tests;
 
-pub use de::{from_variant, from_variant_ref, VariantDeserializer};
-pub use encode::encode_value;
+pub use de::from_variant;
+pub(crate) use de::VariantDeserializer;
+pub(crate) use encode::encode_value;
+pub use encoder::to_variant_bytes;
 pub(crate) use encoder::with_variant_bytes;
-pub use encoder::{to_variant_bytes, VariantEncoder};
-pub use json_encoder::json_to_variant_bytes;
-pub use metadata::{Dictionary, Metadata};
-pub use ser::{to_variant, VariantSerializer};
+pub(crate) use metadata::{Dictionary, Metadata};
+pub use ser::to_variant;
 pub use value::Variant;
 pub(crate) use view::value_size;
-pub use view::{ArrayRef, ObjectRef, ValueRef, VariantRef, MAX_DEPTH};
+pub(crate) use view::{ValueRef, VariantRef, MAX_DEPTH};
+
+/// The encoding kernels benches and the fuzz targets measure: not API.
+#[cfg(feature = "internals")]
+pub(crate) mod kernels {
+    pub use super::encoder::VariantEncoder;
+    pub use super::json_encoder::json_to_variant_bytes;
+    pub use super::metadata::{Dictionary, Metadata};
+    pub use super::view::{ArrayRef, ObjectRef, ValueRef, VariantRef};
+}

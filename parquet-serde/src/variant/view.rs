@@ -23,7 +23,8 @@ pub(crate) const ARRAY: u8 = 3;
 /// (its header and extent checked; what it holds decoded on demand).
 ///
 /// ```
-/// use parquet_serde::variant::{Variant, VariantRef, ValueRef};
+/// use parquet_serde::__internals::variant::{ValueRef, VariantRef};
+/// use parquet_serde::variant::Variant;
 /// let v = Variant::object([("status", Variant::Int16(500)), ("path", "/a".into())]);
 /// let (metadata, value) = v.encode();
 /// let view = VariantRef::new(&metadata, &value)?;

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use parquet_serde::core::file::{FileReader, ReadOptions};
-use parquet_serde::record::{write_json, Value};
+use parquet_serde::record::Value;
 
 pub mod counting;
 pub mod logs;
@@ -212,7 +212,7 @@ pub fn rows_json(bytes: Vec<u8>, options: ReadOptions) -> parquet_serde::Result<
     let mut lines = Vec::new();
     for row in parquet_serde::Reader::<_, Value>::from_file_reader(reader)? {
         let mut s = String::new();
-        write_json(&row?, &mut s);
+        row?.write_json(&mut s);
         lines.push(s);
     }
     Ok(lines)

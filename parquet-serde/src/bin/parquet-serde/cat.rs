@@ -5,7 +5,7 @@ use std::io::Write;
 
 use parquet_serde::core::file::FileReader;
 use parquet_serde::dataset::Dataset;
-use parquet_serde::record::{write_json, Value};
+use parquet_serde::record::Value;
 use parquet_serde::{Error, ErrorKind, Reader};
 
 use crate::read::{options, print_to_stdout, read, CatArgs};
@@ -88,7 +88,7 @@ fn print_dataset(
                 Ok(mut row) => {
                     projection.apply(&mut row);
                     line.clear();
-                    write_json(&row, &mut line);
+                    row.write_json(&mut line);
                     line.push('\n');
                     out.write_all(line.as_bytes())?;
                     printed += 1;
@@ -123,7 +123,7 @@ pub fn cat(
         let mut row = row?;
         projection.apply(&mut row);
         line.clear();
-        write_json(&row, &mut line);
+        row.write_json(&mut line);
         line.push('\n');
         out.write_all(line.as_bytes())?;
     }

@@ -5,8 +5,8 @@
 
 use parquet_serde::core::column::{Scalar, SortOrder};
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::page::RawStatistics;
 use parquet_serde::core::geo::Bounds;
+use parquet_serde::core::page::RawStatistics;
 use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::core::schema::{ColumnDescriptor, SchemaNode};
 use parquet_serde::core::values::Int96;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use parquet_serde::dataset::{DataFile, Dataset};
 use parquet_serde::logs::{snapshot, unfinished_files, UnfinishedFile};
-use parquet_serde::record::{write_json, Value};
+use parquet_serde::record::Value;
 use parquet_serde::{Error, ErrorKind, Predicate, ReadOptions};
 
 use crate::keys::KeyArgs;
@@ -175,7 +175,7 @@ fn file_lines(dataset: &Dataset, file: &DataFile, args: &TailArgs, seen: &mut Se
         match row {
             Ok(row) => {
                 let mut line = String::new();
-                write_json(&row, &mut line);
+                row.write_json(&mut line);
                 line.push('\n');
                 lines.push(line);
             }
@@ -260,7 +260,7 @@ fn snapshot_lines(
     let mut lines = Vec::new();
     for row in dataset.rows::<Value>().select_columns(&args.columns)? {
         let mut line = String::new();
-        write_json(&row?, &mut line);
+        row?.write_json(&mut line);
         line.push('\n');
         lines.push(line);
     }

@@ -120,7 +120,7 @@ impl ChunkReader for File {
 pub(crate) fn not_a_file() -> Error {
     Error::invalid_argument(
         "this is a folder, not a Parquet file: read the files of a folder with \
-         `Dataset::open(dir)` (parquet_serde::dataset) or `Reader::from_dir`",
+         `Dataset::open(dir)` (parquet_serde::dataset)",
     )
 }
 

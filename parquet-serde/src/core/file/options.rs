@@ -540,7 +540,7 @@ impl WriterOptions {
     ///
     /// let options = WriterOptions::default().shred_variant_as::<Attrs>("attrs");
     /// let attrs = Variant::from(&serde_json::json!({"status": 500, "route": "/", "x": 1}));
-    /// let bytes = parquet_serde::to_vec_with(&[Event { id: 1, attrs }], &options)?;
+    /// let bytes = parquet_serde::to_vec_with(&[Event { id: 1, attrs }], options)?;
     /// let text = parquet_serde::core::file::FileReader::new(bytes)?.schema().to_string();
     /// assert!(text.contains("optional group typed_value {"), "{text}");
     /// assert!(text.contains("optional int64 typed_value (INTEGER(64,true));"), "{text}");

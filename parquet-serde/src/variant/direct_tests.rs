@@ -6,18 +6,16 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use parquet_serde::variant::{
-    json_to_variant_bytes, to_variant, to_variant_bytes, ValueRef, Variant, VariantEncoder,
-    VariantRef,
-};
+use super::encoder::VariantEncoder;
+use super::json_encoder::json_to_variant_bytes;
+use super::view::ValueRef;
+use super::{to_variant, to_variant_bytes, Variant, VariantRef};
 use proptest::prelude::*;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::Value as J;
 
-#[path = "common/variant_gen.rs"]
-mod variant_gen;
-use variant_gen::{json_leaf, json_tree, same, variant_tree};
+use super::test_gen::{json_leaf, json_tree, same, variant_tree};
 
 /// Every object below `v` lists its fields strictly sorted by name, and every field is
 /// found again by name (the binary search readers use).
