@@ -149,7 +149,7 @@ fn filtered_rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
 impl<R: ChunkReader> Filter<'_, R> {
     /// The selected rows as [`Value`] groups, keeping the leaf columns whose dotted paths
     /// are one of `columns` or lie below one (every leaf when empty; see
-    /// [`record::read_rows`](crate::record::read_rows)). The rows are assembled as the
+    /// [`Reader::select_columns`]). The rows are assembled as the
     /// filtered [`Reader`] assembles them.
     pub fn read_rows(&self, columns: &[&str]) -> Result<Vec<Value>> {
         let (file, predicate, options) = self.parts();
