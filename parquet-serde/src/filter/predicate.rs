@@ -185,8 +185,8 @@ pub fn col(path: impl Into<String>) -> Column {
     Column { path: path.into() }
 }
 
-/// The negation of `predicate` (also `!predicate`).
-pub fn not(predicate: Predicate) -> Predicate {
+/// The negation of `predicate` (`!predicate`).
+pub(crate) fn not(predicate: Predicate) -> Predicate {
     Predicate::Not(Box::new(predicate))
 }
 
