@@ -6,7 +6,7 @@
 //!    request, flushes once (the rows so far are durable), handles more requests, and
 //!    dies without closing anything (`std::process::exit`, as a crash would).
 //! 2. The parent finds the unfinished files (`_part-*`), recovers them with
-//!    `parquet_serde::logs::recover`, and reads the errors of the whole dataset back with
+//!    `parquet_serde::logs::UnfinishedFile::recover_all`, and reads the errors of the whole dataset back with
 //!    `parquet_serde::dataset::Dataset` and a predicate (`level = 'ERROR'`), which skips
 //!    row groups and pages by their statistics.
 //!
@@ -17,7 +17,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use parquet_serde::dataset::Dataset;
-use parquet_serde::logs::{recover, Overflow, TracingLayer};
+use parquet_serde::logs::{Overflow, TracingLayer, UnfinishedFile};
 use parquet_serde::variant::Variant;
 use parquet_serde::Predicate;
 use serde::Deserialize;
@@ -101,7 +101,7 @@ fn run(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     println!("unfinished files left behind: {}", unfinished.len());
 
     // 2. Recovery: every flushed event comes back; the files become final.
-    let report = recover(dir)?;
+    let report = UnfinishedFile::recover_all(dir)?;
     println!(
         "recovered {} files, {} rows (at least the {BEFORE_FLUSH} flushed)",
         report.recovered.len(),

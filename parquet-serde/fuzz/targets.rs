@@ -20,7 +20,7 @@ use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::core::page::PageType;
 use parquet_serde::core::page::{PageReader, PageReaderOptions};
 use parquet_serde::core::schema::PhysicalType as Type;
-use parquet_serde::filter::{col, not, Predicate};
+use parquet_serde::filter::{col, Predicate};
 use parquet_serde::{Reader, Value};
 use std::collections::BTreeMap;
 
@@ -196,7 +196,7 @@ pub fn predicates(path: &str) -> Vec<Predicate> {
         col(path).lt("m"),
         col(path).between(-5, 5),
         col(path).in_list([1, 2, 3]),
-        not(col(path).eq(0)).or(col(path).is_null()),
+        (!col(path).eq(0)).or(col(path).is_null()),
     ]
 }
 

@@ -213,7 +213,7 @@ pub use de::{
     from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with, Reader,
 };
 pub use error::{Error, ErrorKind, Location, Result};
-pub use filter::{col, not, CmpOp, Column, Predicate};
+pub use filter::{col, CmpOp, Column, Predicate};
 pub use parquet_derive::ParquetSchema;
 pub use record::Value;
 pub use ser::{

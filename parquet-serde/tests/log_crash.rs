@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use parquet_serde::logs::{recover, LogWriter, TimePartition};
+use parquet_serde::logs::{LogWriter, TimePartition, UnfinishedFile};
 use parquet_serde::{Compression, ParquetSchema, WriterOptions};
 use serde::{Deserialize, Serialize};
 
@@ -154,7 +154,7 @@ fn trial(seed: u64) {
     child.wait().unwrap();
     let acked = reader.join().unwrap();
 
-    let report = recover(dir.path()).unwrap();
+    let report = UnfinishedFile::recover_all(dir.path()).unwrap();
     assert!(report.failed.is_empty(), "seed {seed}: {:?}", report.failed);
     let mut rows: Vec<Row> = Vec::new();
     for f in final_files(dir.path()) {
@@ -177,7 +177,7 @@ fn trial(seed: u64) {
         report.removed.len()
     );
     // Recovering again changes nothing.
-    let again = recover(dir.path()).unwrap();
+    let again = UnfinishedFile::recover_all(dir.path()).unwrap();
     assert!(again.recovered.is_empty() && again.failed.is_empty());
 }
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use parquet_serde::logs::{recover, recover_file, LogWriter, TimePartition};
+use parquet_serde::logs::{LogWriter, TimePartition, UnfinishedFile};
 use parquet_serde::options::FileEncryptionProperties;
 use parquet_serde::{ErrorKind, ParquetSchema, WriterOptions};
 use serde::{Deserialize, Serialize};
@@ -193,7 +193,7 @@ fn a_shared_writer_takes_rows_from_many_threads_and_flushes_on_time() {
             .replace(&format!("-{}-", std::process::id()), "-0-");
         std::fs::rename(copy.path().join(&f), copy.path().join(name)).unwrap();
     }
-    let report = recover(copy.path()).unwrap();
+    let report = UnfinishedFile::recover_all(copy.path()).unwrap();
     assert_eq!(report.rows, 1000, "{report:?}");
     logs.close().unwrap();
     let mut seqs: Vec<u64> = read_all(dir.path()).iter().map(|r| r.seq).collect();
@@ -242,7 +242,7 @@ fn recover_damaged(from: &Path, suffix: &str, damage: impl Fn(&mut Vec<u8>)) {
         }
         std::fs::write(dir.path().join(&f), bytes).unwrap();
     }
-    let report = recover(dir.path()).unwrap();
+    let report = UnfinishedFile::recover_all(dir.path()).unwrap();
     let rows = read_all(dir.path());
     for (i, r) in rows.iter().enumerate() {
         assert_eq!(r, &row(i as u64));
@@ -269,7 +269,10 @@ fn recover_never_panics_on_truncated_or_corrupt_journals() {
     for f in all_files(dir.path()) {
         std::fs::copy(dir.path().join(&f), whole.path().join(&f)).unwrap();
     }
-    assert_eq!(recover(whole.path()).unwrap().rows, written);
+    assert_eq!(
+        UnfinishedFile::recover_all(whole.path()).unwrap().rows,
+        written
+    );
     // About 60 cuts and 60 flips spread over the journal, and every cut of its last bytes.
     let step = len / 60 + 1;
     for cut in (0..len).step_by(step).chain(len.saturating_sub(40)..len) {
@@ -306,7 +309,7 @@ fn recover_never_panics_on_truncated_or_corrupt_data_files() {
             }
             std::fs::write(copy.path().join(&f), bytes).unwrap();
         }
-        let report = recover(copy.path()).unwrap();
+        let report = UnfinishedFile::recover_all(copy.path()).unwrap();
         for f in report.recovered {
             let _ = parquet_serde::from_path::<Row>(&f);
         }
@@ -320,10 +323,12 @@ fn recover_file_takes_a_journal_or_data_path() {
         .into_iter()
         .find(|p| p.to_string_lossy().ends_with(".inprogress"))
         .unwrap();
-    let made = recover_file(dir.path().join(&data)).unwrap().unwrap();
+    let made = UnfinishedFile::recover(dir.path().join(&data))
+        .unwrap()
+        .unwrap();
     let rows: Vec<Row> = parquet_serde::from_path(&made).unwrap();
     assert_eq!(rows.len() as u64, written);
-    let e = recover_file(&made).unwrap_err();
+    let e = UnfinishedFile::recover(&made).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);
 }
 
@@ -380,7 +385,6 @@ fn files_roll_by_bytes_at_the_limit_even_when_rows_grow() {
 
 #[test]
 fn snapshots_of_running_files_hold_the_flushed_rows_and_refuse_bad_files() {
-    use parquet_serde::logs::{snapshot, unfinished_files};
     let dir = tempfile::tempdir().unwrap();
     let mut logs = LogWriter::<Row>::builder(dir.path())
         .options(WriterOptions::default().row_group_rows(10))
@@ -391,9 +395,11 @@ fn snapshots_of_running_files_hold_the_flushed_rows_and_refuse_bad_files() {
     }
     logs.flush().unwrap();
     logs.write(&row(25)).unwrap();
-    let files = unfinished_files(dir.path()).unwrap();
+    let files = UnfinishedFile::list(dir.path()).unwrap();
     assert_eq!(files.len(), 1);
-    let bytes = snapshot(&files[0].journal).unwrap().unwrap();
+    let bytes = UnfinishedFile::snapshot(&files[0].journal)
+        .unwrap()
+        .unwrap();
     let rows: Vec<Row> = parquet_serde::from_slice(&bytes).unwrap();
     assert_eq!(rows, (0..25).map(row).collect::<Vec<_>>());
 
@@ -416,22 +422,22 @@ fn snapshots_of_running_files_hold_the_flushed_rows_and_refuse_bad_files() {
     );
     std::fs::write(&d, &std::fs::read(&data).unwrap()[..10]).unwrap();
     std::fs::write(&j, &journal).unwrap();
-    let err = snapshot(&j).unwrap_err();
+    let err = UnfinishedFile::snapshot(&j).unwrap_err();
     assert!(err.to_string().contains("checkpoint"), "{err}");
     std::fs::write(&d, std::fs::read(&data).unwrap()).unwrap();
     for cut in (0..journal.len()).step_by(7) {
         std::fs::write(&j, &journal[..cut]).unwrap();
-        let _ = snapshot(&j);
+        let _ = UnfinishedFile::snapshot(&j);
     }
     for i in (0..journal.len()).step_by(3) {
         let mut bad = journal.clone();
         bad[i] ^= 0x5a;
         std::fs::write(&j, &bad).unwrap();
-        if let Ok(Some(bytes)) = snapshot(&j) {
+        if let Ok(Some(bytes)) = UnfinishedFile::snapshot(&j) {
             let _ = parquet_serde::from_slice::<Row>(&bytes);
         }
     }
-    assert!(snapshot(dir.path().join("part-x.parquet")).is_err());
+    assert!(UnfinishedFile::snapshot(dir.path().join("part-x.parquet")).is_err());
     let files = logs.close().unwrap();
     let all: Vec<Row> = parquet_serde::from_path(&files[0]).unwrap();
     assert_eq!(all.len(), 26);

@@ -148,9 +148,8 @@ fn filtered_rows_of<R: ChunkReader, T: DeserializeOwned, S: AsRef<str>>(
 // Here, not in `filter/`: the filter layer sits below the row assembler.
 impl<R: ChunkReader> Filter<'_, R> {
     /// The selected rows as [`Value`] groups, keeping the leaf columns whose dotted paths
-    /// are one of `columns` or lie below one (every leaf when empty; see
-    /// [`Reader::select_columns`]). The rows are assembled as the
-    /// filtered [`Reader`] assembles them.
+    /// are one of `columns` or lie below one (every leaf when empty). The rows are assembled
+    /// as the filtered [`Reader`] assembles them.
     pub fn read_rows(&self, columns: &[&str]) -> Result<Vec<Value>> {
         let (file, predicate, options) = self.parts();
         filtered_rows_of(file, predicate.clone(), options, columns)

@@ -50,7 +50,7 @@ impl CmpOp {
 ///
 /// Semantics are SQL's three-valued logic: a comparison with a null value is *unknown*,
 /// `and`/`or`/`not` follow Kleene's rules, and a row is selected only when the whole
-/// predicate is *true*. So `not(col("a").eq(1))` selects the same rows as
+/// predicate is *true*. So `!col("a").eq(1)` selects the same rows as
 /// `col("a").ne(1)`: neither selects rows where `a` is null.
 ///
 /// Floating point values compare by value with -0.0 equal to +0.0 and NaN equal to NaN
@@ -64,10 +64,10 @@ impl CmpOp {
 /// `is_not_null` when it has a non-null value.
 ///
 /// ```
-/// use parquet_serde::filter::{col, not};
+/// use parquet_serde::filter::col;
 /// let p = col("level").eq("ERROR").and(col("ts").between(100, 200));
 /// assert_eq!(p.to_string(), r#"(level == "ERROR" and ts between 100 and 200)"#);
-/// let q = not(col("latency").gt(5.5)).or(col("user").is_null());
+/// let q = (!col("latency").gt(5.5)).or(col("user").is_null());
 /// assert_eq!(q.to_string(), "(not latency > 5.5 or user is null)");
 /// assert_eq!(q.columns(), vec!["latency", "user"]);
 /// ```
@@ -185,8 +185,8 @@ pub fn col(path: impl Into<String>) -> Column {
     Column { path: path.into() }
 }
 
-/// The negation of `predicate` (also `!predicate`).
-pub fn not(predicate: Predicate) -> Predicate {
+/// The negation of `predicate` (`!predicate`).
+pub(crate) fn not(predicate: Predicate) -> Predicate {
     Predicate::Not(Box::new(predicate))
 }
 

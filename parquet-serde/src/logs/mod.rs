@@ -77,7 +77,7 @@
 //!   rows of one row group, and the data file before the checkpointed length is never
 //!   written again.
 //!
-//! **Recovery** ([`recover`], and every [`LogWriterBuilder::open`]) reads a journal's whole
+//! **Recovery** ([`UnfinishedFile::recover_all`], and every [`LogWriterBuilder::open`]) reads a journal's whole
 //! frames (a torn or corrupt tail is where the acknowledged data ends), truncates the data
 //! file to the last checkpoint's length, writes the rows records after it as one last row
 //! group, writes the footer (with the page indexes), syncs, and renames the file to its
@@ -96,7 +96,7 @@
 //! rows written since the last flush (as raw column batches, for the journal), so flush
 //! regularly ([`flush_interval`](LogWriterBuilder::flush_interval)).
 //!
-//! Limits: log files cannot be encrypted; [`recover`] (without the writer's options)
+//! Limits: log files cannot be encrypted; [`UnfinishedFile::recover_all`] (without the writer's options)
 //! writes the rebuilt last row group with the journal's codec and default encodings;
 //! on Linux the files of a running writer are told apart by its process id
 //! (`/proc/<pid>`), so a folder may be shared by several processes; elsewhere run recovery
@@ -114,7 +114,8 @@
 //!
 //! ## Reading files being written
 //!
-//! [`unfinished_files`] lists the files being written under a folder and [`snapshot`]
+//! [`UnfinishedFile::list`] lists the files being written under a folder and
+//! [`UnfinishedFile::snapshot`]
 //! reads the rows a file's journal acknowledges (every flushed row) into a complete Parquet
 //! file in memory, without touching the files: `parquet-serde tail DIR` prints rows this way
 //! as they are flushed.
@@ -220,7 +221,7 @@ pub use self::tracing::{
 };
 pub use active::SyncPolicy;
 pub use names::TimePartition;
-pub use recover::{recover, recover_file, RecoveryReport};
+pub use recover::RecoveryReport;
 pub use shared::SharedLogWriter;
-pub use snapshot::{snapshot, unfinished_files, UnfinishedFile};
+pub use snapshot::UnfinishedFile;
 pub use writer::{LogWriter, LogWriterBuilder};

@@ -13,7 +13,7 @@ use super::live::io_at;
 use super::names::{self, Kind};
 use super::{frame, journal, live};
 
-/// What [`recover`] did.
+/// What [`UnfinishedFile::recover_all`](super::UnfinishedFile::recover_all) did.
 #[derive(Debug, Default)]
 pub struct RecoveryReport {
     /// Final files made from unfinished ones.
@@ -30,19 +30,7 @@ pub struct RecoveryReport {
     pub failed: Vec<(PathBuf, Error)>,
 }
 
-/// Recovers every unfinished file under `dir` (all folders below it), skipping those a
-/// running writer holds. Each journal's failure is reported in
-/// [`RecoveryReport::failed`], not returned: one bad file does not stop the others. A
-/// missing `dir` holds nothing to recover.
-///
-/// Uses the codec and key-value metadata the journal recorded for the last row group it
-/// rebuilds (a [`LogWriter`](super::LogWriter) opening `dir` recovers with its own
-/// writer options).
-pub fn recover(dir: impl AsRef<Path>) -> Result<RecoveryReport> {
-    recover_with(dir, &WriterOptions::default())
-}
-
-/// [`recover`], writing the rebuilt last row group of each file with `options` (their
+/// [`UnfinishedFile::recover_all`](super::UnfinishedFile::recover_all), writing the rebuilt last row group of each file with `options` (their
 /// codec and key-value metadata replaced by the journal's).
 pub(crate) fn recover_with(
     dir: impl AsRef<Path>,
@@ -98,9 +86,9 @@ pub(crate) fn recover_with(
     Ok(report)
 }
 
-/// Recovers one unfinished file, named by its journal, its in-progress data file or its
-/// stem's folder; `Ok(None)` when nothing acknowledged was in it.
-pub fn recover_file(path: impl AsRef<Path>) -> Result<Option<PathBuf>> {
+/// [`UnfinishedFile::recover`](super::UnfinishedFile::recover): recovers one unfinished
+/// file; `Ok(None)` when nothing acknowledged was in it.
+pub(crate) fn recover_file(path: impl AsRef<Path>) -> Result<Option<PathBuf>> {
     let path = path.as_ref();
     let name = path
         .file_name()

@@ -293,7 +293,7 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
     }
 
     /// Makes every row written so far durable (see [`SyncPolicy`]): after `kill -9`, the
-    /// next [`open`](LogWriterBuilder::open) or [`recover`](super::recover) brings them
+    /// next [`open`](LogWriterBuilder::open) or [`recover_all`](super::UnfinishedFile::recover_all) brings them
     /// back, exactly once and in order.
     pub fn flush(&mut self) -> Result<()> {
         self.last_flush = Instant::now();

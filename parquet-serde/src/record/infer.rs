@@ -197,7 +197,7 @@ impl SchemaInferrer {
     /// inferrer.add(&serde_json::json!({"a": 1, "b": "x"}))?;
     /// inferrer.add(&serde_json::json!({"a": 18446744073709551615u64}))?;
     /// let schema = inferrer.schema()?;
-    /// assert_eq!(schema.columns()[0].physical_type, parquet_serde::core::format::Type::Double);
+    /// assert_eq!(schema.columns()[0].physical_type, parquet_serde::core::schema::PhysicalType::Double);
     /// assert_eq!(schema.root().fields()[1].repetition, parquet_serde::core::schema::Repetition::Optional);
     /// # Ok::<(), parquet_serde::Error>(())
     /// ```

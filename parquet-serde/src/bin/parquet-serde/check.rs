@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use parquet_serde::core::file::FileReader;
-use parquet_serde::core::values::{ByteCheck, ColumnValues};
+use parquet_serde::core::values::ColumnValues;
 use parquet_serde::record::Value;
 use parquet_serde::{Error, Reader};
 
@@ -42,12 +42,9 @@ pub fn check(reader: FileReader<std::fs::File>, out: &mut impl Write) -> Result<
 /// Checks the values of column `c` in row group `g` against the column's annotation.
 fn check_values(reader: &FileReader<std::fs::File>, g: usize, c: usize) -> Result<(), Error> {
     let schema = reader.schema();
-    let check = schema
-        .column_node(c)
-        .map_or(ByteCheck::None, |n| n.byte_check());
-    if check == ByteCheck::None {
+    let Some(node) = schema.column_node(c).filter(|n| n.checks_bytes()) else {
         return Ok(());
-    }
+    };
     let descr = &schema.columns()[c];
     let batch = reader.read_column(g, c)?;
     let ColumnValues::ByteArray(values) = &batch.values else {
@@ -56,7 +53,7 @@ fn check_values(reader: &FileReader<std::fs::File>, g: usize, c: usize) -> Resul
     let Some((i, why)) = values
         .iter()
         .enumerate()
-        .find_map(|(i, v)| check.check(v).err().map(|why| (i, why)))
+        .find_map(|(i, v)| node.check_bytes(v).err().map(|why| (i, why)))
     else {
         return Ok(());
     };
@@ -87,14 +84,9 @@ fn check_values(reader: &FileReader<std::fs::File>, g: usize, c: usize) -> Resul
             .take(g)
             .map(|rg| rg.num_rows())
             .sum::<u64>();
-    let kind = match check {
-        ByteCheck::Json => "JSON",
-        ByteCheck::Bson => "BSON",
-        _ => "string",
-    };
-    Err(Error::data(format!(
-        "a value of the {kind} column is {why} (row {row} of the file)"
-    ))
-    .with_column(descr.path.parts().join("."))
-    .with_row_group(g))
+    Err(
+        Error::data(format!("{} (row {row} of the file)", why.message()))
+            .with_column(descr.path.parts().join("."))
+            .with_row_group(g),
+    )
 }

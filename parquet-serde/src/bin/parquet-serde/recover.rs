@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use parquet_serde::logs::{recover, recover_file};
+use parquet_serde::logs::UnfinishedFile;
 use parquet_serde::Error;
 
 /// Arguments of `recover`.
@@ -20,7 +20,7 @@ pub struct RecoverArgs {
 /// recovered.
 pub fn run(args: &RecoverArgs, out: &mut impl Write) -> Result<(), Error> {
     if !args.path.is_dir() {
-        return match recover_file(&args.path)? {
+        return match UnfinishedFile::recover(&args.path)? {
             Some(path) => Ok(writeln!(out, "recovered {}", path.display())?),
             None => Ok(writeln!(
                 out,
@@ -29,7 +29,7 @@ pub fn run(args: &RecoverArgs, out: &mut impl Write) -> Result<(), Error> {
             )?),
         };
     }
-    let report = recover(&args.path)?;
+    let report = UnfinishedFile::recover_all(&args.path)?;
     for path in &report.recovered {
         writeln!(out, "recovered {}", path.display())?;
     }

@@ -1,6 +1,6 @@
 //! `tail DIR`: the last rows of a dataset, then its new rows as they come: the rows of
 //! each final file as it appears, and the rows a `LogWriter` flushes into the files it is
-//! still writing (read from their journals with `logs::snapshot`; when such a file becomes
+//! still writing (read from their journals with `UnfinishedFile::snapshot`; when such a file becomes
 //! final, only the rows not printed yet are; a file whose writer crashed is read the same
 //! way, up to its last flush). Other files being written (named `_…` or `.…`) are read once
 //! renamed. With `--final-only`, only final files are read.
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use parquet_serde::dataset::{DataFile, Dataset};
-use parquet_serde::logs::{snapshot, unfinished_files, UnfinishedFile};
+use parquet_serde::logs::UnfinishedFile;
 use parquet_serde::record::Value;
 use parquet_serde::{Error, ErrorKind, Predicate, ReadOptions};
 
@@ -198,7 +198,7 @@ fn unfinished_lines(args: &TailArgs, seen: &mut Seen, mirror: &Mirror) -> Vec<St
     if args.final_only {
         return Vec::new();
     }
-    let files = match unfinished_files(&args.dir) {
+    let files = match UnfinishedFile::list(&args.dir) {
         Ok(files) => files,
         Err(e) => {
             report(seen, &e);
@@ -239,7 +239,7 @@ fn snapshot_lines(
     at: &Mirror,
 ) -> Result<Vec<String>, Error> {
     let mirror = at.dir.as_path();
-    let Some(bytes) = snapshot(&file.journal)? else {
+    let Some(bytes) = UnfinishedFile::snapshot(&file.journal)? else {
         return Ok(Vec::new());
     };
     let rel = file

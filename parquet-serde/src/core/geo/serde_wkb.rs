@@ -3,7 +3,7 @@
 //!
 //! `geo_types` values have no serde form that is WKB, so a GEOMETRY or GEOGRAPHY column of them
 //! needs both attributes: `#[parquet(geometry)]` (or `geography(...)`) for the schema and this
-//! module for the values. An `Option` of a geometry takes [`option`].
+//! module for the values, for a geometry and an `Option` of one alike.
 //!
 //! ```
 //! use geo_types::{point, Geometry, Point};
@@ -16,7 +16,7 @@
 //!     #[serde(with = "parquet_serde::core::geo::serde_wkb")]
 //!     location: Point<f64>,
 //!     #[parquet(geography(crs = "OGC:CRS84", algorithm = "spherical"))]
-//!     #[serde(with = "parquet_serde::core::geo::serde_wkb::option")]
+//!     #[serde(with = "parquet_serde::core::geo::serde_wkb")]
 //!     area: Option<Geometry<f64>>,
 //! }
 //!
@@ -34,58 +34,77 @@ use serde::{Deserializer, Serializer};
 
 use super::WkbGeometry;
 
-/// Serializes `value` as its WKB bytes.
-pub fn serialize<G: WkbGeometry, S: Serializer>(value: &G, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_bytes(&value.to_wkb())
+/// Serializes `value` (a geometry, or an `Option` of one: `None` as a null) as its WKB
+/// bytes.
+pub fn serialize<T: WkbValue, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    value.serialize_wkb(s)
 }
 
-/// Deserializes a geometry from WKB bytes.
-pub fn deserialize<'de, G: WkbGeometry, D: Deserializer<'de>>(d: D) -> Result<G, D::Error> {
-    d.deserialize_byte_buf(WkbVisitor(PhantomData))
+/// Deserializes a geometry from WKB bytes (for an `Option` of one, a null as `None`).
+pub fn deserialize<'de, T: WkbValue, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+    T::deserialize_wkb(d)
 }
 
-/// The same for `Option<G>`: `None` is a null.
+/// The old spelling for `Option` fields: the functions above serve both.
+#[doc(hidden)]
 pub mod option {
+    pub use super::{deserialize, serialize};
+}
+
+mod sealed {
     use super::*;
 
-    /// Serializes `Some(g)` as the WKB of `g` and `None` as none.
-    pub fn serialize<G: WkbGeometry, S: Serializer>(
-        value: &Option<G>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(g) => s.serialize_some(&BytesOf(g.to_wkb())),
-            None => s.serialize_none(),
+    /// What [`serialize`](super::serialize) and [`deserialize`](super::deserialize) take:
+    /// a [`WkbGeometry`] and an `Option` of one (sealed: not nameable outside this module).
+    pub trait WkbValue: Sized {
+        /// Serializes the value as its WKB bytes.
+        fn serialize_wkb<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error>;
+        /// Deserializes the value from WKB bytes.
+        fn deserialize_wkb<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
+    }
+
+    impl<G: WkbGeometry> WkbValue for G {
+        fn serialize_wkb<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_bytes(&self.to_wkb())
+        }
+        fn deserialize_wkb<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_byte_buf(WkbVisitor(PhantomData))
         }
     }
 
-    /// Deserializes a nullable WKB value.
-    pub fn deserialize<'de, G: WkbGeometry, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Option<G>, D::Error> {
-        d.deserialize_option(OptionVisitor(PhantomData))
+    impl<G: WkbGeometry> WkbValue for Option<G> {
+        fn serialize_wkb<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match self {
+                Some(g) => s.serialize_some(&BytesOf(g.to_wkb())),
+                None => s.serialize_none(),
+            }
+        }
+        fn deserialize_wkb<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_option(OptionVisitor(PhantomData))
+        }
+    }
+}
+use sealed::WkbValue;
+
+struct OptionVisitor<G>(PhantomData<G>);
+
+impl<'de, G: WkbGeometry> Visitor<'de> for OptionVisitor<G> {
+    type Value = Option<G>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("WKB bytes or null")
     }
 
-    struct OptionVisitor<G>(PhantomData<G>);
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
 
-    impl<'de, G: WkbGeometry> Visitor<'de> for OptionVisitor<G> {
-        type Value = Option<G>;
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
 
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("WKB bytes or null")
-        }
-
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            super::deserialize(d).map(Some)
-        }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        G::deserialize_wkb(d).map(Some)
     }
 }
 

@@ -281,20 +281,47 @@ impl SchemaNode {
         Some(logical.or_else(legacy).unwrap_or(Conversion::Plain))
     }
 
-    /// What this leaf's annotation asks of the bytes of its values, which the writer checks
-    /// and the CLI's `check` verifies: UTF-8 for STRING and ENUM, JSON text for JSON, a
-    /// document for BSON ([`ByteCheck::None`] for other nodes).
+    /// Whether this leaf's annotation asks anything of the bytes of its values (STRING,
+    /// ENUM, JSON, BSON): whether [`check_bytes`](Self::check_bytes) can fail.
+    pub fn checks_bytes(&self) -> bool {
+        self.byte_check() != ByteCheck::None
+    }
+
+    /// Checks `value` against what this leaf's annotation asks of the bytes of its values,
+    /// as the writer does and the CLI's `check` verifies: UTF-8 for STRING and ENUM, JSON
+    /// text (as serde_json parses it, no lone surrogate escape) for JSON, one document for
+    /// BSON; any bytes for other nodes. The [`ErrorKind::Data`](crate::ErrorKind::Data)
+    /// error says what is wrong, without quoting the value.
     ///
     /// ```
     /// use parquet_serde::core::schema::Schema;
-    /// use parquet_serde::core::values::ByteCheck;
     /// let s: Schema = "message m { required binary j (JSON); required binary b (BSON); }"
     ///     .parse()
     ///     .unwrap();
-    /// assert_eq!(s.fields()[0].byte_check(), ByteCheck::Json);
-    /// assert_eq!(s.fields()[1].byte_check(), ByteCheck::Bson);
+    /// let (json, bson) = (&s.fields()[0], &s.fields()[1]);
+    /// assert!(json.checks_bytes() && bson.checks_bytes());
+    /// assert!(json.check_bytes(br#"{"a": [1, null]}"#).is_ok());
+    /// let e = json.check_bytes(b"{bad json").unwrap_err();
+    /// assert!(e.message().starts_with("a value of the JSON column is not valid JSON"));
+    /// // The smallest BSON document: its length (5), no element, the terminator.
+    /// assert!(bson.check_bytes(&[5, 0, 0, 0, 0]).is_ok());
+    /// assert!(bson.check_bytes(b"{}").is_err());
     /// ```
-    pub fn byte_check(&self) -> ByteCheck {
+    pub fn check_bytes(&self, value: &[u8]) -> crate::Result<()> {
+        let check = self.byte_check();
+        check.check(value).map_err(|why| {
+            let kind = match check {
+                ByteCheck::Json => "JSON",
+                ByteCheck::Bson => "BSON",
+                _ => "string",
+            };
+            crate::Error::data(format!("a value of the {kind} column is {why}"))
+        })
+    }
+
+    /// What this leaf's annotation asks of the bytes of its values
+    /// ([`ByteCheck::None`] for other nodes).
+    pub(crate) fn byte_check(&self) -> ByteCheck {
         match (self.conversion(), &self.kind) {
             (Some(Conversion::Text(TextKind::Json)), _) => ByteCheck::Json,
             (Some(Conversion::Text(_)), _) => ByteCheck::Utf8,

@@ -4,19 +4,8 @@
 //! `check` every value of a file.
 
 /// What an annotation asks of a `BYTE_ARRAY` value.
-///
-/// ```
-/// use parquet_serde::core::values::ByteCheck;
-/// assert!(ByteCheck::Json.check(br#"{"a": [1, null]}"#).is_ok());
-/// assert!(ByteCheck::Json.check(b"{bad json").is_err());
-/// assert!(ByteCheck::Utf8.check(b"\xff").is_err());
-/// // The smallest BSON document: its length (5), no element, the terminator.
-/// assert!(ByteCheck::Bson.check(&[5, 0, 0, 0, 0]).is_ok());
-/// assert!(ByteCheck::Bson.check(b"{}").is_err());
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ByteCheck {
+pub(crate) enum ByteCheck {
     /// Any bytes (unannotated, or an annotation that asks nothing of them).
     None,
     /// UTF-8 text (STRING, ENUM).
@@ -30,7 +19,7 @@ pub enum ByteCheck {
 
 impl ByteCheck {
     /// Checks `value`; the error says what is wrong (without quoting the value).
-    pub fn check(self, value: &[u8]) -> Result<(), String> {
+    pub(crate) fn check(self, value: &[u8]) -> Result<(), String> {
         match self {
             ByteCheck::None => Ok(()),
             ByteCheck::Utf8 => utf8(value).map(|_| ()),
@@ -239,6 +228,17 @@ impl BsonReader<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn each_check_accepts_its_bytes_and_refuses_others() {
+        use super::ByteCheck;
+        assert!(ByteCheck::Json.check(br#"{"a": [1, null]}"#).is_ok());
+        assert!(ByteCheck::Json.check(b"{bad json").is_err());
+        assert!(ByteCheck::Utf8.check(b"\xff").is_err());
+        // The smallest BSON document: its length (5), no element, the terminator.
+        assert!(ByteCheck::Bson.check(&[5, 0, 0, 0, 0]).is_ok());
+        assert!(ByteCheck::Bson.check(b"{}").is_err());
+    }
+
     use super::*;
 
     /// A document of `elements` (type, name, value bytes).

@@ -5,7 +5,8 @@
 //!
 //! The text forms of logical values (dates, times, timestamps, decimals, UUIDs), printed and
 //! parsed, live in the crate-internal `text` module; what an annotated byte value must be
-//! (UTF-8, JSON text, a BSON document) in [`ByteCheck`]; numeric conversions of stored values
+//! (UTF-8, JSON text, a BSON document) in `annotated` (checked through
+//! [`SchemaNode::check_bytes`](crate::core::schema::SchemaNode::check_bytes)); numeric conversions of stored values
 //! (INT96 to nanoseconds, big-endian bytes to 128-bit integers, FLOAT16) in `numeric`.
 
 mod annotated;
@@ -16,7 +17,7 @@ mod json_text;
 pub(crate) mod numeric;
 pub(crate) mod text;
 
-pub use annotated::ByteCheck;
+pub(crate) use annotated::ByteCheck;
 pub(crate) use gather::{gather, GatherError};
 pub use interval::Interval;
 
