@@ -56,6 +56,7 @@ pub mod encryption;
 pub mod file;
 pub mod format;
 pub mod geo;
+#[cfg(feature = "keytools")]
 pub mod keytools;
 pub mod page;
 pub mod schema;

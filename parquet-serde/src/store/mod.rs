@@ -43,6 +43,7 @@
 //! ```
 
 mod read;
+#[cfg(feature = "logs")]
 mod ship;
 mod source;
 mod upload;
@@ -50,6 +51,7 @@ mod write;
 
 pub use crate::remote::{FetchStats, RemoteFile, RemoteOptions};
 pub use read::{from_store, StoreReader};
+#[cfg(feature = "logs")]
 pub use ship::{ShipStats, Shipper, ShipperBuilder};
 pub use upload::MIN_PART_SIZE;
 pub use write::{to_store, StoreWriter, UploadOptions};
