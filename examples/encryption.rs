@@ -2,7 +2,7 @@
 //! signed in plaintext so other columns stay readable without keys), then envelope encryption
 //! through a KMS client, the way pyarrow's and parquet-java's key tools do it.
 //!
-//! `cargo run --example encryption`
+//! `cargo run --example encryption --features keytools`
 
 use std::sync::Arc;
 

@@ -10,7 +10,7 @@
 //!    `parquet_serde::dataset::Dataset` and a predicate (`level = 'ERROR'`), which skips
 //!    row groups and pages by their statistics.
 //!
-//! `cargo run --example logs`
+//! `cargo run --example logs --features tracing`
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! printed), and streamed from async code. Runs against an in-memory store; for S3, build
 //! the store with `object_store::aws::AmazonS3Builder` instead (shown below).
 //!
-//! `cargo run --example object_store`
+//! `cargo run --example object_store --features object_store`
 
 use std::sync::Arc;
 

@@ -50,7 +50,7 @@
 //! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`] |
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
-//! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] |
+//! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] (feature `logs`) |
 //! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::SchemaInferrer`] |
 //! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant::to_variant_bytes`], [`variant::Variant::decode`] (the [`variant`] table) |
 //! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
@@ -155,9 +155,11 @@
 //! | `bson` | [`bson`](mod@bson): any BSON document type (`bson::Document`, a struct) in a BSON column, with `#[serde(with = "parquet_serde::bson")]` |
 //! | `bytes` | `ParquetSchema` for `bytes::Bytes`/`BytesMut`, and `ChunkReader` for `Bytes` |
 //! | `geo-types` | GEOMETRY/GEOGRAPHY columns of `geo_types` geometries as WKB (`ParquetSchema`, `core::geo::WkbGeometry`, `core::geo::serde_wkb`) |
-//! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`, `recover`, `from-jsonl`, `from-csv`, `concat`) |
-//! | `tracing` | [`logs::TracingLayer`](logs): `tracing` events written as Parquet rows |
-//! | `object_store` | [`store`]: read from any `object_store::ObjectStore` (S3, GCS, Azure, ...) by ranged GETs of only what a read needs; write with a multipart upload |
+//! | `logs` | [`logs`]: application logs as rolling Parquet files, durable flushes, crash recovery |
+//! | `tracing` | [`logs::TracingLayer`](logs): `tracing` events written as Parquet rows (implies `logs`) |
+//! | `keytools` | `core::keytools`: envelope encryption with a KMS (key material, wrapped keys, caches) |
+//! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`, `recover`, `from-jsonl`, `from-csv`, `concat`; implies `logs`) |
+//! | `object_store` | [`store`]: read from any `object_store::ObjectStore` (S3, GCS, Azure, ...) by ranged GETs of only what a read needs; write with a multipart upload; with `logs`, `store::Shipper` uploads a log folder's finished files |
 //! | `tokio` | [`stream`]: rows as a `futures::Stream` from an `AsyncRead + AsyncSeek` (or, with `object_store`, from a store), assembled off the executor |
 //!
 //! ## Threads
@@ -188,6 +190,7 @@ pub mod filter;
 #[cfg(feature = "internals")]
 mod internals;
 pub mod json;
+#[cfg(feature = "logs")]
 pub mod logs;
 pub mod record;
 mod reject;

@@ -55,6 +55,7 @@ pub mod encryption;
 pub mod file;
 pub(crate) mod format;
 pub mod geo;
+#[cfg(feature = "keytools")]
 pub mod keytools;
 pub mod page;
 pub mod schema;

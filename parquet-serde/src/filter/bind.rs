@@ -144,6 +144,7 @@ impl Bound {
         out
     }
 
+    #[cfg(any(feature = "object_store", feature = "tokio"))]
     pub fn leaves<'a>(&'a self, f: &mut impl FnMut(&'a Leaf)) {
         match self {
             Bound::Leaf(l) => f(l),

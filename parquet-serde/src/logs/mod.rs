@@ -1,5 +1,5 @@
-//! Application logs as Parquet: a crash-safe, rolling log store ([`LogWriter`]) and, with
-//! the `tracing` feature, a `tracing` layer writing through it.
+//! Application logs as Parquet (feature `logs`): a crash-safe, rolling log store
+//! ([`LogWriter`]) and, with the `tracing` feature, a `tracing` layer writing through it.
 //!
 //! ```
 //! use parquet_serde::logs::{LogWriter, TimePartition};

@@ -56,6 +56,7 @@ mod writer;
 
 pub(crate) use json::shred_json;
 pub(crate) use value::shred_value;
+#[cfg(feature = "logs")]
 pub(crate) use writer::schema_of;
 pub use writer::Writer;
 

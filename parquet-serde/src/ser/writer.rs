@@ -361,6 +361,7 @@ impl<W: Write, T> Writer<W, T> {
 }
 
 /// Hooks of the log store (`logs/`): a journal of the rows not yet in a row group.
+#[cfg_attr(not(feature = "logs"), allow(dead_code))] // only the log store (logs/) uses it
 impl<W: Write, T: Serialize + ParquetSchema> Writer<W, T> {
     /// Starts copying the rows that move into the current row group (see [`Tap`]).
     pub(crate) fn enable_tap(&mut self) {

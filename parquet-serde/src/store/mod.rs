@@ -43,6 +43,7 @@
 //! ```
 
 mod read;
+#[cfg(feature = "logs")]
 mod ship;
 mod source;
 mod upload;
@@ -50,5 +51,6 @@ mod write;
 
 pub use crate::remote::{FetchStats, RemoteFile, RemoteOptions};
 pub use read::StoreReader;
+#[cfg(feature = "logs")]
 pub use ship::{ShipStats, Shipper, ShipperBuilder};
 pub use write::{StoreWriter, UploadOptions};

@@ -29,6 +29,7 @@ pub use batch::ColumnBatch;
 pub(crate) use batch::{empty_values, empty_values_like, extend_values, truncate_values};
 pub(crate) use decode::decode_plain;
 pub(crate) use encode::check_encoding;
+#[cfg(feature = "logs")]
 pub(crate) use encode::encode_plain;
 pub use reader::ColumnChunkReader;
 pub use statistics::{ColumnStatistics, Decimal, Scalar, SortOrder};

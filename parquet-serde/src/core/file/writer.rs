@@ -98,6 +98,7 @@ impl<W: Write> FileWriter<W> {
     /// Continues a file whose first `position` bytes (magic and row groups) are already in
     /// `sink`, as a [`FileProgress`] recorded them: the log store's recovery appends the last
     /// row group and the footer to a file a crash left unfinished. Plaintext files only.
+    #[cfg_attr(not(feature = "logs"), allow(dead_code))] // only the log store (logs/) uses it
     pub(crate) fn resume(
         sink: W,
         schema: Schema,
@@ -142,6 +143,7 @@ impl<W: Write> FileWriter<W> {
 
     /// What a checkpoint records of the file so far: its length, row groups and their page
     /// indexes (which [`close`](Self::close) writes).
+    #[cfg_attr(not(feature = "logs"), allow(dead_code))] // only the log store (logs/) uses it
     pub(crate) fn progress(&self) -> FileProgress {
         FileProgress {
             position: self.position,
@@ -151,6 +153,7 @@ impl<W: Write> FileWriter<W> {
     }
 
     /// The sink, to flush or sync what was written.
+    #[cfg_attr(not(feature = "logs"), allow(dead_code))] // only the log store (logs/) uses it
     pub(crate) fn sink_mut(&mut self) -> &mut W {
         &mut self.sink
     }
@@ -158,6 +161,7 @@ impl<W: Write> FileWriter<W> {
 
 /// The part of a file written so far: bytes, row groups, and each chunk's page indexes.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(not(feature = "logs"), allow(dead_code))] // only the log store (logs/) uses it
 pub(crate) struct FileProgress {
     /// Bytes written: the magic and the row groups' pages and Bloom filters.
     pub position: u64,

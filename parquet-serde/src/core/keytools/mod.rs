@@ -1,4 +1,4 @@
-//! Envelope encryption key tools, compatible with parquet-java's
+//! Envelope encryption key tools (feature `keytools`), compatible with parquet-java's
 //! `org.apache.parquet.crypto.keytools` and pyarrow's `pyarrow.parquet.encryption`.
 //!
 //! Files are encrypted with random data encryption keys (DEKs). A key management service
