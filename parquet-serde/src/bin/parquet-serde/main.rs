@@ -32,7 +32,6 @@ mod keys;
 mod meta;
 mod meta_stats;
 mod names;
-mod output_file;
 mod pages;
 mod read;
 mod recover;

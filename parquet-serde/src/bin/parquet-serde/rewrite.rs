@@ -9,13 +9,12 @@ use clap::Args;
 use parquet_serde::core::column::DataPageVersion;
 use parquet_serde::core::column::Encoding;
 use parquet_serde::core::file::{
-    ColumnOverrides, FileReader, FileWriter, ReadOptions, WriterOptions,
+    ColumnOverrides, FileReader, FileWriter, PendingFile, ReadOptions, WriterOptions,
 };
 use parquet_serde::core::schema::Schema;
 use parquet_serde::{Compression, Error};
 
 use crate::names::{parse_compression, parse_encoding};
-use crate::output_file::OutputFile;
 use crate::rewrite_copy::copy;
 use crate::rewrite_crypto::CryptoArgs;
 use crate::rewrite_layout::{compression_of, layout};
@@ -201,7 +200,7 @@ pub fn run(args: &RewriteArgs) -> Result<(), Error> {
         options = options.encryption(encryption);
     }
     options.validate(reader.schema())?;
-    let (pending, out) = OutputFile::create(&args.output)?;
+    let (pending, out) = PendingFile::create(&args.output)?;
     let writer = FileWriter::new(BufWriter::new(out), reader.schema().clone(), options)?;
     let sink = copy(&reader, writer, args.row_group_rows)?;
     sink.into_inner()

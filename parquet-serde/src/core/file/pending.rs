@@ -11,11 +11,23 @@ use tempfile::NamedTempFile;
 use crate::error::{Error, Result};
 
 /// A temporary file that becomes `dest` on [`commit`](Self::commit) and is removed when
-/// dropped uncommitted: what [`to_path`](crate::to_path) and
-/// [`Writer::from_path`](crate::Writer::from_path) write through, so that a failed write
-/// leaves no file and an existing one stays as it was.
+/// dropped uncommitted: what [`to_path`](crate::to_path) and the command-line tool write
+/// through, so that a failed write leaves no file and an existing one stays as it was.
+///
+/// ```
+/// use std::io::Write;
+/// use parquet_serde::core::file::PendingFile;
+/// let dir = tempfile::tempdir()?;
+/// let dest = dir.path().join("out.parquet");
+/// let (pending, mut file) = PendingFile::create(&dest)?;
+/// file.write_all(b"PAR1")?;
+/// assert!(!dest.exists());
+/// pending.commit()?;
+/// assert_eq!(std::fs::read(&dest)?, b"PAR1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
-pub(crate) struct PendingFile {
+pub struct PendingFile {
     temp: NamedTempFile,
     dest: PathBuf,
 }
@@ -27,7 +39,7 @@ impl PendingFile {
     /// destination.
     ///
     /// Fails when `dest` names no file (`/`, `..`) or its directory does not exist.
-    pub(crate) fn create(dest: &Path) -> Result<(PendingFile, File)> {
+    pub fn create(dest: &Path) -> Result<(PendingFile, File)> {
         let name = dest.file_name().ok_or_else(|| {
             Error::invalid_argument(format!("`{}` does not name a file", dest.display()))
         })?;
@@ -62,7 +74,7 @@ impl PendingFile {
 
     /// Syncs the temporary file to disk, then renames it to the destination. On failure the
     /// temporary file is removed and the destination is left as it was.
-    pub(crate) fn commit(self) -> Result<()> {
+    pub fn commit(self) -> Result<()> {
         self.temp.as_file().sync_all()?;
         let dest = self.dest;
         // A failed persist hands the temporary file back; dropping it removes it.
