@@ -7,8 +7,8 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 
-use common::counting::CountingReader;
 use common::{corpus, testdata};
+use parquet_serde::__internals::CountingReader;
 use parquet_serde::core::bloom::Sbbf;
 use parquet_serde::core::column::{Scalar, SortOrder};
 use parquet_serde::core::file::BoundaryOrder;

@@ -11,7 +11,7 @@ use common::{corpus_file, python_file};
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
-use common::counting::CountingReader;
+use parquet_serde::__internals::CountingReader;
 use parquet_serde::core::column::ColumnBatch;
 use parquet_serde::core::file::{FileWriter, WriterOptions};
 use parquet_serde::core::schema::Schema;

@@ -123,3 +123,6 @@ pub fn file_metadata(
 pub mod variant {
     pub use crate::variant::kernels::*;
 }
+
+/// A `ChunkReader` that counts the bytes and reads it serves: how much of a file a read touched.
+pub use crate::core::file::chunk_reader::CountingReader;

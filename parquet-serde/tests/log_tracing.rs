@@ -471,12 +471,7 @@ fn child_drops_and_fails_without_a_callback() {
     assert!(dropped > 0);
 
     let logs = dir.path().join("failing");
-    let (layer, guard) = TracingLayer::builder(&logs)
-        .roll_bytes(1)
-        .overflow(Overflow::Block)
-        .build()
-        .unwrap();
-    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    let (guard, dispatch) = rolling_every_event(&logs);
     tracing::dispatcher::with_default(&dispatch, || {
         tracing::info!("first");
         guard.flush().unwrap();
@@ -511,12 +506,7 @@ fn without_a_callback_nothing_is_printed() {
 fn without_a_callback_writer_errors_are_counted_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");
-    let (layer, guard) = TracingLayer::builder(&logs)
-        .roll_bytes(1)
-        .overflow(Overflow::Block)
-        .build()
-        .unwrap();
-    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    let (guard, dispatch) = rolling_every_event(&logs);
     tracing::dispatcher::with_default(&dispatch, || {
         tracing::info!("first");
         guard.flush().unwrap();
@@ -543,4 +533,20 @@ fn without_a_callback_writer_errors_are_counted_and_kept() {
     let e = guard.close().unwrap_err().to_string();
     assert!(e.contains("error(s); the last"), "{e}");
     assert!(e.contains("No such file"), "{e}");
+}
+
+/// A tracing layer over `logs` that rolls to a new file at every event and never drops one, and
+/// the dispatch that logs through it.
+fn rolling_every_event(
+    logs: &std::path::Path,
+) -> (parquet_serde::logs::TracingGuard, tracing::Dispatch) {
+    let (layer, guard) = TracingLayer::builder(logs)
+        .roll_bytes(1)
+        .overflow(Overflow::Block)
+        .build()
+        .unwrap();
+    (
+        guard,
+        tracing::Dispatch::new(tracing_subscriber::registry().with(layer)),
+    )
 }

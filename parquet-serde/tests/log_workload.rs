@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::counting::CountingReader;
+use parquet_serde::__internals::CountingReader;
 use parquet_serde::core::bloom::BloomFilterOptions;
 use parquet_serde::core::column::ColumnBatch;
 use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};

@@ -17,7 +17,7 @@ mod common;
 use std::fs::File;
 use std::time::Instant;
 
-use common::counting::CountingReader;
+use parquet_serde::__internals::CountingReader;
 use parquet_serde::core::file::FileReader;
 use parquet_serde::filter::{col, FilterOptions, Predicate};
 use parquet_serde::{ParquetSchema, Reader, Writer, WriterOptions};

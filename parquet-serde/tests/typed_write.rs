@@ -1520,3 +1520,36 @@ proptest::proptest! {
         proptest::prop_assert_eq!(read_back(direct).len(), good.len());
     }
 }
+
+/// The `_with` functions take their options by value or by reference, with the same result.
+#[test]
+fn with_functions_take_options_by_value_or_by_reference() {
+    #[derive(
+        serde::Serialize, serde::Deserialize, parquet_serde::ParquetSchema, Debug, PartialEq,
+    )]
+    struct Row {
+        id: i64,
+        name: String,
+    }
+    let rows = vec![
+        Row {
+            id: 1,
+            name: "a".into(),
+        },
+        Row {
+            id: 2,
+            name: "b".into(),
+        },
+    ];
+    let options = parquet_serde::WriterOptions::default()
+        .compression(parquet_serde::Compression::Zstd(3))
+        .row_group_rows(1);
+    let by_ref = parquet_serde::to_vec_with(&rows, &options).unwrap();
+    let by_value = parquet_serde::to_vec_with(&rows, options.clone()).unwrap();
+    assert_eq!(by_ref, by_value);
+    let read = parquet_serde::ReadOptions::default();
+    let a: Vec<Row> = parquet_serde::from_slice_with(&by_ref, &read).unwrap();
+    let b: Vec<Row> = parquet_serde::from_slice_with(&by_ref, read).unwrap();
+    assert_eq!(a, rows);
+    assert_eq!(b, rows);
+}

@@ -216,25 +216,31 @@ pub fn from_path<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<Vec<T>> 
 /// # Ok(())
 /// # }
 /// ```
-pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: ReadOptions) -> Result<Vec<T>> {
-    collect(Reader::<_, T>::with_options(bytes, options)?)
+pub fn from_slice_with<T: DeserializeOwned>(
+    bytes: &[u8],
+    options: impl Into<ReadOptions>,
+) -> Result<Vec<T>> {
+    collect(Reader::<_, T>::with_options(bytes, options.into())?)
 }
 
 /// [`from_reader`] with reader options.
 pub fn from_reader_with<T: DeserializeOwned, S: IntoChunkReader>(
     source: S,
-    options: ReadOptions,
+    options: impl Into<ReadOptions>,
 ) -> Result<Vec<T>> {
     collect(Reader::<_, T>::with_options(
         source.into_chunk_reader()?,
-        options,
+        options.into(),
     )?)
 }
 
 /// [`from_path`] with reader options.
 pub fn from_path_with<T: DeserializeOwned>(
     path: impl AsRef<Path>,
-    options: ReadOptions,
+    options: impl Into<ReadOptions>,
 ) -> Result<Vec<T>> {
-    collect(Reader::<_, T>::from_path_with_options(path, options)?)
+    collect(Reader::<_, T>::from_path_with_options(
+        path,
+        options.into(),
+    )?)
 }

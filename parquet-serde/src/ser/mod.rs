@@ -96,9 +96,9 @@ pub fn to_vec<T: Serialize + ParquetSchema>(rows: &[T]) -> Result<Vec<u8>> {
 /// ```
 pub fn to_vec_with<T: Serialize + ParquetSchema>(
     rows: &[T],
-    options: WriterOptions,
+    options: impl Into<WriterOptions>,
 ) -> Result<Vec<u8>> {
-    let mut writer = Writer::in_memory(options)?;
+    let mut writer = Writer::in_memory(options.into())?;
     writer.write_all(rows)?;
     writer.into_inner()
 }
@@ -116,9 +116,9 @@ pub fn to_writer<W: Write, T: Serialize + ParquetSchema>(sink: W, rows: &[T]) ->
 pub fn to_writer_with<W: Write, T: Serialize + ParquetSchema>(
     sink: W,
     rows: &[T],
-    options: WriterOptions,
+    options: impl Into<WriterOptions>,
 ) -> Result<W> {
-    let mut writer = Writer::new(sink, options)?;
+    let mut writer = Writer::new(sink, options.into())?;
     writer.write_all(rows)?;
     writer.into_inner()
 }
@@ -135,9 +135,9 @@ pub fn to_path<T: Serialize + ParquetSchema>(path: impl AsRef<Path>, rows: &[T])
 pub fn to_path_with<T: Serialize + ParquetSchema>(
     path: impl AsRef<Path>,
     rows: &[T],
-    options: WriterOptions,
+    options: impl Into<WriterOptions>,
 ) -> Result<()> {
-    let mut writer = Writer::from_path(path, options)?;
+    let mut writer = Writer::from_path(path, options.into())?;
     writer.write_all(rows)?;
     writer.close().map(drop)
 }

@@ -8,7 +8,6 @@ mod json;
 pub(crate) mod tokens;
 mod value_serde;
 
-
 use crate::core::format::TimeUnit;
 use crate::core::values::Int96;
 use crate::variant::Variant;

@@ -53,10 +53,6 @@ mod value;
 mod view;
 
 #[cfg(test)]
-mod direct_tests;
-#[cfg(test)]
-mod test_gen;
-#[cfg(test)]
 mod tests;
 
 pub use de::from_variant;

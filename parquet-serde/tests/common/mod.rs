@@ -25,7 +25,6 @@ use std::process::Command;
 use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::record::Value;
 
-pub mod counting;
 pub mod logs;
 
 /// What the corpus folder is, for the message of a test that cannot find a file in it.

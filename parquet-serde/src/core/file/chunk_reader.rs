@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-#[cfg(test)]
+#[cfg(any(test, feature = "internals"))]
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -160,17 +160,16 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> Result<()>
 }
 
 /// A [`ChunkReader`] that counts the bytes and the reads it serves, to show how much of a
-/// file a query touched (unit tests; the integration tests have their own in
-/// `tests/common/counting.rs`).
-#[cfg(test)]
+/// file a query touched (the unit tests, and the integration tests through `__internals`).
+#[cfg(any(test, feature = "internals"))]
 #[derive(Debug)]
-pub(crate) struct CountingReader<R> {
+pub struct CountingReader<R> {
     inner: R,
     bytes: AtomicU64,
     reads: AtomicU64,
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "internals"))]
 #[allow(dead_code)]
 impl<R: ChunkReader> CountingReader<R> {
     /// Wraps a reader.
@@ -198,7 +197,7 @@ impl<R: ChunkReader> CountingReader<R> {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "internals"))]
 impl<R: ChunkReader> ChunkReader for CountingReader<R> {
     fn len_bytes(&self) -> u64 {
         self.inner.len_bytes()

@@ -1,7 +1,7 @@
 //! Files: magic, footer, row groups; [`FileReader`] and [`FileWriter`] over any
 //! [`ChunkReader`] or `std::io::Write`.
 
-mod chunk_reader;
+pub(crate) mod chunk_reader;
 mod copy;
 mod decryptor;
 mod external;

@@ -56,6 +56,14 @@ pub(crate) fn default_threads() -> usize {
         .clamp(1, MAX_DEFAULT_THREADS)
 }
 
+/// The options a reference holds (cloned): the `_with` read functions take options by value
+/// or by reference.
+impl From<&ReadOptions> for ReadOptions {
+    fn from(options: &ReadOptions) -> Self {
+        options.clone()
+    }
+}
+
 impl Default for ReadOptions {
     fn default() -> Self {
         let p = PageReaderOptions::default();
@@ -374,6 +382,14 @@ fn same_encryption(a: &FileEncryptionProperties, b: &FileEncryptionProperties) -
         && a.columns() == b.columns()
         && a.aad_prefix() == b.aad_prefix()
         && a.store_aad_prefix() == b.store_aad_prefix()
+}
+
+/// The options a reference holds (cloned): the `_with` write functions take options by value
+/// or by reference.
+impl From<&WriterOptions> for WriterOptions {
+    fn from(options: &WriterOptions) -> Self {
+        options.clone()
+    }
 }
 
 impl Default for WriterOptions {

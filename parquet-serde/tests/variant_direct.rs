@@ -6,16 +6,19 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::encoder::VariantEncoder;
-use super::json_encoder::json_to_variant_bytes;
-use super::view::ValueRef;
-use super::{to_variant, to_variant_bytes, Variant, VariantRef};
+// The encoders and the borrowed view this test compares against are crate-private (not API).
+use parquet_serde::__internals::variant::{
+    json_to_variant_bytes, ValueRef, VariantEncoder, VariantRef,
+};
+use parquet_serde::variant::{to_variant, to_variant_bytes, Variant};
 use proptest::prelude::*;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::Value as J;
 
-use super::test_gen::{json_leaf, json_tree, same, variant_tree};
+#[path = "common/variant_gen.rs"]
+mod variant_gen;
+use variant_gen::{json_leaf, json_tree, same, variant_tree};
 
 /// Every object below `v` lists its fields strictly sorted by name, and every field is
 /// found again by name (the binary search readers use).
