@@ -24,10 +24,14 @@
 
 mod handoff;
 pub(crate) mod prefault;
+// Where the background threads of the tracing layer and the shipper send their errors.
+#[cfg(any(feature = "tracing", all(feature = "object_store", feature = "logs")))]
 mod reports;
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 mod runtime;
 mod scope;
+// Named threads of the log store's flusher, the tracing layer and the shipper.
+#[cfg(feature = "logs")]
 mod thread;
 mod worker;
 
@@ -38,12 +42,14 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::error::{Error, ErrorKind, Result};
 
 pub(crate) use handoff::{Handoff, Producer, Taken};
+#[cfg(any(feature = "tracing", all(feature = "object_store", feature = "logs")))]
 pub(crate) use reports::{OnError, Reports};
 #[cfg(feature = "tokio")]
 pub(crate) use runtime::blocking;
 #[cfg(feature = "object_store")]
 pub(crate) use runtime::runtime;
 pub(crate) use scope::{run_groups, scope};
+#[cfg(feature = "logs")]
 pub(crate) use thread::spawn;
 pub(crate) use worker::Worker;
 

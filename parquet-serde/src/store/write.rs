@@ -76,6 +76,7 @@ impl UploadOptions {
     }
 
     /// The runtime given, if any.
+    #[cfg(feature = "logs")]
     pub(crate) fn get_runtime(&self) -> Option<Handle> {
         self.runtime.clone()
     }

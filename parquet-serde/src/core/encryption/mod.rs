@@ -13,9 +13,11 @@ mod properties;
 
 pub(crate) use aad::{file_aad, footer_aad, module_aad, set_page_ordinal, ModuleType};
 pub(crate) use cipher::{
-    module_len, random_bytes, ModuleKey, GCM_OVERHEAD, LENGTH_LEN, NONCE_LEN, SIGNATURE_LEN,
-    TAG_LEN,
+    module_len, random_bytes, ModuleKey, GCM_OVERHEAD, LENGTH_LEN, SIGNATURE_LEN,
 };
+// The key tools' local key wrapping frames a wrapped key as a GCM module.
+#[cfg(feature = "keytools")]
+pub(crate) use cipher::{NONCE_LEN, TAG_LEN};
 pub use properties::{
     Algorithm, ColumnEncryption, FileDecryptionProperties, FileDecryptionPropertiesBuilder,
     FileEncryptionProperties, FileEncryptionPropertiesBuilder, KeyRetriever,
