@@ -30,8 +30,6 @@ mod reports;
 #[cfg(any(feature = "object_store", feature = "tokio"))]
 mod runtime;
 mod scope;
-// Named threads of the log store's flusher, the tracing layer and the shipper.
-#[cfg(feature = "logs")]
 mod thread;
 mod worker;
 
@@ -49,6 +47,8 @@ pub(crate) use runtime::blocking;
 #[cfg(feature = "object_store")]
 pub(crate) use runtime::runtime;
 pub(crate) use scope::{run_groups, scope};
+// Named threads of the log store's flusher, the tracing layer and the shipper (`Worker` starts
+// its thread through it too).
 #[cfg(feature = "logs")]
 pub(crate) use thread::spawn;
 pub(crate) use worker::Worker;

@@ -1,6 +1,7 @@
-//! Threads of the upper layers' background jobs (the tracing layer's writer, the shared log
-//! writer's flusher, the object-store shipper): named, with a failure to start one returned
-//! as an [`Error`] that says which, never dropped.
+//! Named threads that outlive their caller: [`Worker`](super::Worker)'s, and the upper layers'
+//! background jobs (the tracing layer's writer, the shared log writer's flusher, the
+//! object-store shipper). A failure to start one is returned as an [`Error`] that says which,
+//! never dropped.
 
 use std::thread::JoinHandle;
 

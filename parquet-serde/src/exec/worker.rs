@@ -44,10 +44,9 @@ impl<T: Send + 'static> Worker<T> {
         let who = name.clone();
         let stop = Stop::default();
         let theirs = stop.clone();
-        let handle = std::thread::Builder::new()
-            .name(name.clone())
-            .spawn(move || catch(format_args!("thread {who}"), || job(&theirs)))
-            .map_err(|e| Error::from(e).context(format!("starting thread {name}")))?;
+        let handle = super::thread::spawn(&name, &format!("thread {name}"), move || {
+            catch(format_args!("thread {who}"), || job(&theirs))
+        })?;
         Ok(Worker {
             name,
             handle: Some(handle),
