@@ -25,10 +25,11 @@ use super::row::LogLevel;
 /// previous one; the counts are also written as rows).
 struct Reporter {
     reports: Arc<Reports>,
-    last: Option<Instant>,
+    /// When an error was last given to the callback.
+    errors: Throttle,
     suppressed: u64,
     /// When dropped events were last reported.
-    last_dropped: Option<Instant>,
+    dropped: Throttle,
     /// Dropped events not reported yet.
     unreported_dropped: u64,
 }
@@ -36,13 +37,29 @@ struct Reporter {
 /// Reports come at most this often.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
 
+/// When one kind of report was last made: the next is due [`REPORT_EVERY`] after it.
+#[derive(Default)]
+struct Throttle(Option<Instant>);
+
+impl Throttle {
+    /// Whether a report now would come too soon after the last one.
+    fn too_soon(&self) -> bool {
+        self.0.is_some_and(|t| t.elapsed() < REPORT_EVERY)
+    }
+
+    /// Notes a report made now.
+    fn reported(&mut self) {
+        self.0 = Some(Instant::now());
+    }
+}
+
 impl Reporter {
     fn new(reports: Arc<Reports>) -> Reporter {
         Reporter {
             reports,
-            last: None,
+            errors: Throttle::default(),
             suppressed: 0,
-            last_dropped: None,
+            dropped: Throttle::default(),
             unreported_dropped: 0,
         }
     }
@@ -56,16 +73,11 @@ impl Reporter {
     /// Reports the dropped events not reported yet, if any, when a second has passed since
     /// the last such report (or always, with `now`).
     fn report_dropped(&mut self, now: bool) {
-        if self.unreported_dropped == 0
-            || (!now
-                && self
-                    .last_dropped
-                    .is_some_and(|t| t.elapsed() < REPORT_EVERY))
-        {
+        if self.unreported_dropped == 0 || (!now && self.dropped.too_soon()) {
             return;
         }
         let n = std::mem::take(&mut self.unreported_dropped);
-        self.last_dropped = Some(Instant::now());
+        self.dropped.reported();
         self.reports.notify(&Error::new(
             crate::ErrorKind::Data,
             format!(
@@ -76,7 +88,7 @@ impl Reporter {
     }
 
     fn report(&mut self, e: Error) {
-        if self.last.is_some_and(|t| t.elapsed() < REPORT_EVERY) {
+        if self.errors.too_soon() {
             self.suppressed += 1;
             self.reports.keep(e);
             return;
@@ -89,7 +101,7 @@ impl Reporter {
         } else {
             e
         };
-        self.last = Some(Instant::now());
+        self.errors.reported();
         self.suppressed = 0;
         self.reports.report(e);
     }
@@ -125,7 +137,7 @@ pub(crate) fn run(
         let lost = hub.dropped.swap(0, Ordering::Relaxed) + lost as u64;
         reporter.unreported_dropped += lost;
         reporter.report_dropped(true);
-        reporter.last = None;
+        reporter.errors = Throttle::default();
         reporter.report(Error::new(
             crate::ErrorKind::Internal,
             "the log writer thread panicked; later events are dropped",
