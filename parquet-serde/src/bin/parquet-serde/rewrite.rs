@@ -152,12 +152,10 @@ fn options(reader: &FileReader<std::fs::File>, args: &RewriteArgs) -> Result<Wri
         let path = descr.path.to_string();
         let codec = match args.compression {
             Some(c) => c,
-            None if reader.num_row_groups() > 0 => compression_of(
-                md.row_group(0)
-                    .and_then(|rg| rg.column(c))
-                    .and_then(|chunk| chunk.codec_name())
-                    .as_deref(),
-            ),
+            None if reader.num_row_groups() > 0 => md
+                .row_group(0)
+                .and_then(|rg| rg.column(c))
+                .map_or(Compression::Snappy, compression_of),
             None => options.column_options(&path).compression,
         };
         let l = layouts[c];

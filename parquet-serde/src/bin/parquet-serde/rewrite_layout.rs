@@ -2,7 +2,7 @@
 //! has a dictionary, the value encoding of its other pages, and the data page version.
 
 use parquet_serde::core::column::Encoding;
-use parquet_serde::core::file::FileReader;
+use parquet_serde::core::file::{ColumnChunkMetaData, FileReader};
 use parquet_serde::core::page::PageType;
 use parquet_serde::{Compression, Error};
 
@@ -48,15 +48,14 @@ pub fn layout(reader: &FileReader<std::fs::File>, column: usize) -> Result<Layou
     Ok(l)
 }
 
-/// The writer setting of a codec IN uses (by its parquet.thrift name), at its default
-/// level: LZ4 becomes LZ4_RAW, a codec this library does not write Snappy.
-pub fn compression_of(codec_name: Option<&str>) -> Compression {
-    match codec_name {
-        Some("UNCOMPRESSED") => Compression::Uncompressed,
-        Some("GZIP") => Compression::GZIP_DEFAULT,
-        Some("BROTLI") => Compression::BROTLI_DEFAULT,
-        Some("ZSTD") => Compression::ZSTD_DEFAULT,
-        Some("LZ4" | "LZ4_RAW") => Compression::Lz4Raw,
-        _ => Compression::Snappy,
-    }
+/// The writer setting of the codec a chunk of IN uses, at its default level
+/// ([`ColumnChunkMetaData::compression`]): the deprecated Hadoop LZ4 becomes LZ4_RAW, a codec
+/// this library does not write (or unreadable metadata) Snappy.
+pub fn compression_of(chunk: ColumnChunkMetaData<'_>) -> Compression {
+    chunk
+        .compression()
+        .unwrap_or_else(|| match chunk.codec_name().as_deref() {
+            Some("LZ4") => Compression::Lz4Raw,
+            _ => Compression::Snappy,
+        })
 }
