@@ -160,7 +160,7 @@ fn layout<R: parquet_serde::core::file::ChunkReader>(
     c: usize,
 ) -> Layout {
     let chunk = reader.column_chunk(rg, c).unwrap();
-    let mut pages = chunk.pages(reader.options().page_options());
+    let mut pages = chunk.pages(reader.options());
     let mut l = Layout {
         dictionary: false,
         encodings: BTreeSet::new(),

@@ -370,7 +370,7 @@ fn data_page_encodings(path: &Path) -> Vec<Vec<Encoding>> {
     for rg in 0..reader.num_row_groups() {
         for (c, encs) in out.iter_mut().enumerate() {
             let chunk = reader.column_chunk(rg, c).unwrap();
-            let mut pages = chunk.pages(reader.options().page_options());
+            let mut pages = chunk.pages(reader.options());
             while let Some(p) = pages.next_raw().unwrap() {
                 let e = match p.page_type() {
                     PageType::DataPage | PageType::DataPageV2 => p.encoding().unwrap(),

@@ -409,7 +409,7 @@ fn check_page_index(name: &str) {
         };
         // Locations: the data pages as a page reader walks them.
         let chunk = r.column_chunk(0, c).unwrap();
-        let mut pages = chunk.pages(Default::default());
+        let mut pages = chunk.pages(&Default::default());
         let mut stored = Vec::new();
         let mut row = 0u64;
         while let Some(p) = pages.next_raw().unwrap() {

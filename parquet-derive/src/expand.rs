@@ -153,8 +153,10 @@ fn collect_fields(fields: &Fields, rule: Option<RenameRule>, errors: &mut Errors
         ) {
             (Some(ty), ..) => ty.clone(),
             (None, true, ..) => syn::parse_quote_spanned!(span=> ::std::string::String),
-            (None, _, Some(false), _) => syn::parse_quote_spanned!(span=> ::std::vec::Vec<u8>),
-            (None, _, Some(true), _) => {
+            (None, _, Some(false), _) if !is_option(&field.ty) => {
+                syn::parse_quote_spanned!(span=> ::std::vec::Vec<u8>)
+            }
+            (None, _, Some(_), _) => {
                 syn::parse_quote_spanned!(span=> ::std::option::Option<::std::vec::Vec<u8>>)
             }
             (None, _, _, Some(false)) if !is_option(&field.ty) => {

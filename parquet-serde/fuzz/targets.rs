@@ -18,7 +18,6 @@ use parquet_serde::core::column::Encoding;
 use parquet_serde::core::encryption::FileDecryptionProperties;
 use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::core::page::PageType;
-use parquet_serde::core::page::{PageReader, PageReaderOptions};
 use parquet_serde::core::schema::PhysicalType as Type;
 use parquet_serde::filter::{col, Predicate};
 use parquet_serde::{Reader, Value};
@@ -157,12 +156,12 @@ pub fn page(data: &[u8]) {
     }
     format::encode(&header, &mut chunk);
     chunk.extend_from_slice(body);
-    let pages = PageReader::new(
+    let pages = parquet_serde::__internals::page_reader(
         &chunk,
         0,
         CompressionCodec::Uncompressed,
         i64::from(num_values),
-        PageReaderOptions::default(),
+        &ReadOptions::default(),
     );
     let _ = ColumnChunkReader::new(pages, physical, type_length, max_def, max_rep).read_all();
 }

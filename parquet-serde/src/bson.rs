@@ -11,7 +11,7 @@
 //!     id: u64,
 //!     #[serde(with = "parquet_serde::bson")]
 //!     doc: bson::Document, // required binary doc (BSON)
-//!     #[serde(with = "parquet_serde::bson::option")]
+//!     #[serde(with = "parquet_serde::bson")]
 //!     extra: Option<bson::Document>, // optional binary extra (BSON)
 //! }
 //!
@@ -30,7 +30,9 @@
 //! ```
 //!
 //! The derive sees `with = "parquet_serde::bson"` and gives the field the schema of a
-//! `#[parquet(bson)] Vec<u8>` (`Option<Vec<u8>>` for `bson::option`). A value that is not a
+//! `#[parquet(bson)] Vec<u8>` (`Option<Vec<u8>>` for an `Option` field: `None` is a null,
+//! `Some` a document; `parquet_serde::bson::option` is the same two functions, kept as a
+//! second spelling). A value that is not a
 //! document (a number, a list) fails to write with an error naming the field; bytes that are
 //! not a valid document fail to read, naming the column. Bytes written to a BSON column by
 //! any other way (`#[parquet(bson)] Vec<u8>`, a `Value`) are checked to be one document
@@ -39,38 +41,76 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, Visitor};
 use serde::ser::{Error as _, Serializer};
 use serde::Serialize;
 
-/// Serializes `value` as the bytes of a BSON document.
+/// Serializes `value` as the bytes of a BSON document; an `Option` of one as a null for
+/// `None`, the document's bytes for `Some`.
 pub fn serialize<T, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
 where
     T: Serialize,
     S: Serializer,
 {
+    // BSON serializes `Some(x)` as `x`, so the bytes are the same either way; only a
+    // `None` (which is no document) is told apart first.
+    let shape = value.serialize(probe::Probe).unwrap_or(probe::Shape::Other);
+    if shape == probe::Shape::None {
+        return serializer.serialize_none();
+    }
     let bytes = ::bson::serialize_to_vec(value)
         .map_err(|e| S::Error::custom(format!("not a BSON document: {e}")))?;
-    serializer.serialize_bytes(&bytes)
+    match shape {
+        probe::Shape::Some => serializer.serialize_some(&RawBytes(&bytes)),
+        _ => serializer.serialize_bytes(&bytes),
+    }
 }
 
-/// Deserializes the bytes of a BSON document into `T`.
+/// Deserializes the bytes of a BSON document into `T`; into an `Option` of one, a null as
+/// `None`.
 pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
 where
     T: DeserializeOwned,
     D: Deserializer<'de>,
 {
-    deserializer.deserialize_bytes(Document(PhantomData))
+    deserializer.deserialize_option(MaybeDocument(PhantomData))
 }
 
-/// Reads the BSON document it is given into `T`.
-struct Document<T>(PhantomData<T>);
+/// The same two functions: `with = "parquet_serde::bson"` serves `Option` fields as well.
+pub mod option {
+    pub use super::{deserialize, serialize};
+}
 
-impl<T: DeserializeOwned> Visitor<'_> for Document<T> {
+/// Bytes serialized as bytes (the inside of a `Some`).
+struct RawBytes<'a>(&'a [u8]);
+
+impl Serialize for RawBytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+/// Reads a null (as `T` from a unit: `None` for an `Option`, an error for a document type)
+/// or the bytes of a BSON document into `T`.
+struct MaybeDocument<T>(PhantomData<T>);
+
+impl<'de, T: DeserializeOwned> Visitor<'de> for MaybeDocument<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the bytes of a BSON document")
+        f.write_str("the bytes of a BSON document, or a null")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<T, E> {
+        T::deserialize(().into_deserializer())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        self.visit_none()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_bytes(self)
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<T, E> {
@@ -79,59 +119,102 @@ impl<T: DeserializeOwned> Visitor<'_> for Document<T> {
     }
 }
 
-/// The same for `Option`s: `None` is a null, `Some` a document.
-pub mod option {
-    use super::*;
+/// Tells an `Option`'s `None` and `Some` apart from any other value, without serializing the
+/// value: every call but `serialize_none`/`serialize_some` stops at once.
+mod probe {
+    use serde::ser::{self, Impossible, Serialize};
+    use std::fmt;
 
-    /// Serializes `Some(value)` as a BSON document's bytes, `None` as a null.
-    pub fn serialize<T, S>(value: &Option<T>, serializer: S) -> Result<S::Ok, S::Error>
-    where
-        T: Serialize,
-        S: Serializer,
-    {
-        match value {
-            None => serializer.serialize_none(),
-            Some(v) => serializer.serialize_some(&Bytes(v)),
+    use crate::reject::{reject, reject_containers};
+
+    /// What the value's first serializer call was.
+    #[derive(Debug, PartialEq, Eq)]
+    pub(super) enum Shape {
+        None,
+        Some,
+        Other,
+    }
+
+    /// Any call other than an option's (no allocation: the probe runs once per value).
+    #[derive(Debug)]
+    pub(super) struct NotAnOption;
+
+    impl fmt::Display for NotAnOption {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("not an Option")
         }
     }
 
-    /// Deserializes a null as `None`, a BSON document's bytes as `Some`.
-    pub fn deserialize<'de, T, D>(deserializer: D) -> Result<Option<T>, D::Error>
-    where
-        T: DeserializeOwned,
-        D: Deserializer<'de>,
-    {
-        deserializer.deserialize_option(MaybeDocument(PhantomData))
-    }
+    impl std::error::Error for NotAnOption {}
 
-    /// A value serialized as its document's bytes.
-    struct Bytes<'a, T>(&'a T);
-
-    impl<T: Serialize> Serialize for Bytes<'_, T> {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            super::serialize(self.0, serializer)
+    impl ser::Error for NotAnOption {
+        fn custom<T: fmt::Display>(_: T) -> Self {
+            NotAnOption
         }
     }
 
-    struct MaybeDocument<T>(PhantomData<T>);
+    type Result<T> = std::result::Result<T, NotAnOption>;
 
-    impl<'de, T: DeserializeOwned> Visitor<'de> for MaybeDocument<T> {
-        type Value = Option<T>;
+    pub(super) struct Probe;
 
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("the bytes of a BSON document, or a null")
+    impl Probe {
+        fn reject(&self) -> NotAnOption {
+            NotAnOption
         }
+    }
 
-        fn visit_none<E: de::Error>(self) -> Result<Option<T>, E> {
-            Ok(None)
-        }
+    impl ser::Serializer for Probe {
+        type Ok = Shape;
+        type Error = NotAnOption;
+        type SerializeSeq = Impossible<Shape, NotAnOption>;
+        type SerializeTuple = Impossible<Shape, NotAnOption>;
+        type SerializeTupleStruct = Impossible<Shape, NotAnOption>;
+        type SerializeTupleVariant = Impossible<Shape, NotAnOption>;
+        type SerializeMap = Impossible<Shape, NotAnOption>;
+        type SerializeStruct = Impossible<Shape, NotAnOption>;
+        type SerializeStructVariant = Impossible<Shape, NotAnOption>;
 
-        fn visit_unit<E: de::Error>(self) -> Result<Option<T>, E> {
-            Ok(None)
+        fn serialize_none(self) -> Result<Shape> {
+            Ok(Shape::None)
         }
-
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
-            super::deserialize(d).map(Some)
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<Shape> {
+            Ok(Shape::Some)
         }
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            v: &T,
+        ) -> Result<Shape> {
+            v.serialize(self)
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<Shape> {
+            Err(self.reject())
+        }
+        reject!(
+            serialize_bool(bool),
+            serialize_i8(i8),
+            serialize_i16(i16),
+            serialize_i32(i32),
+            serialize_i64(i64),
+            serialize_u8(u8),
+            serialize_u16(u16),
+            serialize_u32(u32),
+            serialize_u64(u64),
+            serialize_f32(f32),
+            serialize_f64(f64),
+            serialize_char(char),
+            serialize_str(&str),
+            serialize_bytes(&[u8]),
+            serialize_unit(),
+            serialize_unit_struct(&'static str),
+            serialize_unit_variant(&'static str, u32, &'static str)
+        );
+        reject_containers!();
     }
 }

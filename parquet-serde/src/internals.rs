@@ -126,3 +126,15 @@ pub mod variant {
 
 /// A `ChunkReader` that counts the bytes and reads it serves: how much of a file a read touched.
 pub use crate::core::file::chunk_reader::CountingReader;
+
+/// A page reader over the bytes of one column chunk (`PageReader::new`, crate-private: its
+/// codec is the wire enum), for fuzz targets that frame pages by hand.
+pub fn page_reader<'a>(
+    data: &'a [u8],
+    file_offset: u64,
+    codec: crate::core::format::CompressionCodec,
+    num_values: i64,
+    options: &crate::core::file::ReadOptions,
+) -> crate::core::page::PageReader<'a> {
+    crate::core::page::PageReader::new(data, file_offset, codec, num_values, options.page_options())
+}

@@ -70,7 +70,7 @@ fn shape(path: &Path) -> Shape {
             if !s.codecs.contains(&codec) {
                 s.codecs.push(codec);
             }
-            let mut pages = chunk.pages(reader.options().page_options());
+            let mut pages = chunk.pages(reader.options());
             while let Some(p) = pages.next_raw().unwrap() {
                 let e = match p.page_type() {
                     PageType::DictionaryPage => {

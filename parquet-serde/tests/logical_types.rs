@@ -568,8 +568,11 @@ mod bson_crate {
         doc: bson::Document,
         #[serde(with = "parquet_serde::bson")]
         meta: Meta,
-        #[serde(with = "parquet_serde::bson::option")]
+        #[serde(with = "parquet_serde::bson")]
         extra: Option<bson::Document>,
+        /// The second spelling of the same functions.
+        #[serde(with = "parquet_serde::bson::option")]
+        older: Option<Meta>,
     }
 
     #[test]
@@ -582,6 +585,10 @@ mod bson_crate {
                     attempts: i,
                 },
                 extra: (i % 2 == 0).then(|| bson::doc! { "k": i64::MAX }),
+                older: (i % 3 == 0).then(|| Meta {
+                    source: "o".into(),
+                    attempts: -i,
+                }),
             })
             .collect();
         let bytes = parquet_serde::to_vec(&rows).unwrap();
@@ -589,8 +596,23 @@ mod bson_crate {
         assert!(schema.contains("required binary doc (BSON);"), "{schema}");
         assert!(schema.contains("required binary meta (BSON);"), "{schema}");
         assert!(schema.contains("optional binary extra (BSON);"), "{schema}");
+        assert!(schema.contains("optional binary older (BSON);"), "{schema}");
         let back: Vec<Row> = parquet_serde::from_slice(&bytes).unwrap();
         assert_eq!(back, rows);
+        // The nulls are nulls in the file, the documents their bytes.
+        let raw: Vec<parquet_serde::Value> = parquet_serde::from_slice(&bytes).unwrap();
+        assert_eq!(raw[1].get("extra"), Some(&parquet_serde::Value::Null));
+        let doc = bson::serialize_to_vec(&bson::doc! { "k": i64::MAX }).unwrap();
+        assert_eq!(raw[0].get("extra"), Some(&parquet_serde::Value::Bytes(doc)));
+        // A null read into a field that is not an Option is an error naming the column.
+        #[derive(Deserialize, Debug)]
+        struct Required {
+            #[serde(with = "parquet_serde::bson")]
+            #[allow(dead_code)]
+            extra: bson::Document,
+        }
+        let err = parquet_serde::from_slice::<Required>(&bytes).unwrap_err();
+        assert!(err.to_string().contains("extra"), "{err}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use parquet_serde::core::schema::{PhysicalType as Type, TimeUnit};
 use parquet_serde::core::schema::{Repetition, Schema};
 use parquet_serde::core::values::Int96;
-use parquet_serde::record::{BigIntegers, InferOptions, SchemaInferrer, Value, ValueWriter};
+use parquet_serde::record::{InferOptions, SchemaInferrer, Value, ValueWriter};
 use parquet_serde::{ErrorKind, WriterOptions};
 
 fn group(fields: Vec<(&str, Value)>) -> Value {
@@ -594,18 +594,14 @@ fn inference_of_big_integers_timestamps_and_bad_rows() {
     let big = [r#"{"n": 1, "o": {"m": 18446744073709551615}}"#];
     let text = inferred(&big, InferOptions::default()).unwrap();
     assert!(text.contains("required double m;"), "{text}");
-    let err = inferred(
-        &big,
-        InferOptions::default().big_integers(BigIntegers::Error),
-    )
-    .unwrap_err();
+    let err = inferred(&big, InferOptions::default().big_integers_error(true)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Data);
     assert_eq!(err.location().column.as_deref(), Some("o.m"), "{err}");
     assert!(err.to_string().contains("18446744073709551615"), "{err}");
     // Beyond u64, serde_json gives a float: still a big integer.
     let err = inferred(
         &[r#"{"l": [1, 100000000000000000000000]}"#],
-        InferOptions::default().big_integers(BigIntegers::Error),
+        InferOptions::default().big_integers_error(true),
     )
     .unwrap_err();
     assert_eq!(err.location().column.as_deref(), Some("l.element"), "{err}");

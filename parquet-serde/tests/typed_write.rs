@@ -1327,8 +1327,8 @@ fn row_group_size_in_bytes() {
     assert!(groups > 3, "{groups} row groups");
     assert!(peak < 1 << 20, "peak {peak}");
     let (_, metadata) = writer.close().unwrap();
-    assert_eq!(metadata.row_groups.len(), groups);
-    assert_eq!(metadata.num_rows, 60_000);
+    assert_eq!(metadata.num_row_groups(), groups);
+    assert_eq!(metadata.num_rows(), 60_000);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 
 /// What inference does with integers beyond the range of `i64`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BigIntegers {
+pub(crate) enum BigIntegers {
     /// The column becomes `double` (the default, as JSON readers do).
     #[default]
     Double,
@@ -30,9 +30,14 @@ pub struct InferOptions {
 }
 
 impl InferOptions {
-    /// What integers beyond `i64` make of their column (default: `double`).
-    pub fn big_integers(mut self, big_integers: BigIntegers) -> Self {
-        self.big_integers = big_integers;
+    /// Whether an integer beyond `i64` is an error naming its field (`true`) instead of
+    /// making its column `double` (`false`, the default, as JSON readers do).
+    pub fn big_integers_error(mut self, error: bool) -> Self {
+        self.big_integers = if error {
+            BigIntegers::Error
+        } else {
+            BigIntegers::Double
+        };
         self
     }
 
@@ -112,7 +117,7 @@ impl Slot {
 /// | `true` / `false` | `boolean` |
 /// | integers within `i64` | `int64` |
 /// | integers and fractions mixed, or fractions | `double` |
-/// | integers beyond `i64` | `double` ([`BigIntegers::Double`]), or an error naming the field ([`BigIntegers::Error`]) |
+/// | integers beyond `i64` | `double`, or an error naming the field with [`InferOptions::big_integers_error`] |
 /// | strings | `binary (STRING)`; with [`InferOptions::timestamps`], strings that are all RFC 3339 date-times give `int64 (TIMESTAMP(MICROS, true))` |
 /// | objects | a group of the fields of all of them, in the order first seen |
 /// | arrays | a 3-level LIST of the widened element |
@@ -177,7 +182,7 @@ impl SchemaInferrer {
     }
 
     /// Adds a row given as the text of a JSON object. Invalid JSON, a row that is not an
-    /// object, or an integer beyond `i64` under [`BigIntegers::Error`] is an
+    /// object, or an integer beyond `i64` under [`InferOptions::big_integers_error`] is an
     /// [`ErrorKind::Data`](crate::ErrorKind::Data) error (the inferrer is unchanged then).
     pub fn add_json_slice(&mut self, json: &[u8]) -> Result<()> {
         let mut de = serde_json::Deserializer::from_slice(json);

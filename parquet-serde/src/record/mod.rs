@@ -39,5 +39,5 @@ mod infer;
 mod write;
 
 pub use crate::value::Value;
-pub use infer::{BigIntegers, InferOptions, SchemaInferrer};
+pub use infer::{InferOptions, SchemaInferrer};
 pub use write::ValueWriter;

@@ -5,8 +5,8 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use crate::core::file::ParquetMetaData;
 use crate::core::file::{PendingFile, WriterOptions};
-use crate::core::format::FileMetaData;
 use crate::core::schema::Schema;
 use crate::error::{Error, Result};
 use crate::ser::{shred_json, shred_value, Writer};
@@ -175,7 +175,7 @@ impl<W: Write> ValueWriter<W> {
 
     /// Writes the last row group and the footer (and, for [`from_path`](Self::from_path),
     /// renames the file into place); returns the sink and the file metadata.
-    pub fn close(self) -> Result<(W, FileMetaData)> {
+    pub fn close(self) -> Result<(W, ParquetMetaData)> {
         self.inner.close()
     }
 }

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use crate::core::column::parallel::ColumnPool;
 use crate::core::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkWriter};
+use crate::core::file::ParquetMetaData;
 use crate::core::file::{FileWriter, WriterOptions};
-use crate::core::format::FileMetaData;
 use crate::core::schema::typed::{ColumnOptions, FieldAttrs};
 use crate::core::schema::{NodeKind, ParquetSchema, Repetition, Schema, SchemaNode};
 use crate::error::{Error, Result};
@@ -269,7 +269,7 @@ impl<W: Write, T> Writer<W, T> {
 
     /// Writes the last row group and the footer; returns the sink and the file metadata, as
     /// [`FileWriter::close`](crate::core::file::FileWriter::close) does.
-    pub fn close(mut self) -> Result<(W, FileMetaData)> {
+    pub fn close(mut self) -> Result<(W, ParquetMetaData)> {
         self.flush_row_group()?;
         let (sink, metadata) = self.file.close()?;
         if let Some(pending) = self.pending.take() {

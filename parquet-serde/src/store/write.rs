@@ -8,8 +8,8 @@ use object_store::ObjectStore;
 use serde::Serialize;
 use tokio::runtime::Handle;
 
+use crate::core::file::ParquetMetaData;
 use crate::core::file::WriterOptions;
-use crate::core::format::FileMetaData;
 use crate::core::schema::ParquetSchema;
 use crate::error::{Error, Result};
 use crate::remote::Runtime;
@@ -192,7 +192,7 @@ impl<T: Serialize + ParquetSchema> StoreWriter<T> {
 
     /// Writes the last row group and the footer, and completes the upload: the object
     /// appears at its path, whole. On an error the upload is aborted.
-    pub fn close(self) -> Result<FileMetaData> {
+    pub fn close(self) -> Result<ParquetMetaData> {
         let (mut upload, metadata) = self.writer.close()?;
         upload.finish()?;
         Ok(metadata)

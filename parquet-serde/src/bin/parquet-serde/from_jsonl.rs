@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use parquet_serde::core::schema::Schema;
-use parquet_serde::record::{BigIntegers, InferOptions, SchemaInferrer, ValueWriter};
+use parquet_serde::record::{InferOptions, SchemaInferrer, ValueWriter};
 use parquet_serde::Error;
 
 use crate::write_args::WriteArgs;
@@ -78,11 +78,7 @@ fn infer(args: &FromJsonlArgs) -> Result<Schema, Error> {
     let options = InferOptions::default()
         .timestamps(args.timestamps)
         .mixed_as_json(args.mixed_as_json)
-        .big_integers(if args.strict_integers {
-            BigIntegers::Error
-        } else {
-            BigIntegers::Double
-        });
+        .big_integers_error(args.strict_integers);
     let mut inferrer = SchemaInferrer::new(options);
     let whole = for_each_line(&args.input, limit, |line| inferrer.add_json_slice(line))?;
     inferrer.set_nullable(!whole);

@@ -26,7 +26,7 @@ pub fn pages(reader: &FileReader<std::fs::File>, out: &mut impl Write) -> Result
                         .unwrap_or_default()
                 )
             )?;
-            let mut pages = chunk.pages(reader.options().page_options());
+            let mut pages = chunk.pages(reader.options());
             let mut i = 0;
             while let Some(p) = pages.next_raw().map_err(|e| {
                 e.with_row_group(rg)

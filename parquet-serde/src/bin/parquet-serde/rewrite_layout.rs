@@ -24,7 +24,7 @@ pub fn layout(reader: &FileReader<std::fs::File>, column: usize) -> Result<Layou
         return Ok(l);
     }
     let chunk = reader.column_chunk(0, column)?;
-    let mut pages = chunk.pages(reader.options().page_options());
+    let mut pages = chunk.pages(reader.options());
     while let Some(p) = pages.next_raw()? {
         let encoding = match p.page_type() {
             PageType::DictionaryPage => {

@@ -116,13 +116,13 @@ pub struct WrittenColumnChunk {
     /// page (if any), then the data pages. They go one after the other in the file.
     pub(crate) pages: Vec<Vec<u8>>,
     /// Column metadata with chunk-relative offsets.
-    pub metadata: ColumnMetaData,
+    pub(crate) metadata: ColumnMetaData,
     /// Rows in the chunk.
     pub num_rows: u64,
     /// The chunk's ColumnIndex (written after the row groups).
-    pub column_index: Option<ColumnIndex>,
+    pub(crate) column_index: Option<ColumnIndex>,
     /// The chunk's OffsetIndex, page offsets relative to the chunk's first byte.
-    pub offset_index: Option<OffsetIndex>,
+    pub(crate) offset_index: Option<OffsetIndex>,
     /// The chunk's Bloom filter.
     pub bloom_filter: Option<Sbbf>,
     /// `(row group, column)` ordinals the pages were encrypted for, in encrypted columns

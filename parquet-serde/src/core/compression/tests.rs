@@ -349,7 +349,7 @@ mod corpus {
             for c in 0..reader.schema().num_columns() {
                 let chunk = reader.column_chunk(rg, c).unwrap();
                 assert_eq!(chunk.codec, codec, "{file}");
-                let mut walk = chunk.pages(PageReaderOptions::default());
+                let mut walk = chunk.page_reader(PageReaderOptions::default());
                 while let Some(raw) = walk.next_raw().unwrap() {
                     let h = &raw.header;
                     let uncompressed = h.uncompressed_page_size as usize;

@@ -152,7 +152,7 @@ fn page_statistics_in_headers() {
     let header_mins = |bytes: Vec<u8>| {
         let r = FileReader::new(bytes).unwrap();
         let chunk = r.column_chunk(0, 0).unwrap();
-        let mut pages = chunk.pages(Default::default());
+        let mut pages = chunk.page_reader(Default::default());
         let mut mins = Vec::new();
         while let Some(p) = pages.next_raw().unwrap() {
             if let Some(h) = p.header.data_page_header {

@@ -121,7 +121,7 @@ impl ReadOptions {
     }
 
     /// The page-level options these read options imply.
-    pub fn page_options(&self) -> PageReaderOptions {
+    pub(crate) fn page_options(&self) -> PageReaderOptions {
         PageReaderOptions {
             verify_checksums: self.verify_checksums,
             max_page_size: self.max_page_size,

@@ -63,8 +63,14 @@ pub struct ColumnChunkData<'r> {
 }
 
 impl ColumnChunkData<'_> {
-    /// A page reader over the chunk (decrypting its pages when the chunk is encrypted).
-    pub fn pages(&self, options: PageReaderOptions) -> PageReader<'_> {
+    /// A page reader over the chunk (decrypting its pages when the chunk is encrypted), with
+    /// the page-level settings of `options` (checksums verified, largest page accepted).
+    pub fn pages(&self, options: &ReadOptions) -> PageReader<'_> {
+        self.page_reader(options.page_options())
+    }
+
+    /// [`pages`](Self::pages) with the page-level settings alone.
+    pub(crate) fn page_reader(&self, options: PageReaderOptions) -> PageReader<'_> {
         PageReader::new(
             &self.bytes,
             self.offset,
@@ -82,13 +88,13 @@ impl ColumnChunkData<'_> {
 
     /// Decodes the whole chunk, leaf `descr` of the schema, into values and levels; errors
     /// name the chunk's row group and column.
-    pub fn read_all(
+    pub(crate) fn read_all(
         &self,
         descr: &ColumnDescriptor,
         options: PageReaderOptions,
     ) -> Result<ColumnBatch> {
         ColumnChunkReader::new(
-            self.pages(options),
+            self.page_reader(options),
             descr.physical_type,
             descr.type_length,
             descr.max_def_level,

@@ -11,7 +11,7 @@ use crate::core::format::{
 use crate::core::schema::Schema;
 use crate::error::{Error, Result};
 
-use super::footer::{MAGIC, MAGIC_ENCRYPTED};
+use super::footer::{ParquetMetaData, MAGIC, MAGIC_ENCRYPTED};
 use super::options::WriterOptions;
 use super::write_crypto::FileEncryptor;
 
@@ -463,13 +463,13 @@ impl<W: Write> FileWriter<W> {
         Ok(())
     }
 
-    /// Writes the page indexes and the footer, and returns the sink and the file metadata.
+    /// Writes the page indexes and the footer, and returns the sink and the file's metadata
+    /// (the footer as [`ParquetMetaData`] reads it back).
     ///
     /// In an encrypted file the metadata returned is the footer's before encryption: every
-    /// column chunk keeps its whole `meta_data` (the file stores it encrypted, or redacted
-    /// under a plaintext footer), with `crypto_metadata` and `encrypted_column_metadata` as
-    /// written.
-    pub fn close(mut self) -> Result<(W, FileMetaData)> {
+    /// column chunk keeps its whole metadata (the file stores it encrypted, or redacted
+    /// under a plaintext footer), and it holds no keys: `is_encrypted()` is `false` on it.
+    pub fn close(mut self) -> Result<(W, ParquetMetaData)> {
         self.write_page_indexes()?;
         let metadata = FileMetaData {
             version: 1,
@@ -514,8 +514,15 @@ impl<W: Write> FileWriter<W> {
             .map_err(|_| Error::invalid_argument("footer larger than 4 GiB"))?;
         footer.extend_from_slice(&len.to_le_bytes());
         footer.extend_from_slice(magic);
+        let footer_offset = self.position;
         self.sink.write_all(&footer)?;
         self.sink.flush()?;
+        let metadata = ParquetMetaData {
+            file: metadata,
+            schema: self.schema,
+            footer_offset,
+            decryptor: None,
+        };
         Ok((self.sink, metadata))
     }
 }

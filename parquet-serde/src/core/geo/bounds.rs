@@ -66,7 +66,7 @@ impl Bounds {
     }
 
     /// The Thrift bounding box; `None` unless both x and y have values.
-    pub fn to_bounding_box(self) -> Option<BoundingBox> {
+    pub(crate) fn to_bounding_box(self) -> Option<BoundingBox> {
         let (xmin, xmax) = self.x.get()?;
         let (ymin, ymax) = self.y.get()?;
         let z = self.z.get();

@@ -12,7 +12,8 @@ mod writer;
 
 pub use crate::core::format::PageType;
 pub(crate) use decryptor::{ChunkDecryptor, PageDecryptor};
-pub use reader::{PageReader, PageReaderOptions};
+pub use reader::PageReader;
+pub(crate) use reader::PageReaderOptions;
 pub use statistics::RawStatistics;
 pub use types::Page;
 #[cfg(test)]

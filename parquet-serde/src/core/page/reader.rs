@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 
 use super::Page;
 
-/// Options of a [`PageReader`].
+/// Options of a [`PageReader`] (from `ReadOptions`: `verify_checksums`, `max_page_size`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageReaderOptions {
     /// Verify page CRC32 checksums where the writer stored them (default true).
@@ -171,7 +171,7 @@ pub struct PageReader<'a> {
 impl<'a> PageReader<'a> {
     /// A reader over the bytes of one column chunk that starts at `file_offset` in the file,
     /// compressed with `codec`, holding `num_values` values (from the column metadata).
-    pub fn new(
+    pub(crate) fn new(
         data: &'a [u8],
         file_offset: u64,
         codec: CompressionCodec,

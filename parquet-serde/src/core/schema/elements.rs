@@ -19,7 +19,7 @@ impl Schema {
     /// reads by its converted type if any, else as its physical type).
     ///
     /// [`ErrorKind::Corrupt`]: crate::ErrorKind::Corrupt
-    pub fn from_elements(elements: &[SchemaElement]) -> Result<Schema> {
+    pub(crate) fn from_elements(elements: &[SchemaElement]) -> Result<Schema> {
         if elements.is_empty() {
             return Err(Error::corrupt("the schema has no elements"));
         }
@@ -43,7 +43,7 @@ impl Schema {
     /// Flattens the tree depth-first into [`SchemaElement`]s for the footer. The root has no
     /// repetition; leaves carry their type, FIXED_LEN_BYTE_ARRAY length, and for decimals
     /// precision and scale (from the DECIMAL logical type when there is one).
-    pub fn to_elements(&self) -> Vec<SchemaElement> {
+    pub(crate) fn to_elements(&self) -> Vec<SchemaElement> {
         let mut out = Vec::new();
         flatten(self.root(), true, &mut out);
         out

@@ -368,7 +368,7 @@ fn decode<R: ChunkReader>(
             .zip(jobs)
             .map(|(chunk, j)| {
                 let reader = ColumnChunkReader::new(
-                    chunk.pages(options),
+                    chunk.page_reader(options),
                     j.physical,
                     j.type_length,
                     j.max_def,

@@ -41,7 +41,7 @@ impl ColumnStatistics {
     /// The typed statistics of a column of `physical_type` compared in `order`, given the
     /// column's `ColumnOrder` from the footer (`None` when the footer has none: then only
     /// the deprecated `min`/`max` can be used).
-    pub fn from_thrift(
+    pub(crate) fn from_thrift(
         stats: &Statistics,
         physical_type: Type,
         order: SortOrder,

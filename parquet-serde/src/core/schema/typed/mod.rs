@@ -233,8 +233,9 @@
 //! - Leaves take the calls the table above lists for them, converting to the physical type
 //!   and checking ranges (an `INT32 INTEGER(8, false)` takes only values in `0..=255`).
 //!
-//! The column options are read with [`ParquetSchema::parquet_column_options`] and
-//! [`ColumnOptions::resolve`].
+//! Column options written on fields (`#[parquet(encoding, compression, dictionary,
+//! bloom_filter)]`) reach the writer through the derive's own (hidden) trait methods; the
+//! column options a program sets go in `WriterOptions::column`.
 
 #[doc(hidden)]
 pub mod __private;
@@ -263,8 +264,12 @@ mod markers;
 mod nodes;
 mod variant_nodes;
 
+/// Derive plumbing (the writer asks a row type for the column options its fields carry): not
+/// API, reachable for the derive's expansion only.
+#[doc(hidden)]
+pub use attrs::ColumnOptions;
 pub use attrs::GeoSpec;
-pub use attrs::{ColumnOptions, DecimalSpec, FieldAttrs};
+pub use attrs::{DecimalSpec, FieldAttrs};
 pub(crate) use variant_nodes::{shred_variant_at, variant as variant_node};
 
 use crate::core::schema::SchemaNode;
@@ -337,8 +342,9 @@ pub trait ParquetSchema {
 
     /// The column options (`encoding`, `compression`, `dictionary`) written on fields of this
     /// row type and of the types below it, each with the path of its node under
-    /// [`parquet_root`](Self::parquet_root), parents before children. Resolve them for one
-    /// leaf with [`ColumnOptions::resolve`].
+    /// [`parquet_root`](Self::parquet_root), parents before children; the writer resolves
+    /// them for each leaf. Derive plumbing, not API: the derive implements it.
+    #[doc(hidden)]
     fn parquet_column_options() -> Vec<ColumnOptions> {
         let node = Self::parquet_node(Self::PARQUET_MESSAGE_NAME, &FieldAttrs::new());
         let mut path = Vec::new();
@@ -351,7 +357,9 @@ pub trait ParquetSchema {
     }
 
     /// Appends the column options found below a node of this type at `path` (which is left
-    /// as it was found). Types without fields of their own have none: the default.
+    /// as it was found). Types without fields of their own have none: the default. Derive
+    /// plumbing, not API.
+    #[doc(hidden)]
     fn parquet_collect_column_options(path: &mut Vec<String>, out: &mut Vec<ColumnOptions>) {
         let _ = (path, out);
     }
