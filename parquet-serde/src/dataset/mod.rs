@@ -76,6 +76,10 @@
 //! the folders' even when a file stores a column of the same name.
 
 mod check;
+#[cfg(feature = "delta")]
+mod delta_stats;
+#[cfg(feature = "delta")]
+mod delta_table;
 mod glob;
 mod list;
 mod partition;
@@ -105,6 +109,9 @@ pub struct Dataset {
     predicate: Option<Predicate>,
     options: ReadOptions,
     filter_options: FilterOptions,
+    /// The Delta table the files come from (feature `delta`).
+    #[cfg(feature = "delta")]
+    delta: Option<delta_table::DeltaTable>,
 }
 
 impl Dataset {
@@ -112,7 +119,45 @@ impl Dataset {
     /// [module docs](self#files)). Fails when `dir` is not a folder or a folder cannot be
     /// listed; files are opened only when read.
     pub fn open(dir: impl AsRef<Path>) -> Result<Dataset> {
+        #[cfg(feature = "delta")]
+        if delta_table::is_delta_root(dir.as_ref()) {
+            return Self::open_delta(dir.as_ref(), None);
+        }
         Ok(Self::from_files(list::list_dir(dir.as_ref())?))
+    }
+
+    /// The snapshot of the Delta table at `root` at `version` (the latest when `None`).
+    #[cfg(feature = "delta")]
+    fn open_delta(root: &Path, version: Option<u64>) -> Result<Dataset> {
+        let (files, table) = delta_table::open(root, version)?;
+        let mut dataset = Self::from_files(files);
+        dataset.delta = Some(table);
+        Ok(dataset)
+    }
+
+    /// The same Delta table at an older (or newer) `version`: its files at that version,
+    /// read with the same options and predicate (see the [module docs](self#delta-tables)).
+    /// Fails when the dataset is not a Delta table, when the version does not exist, or
+    /// when its log cannot be read.
+    #[cfg(feature = "delta")]
+    pub fn version(self, version: u64) -> Result<Dataset> {
+        let Some(table) = &self.delta else {
+            return Err(crate::error::Error::invalid_argument(
+                "not a Delta table: only a Delta table has versions",
+            ));
+        };
+        let mut older = Self::open_delta(&table.root, Some(version))?.read_options(self.options);
+        if let Some(p) = self.predicate {
+            older = older.filter_with_options(p, self.filter_options)?;
+        }
+        Ok(older)
+    }
+
+    /// The version of the Delta table's snapshot read; `None` when the dataset is not a
+    /// Delta table.
+    #[cfg(feature = "delta")]
+    pub fn table_version(&self) -> Option<u64> {
+        self.delta.as_ref().map(|t| t.version)
     }
 
     /// The final files `pattern` matches (`logs/**/*.parquet`, `logs/date=2026-11-*/*/*`;
@@ -134,6 +179,8 @@ impl Dataset {
             predicate: None,
             options: ReadOptions::default(),
             filter_options: FilterOptions::default(),
+            #[cfg(feature = "delta")]
+            delta: None,
         }
     }
 
@@ -171,6 +218,7 @@ impl Dataset {
             {
                 Decided::None => {}
                 Decided::All => selected.push((f.clone(), None)),
+                Decided::Rows(p) if !self.stats_may_match(f, &p) => {}
                 Decided::Rows(p) => selected.push((f.clone(), Some(p))),
             }
         }
@@ -178,6 +226,17 @@ impl Dataset {
         self.predicate = Some(predicate);
         self.filter_options = options;
         Ok(self)
+    }
+
+    /// Whether the statistics a Delta log states of `file` leave a row that may satisfy
+    /// `rest` (always, for files not of a Delta table).
+    fn stats_may_match(&self, file: &DataFile, rest: &Predicate) -> bool {
+        #[cfg(feature = "delta")]
+        if let Some(t) = &self.delta {
+            return t.may_match(file, rest);
+        }
+        let _ = (file, rest);
+        true
     }
 
     /// Checks that the whole predicate applies to the dataset, before any part of it is

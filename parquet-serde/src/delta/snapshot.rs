@@ -1,11 +1,13 @@
 //! A table at one version: its commits replayed in order.
 //!
-//! The replay here starts from version 0 and reads JSON commits only; starting from a
-//! checkpoint (`_last_checkpoint`, Parquet checkpoints) is the table reader's to add.
+//! The replay starts from the newest complete Parquet checkpoint at or below the version
+//! asked for (see [`newest_checkpoint`]), or from version 0 when there is none, then applies
+//! the JSON commits after it, which must be contiguous.
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::action::{Action, Add, Metadata, Protocol, Remove};
+use super::checkpoint::newest_checkpoint;
 use super::log_store::{commit_path, LogFile, LogStore};
 use crate::error::{Error, Result};
 
@@ -44,7 +46,8 @@ impl Snapshot {
     pub(crate) fn load(store: &dyn LogStore, version: Option<u64>) -> Result<Snapshot> {
         let names = store.list_log()?;
         let versions = commit_versions(&names);
-        let Some(&latest) = versions.last() else {
+        let newest_checkpoint_version = newest_checkpoint(&names, u64::MAX).map(|c| c.version);
+        let Some(latest) = versions.last().copied().max(newest_checkpoint_version) else {
             return Err(Error::invalid_argument(format!(
                 "{}: not a Delta table (no commit in _delta_log/)",
                 store.describe()
@@ -58,22 +61,53 @@ impl Snapshot {
             )));
         }
         let mut state = Replay::default();
-        for (expected, &v) in versions.iter().take_while(|&&v| v <= target).enumerate() {
-            if v != expected as u64 {
+        let mut next = 0;
+        if let Some(checkpoint) = newest_checkpoint(&names, target) {
+            let file = format!("{}/{}", store.describe(), checkpoint.files[0]);
+            for action in checkpoint.read(store)? {
+                check_action(&action, &file)?;
+                state.apply(action, checkpoint.version);
+            }
+            next = checkpoint.version + 1;
+        }
+        let first = next;
+        for &v in versions.iter().filter(|&&v| v >= first && v <= target) {
+            if v != next {
                 return Err(Error::corrupt(format!(
                     "{}: commit {} is missing from _delta_log/ (found {v} after it)",
                     store.describe(),
-                    commit_path(expected as u64)
+                    commit_path(next)
                 )));
             }
             let path = commit_path(v);
             let bytes = store.read(&path)?;
             let file = format!("{}/{path}", store.describe());
             for action in Action::parse_commit(&bytes, &file)? {
+                check_action(&action, &file)?;
                 state.apply(action, v);
             }
+            next = v + 1;
+        }
+        if next <= target {
+            return Err(Error::corrupt(format!(
+                "{}: commit {} is missing from _delta_log/ (version {target} was asked for)",
+                store.describe(),
+                commit_path(next)
+            )));
         }
         state.finish(target, store)
+    }
+}
+
+/// Refuses an action whose values no table can hold: an empty path, a negative size or
+/// record count (a huge one is left to the data file's own check when it is read).
+fn check_action(action: &Action, file: &str) -> Result<()> {
+    let bad = |what: String| Err(Error::corrupt(format!("{file}: {what}")));
+    match action {
+        Action::Add(a) if a.path.is_empty() => bad("an add action with an empty path".into()),
+        Action::Add(a) if a.size < 0 => bad(format!("add `{}`: negative size {}", a.path, a.size)),
+        Action::Remove(r) if r.path.is_empty() => bad("a remove action with an empty path".into()),
+        _ => Ok(()),
     }
 }
 
