@@ -64,7 +64,20 @@ impl Snapshot {
         let mut next = 0;
         if let Some(checkpoint) = newest_checkpoint(&names, target) {
             let file = format!("{}/{}", store.describe(), checkpoint.files[0]);
-            for action in checkpoint.read(store)? {
+            let actions = checkpoint.read(store)?;
+            for needed in ["protocol", "metaData"] {
+                let found = actions.iter().any(|a| match a {
+                    Action::Protocol(_) => needed == "protocol",
+                    Action::Metadata(_) => needed == "metaData",
+                    _ => false,
+                });
+                if !found {
+                    return Err(Error::corrupt(format!(
+                        "{file}: the checkpoint holds no {needed} action"
+                    )));
+                }
+            }
+            for action in actions {
                 check_action(&action, &file)?;
                 state.apply(action, checkpoint.version);
             }
