@@ -75,12 +75,22 @@ def write_mixed(path):
 
 def write_ranges(path):
     """Five appends of 100 ids each (0..99, 100..199, ...), not partitioned: one file each,
-    whose stats bound the ids."""
+    whose stats bound the ids, words and timestamps."""
     for k in range(5):
         ids = list(range(k * 100, k * 100 + 100))
         write_deltalake(
             path,
-            pa.table({"id": pa.array(ids, pa.int64()), "word": ["w%03d" % (i % 1000) for i in ids]}),
+            pa.table(
+                {
+                    "id": pa.array(ids, pa.int64()),
+                    "word": ["w%03d" % (i % 1000) for i in ids],
+                    # id seconds (and 123 us) after 2026-11-24T00:00:00Z
+                    "ts": pa.array(
+                        [datetime.datetime(2026, 11, 24, tzinfo=UTC) + datetime.timedelta(seconds=i, microseconds=123) for i in ids],
+                        pa.timestamp("us", tz="UTC"),
+                    ),
+                }
+            ),
             mode="append",
         )
 

@@ -238,6 +238,13 @@ fn commit_statistics_prune_files_before_any_is_opened() {
         ("word = 'w123'", 1, 1),
         ("id < 100 or id >= 400", 2, 200),
         ("id != 3", 5, 499),
+        // Timestamps: id seconds and 123 us after midnight; stats in milliseconds.
+        ("ts >= '2026-11-24T00:07:30Z'", 1, 50),
+        ("ts > '2026-11-24T00:06:39.000123Z'", 2, 100),
+        ("ts < '2026-11-24T00:01:39.999Z'", 1, 100),
+        // A bound is widened by a millisecond: the file from 00:01:40.000123 stays.
+        ("ts < '2026-11-24T00:01:40Z'", 2, 100),
+        ("ts = '2026-11-24T00:03:20.000123Z'", 1, 1),
     ];
     for &(text, files, rows) in cases {
         let dataset = Dataset::open(&root)

@@ -4,8 +4,10 @@
 //!
 //! Only what the statistics state exactly is used: top-level columns of integer, date and
 //! string types (a string bound of 32 characters or more may be a truncated prefix: it
-//! still bounds from below, so only a minimum is used then). Timestamps (written as
-//! milliseconds), decimals and floating-point bounds (JSON numbers) are not used. Negations
+//! still bounds from below, so only a minimum is used then), and `timestamp` columns, whose
+//! bounds are written as milliseconds: each is widened by a millisecond on its side, so a
+//! bound truncated either way still holds. Decimals and floating-point bounds (JSON
+//! numbers) are not used, nor `timestamp_ntz` bounds. Negations
 //! are pushed down to the tests first, as [`decide`](super::prune::decide) does, so that
 //! SQL's three-valued logic holds: a test of a null is unknown, which selects nothing.
 
@@ -17,7 +19,7 @@ use serde_json::Value as Json;
 use crate::core::column::Scalar;
 use crate::delta::schema::FieldType;
 use crate::delta::stats::FileStats;
-use crate::filter::{CmpOp, Predicate};
+use crate::filter::{instant_seconds, scale_decimal, CmpOp, Predicate, Scaled};
 
 use super::partition::{parse_date, PartitionValue};
 use super::prune::compare;
@@ -121,6 +123,9 @@ impl Pruner<'_> {
         let Some(ty) = self.types.get(column) else {
             return true;
         };
+        if ty.is("timestamp") {
+            return self.timestamp_may(column, op, literal);
+        }
         let bound = |b: Option<&Json>, is_max: bool| -> Option<Ordering> {
             let v = typed(b?, ty, is_max)?;
             compare(&v, literal, column).ok().flatten()
@@ -135,6 +140,39 @@ impl Pruner<'_> {
             CmpOp::Le => lo.is_none_or(|o| o.is_le()),
             CmpOp::Gt => hi.is_none_or(|o| o.is_gt()),
             CmpOp::Ge => hi.is_none_or(|o| o.is_ge()),
+        }
+    }
+}
+
+impl Pruner<'_> {
+    /// [`compare_may`](Self::compare_may) for a `timestamp` column, in microseconds: the
+    /// bounds widened by a millisecond, a literal between two microseconds as both.
+    fn timestamp_may(&self, column: &str, op: CmpOp, literal: &Scalar) -> bool {
+        const MS: i128 = 1_000;
+        let micros = |text: &str| -> Option<(i128, i128)> {
+            match scale_decimal(&instant_seconds(text, true)?, 6) {
+                Scaled::Exact(n) => Some((n, n)),
+                Scaled::Between(n) => Some((n, n + 1)),
+                Scaled::Above | Scaled::Below => None,
+            }
+        };
+        let Scalar::Bytes(b) = literal else {
+            return true;
+        };
+        let Some((lit_lo, lit_hi)) = std::str::from_utf8(b).ok().and_then(|t| micros(t.trim()))
+        else {
+            return true;
+        };
+        let bound = |b: Option<&Json>| b.and_then(Json::as_str).and_then(micros);
+        let lo = bound(self.stats.min.get(column)).map(|(l, _)| l - MS);
+        let hi = bound(self.stats.max.get(column)).map(|(_, h)| h + MS);
+        match op {
+            CmpOp::Eq => lo.is_none_or(|l| l <= lit_hi) && hi.is_none_or(|h| h >= lit_lo),
+            CmpOp::Ne => true,
+            CmpOp::Lt => lo.is_none_or(|l| l < lit_hi),
+            CmpOp::Le => lo.is_none_or(|l| l <= lit_hi),
+            CmpOp::Gt => hi.is_none_or(|h| h > lit_lo),
+            CmpOp::Ge => hi.is_none_or(|h| h >= lit_lo),
         }
     }
 }
@@ -178,8 +216,8 @@ mod tests {
     fn stats() -> (FileStats, BTreeMap<String, FieldType>) {
         let s = FileStats::parse(
             r#"{"numRecords":4,
-                "minValues":{"id":10,"name":"b","day":"2026-11-02","dec":1.5,"long":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
-                "maxValues":{"id":20,"name":"d","day":"2026-11-05","dec":2.5,"long":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"},
+                "minValues":{"ts":"2026-11-01T00:00:01.000Z","id":10,"name":"b","day":"2026-11-02","dec":1.5,"long":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+                "maxValues":{"ts":"2026-11-01T00:00:02.000Z","id":20,"name":"d","day":"2026-11-05","dec":2.5,"long":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"},
                 "nullCount":{"id":0,"name":1,"day":0,"nulls":4}}"#,
             "t",
         )
@@ -191,6 +229,7 @@ mod tests {
             ("dec", "decimal(4,1)"),
             ("long", "string"),
             ("nulls", "integer"),
+            ("ts", "timestamp"),
         ]
         .into_iter()
         .map(|(k, t)| (k.to_string(), FieldType::Primitive(t.to_string())))
@@ -225,6 +264,15 @@ mod tests {
         assert!(may(col("dec").gt(100)));
         assert!(may(col("long").gt("b")) && !may(col("long").lt("a")));
         assert!(may(col("other").eq(1)));
+        // Timestamps: bounds in milliseconds, widened by one.
+        assert!(!parse("ts > '2026-11-01T00:00:02.001Z'"));
+        assert!(parse("ts > '2026-11-01T00:00:02.0009Z'"));
+        assert!(parse("ts >= '2026-11-01T00:00:02.001Z'"));
+        assert!(!parse("ts < '2026-11-01T00:00:00.999Z'"));
+        assert!(parse("ts <= '2026-11-01T00:00:00.999Z'"));
+        assert!(!parse("ts = '2026-11-01T01:00:00Z'") && parse("ts = '2026-11-01T00:00:01.5Z'"));
+        assert!(!parse("ts between '2026-11-02' and '2026-11-03'"));
+        assert!(parse("ts != '2026-11-01T00:00:01.5Z'"));
         // A literal of the wrong type is left to the file's check.
         assert!(may(col("id").eq("x")));
         let empty = FileStats {

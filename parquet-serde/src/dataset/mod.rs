@@ -90,8 +90,9 @@
 //!   null as null (not from the folder names).
 //! - [`filter`](Dataset::filter) drops, before any file is opened, the files whose
 //!   partition values cannot match (as for folders) and those whose commit statistics
-//!   (`numRecords`, `nullCount`, `minValues`/`maxValues` of top-level integer, date and
-//!   string columns) rule every row out; [`selected_files`](Dataset::selected_files)
+//!   (`numRecords`, `nullCount`, `minValues`/`maxValues` of top-level integer, date,
+//!   string and `timestamp` columns, a timestamp bound widened by the millisecond the log
+//!   may have truncated) rule every row out; [`selected_files`](Dataset::selected_files)
 //!   lists the files kept.
 //! - [`version`](Dataset::version) reads an older snapshot;
 //!   [`table_version`](Dataset::table_version) says which.
