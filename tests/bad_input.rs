@@ -296,6 +296,11 @@ mod delta {
             "f1.parquet",
         ),
         (
+            "a deletion vector the protocol does not declare",
+            |r| replace(r, &commit(1), r#""size":"#, r#""deletionVector":{"storageType":"u","pathOrInlineDv":"x","sizeInBytes":1,"cardinality":1},"size":"#),
+            "add `part=b/f1.parquet`: the file has a deletion vector (the reader feature `deletionVectors`)",
+        ),
+        (
             "stats not JSON",
             |r| replace(r, &commit(1), r#""stats":"{"#, r#""stats":"nope","x":"{"#),
             "add `part=b/f1.parquet`: stats are not Delta statistics",

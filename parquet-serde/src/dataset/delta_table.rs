@@ -73,6 +73,13 @@ pub(crate) fn open(root: &Path, version: Option<u64>) -> Result<(Vec<DataFile>, 
     let mut stats = HashMap::new();
     for add in snapshot.files.values() {
         let what = format!("{table}: add `{}`", add.path);
+        if add.deletion_vector.as_ref().is_some_and(|dv| !dv.is_null()) {
+            // Rows of the file are deleted: reading it whole would bring them back.
+            return Err(Error::unsupported(format!(
+                "{what}: the file has a deletion vector (the reader feature \
+                 `deletionVectors`), which parquet-serde cannot read"
+            )));
+        }
         let path = data_path(root, &add.path).map_err(|e| e.context(&what))?;
         check_size(&path, add).map_err(|e| e.context(&what))?;
         let mut partitions = Vec::with_capacity(partition_columns.len());
