@@ -146,3 +146,285 @@ fn byte_flips_never_panic() {
         );
     }
 }
+
+/// Corrupt Delta logs (feature `delta`): each is a clear error naming the file, never a
+/// panic.
+#[cfg(feature = "delta")]
+mod delta {
+    use std::path::Path;
+
+    use parquet_serde::dataset::Dataset;
+    use parquet_serde::record::Value;
+    use parquet_serde::ParquetSchema;
+
+    #[derive(serde::Serialize, ParquetSchema)]
+    struct Row {
+        id: i64,
+        name: String,
+    }
+
+    const PROTOCOL: &str = r#"{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}"#;
+    const METADATA: &str = r#"{"metaData":{"id":"t","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\",\"nullable\":false,\"metadata\":{}},{\"name\":\"name\",\"type\":\"string\",\"nullable\":false,\"metadata\":{}},{\"name\":\"part\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}}]}","partitionColumns":["part"],"configuration":{}}}"#;
+
+    /// The `add` line of data file `part=P/fN.parquet` of `size` bytes.
+    fn add(part: &str, n: usize, size: u64) -> String {
+        format!(
+            r#"{{"add":{{"path":"part={part}/f{n}.parquet","partitionValues":{{"part":"{part}"}},"size":{size},"modificationTime":1,"dataChange":true,"stats":"{{\"numRecords\":3,\"minValues\":{{\"id\":{lo}}},\"maxValues\":{{\"id\":{hi}}},\"nullCount\":{{\"id\":0}}}}"}}}}"#,
+            lo = n * 10,
+            hi = n * 10 + 2
+        )
+    }
+
+    /// A valid two-commit table in `root`: 3 rows in each of part=a/f0 and part=b/f1.
+    pub fn table(root: &Path) {
+        let mut sizes = Vec::new();
+        for (n, part) in ["a", "b"].iter().enumerate() {
+            let path = root.join(format!("part={part}/f{n}.parquet"));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let rows: Vec<Row> = (0..3)
+                .map(|i| Row {
+                    id: (n * 10 + i) as i64,
+                    name: format!("r{i}"),
+                })
+                .collect();
+            parquet_serde::to_path(&path, &rows).unwrap();
+            sizes.push(std::fs::metadata(&path).unwrap().len());
+        }
+        let log = root.join("_delta_log");
+        std::fs::create_dir_all(&log).unwrap();
+        let c0 = format!("{PROTOCOL}\n{METADATA}\n{}\n", add("a", 0, sizes[0]));
+        std::fs::write(log.join(commit(0)), c0).unwrap();
+        std::fs::write(log.join(commit(1)), add("b", 1, sizes[1]) + "\n").unwrap();
+    }
+
+    pub fn commit(v: u64) -> String {
+        format!("{v:020}.json")
+    }
+
+    pub fn read(root: &Path) -> parquet_serde::Result<Vec<Value>> {
+        Dataset::open(root)?.read_all::<Value>()
+    }
+
+    /// `root`'s log file `name` with `from` replaced by `to` (which must occur).
+    fn replace(root: &Path, name: &str, from: &str, to: &str) {
+        let path = root.join("_delta_log").join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{name} holds no {from:?}");
+        std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    }
+
+    type Corrupt = fn(&Path);
+
+    /// Each corruption, with what its error must say.
+    const CASES: &[(&str, Corrupt, &str)] = &[
+        (
+            "truncated commit",
+            |r| {
+                let p = r.join("_delta_log").join(commit(1));
+                let b = std::fs::read(&p).unwrap();
+                std::fs::write(&p, &b[..b.len() / 2]).unwrap();
+            },
+            "00000000000000000001.json, line 1",
+        ),
+        (
+            "not JSON",
+            |r| std::fs::write(r.join("_delta_log").join(commit(1)), "hello\n").unwrap(),
+            "00000000000000000001.json, line 1: not a Delta action",
+        ),
+        (
+            "not UTF-8",
+            |r| std::fs::write(r.join("_delta_log").join(commit(1)), [0xff, 0xfe]).unwrap(),
+            "00000000000000000001.json: commit is not UTF-8",
+        ),
+        (
+            "wrong types",
+            |r| replace(r, &commit(1), r#""size":"#, r#""size":"big","x":"#),
+            "00000000000000000001.json, line 1",
+        ),
+        (
+            "missing protocol",
+            |r| replace(r, &commit(0), PROTOCOL, ""),
+            "no protocol action up to version 1",
+        ),
+        (
+            "missing metaData",
+            |r| replace(r, &commit(0), METADATA, ""),
+            "no metaData action up to version 1",
+        ),
+        (
+            "gap in versions",
+            |r| {
+                let log = r.join("_delta_log");
+                std::fs::rename(log.join(commit(1)), log.join(commit(2))).unwrap();
+            },
+            "00000000000000000001.json is missing from _delta_log/",
+        ),
+        (
+            "huge size",
+            |r| {
+                replace(
+                    r,
+                    &commit(1),
+                    r#""size":"#,
+                    r#""size":9223372036854775807,"x":"#,
+                )
+            },
+            "f1.parquet is",
+        ),
+        (
+            "negative size",
+            |r| replace(r, &commit(1), r#""size":"#, r#""size":-5,"x":"#),
+            "00000000000000000001.json: add `part=b/f1.parquet`: negative size -5",
+        ),
+        (
+            "path outside the table",
+            |r| replace(r, &commit(1), "part=b/f1", "../f1"),
+            "add `../f1.parquet`: the path leaves the table root",
+        ),
+        (
+            "missing data file",
+            |r| std::fs::remove_file(r.join("part=b/f1.parquet")).unwrap(),
+            "f1.parquet listed in the log",
+        ),
+        (
+            "data file not Parquet",
+            |r| {
+                let p = r.join("part=b/f1.parquet");
+                let n = std::fs::metadata(&p).unwrap().len() as usize;
+                std::fs::write(&p, vec![b'x'; n]).unwrap();
+            },
+            "f1.parquet",
+        ),
+        (
+            "a deletion vector the protocol does not declare",
+            |r| replace(r, &commit(1), r#""size":"#, r#""deletionVector":{"storageType":"u","pathOrInlineDv":"x","sizeInBytes":1,"cardinality":1},"size":"#),
+            "add `part=b/f1.parquet`: the file has a deletion vector (the reader feature `deletionVectors`)",
+        ),
+        (
+            "stats not JSON",
+            |r| replace(r, &commit(1), r#""stats":"{"#, r#""stats":"nope","x":"{"#),
+            "add `part=b/f1.parquet`: stats are not Delta statistics",
+        ),
+        (
+            "missing partition value",
+            |r| {
+                replace(
+                    r,
+                    &commit(1),
+                    r#""partitionValues":{"part":"b"}"#,
+                    r#""partitionValues":{}"#,
+                )
+            },
+            "add `part=b/f1.parquet`: no value for partition column \"part\"",
+        ),
+        (
+            "partition value not of its type",
+            |r| {
+                replace(
+                    r,
+                    &commit(0),
+                    r#"\"part\",\"type\":\"string\""#,
+                    r#"\"part\",\"type\":\"long\""#,
+                )
+            },
+            "partition column \"part\"",
+        ),
+        (
+            "schemaString not JSON",
+            |r| {
+                replace(
+                    r,
+                    &commit(0),
+                    r#""schemaString":"{"#,
+                    r#""schemaString":"{{"#,
+                )
+            },
+            "metaData.schemaString is not JSON",
+        ),
+        (
+            "reader version we lack",
+            |r| {
+                replace(
+                    r,
+                    &commit(0),
+                    r#""minReaderVersion":1"#,
+                    r#""minReaderVersion":9"#,
+                )
+            },
+            "needs reader version 9",
+        ),
+        (
+            "checkpoint not Parquet",
+            |r| {
+                let p = r.join("_delta_log/00000000000000000000.checkpoint.parquet");
+                std::fs::write(p, b"PAR1 garbage PAR1").unwrap();
+            },
+            "00000000000000000000.checkpoint.parquet: not a readable Delta checkpoint",
+        ),
+        (
+            "checkpoint of no actions",
+            |r| {
+                let p = r.join("_delta_log/00000000000000000000.checkpoint.parquet");
+                std::fs::copy(r.join("part=a/f0.parquet"), p).unwrap();
+            },
+            "00000000000000000000.checkpoint.parquet: the checkpoint holds no protocol action",
+        ),
+    ];
+
+    #[test]
+    fn corrupt_logs_are_errors_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        table(dir.path());
+        assert_eq!(read(dir.path()).unwrap().len(), 6);
+        for (what, corrupt, needle) in CASES {
+            let dir = tempfile::tempdir().unwrap();
+            table(dir.path());
+            corrupt(dir.path());
+            let e = match read(dir.path()) {
+                Ok(rows) => panic!("{what}: read {} rows", rows.len()),
+                Err(e) => e.to_string(),
+            };
+            assert!(e.contains(needle), "{what}: {e}");
+            assert!(e.contains(&dir.path().display().to_string()), "{what}: {e}");
+        }
+    }
+
+    #[cfg(feature = "proptest")]
+    mod mutations {
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+            /// Commit bytes flipped, cut or with bytes inserted: an error or rows, never a
+            /// panic.
+            #[test]
+            fn mutated_commits_never_panic(
+                which in 0u64..2,
+                flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+                cut in proptest::option::of(any::<prop::sample::Index>()),
+                insert in proptest::option::of((any::<prop::sample::Index>(), "[0-9\\-\\[\\]{}\",:a-z]{1,8}")),
+            ) {
+                let dir = tempfile::tempdir().unwrap();
+                super::table(dir.path());
+                let path = dir.path().join("_delta_log").join(super::commit(which));
+                let mut bytes = std::fs::read(&path).unwrap();
+                for (at, b) in flips {
+                    let i = at.index(bytes.len());
+                    bytes[i] = b;
+                }
+                if let Some((at, text)) = insert {
+                    let i = at.index(bytes.len());
+                    bytes.splice(i..i, text.bytes());
+                }
+                if let Some(at) = cut {
+                    bytes.truncate(at.index(bytes.len()));
+                }
+                std::fs::write(&path, &bytes).unwrap();
+                if let Err(e) = super::read(dir.path()) {
+                    prop_assert!(!e.to_string().is_empty());
+                }
+            }
+        }
+    }
+}

@@ -184,6 +184,8 @@ pub mod bson;
 pub mod core;
 pub mod dataset;
 mod de;
+#[cfg(feature = "delta")]
+mod delta;
 mod error;
 mod exec;
 pub mod filter;

@@ -48,6 +48,11 @@ impl DataFile {
             .map(|(_, v)| v.to_value())
     }
 
+    /// A file with its partition values, typed already (a Delta table's, from its log).
+    pub(crate) fn new(path: PathBuf, partitions: Vec<(String, PartitionValue)>) -> DataFile {
+        DataFile { path, partitions }
+    }
+
     /// The partition values as the dataset types them.
     pub(crate) fn partition_values(&self) -> &[(String, PartitionValue)] {
         &self.partitions
@@ -182,12 +187,17 @@ fn order(files: Vec<PathBuf>) -> Vec<DataFile> {
                 .collect(),
         })
         .collect();
-    out.sort_by(|a, b| {
+    sort_files(&mut out);
+    out
+}
+
+/// Sorts files by their partition values in order, then by path.
+pub(crate) fn sort_files(files: &mut [DataFile]) {
+    files.sort_by(|a, b| {
         let va = a.partitions.iter().map(|p| &p.1);
         let vb = b.partitions.iter().map(|p| &p.1);
         va.cmp(vb).then_with(|| a.path.cmp(&b.path))
     });
-    out
 }
 
 #[cfg(test)]

@@ -74,8 +74,97 @@
 //! Dates compare with `'YYYY-MM-DD'` text (a date-time text with its instant, which a
 //! day's midnight is compared with, as on a DATE column), integers with numbers. The keys' values are
 //! the folders' even when a file stores a column of the same name.
+//!
+//! # Delta tables
+//!
+//! With feature `delta`, a folder holding a `_delta_log/` with commits (or checkpoints) is
+//! a [Delta Lake](https://delta.io) table, and [`Dataset::open`] reads its current
+//! snapshot instead of walking the folder:
+//! - the files are those of the log, replayed from the newest complete Parquet checkpoint
+//!   (single or multi-part; the listing finds it whether `_last_checkpoint` is there,
+//!   stale or missing) then the JSON commits after it; files a `remove` took out are not
+//!   read even when they are still in the folder. Their paths are URL-decoded, relative
+//!   to the root (`file:` URIs too); each must exist with the size the log states.
+//! - the partition values are the log's, typed by the table schema: `date` columns as
+//!   dates, `byte`/`short`/`integer`/`long` as integers, every other type as its text;
+//!   null as null (not from the folder names).
+//! - [`filter`](Dataset::filter) drops, before any file is opened, the files whose
+//!   partition values cannot match (as for folders) and those whose commit statistics
+//!   (`numRecords`, `nullCount`, `minValues`/`maxValues` of top-level integer, date,
+//!   string and `timestamp` columns, a timestamp bound widened by the millisecond the log
+//!   may have truncated) rule every row out; [`selected_files`](Dataset::selected_files)
+//!   lists the files kept.
+//! - [`version`](Dataset::version) reads an older snapshot;
+//!   [`table_version`](Dataset::table_version) says which.
+//!
+//! A table that needs a reader feature this crate lacks (`deletionVectors`, column mapping
+//! by name or id, `v2Checkpoint`, a reader version above 3, ...) is refused with an
+//! [`Unsupported`](crate::ErrorKind::Unsupported) error naming the feature and the table;
+//! `timestampNtz`, `vacuumProtocolCheck` and `variantType` are read. A corrupt log (a
+//! commit that is not JSON lines of actions, a missing commit, a checkpoint that is not
+//! Parquet, a missing protocol or metadata) is an error naming the file.
+//!
+//! ```
+//! # #[cfg(feature = "delta")]
+//! # fn main() -> parquet_serde::Result<()> {
+//! use parquet_serde::dataset::Dataset;
+//! use parquet_serde::{col, ParquetSchema};
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, ParquetSchema, Debug, PartialEq)]
+//! struct Hit {
+//!     id: i64,
+//! }
+//! #[derive(serde::Deserialize, Debug, PartialEq)]
+//! struct Located {
+//!     id: i64,
+//!     region: String,
+//! }
+//!
+//! let dir = tempfile::tempdir()?;
+//! // Two commits: the table with one file, then a second file.
+//! let mut commits = Vec::new();
+//! for (n, region) in ["eu", "us"].iter().enumerate() {
+//!     let rel = format!("region={region}/part-{n}.parquet");
+//!     std::fs::create_dir_all(dir.path().join(format!("region={region}")))?;
+//!     parquet_serde::to_path(dir.path().join(&rel), &[Hit { id: n as i64 }])?;
+//!     let size = std::fs::metadata(dir.path().join(&rel))?.len();
+//!     let mut commit = String::new();
+//!     if n == 0 {
+//!         commit.push_str(r#"{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}
+//! {"metaData":{"id":"t","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\",\"nullable\":false,\"metadata\":{}},{\"name\":\"region\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}}]}","partitionColumns":["region"],"configuration":{}}}
+//! "#);
+//!     }
+//!     commit.push_str(&format!(
+//!         r#"{{"add":{{"path":"{rel}","partitionValues":{{"region":"{region}"}},"size":{size},"modificationTime":0,"dataChange":true,"stats":"{{\"numRecords\":1,\"minValues\":{{\"id\":{n}}},\"maxValues\":{{\"id\":{n}}}}}"}}}}"#
+//!     ));
+//!     commits.push(commit);
+//! }
+//! std::fs::create_dir_all(dir.path().join("_delta_log"))?;
+//! for (v, commit) in commits.iter().enumerate() {
+//!     std::fs::write(dir.path().join(format!("_delta_log/{v:020}.json")), commit)?;
+//! }
+//!
+//! let table = Dataset::open(dir.path())?;
+//! assert_eq!(table.table_version(), Some(1));
+//! // The statistics rule out the file of id 0: only one file is opened.
+//! let hits = table.filter(col("id").ge(1))?;
+//! assert_eq!(hits.selected_files().count(), 1);
+//! let rows: Vec<Located> = hits.read_all()?;
+//! assert_eq!(rows, [Located { id: 1, region: "us".into() }]);
+//! // Version 0 held the first file only.
+//! let old: Vec<Located> = Dataset::open(dir.path())?.version(0)?.read_all()?;
+//! assert_eq!(old, [Located { id: 0, region: "eu".into() }]);
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "delta"))]
+//! # fn main() {}
+//! ```
 
 mod check;
+#[cfg(feature = "delta")]
+mod delta_stats;
+#[cfg(feature = "delta")]
+mod delta_table;
 mod glob;
 mod list;
 mod partition;
@@ -105,14 +194,58 @@ pub struct Dataset {
     predicate: Option<Predicate>,
     options: ReadOptions,
     filter_options: FilterOptions,
+    /// The Delta table the files come from (feature `delta`).
+    #[cfg(feature = "delta")]
+    delta: Option<delta_table::DeltaTable>,
 }
 
 impl Dataset {
     /// The final `.parquet` files below folder `dir`, recursively (see the
-    /// [module docs](self#files)). Fails when `dir` is not a folder or a folder cannot be
-    /// listed; files are opened only when read.
+    /// [module docs](self#files)); with feature `delta`, when `dir` is a Delta table's root
+    /// (a `_delta_log/` with commits), the files of its current snapshot instead (see
+    /// [Delta tables](self#delta-tables)). Fails when `dir` is not a folder or a folder
+    /// cannot be listed, or when the Delta log is corrupt or needs a reader feature this
+    /// crate lacks; files are opened only when read.
     pub fn open(dir: impl AsRef<Path>) -> Result<Dataset> {
+        #[cfg(feature = "delta")]
+        if delta_table::is_delta_root(dir.as_ref()) {
+            return Self::open_delta(dir.as_ref(), None);
+        }
         Ok(Self::from_files(list::list_dir(dir.as_ref())?))
+    }
+
+    /// The snapshot of the Delta table at `root` at `version` (the latest when `None`).
+    #[cfg(feature = "delta")]
+    fn open_delta(root: &Path, version: Option<u64>) -> Result<Dataset> {
+        let (files, table) = delta_table::open(root, version)?;
+        let mut dataset = Self::from_files(files);
+        dataset.delta = Some(table);
+        Ok(dataset)
+    }
+
+    /// The same Delta table at an older (or newer) `version`: its files at that version,
+    /// read with the same options and predicate (see the [module docs](self#delta-tables)).
+    /// Fails when the dataset is not a Delta table, when the version does not exist, or
+    /// when its log cannot be read.
+    #[cfg(feature = "delta")]
+    pub fn version(self, version: u64) -> Result<Dataset> {
+        let Some(table) = &self.delta else {
+            return Err(crate::error::Error::invalid_argument(
+                "not a Delta table: only a Delta table has versions",
+            ));
+        };
+        let mut older = Self::open_delta(&table.root, Some(version))?.read_options(self.options);
+        if let Some(p) = self.predicate {
+            older = older.filter_with_options(p, self.filter_options)?;
+        }
+        Ok(older)
+    }
+
+    /// The version of the Delta table's snapshot read; `None` when the dataset is not a
+    /// Delta table.
+    #[cfg(feature = "delta")]
+    pub fn table_version(&self) -> Option<u64> {
+        self.delta.as_ref().map(|t| t.version)
     }
 
     /// The final files `pattern` matches (`logs/**/*.parquet`, `logs/date=2026-11-*/*/*`;
@@ -134,6 +267,8 @@ impl Dataset {
             predicate: None,
             options: ReadOptions::default(),
             filter_options: FilterOptions::default(),
+            #[cfg(feature = "delta")]
+            delta: None,
         }
     }
 
@@ -171,6 +306,7 @@ impl Dataset {
             {
                 Decided::None => {}
                 Decided::All => selected.push((f.clone(), None)),
+                Decided::Rows(p) if !self.stats_may_match(f, &p) => {}
                 Decided::Rows(p) => selected.push((f.clone(), Some(p))),
             }
         }
@@ -178,6 +314,17 @@ impl Dataset {
         self.predicate = Some(predicate);
         self.filter_options = options;
         Ok(self)
+    }
+
+    /// Whether the statistics a Delta log states of `file` leave a row that may satisfy
+    /// `rest` (always, for files not of a Delta table).
+    fn stats_may_match(&self, file: &DataFile, rest: &Predicate) -> bool {
+        #[cfg(feature = "delta")]
+        if let Some(t) = &self.delta {
+            return t.may_match(file, rest);
+        }
+        let _ = (file, rest);
+        true
     }
 
     /// Checks that the whole predicate applies to the dataset, before any part of it is

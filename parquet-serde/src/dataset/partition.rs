@@ -166,7 +166,7 @@ impl KeyType {
     }
 }
 
-fn parse_date(s: &str) -> Option<i32> {
+pub(crate) fn parse_date(s: &str) -> Option<i32> {
     // Only the plain form `YYYY-MM-DD` (a signed or longer year is text).
     if s.len() != 10 {
         return None;
@@ -174,7 +174,7 @@ fn parse_date(s: &str) -> Option<i32> {
     text::parse_date(s).and_then(|d| i32::try_from(d).ok())
 }
 
-fn parse_int(s: &str) -> Option<i64> {
+pub(crate) fn parse_int(s: &str) -> Option<i64> {
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
         return None;

@@ -188,7 +188,7 @@ fn as_text(b: &[u8]) -> Option<&str> {
 /// How partition value `v` of key `key` compares with `lit`: `None` for a null value.
 /// Dates compare with `YYYY-MM-DD` text (or days), integers with numbers (or their text),
 /// text with text.
-fn compare(v: &PartitionValue, lit: &Scalar, key: &str) -> Result<Option<Ordering>> {
+pub(super) fn compare(v: &PartitionValue, lit: &Scalar, key: &str) -> Result<Option<Ordering>> {
     let bad = |what: &str| {
         Err(Error::invalid_argument(format!(
             "partition key {key:?} holds {what}; the literal {lit} does not compare with it"

@@ -20,6 +20,12 @@ pub fn run(args: &CatArgs) -> Result<(), Failure> {
     let is_dir = path.is_dir();
     let is_glob = Dataset::is_pattern(&text) && !path.exists();
     if !is_dir && !is_glob {
+        if args.table_version.is_some() {
+            return Err(Failure::Usage(Error::invalid_argument(format!(
+                "--version: {} is not a Delta table (a folder with a _delta_log/)",
+                path.display()
+            ))));
+        }
         return read(&args.read, |r, out| cat(r, args, out));
     }
     let failed = |e: Error| Failure::Run(format!("parquet-serde: {}", path.display()), e);
@@ -36,9 +42,11 @@ pub fn run(args: &CatArgs) -> Result<(), Failure> {
         Dataset::glob(&text)
     };
     let read_options = options(&args.read)?;
-    let mut dataset = dataset
-        .map_err(usage_or_failed)?
-        .read_options(read_options.clone());
+    let mut dataset = dataset.map_err(usage_or_failed)?;
+    if let Some(v) = args.table_version {
+        dataset = dataset.version(v).map_err(usage_or_failed)?;
+    }
+    let mut dataset = dataset.read_options(read_options.clone());
     if let Some(p) = &args.filter {
         dataset = dataset.filter(p.clone()).map_err(usage_or_failed)?;
         // Before any row is printed: a predicate that cannot apply to some file.

@@ -1,8 +1,8 @@
 //! `parquet-serde`: inspect, check and rewrite Parquet files.
 //!
 //! ```text
-//! parquet-serde cat FILE|DIR|GLOB [--columns a,b.c] [--limit N] [--where PRED]
-//!                                                        one JSON object per row
+//! parquet-serde cat FILE|DIR|GLOB [--columns a,b.c] [--limit N] [--where PRED] [--version N]
+//!                                                        one JSON object per row (DIR may be a Delta table)
 //! parquet-serde tail DIR [-n N] [--where PRED]           last rows, then new rows as flushed
 //! parquet-serde schema FILE                              the message-type text
 //! parquet-serde meta FILE                                row groups, columns, encodings, sizes, statistics, geospatial statistics
@@ -63,7 +63,10 @@ enum Command {
     ///
     /// FILE may be a folder, read as a dataset: every final `.parquet` file below it
     /// (names starting with `_` or `.` skipped) in time order, with the values of
-    /// `key=value` folders as fields; or a glob pattern (`'logs/**/*.parquet'`).
+    /// `key=value` folders as fields; or a glob pattern (`'logs/**/*.parquet'`). A folder
+    /// with a `_delta_log/` is a Delta table: its files and partition values are those of
+    /// the log's current snapshot (`--version N`: of version N), files pruned by the log's
+    /// statistics.
     #[command(
         args_override_self = true,
         mut_arg("file", |a| a.help("The Parquet file, a folder of them, or a glob pattern"))

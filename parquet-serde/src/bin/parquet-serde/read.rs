@@ -42,6 +42,10 @@ pub struct CatArgs {
     /// compare as DuckDB's TRY_CAST to the literal's type)
     #[arg(long = "where", value_name = "PREDICATE", value_parser = parse_predicate)]
     pub filter: Option<Predicate>,
+    /// Of a Delta table (a folder with a `_delta_log/`), the snapshot at this version
+    /// instead of the latest
+    #[arg(long = "version", value_name = "N")]
+    pub table_version: Option<u64>,
     /// The file and its keys (last: their help heading would take the flags after them).
     #[command(flatten)]
     pub read: ReadArgs,

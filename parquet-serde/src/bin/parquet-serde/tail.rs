@@ -23,7 +23,8 @@ use crate::Failure;
 /// The arguments of `tail`.
 #[derive(Debug, Clone, Args)]
 pub struct TailArgs {
-    /// The dataset's folder
+    /// The dataset's folder (a Delta table's root: the files of its snapshot, each new
+    /// commit's files as they are added)
     pub dir: PathBuf,
     /// First print the last N rows of the files already there (0: only the files to come)
     #[arg(short = 'n', long, value_name = "N", default_value_t = 10)]
