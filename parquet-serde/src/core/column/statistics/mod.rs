@@ -13,5 +13,6 @@ pub(crate) use accumulator::{StatisticsAccumulator, StatisticsFormat};
 pub use decimal::Decimal;
 pub use order::SortOrder;
 pub(crate) use order::{compare_decimal_bytes, compare_f64, f16_to_f64};
+pub(crate) use read::int96_bound;
 pub use read::ColumnStatistics;
 pub use scalar::Scalar;
