@@ -87,7 +87,8 @@ pub struct ColumnWriterOptions {
     /// (`IEEE_754_TOTAL_ORDER`): the file must declare that order for the column.
     pub float_total_order: bool,
     /// Statistics (and a ColumnIndex) of INT96 values in chronological order
-    /// (`INT96_TIMESTAMP_ORDER`): the file must declare that order for the column.
+    /// (`INT96_TIMESTAMP_ORDER`), on by default as in `WriterOptions`: the file must declare
+    /// that order for the column.
     pub int96_order: bool,
 }
 
@@ -110,7 +111,7 @@ impl Default for ColumnWriterOptions {
             encoding: None,
             auto_encoding: false,
             float_total_order: false,
-            int96_order: false,
+            int96_order: true,
         }
     }
 }

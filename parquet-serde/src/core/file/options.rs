@@ -322,7 +322,7 @@ pub struct WriterOptions {
     /// FLOAT, DOUBLE and FLOAT16 statistics in IEEE 754 total order (off): see
     /// [`float_total_order`](Self::float_total_order).
     pub(crate) float_total_order: bool,
-    /// INT96 statistics in chronological order (off): see
+    /// INT96 statistics in chronological order (on): see
     /// [`int96_timestamp_order`](Self::int96_timestamp_order).
     pub(crate) int96_order: bool,
 }
@@ -426,7 +426,7 @@ impl Default for WriterOptions {
             encryption: None,
             threads: default_threads(),
             float_total_order: false,
-            int96_order: false,
+            int96_order: true,
         }
     }
 }
@@ -440,10 +440,10 @@ impl WriterOptions {
     /// bounds (in `TYPE_ORDER` it has none, and a page of only NaNs costs the column its
     /// ColumnIndex). `nan_count` is written in both orders.
     ///
-    /// Off by default because readers that do not know the order ignore the bounds:
-    /// pyarrow 26 reads no min/max from such a column and prunes nothing with it, where it
-    /// prunes with `TYPE_ORDER` statistics (tests/column_order_readers.rs keeps the table
-    /// of readers).
+    /// Off by default because a reader that does not know the order loses the statistics:
+    /// pyarrow 26 shows no min/max for such a column and prunes nothing with it, where it
+    /// prunes with `TYPE_ORDER` statistics (DuckDB 2.0 prunes with both; the table of
+    /// readers is checked by tests/column_order_readers.rs).
     ///
     /// ```
     /// use parquet_serde::core::file::{FileReader, WriterOptions};
@@ -471,8 +471,35 @@ impl WriterOptions {
     /// Writes min/max statistics and a ColumnIndex for INT96 columns (legacy timestamps),
     /// in chronological order declared as `INT96_TIMESTAMP_ORDER` in the footer (Julian day,
     /// then nanoseconds of the day, each compared signed), as parquet-format asks of writers
-    /// that give INT96 statistics and as arrow-rs 60 writes; off by default: INT96 columns
-    /// then get only null counts, as before.
+    /// that give INT96 statistics and as arrow-rs 60 writes. On by default: no reader loses
+    /// anything by it (in `TYPE_ORDER` an INT96 column has no min/max at all, and pyarrow 26
+    /// ignores the new order), and DuckDB 2.0 prunes with it. Off: INT96 columns get only
+    /// null counts, in `TYPE_ORDER`. A chunk with a value whose nanoseconds of the day are
+    /// not within a day gets no min/max (the order would not be the order of the instants).
+    ///
+    /// ```
+    /// use parquet_serde::core::column::{ColumnBatch, Scalar};
+    /// use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
+    /// use parquet_serde::core::values::{ColumnValues, Int96};
+    ///
+    /// let write = |options: WriterOptions| -> parquet_serde::Result<Vec<u8>> {
+    ///     let schema = "message m { required int96 at; }".parse()?;
+    ///     let mut w = FileWriter::new(Vec::new(), schema, options)?;
+    ///     let mut c = w.column_writer(0)?;
+    ///     let at = vec![Int96::from_nanos(5), Int96::from_nanos(-1)];
+    ///     c.write(&ColumnBatch { values: ColumnValues::Int96(at), def_levels: vec![], rep_levels: vec![] })?;
+    ///     w.write_row_group(vec![c.close()?])?;
+    ///     Ok(w.close()?.0)
+    /// };
+    /// let file = FileReader::new(write(WriterOptions::default())?)?;
+    /// assert_eq!(file.metadata().column_order_name(0), Some("INT96_TIMESTAMP_ORDER"));
+    /// let stats = file.metadata().column_statistics(0, 0).unwrap();
+    /// assert_eq!((stats.min, stats.max), (Some(Scalar::Int(-1)), Some(Scalar::Int(5))));
+    /// let old = FileReader::new(write(WriterOptions::default().int96_timestamp_order(false))?)?;
+    /// assert_eq!(old.metadata().column_order_name(0), Some("TYPE_ORDER"));
+    /// assert_eq!(old.metadata().column_statistics(0, 0).unwrap().min, None);
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
     pub fn int96_timestamp_order(mut self, on: bool) -> Self {
         self.int96_order = on;
         self
