@@ -175,7 +175,7 @@ pub(crate) struct FileProgress {
 /// The statistics order of every leaf, as the footer declares it: `TYPE_ORDER`, except
 /// IEEE 754 total order for floating point columns and chronological order for INT96 when
 /// the options ask for them (the column writers then bound values in those orders).
-fn column_orders(schema: &Schema, options: &WriterOptions) -> Vec<ColumnOrder> {
+pub(super) fn column_orders(schema: &Schema, options: &WriterOptions) -> Vec<ColumnOrder> {
     schema
         .columns()
         .iter()
