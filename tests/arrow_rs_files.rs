@@ -214,12 +214,11 @@ fn raw(file: &FileReader<Vec<u8>>, rg: usize, c: usize) -> Raw {
     )
 }
 
-/// The ColumnIndex of a chunk: (null_pages, min_values, max_values).
-fn index(
-    file: &FileReader<Vec<u8>>,
-    rg: usize,
-    c: usize,
-) -> Option<(Vec<bool>, Vec<Vec<u8>>, Vec<Vec<u8>>)> {
+/// A ColumnIndex: (null_pages, min_values, max_values).
+type Index = (Vec<bool>, Vec<Vec<u8>>, Vec<Vec<u8>>);
+
+/// The ColumnIndex of a chunk.
+fn index(file: &FileReader<Vec<u8>>, rg: usize, c: usize) -> Option<Index> {
     column_index(file, rg, c)
         .unwrap()
         .map(|ci| (ci.null_pages, ci.min_values, ci.max_values))

@@ -11,7 +11,7 @@ use crate::core::format::{
 use crate::core::values::ColumnValues;
 
 use super::batch::ColumnBatch;
-use super::statistics::{Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat};
+use super::statistics::{BytesOrder, Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat};
 
 /// Which page metadata a column chunk writer records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -286,7 +286,7 @@ fn boundary_order(
     maxs: &[Vec<u8>],
     physical_type: Type,
     order: SortOrder,
-    bytes_order: Option<fn(&[u8], &[u8]) -> Ordering>,
+    bytes_order: Option<BytesOrder>,
 ) -> BoundaryOrder {
     let decode = |b: &[u8]| Scalar::decode(b, physical_type, order);
     // Without `bytes_order`, pages whose bounds do not decode are left out.

@@ -37,6 +37,9 @@ impl Default for StatisticsFormat {
     }
 }
 
+/// A comparison of two PLAIN-encoded bounds.
+pub(crate) type BytesOrder = fn(&[u8], &[u8]) -> Ordering;
+
 /// Running min and max, typed by physical type.
 #[derive(Debug, Clone, PartialEq)]
 enum MinMax {
@@ -145,7 +148,7 @@ impl StatisticsAccumulator {
 
     /// How the written bounds compare where [`Scalar`](super::Scalar) order does not say it:
     /// floats in IEEE 754 total order, INT96 timestamps chronologically; `None` otherwise.
-    pub(crate) fn bounds_order(&self) -> Option<fn(&[u8], &[u8]) -> Ordering> {
+    pub(crate) fn bounds_order(&self) -> Option<BytesOrder> {
         if self.format.float_total_order && self.floating {
             Some(|a, b| {
                 signed_bits(a)
