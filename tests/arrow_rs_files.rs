@@ -214,14 +214,14 @@ fn raw(file: &FileReader<Vec<u8>>, rg: usize, c: usize) -> Raw {
     )
 }
 
-/// A ColumnIndex: (null_pages, min_values, max_values).
-type Index = (Vec<bool>, Vec<Vec<u8>>, Vec<Vec<u8>>);
+/// A ColumnIndex: (null_pages, min_values, max_values, nan_counts).
+type Index = (Vec<bool>, Vec<Vec<u8>>, Vec<Vec<u8>>, Option<Vec<i64>>);
 
 /// The ColumnIndex of a chunk.
 fn index(file: &FileReader<Vec<u8>>, rg: usize, c: usize) -> Option<Index> {
     column_index(file, rg, c)
         .unwrap()
-        .map(|ci| (ci.null_pages, ci.min_values, ci.max_values))
+        .map(|ci| (ci.null_pages, ci.min_values, ci.max_values, ci.nan_counts))
 }
 
 /// `file`'s values rewritten by this library, row group by row group, with `options`.

@@ -74,6 +74,9 @@ pub(crate) struct PageMetaCollector {
     min_values: Vec<Vec<u8>>,
     max_values: Vec<Vec<u8>>,
     null_counts: Vec<i64>,
+    /// NaNs of every page, written for floating point columns in IEEE 754 total order (as
+    /// arrow-rs 60 does; `TYPE_ORDER` files keep the ColumnIndex they had).
+    nan_counts: Option<Vec<i64>>,
     def_hists: Vec<i64>,
     rep_hists: Vec<i64>,
     /// First row of every data page.
@@ -96,6 +99,9 @@ impl PageMetaCollector {
             SortOrder::Undefined
         };
         let int96_order = format.int96_order && physical_type == Type::Int96;
+        let floating =
+            matches!(physical_type, Type::Float | Type::Double) || order == SortOrder::Float16;
+        let nan_counts = (floating && format.float_total_order).then(Vec::new);
         let acc = StatisticsAccumulator::with_format(stats_order, format);
         let def_len = if max_def > 0 { max_def as usize + 1 } else { 0 };
         let rep_len = if max_rep > 0 { max_rep as usize + 1 } else { 0 };
@@ -121,6 +127,7 @@ impl PageMetaCollector {
             min_values: Vec::new(),
             max_values: Vec::new(),
             null_counts: Vec::new(),
+            nan_counts,
             def_hists: Vec::new(),
             rep_hists: Vec::new(),
             first_rows: Vec::new(),
@@ -203,6 +210,9 @@ impl PageMetaCollector {
                 self.min_values.push(min);
                 self.max_values.push(max);
                 self.null_counts.push(self.page.null_count() as i64);
+                if let Some(n) = self.nan_counts.as_mut() {
+                    n.push(self.page.nan_count() as i64);
+                }
                 self.def_hists.extend_from_slice(&self.page_def);
                 self.rep_hists.extend_from_slice(&self.page_rep);
             }
@@ -265,7 +275,7 @@ impl PageMetaCollector {
                 null_counts: Some(self.null_counts),
                 repetition_level_histograms: (hists && self.max_rep > 0).then_some(self.rep_hists),
                 definition_level_histograms: (hists && self.max_def > 0).then_some(self.def_hists),
-                nan_counts: None,
+                nan_counts: self.nan_counts,
             }
         });
         ChunkMeta {

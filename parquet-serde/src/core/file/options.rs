@@ -438,7 +438,9 @@ impl WriterOptions {
     /// default: `TYPE_ORDER`. In total order -0.0 sorts below +0.0 and each bound is kept
     /// as it is, and a page or chunk of only NaNs gets the least and greatest NaN as its
     /// bounds (in `TYPE_ORDER` it has none, and a page of only NaNs costs the column its
-    /// ColumnIndex). `nan_count` is written in both orders.
+    /// ColumnIndex). `nan_count` is written in both orders; in total order the ColumnIndex
+    /// also gets its per-page `nan_counts`, as arrow-rs 60 writes (the same statistics and
+    /// ColumnIndex byte for byte, tests/arrow_rs_files.rs).
     ///
     /// Off by default because a reader that does not know the order loses the statistics:
     /// pyarrow 26 shows no min/max for such a column and prunes nothing with it, where it

@@ -130,6 +130,11 @@ impl StatisticsAccumulator {
         self.null_count += n;
     }
 
+    /// Number of NaNs counted.
+    pub fn nan_count(&self) -> u64 {
+        self.nan_count
+    }
+
     /// Number of nulls counted.
     pub fn null_count(&self) -> u64 {
         self.null_count
