@@ -8,7 +8,9 @@
 //!
 //! ALP has no reader among the installed engines (pyarrow 26: "Unknown encoding type",
 //! DuckDB 2.0: invalid data), so ALP files are checked with our reader here and against the
-//! specification's examples in the unit tests of `encoding/alp.rs`.
+//! specification's examples in the unit tests of `encoding/alp.rs`; files arrow-rs 60 wrote
+//! are read value for value in tests/arrow_rs_files.rs, whose ALP files the harness in
+//! testdata/alp/harness reads with arrow-rs.
 
 #[path = "../parquet-serde/tests/common/mod.rs"]
 mod common;

@@ -534,7 +534,7 @@ fn truncated(min: &[u8], max: &[u8], fixed: bool) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// The (min, max) pyarrow should report for column `c` over `rows`, as stats_with.py prints
-/// them; `None` for INT96 (no order, no bounds).
+/// them; `None` for INT96 (bounds in INT96_TIMESTAMP_ORDER, which pyarrow does not read).
 fn expected(c: &Col, idx: usize, rows: &[usize]) -> Option<(J, J)> {
     let vals: Vec<V> = rows
         .iter()
@@ -621,7 +621,14 @@ fn pyarrow_reads_the_statistics_of_every_type() {
         };
         let at = format!("row group {rg} {}", s["path"]);
         assert_eq!(s["null_count"], json!(nulls), "{at}");
-        assert_eq!(s["has_column_index"], json!(want.is_some()), "{at}");
+        // INT96 has a ColumnIndex too (INT96_TIMESTAMP_ORDER), whose bounds pyarrow 26 does
+        // not read (it does not know the order).
+        let int96 = cols.get(c).is_some_and(|col| matches!(col.kind, Kind::I96));
+        assert_eq!(
+            s["has_column_index"],
+            json!(want.is_some() || int96),
+            "{at}"
+        );
         assert_eq!(s["has_offset_index"], json!(true), "{at}");
         match want {
             None => assert_eq!(s["has_min_max"], json!(false), "{at}"),

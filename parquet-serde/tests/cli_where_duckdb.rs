@@ -61,6 +61,7 @@ fn where_agrees_with_duckdb() {
         script: common::testdata().join("pred_diff_duckdb.py"),
         on_file: &cat_where,
         on_folder: &cat_where,
+        orders: false,
     }
     .run();
     tally.check(250);

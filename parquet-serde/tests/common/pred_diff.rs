@@ -703,10 +703,11 @@ impl Table {
 
     /// Writes the table to `path` (several row groups, small pages with the page index,
     /// dictionaries on some columns, Bloom filters on others) and, split by `id % 3`, to the
-    /// Hive folder `hive` (`part=0/`, `part=1/`, `part=2/`).
-    pub fn write(&self, path: &Path, hive: &Path) {
+    /// Hive folder `hive` (`part=0/`, `part=1/`, `part=2/`); with statistics in IEEE 754
+    /// total order (floats) and chronological order (INT96) when `orders`.
+    pub fn write(&self, path: &Path, hive: &Path, orders: bool) {
         if self.cols.iter().any(|c| c.kind == Kind::Int96) {
-            return self.write_core(path, hive);
+            return self.write_core(path, hive, orders);
         }
         let schema: Schema = self.schema_text().parse().expect("schema");
         let mut r = Rng::new(self.seed ^ 0xB100);
@@ -714,7 +715,9 @@ impl Table {
             .row_group_rows(40 + r.below(80) as usize)
             .page_row_limit(5 + r.below(20) as usize)
             .page_index(true)
-            .dictionary(r.chance(50));
+            .dictionary(r.chance(50))
+            .float_total_order(orders)
+            .int96_timestamp_order(orders);
         for c in &self.cols {
             if c.kind == Kind::Variant {
                 continue;
@@ -752,18 +755,18 @@ impl Table {
 
 impl Table {
     /// [`write`](Self::write) through the core `FileWriter`, for tables with INT96.
-    fn write_core(&self, path: &Path, hive: &Path) {
+    fn write_core(&self, path: &Path, hive: &Path, orders: bool) {
         let ids: Vec<usize> = (0..self.rows.len()).collect();
-        self.write_core_rows(path, &ids);
+        self.write_core_rows(path, &ids, orders);
         for part in 0..3 {
             let dir = hive.join(format!("part={part}"));
             std::fs::create_dir_all(&dir).unwrap();
             let ids: Vec<usize> = (part..self.rows.len()).step_by(3).collect();
-            self.write_core_rows(&dir.join("data.parquet"), &ids);
+            self.write_core_rows(&dir.join("data.parquet"), &ids, orders);
         }
     }
 
-    fn write_core_rows(&self, path: &Path, ids: &[usize]) {
+    fn write_core_rows(&self, path: &Path, ids: &[usize], orders: bool) {
         use parquet_serde::core::column::ColumnBatch;
         use parquet_serde::core::file::FileWriter;
         use parquet_serde::core::values::{ColumnValues, Int96};
@@ -773,7 +776,9 @@ impl Table {
         let options = WriterOptions::default()
             .page_row_limit(5 + r.below(20) as usize)
             .page_index(true)
-            .dictionary(r.chance(50));
+            .dictionary(r.chance(50))
+            .float_total_order(orders)
+            .int96_timestamp_order(orders);
         let mut w = FileWriter::new(Vec::new(), schema, options).unwrap();
         for rows in ids.chunks(group) {
             let mut chunks = Vec::new();
@@ -1750,6 +1755,8 @@ pub struct Run<'a> {
     pub on_file: &'a Ask<'a>,
     /// Our answer on a Hive folder.
     pub on_folder: &'a Ask<'a>,
+    /// Write statistics in IEEE 754 total order (floats) and chronological order (INT96).
+    pub orders: bool,
 }
 
 /// The seeds of a run: `PRED_DIFF_SEED=N` replays table `N` alone, `PRED_DIFF_TABLES=N`
@@ -1787,7 +1794,7 @@ impl Run<'_> {
                 self.grammar.int96 && seed % 5 == 0,
             );
             let (file, hive) = table_paths(&dir, seed);
-            table.write(&file, &hive);
+            table.write(&file, &hive, self.orders);
             let mut r = Rng::new(seed.wrapping_mul(7919));
             // On the Hive folder, every third predicate also tests the partition key.
             let preds: Vec<(Pred, Pred)> = (0..self.predicates)

@@ -32,5 +32,6 @@ pub(crate) use encode::check_encoding;
 #[cfg(feature = "logs")]
 pub(crate) use encode::encode_plain;
 pub use reader::ColumnChunkReader;
+pub(crate) use statistics::int96_bound;
 pub use statistics::{ColumnStatistics, Decimal, Scalar, SortOrder};
 pub use writer::{ColumnChunkWriter, ColumnWriterOptions, DataPageVersion, WrittenColumnChunk};

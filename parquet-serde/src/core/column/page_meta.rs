@@ -11,7 +11,7 @@ use crate::core::format::{
 use crate::core::values::ColumnValues;
 
 use super::batch::ColumnBatch;
-use super::statistics::{Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat};
+use super::statistics::{BytesOrder, Scalar, SortOrder, StatisticsAccumulator, StatisticsFormat};
 
 /// Which page metadata a column chunk writer records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +74,9 @@ pub(crate) struct PageMetaCollector {
     min_values: Vec<Vec<u8>>,
     max_values: Vec<Vec<u8>>,
     null_counts: Vec<i64>,
+    /// NaNs of every page, written for floating point columns in IEEE 754 total order (as
+    /// arrow-rs 60 does; `TYPE_ORDER` files keep the ColumnIndex they had).
+    nan_counts: Option<Vec<i64>>,
     def_hists: Vec<i64>,
     rep_hists: Vec<i64>,
     /// First row of every data page.
@@ -95,6 +98,10 @@ impl PageMetaCollector {
         } else {
             SortOrder::Undefined
         };
+        let int96_order = format.int96_order && physical_type == Type::Int96;
+        let floating =
+            matches!(physical_type, Type::Float | Type::Double) || order == SortOrder::Float16;
+        let nan_counts = (floating && format.float_total_order).then(Vec::new);
         let acc = StatisticsAccumulator::with_format(stats_order, format);
         let def_len = if max_def > 0 { max_def as usize + 1 } else { 0 };
         let rep_len = if max_rep > 0 { max_rep as usize + 1 } else { 0 };
@@ -112,11 +119,15 @@ impl PageMetaCollector {
             page_bytes: 0,
             chunk_bytes: 0,
             // INT96 and other unordered columns get no ColumnIndex (parquet.thrift).
-            column_index_ok: options.page_statistics && options.page_index && order.is_defined(),
+            // (INT96 in INT96_TIMESTAMP_ORDER gets one.)
+            column_index_ok: options.page_statistics
+                && options.page_index
+                && (order.is_defined() || int96_order),
             null_pages: Vec::new(),
             min_values: Vec::new(),
             max_values: Vec::new(),
             null_counts: Vec::new(),
+            nan_counts,
             def_hists: Vec::new(),
             rep_hists: Vec::new(),
             first_rows: Vec::new(),
@@ -187,8 +198,10 @@ impl PageMetaCollector {
             }
         }
         if self.column_index_ok {
-            if self.page.only_nans() {
-                // TYPE_ORDER: a page of only NaNs has no bounds, so no ColumnIndex at all.
+            if self.page.only_nans() && !self.page.total_order() || self.page.unbounded() {
+                // TYPE_ORDER: a page of only NaNs has no bounds, so no ColumnIndex at all
+                // (in total order it has NaN bounds); likewise a page of INT96 values
+                // without bounds (a null page would claim it holds no value).
                 self.column_index_ok = false;
             } else {
                 let bounds = self.page.bounds();
@@ -197,6 +210,9 @@ impl PageMetaCollector {
                 self.min_values.push(min);
                 self.max_values.push(max);
                 self.null_counts.push(self.page.null_count() as i64);
+                if let Some(n) = self.nan_counts.as_mut() {
+                    n.push(self.page.nan_count() as i64);
+                }
                 self.def_hists.extend_from_slice(&self.page_def);
                 self.rep_hists.extend_from_slice(&self.page_rep);
             }
@@ -248,6 +264,7 @@ impl PageMetaCollector {
                 &self.max_values,
                 self.physical_type,
                 self.chunk.order(),
+                self.chunk.bounds_order(),
             );
             let hists = self.options.size_statistics;
             ColumnIndex {
@@ -258,7 +275,7 @@ impl PageMetaCollector {
                 null_counts: Some(self.null_counts),
                 repetition_level_histograms: (hists && self.max_rep > 0).then_some(self.rep_hists),
                 definition_level_histograms: (hists && self.max_def > 0).then_some(self.def_hists),
-                nan_counts: None,
+                nan_counts: self.nan_counts,
             }
         });
         ChunkMeta {
@@ -271,25 +288,33 @@ impl PageMetaCollector {
 }
 
 /// ASCENDING when the min and max values of the non-null pages never decrease,
-/// DESCENDING when they never increase, else UNORDERED.
+/// DESCENDING when they never increase, else UNORDERED; compared as [`Scalar`]s in `order`,
+/// or with `bytes_order` when given (total-order floats, INT96).
 fn boundary_order(
     null_pages: &[bool],
     mins: &[Vec<u8>],
     maxs: &[Vec<u8>],
     physical_type: Type,
     order: SortOrder,
+    bytes_order: Option<BytesOrder>,
 ) -> BoundaryOrder {
     let decode = |b: &[u8]| Scalar::decode(b, physical_type, order);
-    let pages: Vec<(Scalar, Scalar)> = null_pages
+    // Without `bytes_order`, pages whose bounds do not decode are left out.
+    let pages: Vec<(&[u8], &[u8])> = null_pages
         .iter()
         .zip(mins.iter().zip(maxs))
         .filter(|(null, _)| !**null)
-        .filter_map(|(_, (lo, hi))| Some((decode(lo)?, decode(hi)?)))
+        .map(|(_, (lo, hi))| (lo.as_slice(), hi.as_slice()))
+        .filter(|(lo, hi)| bytes_order.is_some() || decode(lo).is_some() && decode(hi).is_some())
         .collect();
+    let compare = |a: &[u8], b: &[u8]| match bytes_order {
+        Some(cmp) => Some(cmp(a, b)),
+        None => decode(a)?.compare(&decode(b)?),
+    };
     let (mut asc, mut desc) = (true, true);
     for w in pages.windows(2) {
-        let lo = w[0].0.compare(&w[1].0);
-        let hi = w[0].1.compare(&w[1].1);
+        let lo = compare(w[0].0, w[1].0);
+        let hi = compare(w[0].1, w[1].1);
         match (lo, hi) {
             (Some(a), Some(b)) => {
                 if a == Ordering::Greater || b == Ordering::Greater {
@@ -481,12 +506,39 @@ mod tests {
                 &maxs.iter().map(|&v| e(v)).collect::<Vec<_>>(),
                 Type::Int32,
                 SortOrder::Signed,
+                None,
             )
         };
         assert_eq!(bo(&[1, 2, 2], &[3, 3, 4]), BoundaryOrder::Ascending);
         assert_eq!(bo(&[5, 2, 1], &[9, 3, 3]), BoundaryOrder::Descending);
         assert_eq!(bo(&[1, 2, 1], &[3, 3, 4]), BoundaryOrder::Unordered);
         assert_eq!(bo(&[1], &[3]), BoundaryOrder::Ascending);
+        // In IEEE 754 total order -0.0 is below +0.0: pages [+0, +0] then [-0, -0] descend
+        // (by value they would be equal, so "ascending").
+        let mut acc = StatisticsAccumulator::with_format(
+            SortOrder::Signed,
+            StatisticsFormat {
+                float_total_order: true,
+                ..StatisticsFormat::default()
+            },
+        );
+        acc.add_range(&ColumnValues::Double(vec![0.0]), 0..1);
+        let f = |v: f64| v.to_le_bytes().to_vec();
+        let total = |mins: &[f64], maxs: &[f64]| {
+            boundary_order(
+                &vec![false; mins.len()],
+                &mins.iter().map(|&v| f(v)).collect::<Vec<_>>(),
+                &maxs.iter().map(|&v| f(v)).collect::<Vec<_>>(),
+                Type::Double,
+                SortOrder::Signed,
+                acc.bounds_order(),
+            )
+        };
+        assert_eq!(total(&[0.0, -0.0], &[0.0, -0.0]), BoundaryOrder::Descending);
+        assert_eq!(
+            total(&[-0.0, 0.0], &[-0.0, f64::NAN]),
+            BoundaryOrder::Ascending
+        );
     }
 
     #[test]

@@ -83,6 +83,13 @@ pub struct ColumnWriterOptions {
     /// DELTA_BINARY_PACKED for integers, BYTE_STREAM_SPLIT for floats when compressing,
     /// DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY for byte arrays; RLE for booleans.
     pub auto_encoding: bool,
+    /// Statistics of FLOAT, DOUBLE and FLOAT16 values in IEEE 754 total order
+    /// (`IEEE_754_TOTAL_ORDER`): the file must declare that order for the column.
+    pub float_total_order: bool,
+    /// Statistics (and a ColumnIndex) of INT96 values in chronological order
+    /// (`INT96_TIMESTAMP_ORDER`), on by default as in `WriterOptions`: the file must declare
+    /// that order for the column.
+    pub int96_order: bool,
 }
 
 impl Default for ColumnWriterOptions {
@@ -103,6 +110,8 @@ impl Default for ColumnWriterOptions {
             checksums: true,
             encoding: None,
             auto_encoding: false,
+            float_total_order: false,
+            int96_order: true,
         }
     }
 }
@@ -310,6 +319,8 @@ impl ColumnChunkWriter {
             StatisticsFormat {
                 truncate_length: o.statistics_truncate_length,
                 utf8,
+                float_total_order: o.float_total_order,
+                int96_order: o.int96_order,
             },
         )
     }

@@ -4,9 +4,11 @@
 use std::io::Write;
 
 use crate::core::column::WrittenColumnChunk;
+use crate::core::format::Type;
 use crate::error::{Error, Result};
 
 use super::reader::chunk_range;
+use super::writer::column_orders;
 use super::{ChunkReader, FileReader, FileWriter};
 
 impl<W: Write> FileWriter<W> {
@@ -19,6 +21,12 @@ impl<W: Write> FileWriter<W> {
     /// group and column. So are chunks this cannot copy exactly (stored in another file, or
     /// written by old parquet-mr with a wrong chunk size); rewrite those by decoding them
     /// ([`FileReader::read_column`] into [`FileWriter::column_writer`]).
+    ///
+    /// Statistics stay as they are, except the min/max and ColumnIndex of an INT96 chunk
+    /// whose file does not declare `INT96_TIMESTAMP_ORDER` when this one does (and the
+    /// other way round): they are dropped, as their order is not the one declared. Float
+    /// bounds hold in either order (`TYPE_ORDER` and IEEE 754 total order bound the same
+    /// non-NaN values), so they stay.
     /// Errors are [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for the refused
     /// cases, [`ErrorKind::Schema`](crate::ErrorKind::Schema) for other schemas.
     ///
@@ -79,13 +87,25 @@ fn copy_row_group<R: ChunkReader, W: Write>(
     })?;
     let num_rows = u64::try_from(group.num_rows)
         .map_err(|_| Error::corrupt(format!("negative row count {}", group.num_rows)))?;
+    let orders = column_orders(writer.schema(), writer.options());
     let mut chunks = Vec::with_capacity(reader.schema().num_columns());
     for column in 0..reader.schema().num_columns() {
         let at = |e: Error| {
             e.with_row_group(row_group)
                 .with_column(reader.schema().columns()[column].path.to_string())
         };
-        let chunk = copy_chunk(reader, row_group, column, num_rows).map_err(at)?;
+        let mut chunk = copy_chunk(reader, row_group, column, num_rows).map_err(at)?;
+        // INT96 bounds mean something only in INT96_TIMESTAMP_ORDER: copied into a file
+        // that declares that order from one that does not (older writers ordered INT96
+        // otherwise), they are dropped, with the ColumnIndex, rather than trusted.
+        let int96 = reader.schema().columns()[column].physical_type == Type::Int96;
+        if int96 && metadata.column_order(column) != orders.get(column) {
+            if let Some(s) = chunk.metadata.statistics.as_mut() {
+                (s.min_value, s.max_value, s.min, s.max) = (None, None, None, None);
+                (s.is_min_value_exact, s.is_max_value_exact) = (None, None);
+            }
+            chunk.column_index = None;
+        }
         chunks.push(chunk);
     }
     writer.write_row_group(chunks)
@@ -180,4 +200,70 @@ fn same_columns<R: ChunkReader, W: Write>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::column::{ColumnBatch, Scalar};
+    use crate::core::file::WriterOptions;
+    use crate::core::values::{ColumnValues, Int96};
+
+    fn int96_file(options: WriterOptions) -> FileReader<Vec<u8>> {
+        let schema: crate::core::schema::Schema =
+            "message m { required int96 t; }".parse().unwrap();
+        let mut w = FileWriter::new(Vec::new(), schema, options).unwrap();
+        let mut c = w.column_writer(0).unwrap();
+        let values = ColumnValues::Int96(vec![Int96::from_nanos(7), Int96::from_nanos(-3)]);
+        c.write(&ColumnBatch {
+            values,
+            def_levels: vec![],
+            rep_levels: vec![],
+        })
+        .unwrap();
+        w.write_row_group(vec![c.close().unwrap()]).unwrap();
+        FileReader::new(w.close().unwrap().0).unwrap()
+    }
+
+    fn copied(from: &FileReader<Vec<u8>>, options: WriterOptions) -> FileReader<Vec<u8>> {
+        let mut w = FileWriter::new(Vec::new(), from.schema().clone(), options).unwrap();
+        w.copy_row_group(from, 0).unwrap();
+        FileReader::new(w.close().unwrap().0).unwrap()
+    }
+
+    #[test]
+    fn int96_bounds_are_copied_only_into_the_same_order() {
+        let source = int96_file(WriterOptions::default());
+        let same = copied(&source, WriterOptions::default());
+        let s = same.metadata().column_statistics(0, 0).unwrap();
+        assert_eq!(
+            (s.min, s.max),
+            (Some(Scalar::Int(-3)), Some(Scalar::Int(7)))
+        );
+        assert!(same.column_index(0, 0).unwrap().is_some());
+        // Into a TYPE_ORDER file the bounds (and ColumnIndex) would claim an order the
+        // footer does not declare: dropped; the rows are the same.
+        let other = copied(
+            &source,
+            WriterOptions::default().int96_timestamp_order(false),
+        );
+        assert_eq!(other.metadata().column_order_name(0), Some("TYPE_ORDER"));
+        let raw = other
+            .metadata()
+            .row_group(0)
+            .unwrap()
+            .column(0)
+            .unwrap()
+            .raw_statistics()
+            .unwrap();
+        assert_eq!(
+            (raw.min_value(), raw.max_value(), raw.null_count()),
+            (None, None, Some(0))
+        );
+        assert!(other.column_index(0, 0).unwrap().is_none());
+        assert_eq!(
+            other.read_column(0, 0).unwrap().values,
+            source.read_column(0, 0).unwrap().values
+        );
+    }
 }

@@ -5,7 +5,8 @@ use std::ops::Range;
 
 use crate::core::bloom::Sbbf;
 use crate::core::column::{
-    decode_plain, empty_values, ColumnBatch, ColumnChunkReader, ColumnStatistics, Scalar, SortOrder,
+    decode_plain, empty_values, int96_bound, ColumnBatch, ColumnChunkReader, ColumnStatistics,
+    Scalar, SortOrder,
 };
 use crate::core::encryption::{module_len, ModuleType, LENGTH_LEN};
 use crate::core::format::{
@@ -625,6 +626,8 @@ pub(crate) fn build_page_index(
         }
         _ => false,
     };
+    let int96 = descr.physical_type == format::Type::Int96
+        && column_order == Some(&ColumnOrder::Int96TimestampOrder);
     let hist = |v: &Option<Vec<i64>>, max: i16, i: usize| {
         let w = max as usize + 1;
         v.as_ref()
@@ -634,7 +637,10 @@ pub(crate) fn build_page_index(
     for (i, p) in pages.iter_mut().enumerate() {
         let null_page = ci.null_pages[i];
         p.null_page = Some(null_page);
-        if !null_page && usable {
+        if !null_page && int96 {
+            p.min = int96_bound(&ci.min_values[i]);
+            p.max = int96_bound(&ci.max_values[i]);
+        } else if !null_page && usable {
             let decode =
                 |b: &[u8]| Scalar::decode(b, descr.physical_type, order).filter(|s| !s.is_nan());
             p.min = decode(&ci.min_values[i]);

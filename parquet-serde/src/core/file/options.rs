@@ -319,6 +319,12 @@ pub struct WriterOptions {
     /// machine's parallelism, at most [`MAX_DEFAULT_THREADS`]): see
     /// [`threads`](Self::threads).
     pub(crate) threads: usize,
+    /// FLOAT, DOUBLE and FLOAT16 statistics in IEEE 754 total order (off): see
+    /// [`float_total_order`](Self::float_total_order).
+    pub(crate) float_total_order: bool,
+    /// INT96 statistics in chronological order (on): see
+    /// [`int96_timestamp_order`](Self::int96_timestamp_order).
+    pub(crate) int96_order: bool,
 }
 
 impl PartialEq for WriterOptions {
@@ -345,6 +351,8 @@ impl PartialEq for WriterOptions {
             auto_encoding,
             encryption,
             threads,
+            float_total_order,
+            int96_order,
         } = self;
         *compression == other.compression
             && *dictionary == other.dictionary
@@ -365,6 +373,8 @@ impl PartialEq for WriterOptions {
             && *variant_shredding == other.variant_shredding
             && *auto_encoding == other.auto_encoding
             && *threads == other.threads
+            && *float_total_order == other.float_total_order
+            && *int96_order == other.int96_order
             && match (encryption, &other.encryption) {
                 (None, None) => true,
                 (Some(a), Some(b)) => same_encryption(a, b),
@@ -415,11 +425,88 @@ impl Default for WriterOptions {
             auto_encoding: true,
             encryption: None,
             threads: default_threads(),
+            float_total_order: false,
+            int96_order: true,
         }
     }
 }
 
 impl WriterOptions {
+    /// Writes the statistics of FLOAT, DOUBLE and FLOAT16 columns (chunk statistics and the
+    /// ColumnIndex) in IEEE 754 total order, declared as `IEEE_754_TOTAL_ORDER` in the
+    /// footer's `column_orders` (parquet-format 2.13), as arrow-rs 60 writes them; off by
+    /// default: `TYPE_ORDER`. In total order -0.0 sorts below +0.0 and each bound is kept
+    /// as it is, and a page or chunk of only NaNs gets the least and greatest NaN as its
+    /// bounds (in `TYPE_ORDER` it has none, and a page of only NaNs costs the column its
+    /// ColumnIndex). `nan_count` is written in both orders; in total order the ColumnIndex
+    /// also gets its per-page `nan_counts`, as arrow-rs 60 writes (the same statistics and
+    /// ColumnIndex byte for byte, tests/arrow_rs_files.rs).
+    ///
+    /// Off by default because a reader that does not know the order loses the statistics:
+    /// pyarrow 26 shows no min/max for such a column and prunes nothing with it, where it
+    /// prunes with `TYPE_ORDER` statistics (DuckDB 2.0 prunes with both; the table of
+    /// readers is checked by tests/column_order_readers.rs).
+    ///
+    /// ```
+    /// use parquet_serde::core::file::{FileReader, WriterOptions};
+    ///
+    /// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+    /// struct Row {
+    ///     x: f64,
+    /// }
+    /// let rows = [Row { x: -0.0 }, Row { x: f64::NAN }, Row { x: 2.5 }];
+    /// let mut bytes = Vec::new();
+    /// parquet_serde::to_writer_with(&mut bytes, &rows, WriterOptions::default().float_total_order(true))?;
+    /// let file = FileReader::new(bytes)?;
+    /// let md = file.metadata();
+    /// assert_eq!(md.column_order_name(0), Some("IEEE_754_TOTAL_ORDER"));
+    /// let stats = md.column_statistics(0, 0).unwrap();
+    /// assert_eq!(stats.nan_count, Some(1));
+    /// assert!(stats.min.unwrap().as_f64().unwrap().is_sign_negative()); // -0.0 itself
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn float_total_order(mut self, on: bool) -> Self {
+        self.float_total_order = on;
+        self
+    }
+
+    /// Writes min/max statistics and a ColumnIndex for INT96 columns (legacy timestamps),
+    /// in chronological order declared as `INT96_TIMESTAMP_ORDER` in the footer (Julian day,
+    /// then nanoseconds of the day, each compared signed), as parquet-format asks of writers
+    /// that give INT96 statistics and as arrow-rs 60 writes. On by default: no reader loses
+    /// anything by it (in `TYPE_ORDER` an INT96 column has no min/max at all, and pyarrow 26
+    /// ignores the new order), and DuckDB 2.0 prunes with it. Off: INT96 columns get only
+    /// null counts, in `TYPE_ORDER`. A chunk with a value whose nanoseconds of the day are
+    /// not within a day gets no min/max (the order would not be the order of the instants).
+    ///
+    /// ```
+    /// use parquet_serde::core::column::{ColumnBatch, Scalar};
+    /// use parquet_serde::core::file::{FileReader, FileWriter, WriterOptions};
+    /// use parquet_serde::core::values::{ColumnValues, Int96};
+    ///
+    /// let write = |options: WriterOptions| -> parquet_serde::Result<Vec<u8>> {
+    ///     let schema = "message m { required int96 at; }".parse()?;
+    ///     let mut w = FileWriter::new(Vec::new(), schema, options)?;
+    ///     let mut c = w.column_writer(0)?;
+    ///     let at = vec![Int96::from_nanos(5), Int96::from_nanos(-1)];
+    ///     c.write(&ColumnBatch { values: ColumnValues::Int96(at), def_levels: vec![], rep_levels: vec![] })?;
+    ///     w.write_row_group(vec![c.close()?])?;
+    ///     Ok(w.close()?.0)
+    /// };
+    /// let file = FileReader::new(write(WriterOptions::default())?)?;
+    /// assert_eq!(file.metadata().column_order_name(0), Some("INT96_TIMESTAMP_ORDER"));
+    /// let stats = file.metadata().column_statistics(0, 0).unwrap();
+    /// assert_eq!((stats.min, stats.max), (Some(Scalar::Int(-1)), Some(Scalar::Int(5))));
+    /// let old = FileReader::new(write(WriterOptions::default().int96_timestamp_order(false))?)?;
+    /// assert_eq!(old.metadata().column_order_name(0), Some("TYPE_ORDER"));
+    /// assert_eq!(old.metadata().column_statistics(0, 0).unwrap().min, None);
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    pub fn int96_timestamp_order(mut self, on: bool) -> Self {
+        self.int96_order = on;
+        self
+    }
+
     /// Sets the threads the typed writer may use, the calling thread included (`0` is
     /// taken as `1`). With more than one, column chunks are encoded and compressed on
     /// helper threads while the calling thread shreds rows; the file is the same
@@ -814,6 +901,8 @@ impl WriterOptions {
             statistics_truncate_length: self.statistics_truncate_length,
             bloom_filter: o.and_then(|o| o.bloom_filter),
             checksums: self.checksums,
+            float_total_order: self.float_total_order,
+            int96_order: self.int96_order,
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use super::footer::{ParquetMetaData, MAGIC, MAGIC_ENCRYPTED};
 use super::options::WriterOptions;
 use super::write_crypto::FileEncryptor;
+use crate::core::column::SortOrder;
 
 /// The `created_by` string of files this library writes.
 pub const CREATED_BY: &str = concat!("parquet-serde version ", env!("CARGO_PKG_VERSION"));
@@ -169,6 +170,27 @@ pub(crate) struct FileProgress {
     pub row_groups: Vec<RowGroup>,
     /// Per row group, per column: the page indexes written at close.
     pub page_indexes: Vec<Vec<(Option<ColumnIndex>, Option<OffsetIndex>)>>,
+}
+
+/// The statistics order of every leaf, as the footer declares it: `TYPE_ORDER`, except
+/// IEEE 754 total order for floating point columns and chronological order for INT96 when
+/// the options ask for them (the column writers then bound values in those orders).
+pub(super) fn column_orders(schema: &Schema, options: &WriterOptions) -> Vec<ColumnOrder> {
+    schema
+        .columns()
+        .iter()
+        .map(|c| {
+            let floating = matches!(c.physical_type, format::Type::Float | format::Type::Double)
+                || SortOrder::for_column(c) == SortOrder::Float16;
+            if floating && options.float_total_order {
+                ColumnOrder::Ieee754TotalOrder
+            } else if c.physical_type == format::Type::Int96 && options.int96_order {
+                ColumnOrder::Int96TimestampOrder
+            } else {
+                ColumnOrder::TypeDefinedOrder
+            }
+        })
+        .collect()
 }
 
 /// The sort keys of `options` as the footer holds them; fails when one names no leaf.
@@ -487,10 +509,7 @@ impl<W: Write> FileWriter<W> {
                     .collect()
             }),
             created_by: Some(CREATED_BY.to_string()),
-            column_orders: Some(vec![
-                ColumnOrder::TypeDefinedOrder;
-                self.schema.num_columns()
-            ]),
+            column_orders: Some(column_orders(&self.schema, &self.options)),
             encryption_algorithm: None,
             footer_signing_key_metadata: None,
         };

@@ -7,16 +7,23 @@ use std::ops::Range;
 use super::order::{compare_decimal_bytes, f16_to_f64, f64_to_f16_exact, SortOrder};
 use super::truncate::{round_max_fixed, round_min_fixed, truncate_max, truncate_min};
 use crate::core::format::Statistics;
-use crate::core::values::ColumnValues;
+use crate::core::values::{ColumnValues, Int96};
 
 /// How statistics are written: bounds of byte strings longer than `truncate_length` are
-/// shortened (marked inexact); `utf8` keeps shortened bounds valid UTF-8 (STRING columns).
+/// shortened (marked inexact); `utf8` keeps shortened bounds valid UTF-8 (STRING columns);
+/// `float_total_order` bounds FLOAT, DOUBLE and FLOAT16 values in IEEE 754 total order
+/// (`IEEE_754_TOTAL_ORDER`), `int96_order` bounds INT96 values chronologically
+/// (`INT96_TIMESTAMP_ORDER`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StatisticsFormat {
     /// Longest byte-string bound written, in bytes (`None`: never shortened).
     pub truncate_length: Option<usize>,
     /// Whether the column holds UTF-8 text.
     pub utf8: bool,
+    /// Floating point bounds in IEEE 754 total order.
+    pub float_total_order: bool,
+    /// INT96 bounds in chronological order.
+    pub int96_order: bool,
 }
 
 impl Default for StatisticsFormat {
@@ -24,9 +31,14 @@ impl Default for StatisticsFormat {
         StatisticsFormat {
             truncate_length: Some(64),
             utf8: false,
+            float_total_order: false,
+            int96_order: false,
         }
     }
 }
+
+/// A comparison of two PLAIN-encoded bounds.
+pub(crate) type BytesOrder = fn(&[u8], &[u8]) -> Ordering;
 
 /// Running min and max, typed by physical type.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +50,16 @@ enum MinMax {
     F32(f32, f32),
     F64(f64, f64),
     Bytes(Vec<u8>, Vec<u8>),
+    /// IEEE 754 total order of floats `width` bytes wide: the total-order keys
+    /// ([`total_key`]) of the least and greatest non-NaN values, and of the least and
+    /// greatest NaNs (kept for a page or chunk of only NaNs).
+    Total {
+        width: u8,
+        num: Option<(i64, i64)>,
+        nan: Option<(i64, i64)>,
+    },
+    /// INT96 timestamps in chronological order.
+    I96(Int96, Int96),
 }
 
 /// Accumulates min, max, null count and NaN count over the values written to a page or a
@@ -45,7 +67,9 @@ enum MinMax {
 ///
 /// Floating point NaNs are counted but left out of min/max; a zero minimum is written as
 /// -0.0 and a zero maximum as +0.0 (FLOAT16 likewise), as `parquet.thrift` asks for
-/// `TYPE_ORDER`.
+/// `TYPE_ORDER`. In IEEE 754 total order ([`StatisticsFormat::float_total_order`]) the
+/// bounds are the least and greatest non-NaN values in that order (-0.0 below +0.0, each
+/// kept as it is), or the least and greatest NaNs when every value is NaN.
 #[derive(Debug, Clone)]
 pub struct StatisticsAccumulator {
     order: SortOrder,
@@ -58,6 +82,9 @@ pub struct StatisticsAccumulator {
     fixed_len: bool,
     values: u64,
     minmax: MinMax,
+    /// An INT96 value outside the range where chronological order agrees with the
+    /// nanoseconds predicates compare (see [`int96_in_range`]) was seen: no bounds.
+    unbounded: bool,
 }
 
 impl StatisticsAccumulator {
@@ -80,6 +107,7 @@ impl StatisticsAccumulator {
             fixed_len: false,
             values: 0,
             minmax: MinMax::Empty,
+            unbounded: false,
         }
     }
 
@@ -94,11 +122,17 @@ impl StatisticsAccumulator {
         self.nan_count = 0;
         self.values = 0;
         self.minmax = MinMax::Empty;
+        self.unbounded = false;
     }
 
     /// Counts `n` nulls.
     pub fn add_nulls(&mut self, n: u64) {
         self.null_count += n;
+    }
+
+    /// Number of NaNs counted.
+    pub fn nan_count(&self) -> u64 {
+        self.nan_count
     }
 
     /// Number of nulls counted.
@@ -115,6 +149,34 @@ impl StatisticsAccumulator {
     /// Whether values were seen but every one of them was NaN.
     pub fn only_nans(&self) -> bool {
         self.floating && self.values > 0 && self.nan_count == self.values
+    }
+
+    /// How the written bounds compare where [`Scalar`](super::Scalar) order does not say it:
+    /// floats in IEEE 754 total order, INT96 timestamps chronologically; `None` otherwise.
+    pub(crate) fn bounds_order(&self) -> Option<BytesOrder> {
+        if self.format.float_total_order && self.floating {
+            Some(|a, b| {
+                signed_bits(a)
+                    .map(|x| total_key(x, a.len() as u8))
+                    .cmp(&signed_bits(b).map(|x| total_key(x, b.len() as u8)))
+            })
+        } else if matches!(self.minmax, MinMax::I96(..)) {
+            Some(|a, b| int96_of(a).map(int96_key).cmp(&int96_of(b).map(int96_key)))
+        } else {
+            None
+        }
+    }
+
+    /// Whether values were seen that leave no bounds (INT96 timestamps outside the range
+    /// where their order is the order of their nanoseconds).
+    pub fn unbounded(&self) -> bool {
+        self.unbounded
+    }
+
+    /// Whether floating point bounds are in IEEE 754 total order (a page of only NaNs then
+    /// has NaN bounds, where `TYPE_ORDER` has none).
+    pub fn total_order(&self) -> bool {
+        self.format.float_total_order
     }
 
     /// Folds every value of `values` into the statistics.
@@ -140,6 +202,14 @@ impl StatisticsAccumulator {
             }
             ColumnValues::Int32(v) => self.fold_i32(v[range].iter().copied()),
             ColumnValues::Int64(v) => self.fold_i64(v[range].iter().copied()),
+            ColumnValues::Float(v) if self.format.float_total_order => {
+                self.floating = true;
+                self.fold_total(4, v[range].iter().map(|x| x.to_bits() as i32 as i64));
+            }
+            ColumnValues::Double(v) if self.format.float_total_order => {
+                self.floating = true;
+                self.fold_total(8, v[range].iter().map(|x| x.to_bits() as i64));
+            }
             ColumnValues::Float(v) => {
                 self.floating = true;
                 self.deprecated = true;
@@ -168,7 +238,11 @@ impl StatisticsAccumulator {
                 self.fixed_len = true;
                 if self.order == SortOrder::Float16 {
                     self.floating = true;
-                    if v.width == 2 {
+                    if v.width == 2 && self.format.float_total_order {
+                        let bits =
+                            |i: usize| i16::from_le_bytes([v.data[2 * i], v.data[2 * i + 1]]);
+                        self.fold_total(2, range.map(|i| bits(i) as i64));
+                    } else if v.width == 2 {
                         let (nans, mm) = float_min_max(range.map(|i| {
                             f16_to_f64(u16::from_le_bytes([v.data[2 * i], v.data[2 * i + 1]]))
                         }));
@@ -182,8 +256,64 @@ impl StatisticsAccumulator {
                     self.fold_fixed(v.data[range.start * w..range.end * w].chunks_exact(w));
                 }
             }
+            ColumnValues::Int96(v) if self.format.int96_order => {
+                self.unbounded |= !v[range.clone()].iter().all(|&x| int96_in_range(x));
+                if let Some((lo, hi)) = min_max_by_key(v[range].iter().copied(), int96_key) {
+                    self.merge_i96(lo, hi);
+                }
+            }
             ColumnValues::Int96(_) => {}
         }
+    }
+
+    /// Folds floats given as their bits sign-extended from `width` bytes, in IEEE 754 total
+    /// order: NaNs are counted and bounded apart from the other values.
+    fn fold_total(&mut self, width: u8, bits: impl Iterator<Item = i64>) {
+        let inf = infinity_bits(width);
+        let magnitude = total_mask(width);
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        let (mut nan_lo, mut nan_hi) = (i64::MAX, i64::MIN);
+        let mut nans = 0u64;
+        for b in bits {
+            let key = total_key(b, width);
+            if b & magnitude > inf {
+                nans += 1;
+                nan_lo = nan_lo.min(key);
+                nan_hi = nan_hi.max(key);
+            } else {
+                lo = lo.min(key);
+                hi = hi.max(key);
+            }
+        }
+        self.nan_count += nans;
+        let num = (lo <= hi).then_some((lo, hi));
+        let nan = (nan_lo <= nan_hi).then_some((nan_lo, nan_hi));
+        self.merge_total(width, num, nan);
+    }
+
+    fn merge_total(&mut self, width: u8, num: Option<(i64, i64)>, nan: Option<(i64, i64)>) {
+        let join = |a: Option<(i64, i64)>, b: Option<(i64, i64)>| match (a, b) {
+            (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+            (a, b) => a.or(b),
+        };
+        self.minmax = match self.minmax {
+            MinMax::Total { num: n, nan: m, .. } => MinMax::Total {
+                width,
+                num: join(n, num),
+                nan: join(m, nan),
+            },
+            _ => MinMax::Total { width, num, nan },
+        };
+    }
+
+    fn merge_i96(&mut self, lo: Int96, hi: Int96) {
+        self.minmax = match self.minmax {
+            MinMax::I96(a, b) => MinMax::I96(
+                if int96_key(lo) < int96_key(a) { lo } else { a },
+                if int96_key(hi) > int96_key(b) { hi } else { b },
+            ),
+            _ => MinMax::I96(lo, hi),
+        };
     }
 
     /// Counts `n` non-null values whose min and max come separately, from
@@ -404,6 +534,7 @@ impl StatisticsAccumulator {
         self.floating |= other.floating;
         self.deprecated |= other.deprecated;
         self.fixed_len |= other.fixed_len;
+        self.unbounded |= other.unbounded;
         match &other.minmax {
             MinMax::Empty => {}
             MinMax::Bool(a, b) => self.merge_bool(*a, *b),
@@ -411,6 +542,8 @@ impl StatisticsAccumulator {
             MinMax::I64(a, b) => self.merge_i64(*a, *b),
             MinMax::F32(a, b) => self.merge_f32(*a, *b),
             MinMax::F64(a, b) => self.merge_f64(*a, *b),
+            MinMax::Total { width, num, nan } => self.merge_total(*width, *num, *nan),
+            MinMax::I96(a, b) => self.merge_i96(*a, *b),
             MinMax::Bytes(a, b) => {
                 if self.order == SortOrder::Float16 {
                     self.merge_f16(f16_of(a), f16_of(b), 2);
@@ -434,6 +567,9 @@ impl StatisticsAccumulator {
 
     /// The exact min and max, PLAIN encoded (byte arrays without length), if any.
     pub fn min_max_bytes(&self) -> Option<(Vec<u8>, Vec<u8>)> {
+        if self.unbounded {
+            return None;
+        }
         Some(match &self.minmax {
             MinMax::Empty => return None,
             MinMax::Bool(a, b) => (vec![*a as u8], vec![*b as u8]),
@@ -442,6 +578,13 @@ impl StatisticsAccumulator {
             MinMax::F32(a, b) => (a.to_le_bytes().to_vec(), b.to_le_bytes().to_vec()),
             MinMax::F64(a, b) => (a.to_le_bytes().to_vec(), b.to_le_bytes().to_vec()),
             MinMax::Bytes(a, b) => (a.clone(), b.clone()),
+            MinMax::Total { width, num, nan } => {
+                let (lo, hi) = num.or(*nan)?;
+                let bytes =
+                    |key: i64| total_key(key, *width).to_le_bytes()[..*width as usize].to_vec();
+                (bytes(lo), bytes(hi))
+            }
+            MinMax::I96(a, b) => (int96_bytes(*a), int96_bytes(*b)),
         })
     }
 
@@ -507,6 +650,92 @@ fn f16_of(b: &[u8]) -> f64 {
         [x, y] => f16_to_f64(u16::from_le_bytes([*x, *y])),
         _ => f64::NAN,
     }
+}
+
+/// The key whose signed order is the IEEE 754 total order of floats given as their bits
+/// sign-extended from `width` bytes (negative values have their magnitude bits flipped, as
+/// `f64::total_cmp` does); the mapping is its own inverse, and keeps the sign extension.
+#[inline]
+fn total_key(bits: i64, width: u8) -> i64 {
+    if bits < 0 {
+        bits ^ total_mask(width)
+    } else {
+        bits
+    }
+}
+
+/// Every bit of a `width`-byte float but the sign.
+#[inline]
+fn total_mask(width: u8) -> i64 {
+    i64::MAX >> (64 - width as u32 * 8)
+}
+
+/// The bits of +infinity of a `width`-byte float: greater magnitude bits are NaN.
+#[inline]
+fn infinity_bits(width: u8) -> i64 {
+    match width {
+        2 => 0x7c00,
+        4 => 0x7f80_0000,
+        _ => 0x7ff0_0000_0000_0000,
+    }
+}
+
+/// The chronological key of an INT96 timestamp, as `parquet.thrift` orders them: the Julian
+/// day (last 4 bytes) as a signed 32-bit integer, then the nanoseconds (first 8 bytes) as a
+/// signed 64-bit integer.
+#[inline]
+fn int96_key(v: Int96) -> (i32, i64) {
+    (
+        v.0[2] as i32,
+        (v.0[0] as u64 | (v.0[1] as u64) << 32) as i64,
+    )
+}
+
+/// A float's little-endian bits (2, 4 or 8 bytes) sign-extended to 64 bits.
+fn signed_bits(b: &[u8]) -> Option<i64> {
+    Some(match b.len() {
+        2 => i16::from_le_bytes(b.try_into().ok()?) as i64,
+        4 => i32::from_le_bytes(b.try_into().ok()?) as i64,
+        8 => i64::from_le_bytes(b.try_into().ok()?),
+        _ => return None,
+    })
+}
+
+/// An INT96 from its 12 PLAIN bytes.
+fn int96_of(b: &[u8]) -> Option<Int96> {
+    let w = |i: usize| {
+        Some(u32::from_le_bytes(
+            b.get(4 * i..4 * i + 4)?.try_into().ok()?,
+        ))
+    };
+    (b.len() == 12).then_some(())?;
+    Some(Int96([w(0)?, w(1)?, w(2)?]))
+}
+
+/// Whether an INT96 timestamp's chronological key orders it as its nanoseconds since the
+/// epoch do: a Julian day below 2^31 and nanoseconds within the day.
+fn int96_in_range(v: Int96) -> bool {
+    let (day, of_day) = int96_key(v);
+    day >= 0 && (0..86_400_000_000_000).contains(&of_day)
+}
+
+/// An INT96 PLAIN encoded: three little-endian 32-bit words.
+fn int96_bytes(v: Int96) -> Vec<u8> {
+    v.0.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Min and max of a sequence by a key (`None` when empty); of equal keys the first stays.
+fn min_max_by_key<T: Copy, K: Ord>(
+    mut it: impl Iterator<Item = T>,
+    key: impl Fn(T) -> K,
+) -> Option<(T, T)> {
+    let first = it.next()?;
+    Some(it.fold((first, first), |(lo, hi), v| {
+        (
+            if key(v) < key(lo) { v } else { lo },
+            if key(v) > key(hi) { v } else { hi },
+        )
+    }))
 }
 
 /// Min and max of a non-empty sequence (`None` when empty).
@@ -602,7 +831,7 @@ mod tests {
             }
             let mut s = StatisticsAccumulator::with_format(
                 SortOrder::Unsigned,
-                StatisticsFormat { truncate_length: None, utf8: false },
+                StatisticsFormat { truncate_length: None, ..StatisticsFormat::default() },
             );
             s.add_values(&ColumnValues::ByteArray(b));
             let lo = values.iter().min().unwrap().clone();
@@ -634,6 +863,180 @@ mod tests {
             (lo, hi),
             (5i64.to_le_bytes().to_vec(), i64::MIN.to_le_bytes().to_vec())
         );
+    }
+
+    fn total() -> StatisticsAccumulator {
+        StatisticsAccumulator::with_format(
+            SortOrder::Signed,
+            StatisticsFormat {
+                float_total_order: true,
+                ..StatisticsFormat::default()
+            },
+        )
+    }
+
+    fn bits64(t: &Statistics) -> (Option<u64>, Option<u64>) {
+        let b = |v: &Option<Vec<u8>>| {
+            v.as_ref()
+                .map(|v| u64::from_le_bytes(v[..].try_into().unwrap()))
+        };
+        (b(&t.min_value), b(&t.max_value))
+    }
+
+    #[test]
+    fn total_order_keeps_zeros_and_bounds_only_nans_with_nans() {
+        let neg_nan = f64::from_bits(0xfff8_0000_0000_0000);
+        let mut s = total();
+        s.add_values(&ColumnValues::Double(vec![
+            f64::NAN,
+            0.0,
+            1.5,
+            neg_nan,
+            0.0,
+        ]));
+        let t = s.to_thrift();
+        // +0.0 stays +0.0 (TYPE_ORDER writes -0.0); NaNs are counted, not bounds.
+        assert_eq!(bits64(&t), (Some(0.0f64.to_bits()), Some(1.5f64.to_bits())));
+        assert_eq!(t.nan_count, Some(2));
+        assert_eq!(
+            (t.min, t.max),
+            (None, None),
+            "no deprecated min/max in total order"
+        );
+        let mut z = total();
+        z.add_values(&ColumnValues::Double(vec![-0.0, 0.0, -0.0]));
+        let t = z.to_thrift();
+        assert_eq!(
+            bits64(&t),
+            (Some((-0.0f64).to_bits()), Some(0.0f64.to_bits()))
+        );
+        // Only NaNs: the least and greatest NaN in total order.
+        let mut n = total();
+        n.add_values(&ColumnValues::Double(vec![
+            f64::NAN,
+            neg_nan,
+            f64::from_bits(0xfff8_0000_0000_0002),
+        ]));
+        assert!(n.only_nans());
+        let t = n.to_thrift();
+        assert_eq!(
+            bits64(&t),
+            (Some(0xfff8_0000_0000_0002), Some(f64::NAN.to_bits()))
+        );
+        // Merged with a page of numbers, the numbers bound the chunk.
+        n.merge(&z);
+        let t = n.to_thrift();
+        assert_eq!(
+            bits64(&t),
+            (Some((-0.0f64).to_bits()), Some(0.0f64.to_bits()))
+        );
+        assert_eq!(t.nan_count, Some(3));
+        // Infinities are numbers.
+        let mut i = total();
+        i.add_values(&ColumnValues::Double(vec![
+            f64::INFINITY,
+            f64::NAN,
+            f64::NEG_INFINITY,
+        ]));
+        let t = i.to_thrift();
+        assert_eq!(
+            bits64(&t),
+            (
+                Some(f64::NEG_INFINITY.to_bits()),
+                Some(f64::INFINITY.to_bits())
+            )
+        );
+    }
+
+    #[test]
+    fn total_order_float_and_float16() {
+        let mut s = total();
+        s.add_values(&ColumnValues::Float(vec![
+            -0.0,
+            -1.0,
+            f32::from_bits(0xffc0_0000),
+        ]));
+        let t = s.to_thrift();
+        let b = |v: &Option<Vec<u8>>| {
+            f32::from_le_bytes(v.clone().unwrap()[..].try_into().unwrap()).to_bits()
+        };
+        assert_eq!(
+            (b(&t.min_value), b(&t.max_value)),
+            ((-1.0f32).to_bits(), (-0.0f32).to_bits())
+        );
+        assert_eq!(t.nan_count, Some(1));
+        let mut h = StatisticsAccumulator::with_format(
+            SortOrder::Float16,
+            StatisticsFormat {
+                float_total_order: true,
+                ..StatisticsFormat::default()
+            },
+        );
+        let mut v = FixedLenByteArrays::new(2);
+        for bits in [0x8000u16, 0x7e00, 0x3c00, 0xfe00, 0x0000] {
+            v.push(&bits.to_le_bytes());
+        }
+        h.add_values(&ColumnValues::FixedLenByteArray(v));
+        let t = h.to_thrift();
+        // -0.0 .. 1.0, two NaNs.
+        assert_eq!(t.min_value, Some(0x8000u16.to_le_bytes().to_vec()));
+        assert_eq!(t.max_value, Some(0x3c00u16.to_le_bytes().to_vec()));
+        assert_eq!(t.nan_count, Some(2));
+        let mut only = StatisticsAccumulator::with_format(SortOrder::Float16, h.format);
+        let mut v = FixedLenByteArrays::new(2);
+        v.push(&0x7e00u16.to_le_bytes());
+        v.push(&0xfe01u16.to_le_bytes());
+        only.add_values(&ColumnValues::FixedLenByteArray(v));
+        let t = only.to_thrift();
+        assert_eq!(t.min_value, Some(0xfe01u16.to_le_bytes().to_vec()));
+        assert_eq!(t.max_value, Some(0x7e00u16.to_le_bytes().to_vec()));
+    }
+
+    #[test]
+    fn total_order_matches_total_cmp() {
+        proptest!(|(v in proptest::collection::vec(any::<u64>(), 1..40))| {
+            let values: Vec<f64> = v.iter().map(|&b| f64::from_bits(b)).collect();
+            let mut s = total();
+            s.add_values(&ColumnValues::Double(values.clone()));
+            let t = s.to_thrift();
+            let numbers: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
+            let pool = if numbers.is_empty() { &values } else { &numbers };
+            let lo = pool.iter().copied().min_by(f64::total_cmp).unwrap();
+            let hi = pool.iter().copied().max_by(f64::total_cmp).unwrap();
+            prop_assert_eq!(bits64(&t), (Some(lo.to_bits()), Some(hi.to_bits())));
+            prop_assert_eq!(t.nan_count, Some((values.len() - numbers.len()) as i64));
+        });
+    }
+
+    #[test]
+    fn int96_chronological_bounds() {
+        let mut s = StatisticsAccumulator::with_format(
+            SortOrder::Undefined,
+            StatisticsFormat {
+                int96_order: true,
+                ..StatisticsFormat::default()
+            },
+        );
+        let before = Int96::from_nanos(-5);
+        let epoch = Int96::from_nanos(0);
+        let later = Int96::from_nanos(86_400_000_000_123);
+        s.add_values(&ColumnValues::Int96(vec![epoch, later, before]));
+        let t = s.to_thrift();
+        assert_eq!(t.min_value, Some(int96_bytes(before)));
+        assert_eq!(t.max_value, Some(int96_bytes(later)));
+        let order = s.bounds_order().unwrap();
+        assert_eq!(
+            order(&int96_bytes(before), &int96_bytes(epoch)),
+            Ordering::Less
+        );
+        // Nanoseconds beyond a day: no bounds at all.
+        s.add_values(&ColumnValues::Int96(vec![Int96([0, 0x10_0000, 2_440_588])]));
+        assert!(s.unbounded());
+        assert_eq!(s.to_thrift().min_value, None);
+        // Without the order, INT96 gets no bounds, as before.
+        let mut old = StatisticsAccumulator::new(SortOrder::Undefined);
+        old.add_values(&ColumnValues::Int96(vec![epoch]));
+        assert_eq!(old.to_thrift().min_value, None);
     }
 
     #[test]
@@ -728,6 +1131,7 @@ mod tests {
             StatisticsFormat {
                 truncate_length: Some(4),
                 utf8: true,
+                ..StatisticsFormat::default()
             },
         );
         let mut a = ByteArrays::new();
@@ -750,7 +1154,7 @@ mod tests {
     fn fixed_len_bounds_keep_their_width_when_truncated() {
         let format = StatisticsFormat {
             truncate_length: Some(4),
-            utf8: false,
+            ..StatisticsFormat::default()
         };
         let mut page = StatisticsAccumulator::with_format(SortOrder::Unsigned, format);
         let mut v = FixedLenByteArrays::new(16);

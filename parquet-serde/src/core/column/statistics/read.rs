@@ -4,6 +4,8 @@
 use super::order::SortOrder;
 use super::scalar::Scalar;
 use crate::core::format::{ColumnOrder, Statistics, Type};
+use crate::core::values::numeric::int96_nanos;
+use crate::core::values::Int96;
 
 /// Statistics of a column chunk or page: typed min/max bounds and counts.
 ///
@@ -14,8 +16,9 @@ use crate::core::format::{ColumnOrder, Statistics, Type};
 ///   BOOLEAN, INT32, INT64, FLOAT and DOUBLE columns whose order is signed (old writers
 ///   compared signed), or when min equals max (then the order does not matter);
 /// - a NaN bound of a floating point column (FLOAT, DOUBLE, FLOAT16) is ignored;
-/// - bounds are ignored for columns without a defined order (INT96, INTERVAL, ...) and for
-///   column orders this reader does not know;
+/// - bounds are ignored for columns without a defined order (INTERVAL, INT96 in
+///   `TYPE_ORDER`, ...) and for column orders this reader does not know; INT96 bounds in
+///   `INT96_TIMESTAMP_ORDER` are read as nanoseconds since the epoch (`Scalar::Int`);
 /// - truncated byte-string bounds (`is_*_value_exact = false`) are still bounds: every
 ///   value is `>= min` and `<= max`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -54,6 +57,15 @@ impl ColumnStatistics {
             distinct_count: count(stats.distinct_count),
             ..Default::default()
         };
+        if physical_type == Type::Int96 {
+            if column_order == Some(&ColumnOrder::Int96TimestampOrder) {
+                out.min = stats.min_value.as_deref().and_then(int96_bound);
+                out.max = stats.max_value.as_deref().and_then(int96_bound);
+                out.min_exact = out.min.is_some() && stats.is_min_value_exact.unwrap_or(false);
+                out.max_exact = out.max.is_some() && stats.is_max_value_exact.unwrap_or(false);
+            }
+            return out;
+        }
         let floating =
             matches!(physical_type, Type::Float | Type::Double) || order == SortOrder::Float16;
         let usable_order = match column_order {
@@ -93,6 +105,25 @@ impl ColumnStatistics {
     pub fn has_min_max(&self) -> bool {
         self.min.is_some() && self.max.is_some()
     }
+}
+
+/// A bound of an INT96 column in `INT96_TIMESTAMP_ORDER` (12 PLAIN bytes) as nanoseconds
+/// since the epoch, the number predicates compare INT96 values by. That order compares the
+/// Julian day as signed, then the nanoseconds of the day as signed: it agrees with the
+/// nanoseconds only for days below 2^31 and nanoseconds within a day, so a bound outside
+/// those is not used.
+pub(crate) fn int96_bound(b: &[u8]) -> Option<Scalar> {
+    let w = |i: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(
+            b.get(4 * i..4 * i + 4)?.try_into().ok()?,
+        ))
+    };
+    if b.len() != 12 {
+        return None;
+    }
+    let v = Int96([w(0)?, w(1)?, w(2)?]);
+    let of_day = v.0[0] as u64 | (v.0[1] as u64) << 32;
+    (v.0[2] < 1 << 31 && of_day < 86_400_000_000_000).then(|| Scalar::Int(int96_nanos(v)))
 }
 
 #[cfg(test)]
