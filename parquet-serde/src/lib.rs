@@ -185,7 +185,7 @@ pub mod core;
 pub mod dataset;
 mod de;
 #[cfg(feature = "delta")]
-mod delta;
+pub mod delta;
 mod error;
 mod exec;
 pub mod filter;
