@@ -40,10 +40,19 @@ impl PendingAdd {
     pub(crate) fn from_file(relative: &str, local: &Path) -> Result<PendingAdd> {
         let file = std::fs::File::open(local)
             .map_err(|e| Error::from(e).context(format!("opening {}", local.display())))?;
+        PendingAdd::from_open(relative, &file, local)
+    }
+
+    /// [`from_file`](Self::from_file) of a file already open (its name may be gone).
+    pub(crate) fn from_open(
+        relative: &str,
+        file: &std::fs::File,
+        local: &Path,
+    ) -> Result<PendingAdd> {
         let meta = file
             .metadata()
             .map_err(|e| Error::from(e).context(format!("reading {}", local.display())))?;
-        let md = ParquetMetaData::parse(&file)
+        let md = ParquetMetaData::parse(file)
             .map_err(|e| e.context(format!("reading the footer of {}", local.display())))?;
         let partition_values = partition_values(relative)?;
         let partitions: Vec<(String, PartitionType)> = partition_values

@@ -24,6 +24,8 @@ pub(crate) mod action;
 mod checkpoint;
 mod commit;
 pub(crate) mod log_store;
+#[cfg(feature = "object_store")]
+mod object_log_store;
 mod schema;
 pub(crate) mod snapshot;
 mod stats;

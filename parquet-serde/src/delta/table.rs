@@ -357,10 +357,47 @@ impl DeltaTable {
             .take()
     }
 
-    /// Adds the data file at `relative` (its bytes at `local`) to a table whose files live
-    /// elsewhere (the shipper's object store).
-    pub(crate) fn commit_copy(&self, relative: &str, local: &Path) -> Result<CommitReport> {
-        self.commit(vec![PendingAdd::from_file(relative, local)?], Vec::new())
+    /// Adds the data file at `relative` (its bytes in the open `file`, a local copy at
+    /// `local`) to a table whose files live elsewhere (the shipper's object store).
+    pub(crate) fn commit_copy(
+        &self,
+        relative: &str,
+        file: &std::fs::File,
+        local: &Path,
+    ) -> Result<CommitReport> {
+        self.commit(
+            vec![PendingAdd::from_open(relative, file, local)?],
+            Vec::new(),
+        )
+    }
+
+    /// The table under `prefix` (`""` for the store's root) of an object store (feature
+    /// `object_store`): commits are created with `PutMode::Create`, so the store must
+    /// support conditional puts (S3 with `If-None-Match`, as object_store's S3 client sends
+    /// by default, GCS, Azure, local); the first commit to a store that cannot is refused
+    /// with an error naming it. Data files get there through a
+    /// [`Shipper`](crate::store::Shipper) given this table
+    /// ([`ShipperBuilder::delta`](crate::store::ShipperBuilder::delta)), which commits each
+    /// file after its upload and before the local copy is deleted.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use object_store::memory::InMemory;
+    /// use parquet_serde::delta::DeltaTable;
+    ///
+    /// let table = DeltaTable::open_store(Arc::new(InMemory::new()), "logs/app")?;
+    /// assert_eq!(table.version()?, None);
+    /// assert!(table.location().ends_with("logs/app"));
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
+    #[cfg(feature = "object_store")]
+    pub fn open_store(
+        store: Arc<dyn object_store::ObjectStore>,
+        prefix: impl Into<object_store::path::Path>,
+    ) -> Result<DeltaTable> {
+        let runtime = crate::remote::Runtime::owned()?;
+        let log = super::object_log_store::ObjectLogStore::new(store, prefix.into(), runtime);
+        Ok(DeltaTable::with_store(Arc::new(log), None))
     }
 
     /// One commit of `adds` and `removes` (encoded paths), retried until it lands.
