@@ -295,7 +295,7 @@ fn removals_are_commits_and_vacuum_waits_for_the_grace_period() {
     let again = table.commit_files(&[dir.path().join(&first)]).unwrap();
     assert_eq!((again.added, again.already_committed), (0, 1));
     std::thread::sleep(Duration::from_millis(400));
-    assert_eq!(table.vacuum().unwrap(), [first.clone()]);
+    assert_eq!(table.vacuum().unwrap(), std::slice::from_ref(&first));
     assert!(!dir.path().join(&first).exists());
     let lines = python_json_lines(&["-c", READ_FILES, dir.path().to_str().unwrap()]);
     assert_eq!(lines[0]["rows"], 100 - rows_in_first);

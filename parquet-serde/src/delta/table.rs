@@ -253,7 +253,7 @@ impl DeltaTable {
     pub fn commit_folder(&self) -> Result<CommitReport> {
         let root = self.local_root("commit_folder")?.to_path_buf();
         let mut found = Vec::new();
-        list_data_files(&root, &root, &mut found)?;
+        list_data_files(&root, &mut found)?;
         let known = match self.snapshot()? {
             Some(s) => s,
             None => return self.commit_files(&found),
@@ -455,7 +455,13 @@ impl DeltaTable {
                 Some(s) => s.version + 1,
             };
             let table_schema = match (&snapshot, &actions.get(1)) {
-                (Some(s), _) => file_part_of(&s.metadata)?,
+                (Some(s), _) => file_part_of(&s.metadata).map_err(|e| {
+                    e.context(format!(
+                        "{}: the table's metaData as of version {}",
+                        store.describe(),
+                        s.version
+                    ))
+                })?,
                 (None, Some(Action::Metadata(m))) => file_part_of(m)?,
                 _ => String::new(),
             };
@@ -569,7 +575,7 @@ fn relative_to(root: &Path, full: &Path) -> Result<String> {
     Ok(parts.join("/"))
 }
 
-fn list_data_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+fn list_data_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Error::from(e).context(format!("listing {}", dir.display())))?;
     for entry in entries {
@@ -585,11 +591,126 @@ fn list_data_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()
             .file_type()
             .map_err(|e| Error::from(e).context(format!("listing {}", path.display())))?;
         if kind.is_dir() {
-            list_data_files(root, &path, out)?;
+            list_data_files(&path, out)?;
         } else if kind.is_file() && name.ends_with(".parquet") {
             out.push(path);
         }
     }
     out.sort();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct Row {
+        id: i64,
+        name: String,
+    }
+
+    fn table_with_one_file() -> (tempfile::TempDir, DeltaTable, Vec<u8>) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("k=a")).unwrap();
+        let rows = [Row {
+            id: 1,
+            name: "x".into(),
+        }];
+        crate::ser::to_path(dir.path().join("k=a/f0.parquet"), &rows).unwrap();
+        crate::ser::to_path(dir.path().join("k=a/f1.parquet"), &rows).unwrap();
+        let table = DeltaTable::open(dir.path());
+        table.commit_files(&["k=a/f0.parquet"]).unwrap();
+        let commit = std::fs::read(dir.path().join(commit_path(0))).unwrap();
+        (dir, table, commit)
+    }
+
+    #[test]
+    fn a_corrupt_commit_is_an_error_naming_it_never_a_panic() {
+        let (dir, table, commit) = table_with_one_file();
+        let path = dir.path().join(commit_path(0));
+        // Every prefix of the commit, and bytes flipped along it: an error or a table,
+        // never a panic, and never a commit written over it.
+        let mut cases: Vec<Vec<u8>> = (0..commit.len()).map(|n| commit[..n].to_vec()).collect();
+        for i in (0..commit.len()).step_by(7) {
+            let mut c = commit.clone();
+            c[i] ^= 0x5a;
+            cases.push(c);
+        }
+        cases.push(b"{\"add\":{\"path\":1}}\n".to_vec());
+        cases.push(b"{\"protocol\":{\"minReaderVersion\":1e999}}\n".to_vec());
+        cases.push(vec![0xff; 64]);
+        for case in cases {
+            std::fs::write(&path, &case).unwrap();
+            match table.commit_files(&["k=a/f1.parquet"]) {
+                // The error names the commit, or the table and the version.
+                Err(e) => assert!(
+                    e.to_string().contains("00000000000000000000.json")
+                        || e.to_string().contains(&format!(
+                            "{}: the table's metaData as of version 0",
+                            dir.path().display()
+                        ))
+                        || e.to_string().contains("version 0")
+                        || e.to_string().contains("does not have the table's schema"),
+                    "{e}"
+                ),
+                Ok(_) => {
+                    // The commit was still readable: the new one is version 1.
+                    assert_eq!(std::fs::read(&path).unwrap(), case);
+                    std::fs::remove_file(dir.path().join(commit_path(1))).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn vacuum_never_deletes_outside_the_table() {
+        let (dir, table, _) = table_with_one_file();
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, b"keep").unwrap();
+        let remove = Action::Remove(Remove {
+            path: "%2E%2E/outside.txt".into(),
+            deletion_timestamp: Some(0),
+            data_change: true,
+            extended_file_metadata: None,
+            partition_values: None,
+            size: None,
+            deletion_vector: None,
+        });
+        std::fs::write(
+            dir.path().join(commit_path(1)),
+            Action::commit_bytes(&[remove]),
+        )
+        .unwrap();
+        let err = table.vacuum().unwrap_err();
+        assert!(err.to_string().contains("outside the table"), "{err}");
+        assert!(outside.exists());
+    }
+
+    #[test]
+    fn files_of_another_schema_or_partitioning_are_refused() {
+        let (dir, table, _) = table_with_one_file();
+        #[derive(serde::Serialize, crate::ParquetSchema)]
+        #[parquet(crate = "crate")]
+        struct Other {
+            id: i32,
+        }
+        crate::ser::to_path(dir.path().join("k=a/other.parquet"), &[Other { id: 1 }]).unwrap();
+        let err = table.commit_files(&["k=a/other.parquet"]).unwrap_err();
+        assert!(
+            err.to_string().contains("does not have the table's schema"),
+            "{err}"
+        );
+        std::fs::copy(
+            dir.path().join("k=a/f1.parquet"),
+            dir.path().join("flat.parquet"),
+        )
+        .unwrap();
+        let err = table.commit_files(&["flat.parquet"]).unwrap_err();
+        assert!(err.to_string().contains("partition folders"), "{err}");
+        let err = table.commit_files(&["/elsewhere/f.parquet"]).unwrap_err();
+        assert!(err.to_string().contains("not in the table folder"), "{err}");
+        assert_eq!(table.version().unwrap(), Some(0));
+    }
 }

@@ -695,6 +695,8 @@ mod tests {
             parts_in_flight: 1,
             max_retry_delay: Duration::from_secs(60),
             runtime: Runtime::owned().unwrap(),
+            #[cfg(feature = "delta")]
+            delta: None,
         };
         let key = job
             .key(FsPath::new(
