@@ -300,3 +300,60 @@ fn removals_are_commits_and_vacuum_waits_for_the_grace_period() {
     let lines = python_json_lines(&["-c", READ_FILES, dir.path().to_str().unwrap()]);
     assert_eq!(lines[0]["rows"], 100 - rows_in_first);
 }
+
+/// The Python block after `<!-- delta-query -->` in README.md.
+fn readme_query() -> String {
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
+    let at = readme
+        .find("<!-- delta-query -->")
+        .expect("the README's delta-rs query");
+    let block = &readme[at..];
+    let start = block.find("```python\n").unwrap() + "```python\n".len();
+    let end = start + block[start..].find("```").unwrap();
+    block[start..end].to_string()
+}
+
+#[test]
+fn the_readmes_delta_rs_query_runs_on_a_tracing_layer_table() {
+    let query = readme_query();
+    // The example runs the same query.
+    let example = include_str!("../examples/delta_table.rs");
+    assert!(
+        example.contains(query.trim()),
+        "examples/delta_table.rs runs the README's query"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let table = DeltaTable::open(dir.path())
+        .app_id("readme")
+        .checkpoint_every(2);
+    assert_eq!(table.commit_folder().unwrap().added, 0);
+    let (layer, guard) = TracingLayer::builder(dir.path())
+        .overflow(Overflow::Block)
+        .roll_bytes(16 << 10)
+        .on_finished(table.hook())
+        .build()
+        .unwrap();
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    tracing::dispatcher::with_default(&dispatch, || {
+        for id in 0..3000u64 {
+            if id % 100 == 0 {
+                tracing::error!(id, "request failed");
+            } else {
+                tracing::info!(id, "request handled");
+            }
+        }
+    });
+    guard.close().unwrap();
+    assert!(table.take_last_error().is_none());
+    let version = table.version().unwrap().unwrap();
+    assert!(version >= 2, "several commits, so a checkpoint: {version}");
+    let script = query.replace("logs/app", dir.path().to_str().unwrap());
+    let out = String::from_utf8(common::run_python(&script, &[] as &[&str])).unwrap();
+    let files = table.files().unwrap().len();
+    assert!(
+        out.contains(&format!("version {version} files {files}\n")),
+        "{out}"
+    );
+    assert!(out.contains("30 errors of 3000 events"), "{out}");
+}

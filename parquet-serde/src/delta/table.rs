@@ -576,8 +576,12 @@ fn relative_to(root: &Path, full: &Path) -> Result<String> {
 }
 
 fn list_data_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| Error::from(e).context(format!("listing {}", dir.display())))?;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        // No folder yet: no file.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::from(e).context(format!("listing {}", dir.display()))),
+    };
     for entry in entries {
         let entry =
             entry.map_err(|e| Error::from(e).context(format!("listing {}", dir.display())))?;
