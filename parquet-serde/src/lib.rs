@@ -51,6 +51,7 @@
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
 //! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] (feature `logs`) |
+//! | make a log folder (or a store prefix) a Delta Lake table other engines query | [`delta::DeltaTable`] (feature `delta`) |
 //! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::SchemaInferrer`] |
 //! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant::to_variant_bytes`], [`variant::Variant::decode`] (the [`variant`] table) |
 //! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
@@ -160,6 +161,7 @@
 //! | `keytools` | `core::keytools`: envelope encryption with a KMS (key material, wrapped keys, caches) |
 //! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`, `recover`, `from-jsonl`, `from-csv`, `concat`; implies `logs`) |
 //! | `object_store` | [`store`]: read from any `object_store::ObjectStore` (S3, GCS, Azure, ...) by ranged GETs of only what a read needs; write with a multipart upload; with `logs`, `store::Shipper` uploads a log folder's finished files |
+//! | `delta` | [`delta`]: Delta Lake tables without Arrow: commits of final files with their statistics, exactly once, concurrent writers, Parquet checkpoints, removals and vacuum (with `object_store`, tables in a store committed by `store::Shipper`) |
 //! | `tokio` | [`stream`]: rows as a `futures::Stream` from an `AsyncRead + AsyncSeek` (or, with `object_store`, from a store), assembled off the executor |
 //!
 //! ## Threads
@@ -185,7 +187,7 @@ pub mod core;
 pub mod dataset;
 mod de;
 #[cfg(feature = "delta")]
-mod delta;
+pub mod delta;
 mod error;
 mod exec;
 pub mod filter;

@@ -61,9 +61,8 @@ pub(crate) fn final_files(dir: &Path) -> Result<Vec<Final>> {
     Ok(out)
 }
 
-/// Deletes the final files under `dir` that `keep` does not keep; returns them. Folders
-/// left empty below `dir` are removed too.
-pub(crate) fn apply(dir: &Path, keep: &Retention) -> Result<Vec<PathBuf>> {
+/// The final files under `dir` that `keep` does not keep, oldest first.
+pub(crate) fn select(dir: &Path, keep: &Retention) -> Result<Vec<Final>> {
     if !keep.is_set() {
         return Ok(Vec::new());
     }
@@ -71,7 +70,7 @@ pub(crate) fn apply(dir: &Path, keep: &Retention) -> Result<Vec<PathBuf>> {
     let now = SystemTime::now();
     let mut total: u64 = files.iter().map(|f| f.size).sum();
     let mut left = files.len();
-    let mut deleted = Vec::new();
+    let mut out = Vec::new();
     for f in files {
         let too_old = keep
             .age
@@ -81,10 +80,20 @@ pub(crate) fn apply(dir: &Path, keep: &Retention) -> Result<Vec<PathBuf>> {
         if !(too_old || too_many || too_big) {
             continue;
         }
-        std::fs::remove_file(&f.path)
-            .map_err(|e| Error::from(e).context(format!("removing `{}`", f.path.display())))?;
         total -= f.size;
         left -= 1;
+        out.push(f);
+    }
+    Ok(out)
+}
+
+/// Deletes the final files under `dir` that `keep` does not keep; returns them. Folders
+/// left empty below `dir` are removed too.
+pub(crate) fn apply(dir: &Path, keep: &Retention) -> Result<Vec<PathBuf>> {
+    let mut deleted = Vec::new();
+    for f in select(dir, keep)? {
+        std::fs::remove_file(&f.path)
+            .map_err(|e| Error::from(e).context(format!("removing `{}`", f.path.display())))?;
         if let Some(parent) = f.path.parent() {
             remove_empty_up_to(parent, dir);
         }

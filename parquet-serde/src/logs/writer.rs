@@ -34,6 +34,9 @@ pub struct LogWriterBuilder<T> {
     retention: Retention,
     sync: SyncPolicy,
     on_finished: Option<FinishedHook>,
+    /// The Delta table final files are committed to (retention then commits removals).
+    #[cfg(feature = "delta")]
+    delta: Option<crate::delta::DeltaTable>,
     _rows: PhantomData<fn(&T)>,
 }
 
@@ -155,6 +158,42 @@ impl<T: Serialize + ParquetSchema> LogWriterBuilder<T> {
         self
     }
 
+    /// Makes the folder a Delta table (feature `delta`; `table` opened on this folder):
+    /// each final file is committed to it (this sets the [`on_finished`](Self::on_finished)
+    /// hook to [`DeltaTable::hook`](crate::delta::DeltaTable::hook)), and retention commits
+    /// `remove` actions instead of deleting files under running queries; the removed files
+    /// are deleted by [`DeltaTable::vacuum`](crate::delta::DeltaTable::vacuum), which runs
+    /// after each roll, once their grace period passed.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use parquet_serde::delta::DeltaTable;
+    /// use parquet_serde::logs::LogWriter;
+    ///
+    /// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+    /// struct Line { text: String }
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let table = DeltaTable::open(dir.path()).vacuum_after(Duration::from_secs(3600));
+    /// let mut logs = LogWriter::<Line>::builder(dir.path())
+    ///     .keep_files(2)
+    ///     .delta(table.clone())
+    ///     .open()?;
+    /// for i in 0..4 {
+    ///     logs.write(&Line { text: format!("line {i}") })?;
+    ///     logs.roll()?;
+    /// }
+    /// assert_eq!(table.files()?.len(), 2); // the table keeps two files
+    /// assert_eq!(logs.finished_files().iter().filter(|f| f.exists()).count(), 4); // until vacuum
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "delta")]
+    pub fn delta(mut self, table: crate::delta::DeltaTable) -> Self {
+        self.on_finished = Some(Box::new(table.hook()));
+        self.delta = Some(table);
+        self
+    }
+
     /// Recovers what a crash left under the folder (files of writers still running are
     /// left alone), then opens the writer. The first file starts with the first row.
     pub fn open(self) -> Result<LogWriter<T>> {
@@ -216,6 +255,8 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
             retention: Retention::default(),
             sync: SyncPolicy::Fsync,
             on_finished: None,
+            #[cfg(feature = "delta")]
+            delta: None,
             _rows: PhantomData,
         }
     }
@@ -315,6 +356,10 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
             }
         }
         self.last_flush = Instant::now();
+        #[cfg(feature = "delta")]
+        if let Some(table) = &self.config.delta {
+            return retain_in_table(table, &self.config.dir, &self.config.retention);
+        }
         retention::apply(&self.config.dir, &self.config.retention)?;
         Ok(())
     }
@@ -368,4 +413,25 @@ fn due_to_roll<T: Serialize + ParquetSchema>(
 fn log_writer_is_send<T: Send>() {
     fn send<S: Send>() {}
     send::<LogWriter<T>>();
+}
+
+/// Retention in a Delta table: the files it does not keep are removed from the table (a
+/// commit), then the files removed longer ago than the grace period are deleted.
+#[cfg(feature = "delta")]
+fn retain_in_table(table: &crate::delta::DeltaTable, dir: &Path, keep: &Retention) -> Result<()> {
+    let mut paths = Vec::new();
+    for f in retention::select(dir, keep)? {
+        let Ok(rel) = f.path.strip_prefix(dir) else {
+            continue;
+        };
+        let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+        if let Some(parts) = parts {
+            paths.push(parts.join("/"));
+        }
+    }
+    if !paths.is_empty() {
+        table.remove_files(&paths)?;
+    }
+    table.vacuum()?;
+    Ok(())
 }

@@ -38,6 +38,8 @@ pub struct ShipperBuilder {
     upload: UploadOptions,
     max_retry_delay: Duration,
     on_error: Option<OnError>,
+    #[cfg(feature = "delta")]
+    delta: Option<crate::delta::DeltaTable>,
 }
 
 impl std::fmt::Debug for ShipperBuilder {
@@ -87,6 +89,41 @@ impl ShipperBuilder {
         self
     }
 
+    /// Commits each file to `table`, a Delta table at this shipper's store and prefix
+    /// ([`DeltaTable::open_store`](crate::delta::DeltaTable::open_store), feature
+    /// `delta`), after its upload and before the local copy is deleted: the `add` is built
+    /// from the local copy's footer. A failed commit is retried like a failed upload (the
+    /// object, already there, is not uploaded again), and a file shipped again after a
+    /// crash is recognised by its path and not added twice.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use object_store::memory::InMemory;
+    /// use parquet_serde::delta::DeltaTable;
+    /// use parquet_serde::logs::LogWriter;
+    /// use parquet_serde::store::Shipper;
+    ///
+    /// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+    /// struct Line { text: String }
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let store = Arc::new(InMemory::new());
+    /// let table = DeltaTable::open_store(store.clone(), "logs/app")?;
+    /// let shipper = Shipper::builder(dir.path(), store, "logs/app").delta(table.clone()).start()?;
+    /// let mut logs = LogWriter::<Line>::builder(dir.path()).on_finished(shipper.hook()).open()?;
+    /// logs.write(&Line { text: "started".into() })?;
+    /// let files = logs.close()?;
+    /// shipper.close()?;
+    /// assert_eq!(table.version()?, Some(0));
+    /// assert_eq!(table.files()?, [files[0].file_name().unwrap().to_str().unwrap()]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "delta")]
+    pub fn delta(mut self, table: crate::delta::DeltaTable) -> Self {
+        self.delta = Some(table);
+        self
+    }
+
     /// Starts the shipping thread. The final files already in the folder (left by a
     /// writer that stopped before they were shipped) are queued first, oldest first;
     /// each is first looked up in the store (`HEAD`) and uploaded only if the object is
@@ -126,6 +163,8 @@ impl ShipperBuilder {
             parts_in_flight: self.upload.get_parts_in_flight(),
             max_retry_delay: self.max_retry_delay,
             runtime,
+            #[cfg(feature = "delta")]
+            delta: self.delta,
         };
         let worker = Arc::clone(&shared);
         let thread = crate::exec::spawn("parquet-serde-ship", "the shipping thread", move || {
@@ -229,6 +268,8 @@ impl Shipper {
             upload: UploadOptions::default(),
             max_retry_delay: Duration::from_secs(60),
             on_error: None,
+            #[cfg(feature = "delta")]
+            delta: None,
         }
     }
 
@@ -420,6 +461,9 @@ struct Job {
     parts_in_flight: usize,
     max_retry_delay: Duration,
     runtime: Runtime,
+    /// The table each shipped file is committed to.
+    #[cfg(feature = "delta")]
+    delta: Option<crate::delta::DeltaTable>,
 }
 
 /// How a file was shipped.
@@ -528,17 +572,54 @@ impl Job {
             None => File::open(&path).map_err(at)?,
         };
         let size = file.metadata().map_err(at)?.len();
-        if pending.check_store && self.stored_size(&key)? == Some(size) {
-            self.remove_local(&path)?;
-            return Ok(Shipped::AlreadyThere);
-        }
-        if let Err(e) = self.upload(&mut file, key, size) {
-            // Keep the open file for the next attempt (retention may have deleted the path).
-            pending.file = Some(file);
-            return Err(e);
+        let shipped = if pending.check_store && self.stored_size(&key)? == Some(size) {
+            Shipped::AlreadyThere
+        } else {
+            if let Err(e) = self.upload(&mut file, key, size) {
+                // Keep the open file for the next attempt (retention may have deleted the path).
+                pending.file = Some(file);
+                return Err(e);
+            }
+            Shipped::Uploaded(size)
+        };
+        #[cfg(feature = "delta")]
+        if let Some(table) = &self.delta {
+            // Committed after the upload and before the local copy goes.
+            if let Err(e) = self.commit(table, &path, &file) {
+                pending.file = Some(file);
+                pending.check_store = true; // the object is there: not uploaded again
+                return Err(e);
+            }
         }
         self.remove_local(&path)?;
-        Ok(Shipped::Uploaded(size))
+        Ok(shipped)
+    }
+
+    /// Commits the shipped file at `path` (open as `file`) to `table`.
+    #[cfg(feature = "delta")]
+    fn commit(&self, table: &crate::delta::DeltaTable, path: &FsPath, file: &File) -> Result<()> {
+        let rel = path.strip_prefix(&self.dir).map_err(|_| {
+            Error::invalid_argument(format!(
+                "`{}` is not in the shipped folder `{}`",
+                path.display(),
+                self.dir.display()
+            ))
+        })?;
+        let mut parts = Vec::new();
+        for part in rel.components() {
+            parts.push(part.as_os_str().to_str().ok_or_else(|| {
+                Error::invalid_argument(format!("`{}` is not UTF-8", path.display()))
+            })?);
+        }
+        table
+            .commit_copy(&parts.join("/"), file, path)
+            .map(|_| ())
+            .map_err(|e| {
+                e.context(format!(
+                    "committing to the Delta table {}",
+                    table.location()
+                ))
+            })
     }
 
     /// The size of the object at `key`, `None` when there is none.
@@ -614,6 +695,8 @@ mod tests {
             parts_in_flight: 1,
             max_retry_delay: Duration::from_secs(60),
             runtime: Runtime::owned().unwrap(),
+            #[cfg(feature = "delta")]
+            delta: None,
         };
         let key = job
             .key(FsPath::new(

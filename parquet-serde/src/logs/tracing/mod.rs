@@ -162,6 +162,15 @@ impl TracingLayerBuilder {
         self
     }
 
+    /// Makes the folder a Delta table, as
+    /// [`LogWriterBuilder::delta`](crate::logs::LogWriterBuilder::delta) does (feature
+    /// `delta`): each final file is committed, retention commits removals.
+    #[cfg(feature = "delta")]
+    pub fn delta(mut self, table: crate::delta::DeltaTable) -> Self {
+        self.writer = self.writer.delta(table);
+        self
+    }
+
     /// Where the writer thread's errors go, and the counts of dropped events (as an
     /// [`ErrorKind::Data`](crate::ErrorKind::Data) error saying how many were dropped
     /// since the last report): at most one report a second (errors in between are counted
