@@ -115,10 +115,6 @@ impl LocalLogStore {
         LocalLogStore { root: root.into() }
     }
 
-    pub(crate) fn root(&self) -> &Path {
-        &self.root
-    }
-
     fn full(&self, path: &str) -> PathBuf {
         self.root.join(path)
     }
