@@ -1,7 +1,7 @@
 //! Reader and writer options.
 
 use crate::core::bloom::BloomFilterOptions;
-use crate::core::column::{ColumnWriterOptions, DataPageVersion};
+use crate::core::column::{CdcOptions, ColumnWriterOptions, DataPageVersion};
 use crate::core::compression::Compression;
 use crate::core::encryption::{FileDecryptionProperties, FileEncryptionProperties};
 use crate::core::format::Encoding;
@@ -319,6 +319,9 @@ pub struct WriterOptions {
     /// machine's parallelism, at most [`MAX_DEFAULT_THREADS`]): see
     /// [`threads`](Self::threads).
     pub(crate) threads: usize,
+    /// Content-defined chunking of data pages (off): see
+    /// [`content_defined_chunking`](Self::content_defined_chunking).
+    pub(crate) content_defined_chunking: Option<CdcOptions>,
 }
 
 impl PartialEq for WriterOptions {
@@ -345,6 +348,7 @@ impl PartialEq for WriterOptions {
             auto_encoding,
             encryption,
             threads,
+            content_defined_chunking,
         } = self;
         *compression == other.compression
             && *dictionary == other.dictionary
@@ -365,6 +369,7 @@ impl PartialEq for WriterOptions {
             && *variant_shredding == other.variant_shredding
             && *auto_encoding == other.auto_encoding
             && *threads == other.threads
+            && *content_defined_chunking == other.content_defined_chunking
             && match (encryption, &other.encryption) {
                 (None, None) => true,
                 (Some(a), Some(b)) => same_encryption(a, b),
@@ -415,11 +420,36 @@ impl Default for WriterOptions {
             auto_encoding: true,
             encryption: None,
             threads: default_threads(),
+            content_defined_chunking: None,
         }
     }
 }
 
 impl WriterOptions {
+    /// Cuts data pages where the values say (content-defined chunking), not only at the
+    /// page size, so that after rows are inserted or deleted most pages of the new file are
+    /// byte for byte pages of the old one, which content-addressed storage keeps once
+    /// (`None`: off, the default). Pages of the same values are cut where pyarrow
+    /// (`use_content_defined_chunking`) and arrow-rs cut them, with the same gear hash
+    /// tables and the same defaults ([`CdcOptions::default`]: 256 KiB to 1 MiB of levels and
+    /// values). Pages are still cut at [`page_size`](Self::page_size) and
+    /// [`page_row_limit`](Self::page_row_limit) too. Readers need nothing: the pages are
+    /// ordinary pages.
+    ///
+    /// ```
+    /// use parquet_serde::core::column::CdcOptions;
+    /// use parquet_serde::WriterOptions;
+    /// let options = WriterOptions::default().content_defined_chunking(CdcOptions::default());
+    /// assert_eq!(
+    ///     options.column_options("x").content_defined_chunking,
+    ///     Some(CdcOptions::default())
+    /// );
+    /// ```
+    pub fn content_defined_chunking(mut self, options: impl Into<Option<CdcOptions>>) -> Self {
+        self.content_defined_chunking = options.into();
+        self
+    }
+
     /// Sets the threads the typed writer may use, the calling thread included (`0` is
     /// taken as `1`). With more than one, column chunks are encoded and compressed on
     /// helper threads while the calling thread shreds rows; the file is the same
@@ -814,6 +844,7 @@ impl WriterOptions {
             statistics_truncate_length: self.statistics_truncate_length,
             bloom_filter: o.and_then(|o| o.bloom_filter),
             checksums: self.checksums,
+            content_defined_chunking: self.content_defined_chunking,
         }
     }
 }
