@@ -734,9 +734,20 @@ impl WriterOptions {
     /// dictionary with a PLAIN fallback. Writing fails when the encoding does not fit the
     /// column's physical type ([`validate`](Self::validate) checks that up front).
     ///
+    /// `"GROUP_VAR_INT".parse::<Encoding>()` (INT32 and INT64: groups of 4 or 5 values, each
+    /// in the fewest little-endian bytes, behind a header of their byte counts) is written
+    /// only for a column that asks for it, and no other reader reads it: parquet.thrift
+    /// lists it as never used. This library reads it back.
+    ///
     /// ```
     /// use parquet_serde::core::column::Encoding;
     /// use parquet_serde::WriterOptions;
+    /// let gvi: Encoding = "GROUP_VAR_INT".parse()?;
+    /// assert_eq!(gvi.to_string(), "GROUP_VAR_INT");
+    /// let rows = vec![(1i64,), (300,), (-5,)];
+    /// let bytes = parquet_serde::to_vec_with(&rows, WriterOptions::default().column_encoding("0", gvi))?;
+    /// let back: Vec<(i64,)> = parquet_serde::from_slice(&bytes)?;
+    /// assert_eq!(back, rows);
     /// let options = WriterOptions::default()
     ///     .column_encoding("ts", Encoding::DeltaBinaryPacked)
     ///     .column_encoding("latency", Encoding::ByteStreamSplit);
@@ -747,6 +758,7 @@ impl WriterOptions {
     /// assert!(!ts.auto_encoding);
     /// assert!(options.column_options("host").dictionary);
     /// assert!(options.column_options("host").auto_encoding);
+    /// # Ok::<(), parquet_serde::Error>(())
     /// ```
     pub fn column_encoding(mut self, path: impl Into<String>, encoding: Encoding) -> Self {
         self.column_entry(path).encoding = Some(encoding);
