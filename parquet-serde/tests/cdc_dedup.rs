@@ -78,7 +78,7 @@ fn log_rows(n: usize, seed: u64) -> Vec<LogRow> {
                 level: LEVELS[(rng.next() % 4) as usize].to_string(),
                 service: SERVICES[(rng.next() % 5) as usize].to_string(),
                 message,
-                user: (rng.next() % 4 != 0).then(|| (rng.next() % 100_000) as i64),
+                user: (!rng.next().is_multiple_of(4)).then(|| (rng.next() % 100_000) as i64),
                 duration_ms: (rng.next() % 100_000) as f64 / 100.0,
             }
         })

@@ -209,7 +209,7 @@ mod tests {
 
     fn sample32(n: usize) -> Vec<i32> {
         (0..n as i64)
-            .map(|i| (i * 0x9E37_79B9i64 >> (i % 31)) as i32 ^ -((i % 3 == 0) as i32))
+            .map(|i| ((i * 0x9E37_79B9i64) >> (i % 31)) as i32 ^ -((i % 3 == 0) as i32))
             .collect()
     }
 
