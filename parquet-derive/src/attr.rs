@@ -74,6 +74,7 @@ pub const ENCODINGS: &[(&str, i32)] = &[
     ("delta_byte_array", 7),
     ("byte_stream_split", 9),
     ("alp", 10),
+    ("group_var_int", 1),
 ];
 
 /// The other names `Encoding`'s `FromStr` accepts: encodings that are not value encodings

@@ -9,7 +9,7 @@
 pub mod encoding {
     pub use crate::core::encoding::{
         alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
-        levels, plain, rle, rle_boolean,
+        group_var_int, levels, plain, rle, rle_boolean,
     };
 }
 

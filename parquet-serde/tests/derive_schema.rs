@@ -1331,7 +1331,7 @@ macro_rules! attribute_agrees {
 fn attribute_names_agree_with_from_str() {
     let encodings = attribute_agrees!(encoding:
         "plain", "PLAIN", "rle", "delta_binary_packed", "Delta-Length-Byte-Array",
-        "delta_byte_array", "byte_stream_split", "alp", " plain ",
+        "delta_byte_array", "byte_stream_split", "alp", "GROUP_VAR_INT", " plain ",
     );
     // Every value encoding the library names is covered (the others are refused by the
     // derive: tests/ui/bad_codec.rs).

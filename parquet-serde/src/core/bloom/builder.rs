@@ -116,6 +116,8 @@ pub struct BloomFilterBuilder {
     hashes: Vec<u64>,
     distinct: DistinctEstimate,
     filter: Option<Sbbf>,
+    /// Sized from the data (no `ndv` given): folded down at the end.
+    from_data: bool,
     scratch: Vec<u64>,
 }
 
@@ -127,6 +129,7 @@ impl BloomFilterBuilder {
             hashes: Vec::new(),
             distinct: DistinctEstimate::new(),
             filter: options.ndv.map(|n| Sbbf::with_ndv_fpp(n, options.fpp)),
+            from_data: options.ndv.is_none(),
             scratch: Vec::new(),
         }
     }
@@ -170,13 +173,38 @@ impl BloomFilterBuilder {
         f
     }
 
-    /// The finished filter.
+    /// The finished filter. Sized from the data (no `ndv` given), it is the smallest that
+    /// keeps the requested false positive probability for the hashes it holds: built for
+    /// the distinct count estimated, doubled while its measured rate is above the target (as
+    /// long as the hashes are still buffered), then folded in half (adjacent blocks ORed,
+    /// as arrow-rs does) while the folded filter's rate stays at or under the target. The
+    /// rate is the exact one of the bits set (see [`Sbbf::false_positive_rate`]), not a
+    /// formula of the count. A filter of an explicit `ndv` is kept as sized.
     pub fn finish(mut self) -> Sbbf {
-        match self.filter.take() {
-            Some(f) => f,
-            None => self.build(1),
+        if let Some(f) = self.filter.take() {
+            if !self.from_data {
+                return f;
+            }
+            return fold_to(f, self.fpp);
         }
+        let mut f = self.build(1);
+        while f.false_positive_rate(0) > self.fpp && f.num_bytes() < super::sbbf::MAX_BYTES {
+            let mut bigger = Sbbf::new(f.num_bytes() * 2);
+            for &h in &self.hashes {
+                bigger.insert_hash(h);
+            }
+            f = bigger;
+        }
+        fold_to(f, self.fpp)
     }
+}
+
+/// `f` folded while the folded filter's false positive rate stays within `fpp`.
+fn fold_to(mut f: Sbbf, fpp: f64) -> Sbbf {
+    while f.num_bytes() > super::sbbf::MIN_BYTES && f.false_positive_rate(1) <= fpp {
+        f.fold();
+    }
+    f
 }
 
 #[cfg(test)]
@@ -217,6 +245,64 @@ mod tests {
             let e = d.estimate() as f64;
             assert!((e - n as f64).abs() <= 0.05 * n as f64 + 1.0, "{n}: {e}");
         }
+    }
+
+    /// The share of `probes` hashes never inserted that the filter reports.
+    fn measured_fpp(f: &Sbbf, probes: i64) -> f64 {
+        let hits = (0..probes)
+            .filter(|i| f.check_hash(hash_i64(-1 - i)))
+            .count();
+        hits as f64 / probes as f64
+    }
+
+    #[test]
+    fn sized_from_data_keeps_the_rate_and_is_no_larger_than_before() {
+        // Today's sizing was the filter for the estimated distinct count, rounded up to a
+        // power of two; the filter now is folded from there while the rate allows.
+        for fpp in [0.01, 0.05, 0.1] {
+            for ndv in [100i64, 3_000, 20_000, 150_000, 700_000] {
+                let mut b = BloomFilterBuilder::new(BloomFilterOptions { ndv: None, fpp });
+                let v = ColumnValues::Int64((0..ndv).collect());
+                b.insert_values(&v, 0..ndv as usize);
+                let before = b.build(1);
+                let f = b.finish();
+                assert!(
+                    (0..ndv).all(|i| f.check_hash(hash_i64(i))),
+                    "no false negative"
+                );
+                let (was, now) = (measured_fpp(&before, 200_000), measured_fpp(&f, 200_000));
+                eprintln!(
+                    "fpp {fpp} ndv {ndv}: before {} bytes, measured {was:.4}; now {} bytes, \
+                     measured {now:.4} (computed {:.4})",
+                    before.num_bytes(),
+                    f.num_bytes(),
+                    f.false_positive_rate(0)
+                );
+                // Larger only where the old size broke the target.
+                assert!(
+                    f.num_bytes() <= before.num_bytes() || before.false_positive_rate(0) > fpp,
+                    "fpp {fpp} ndv {ndv}"
+                );
+                assert!(f.false_positive_rate(0) <= fpp);
+                // Measured on 200,000 absent keys: within sampling error of the target.
+                assert!(
+                    now <= fpp * 1.1 + 0.001,
+                    "fpp {fpp} ndv {ndv}: measured {now}"
+                );
+                // Folding once more would break the target (or the filter is the smallest).
+                assert!(f.num_bytes() == 32 || f.false_positive_rate(1) > fpp);
+            }
+        }
+    }
+
+    #[test]
+    fn an_explicit_ndv_is_not_folded() {
+        let mut b = BloomFilterBuilder::new(BloomFilterOptions::new(1_000_000, 0.01));
+        b.insert_values(&ColumnValues::Int64(vec![1, 2, 3]), 0..3);
+        assert_eq!(
+            b.finish().num_bytes(),
+            Sbbf::with_ndv_fpp(1_000_000, 0.01).num_bytes()
+        );
     }
 
     #[test]

@@ -128,6 +128,48 @@ impl Sbbf {
         (0..8).all(|w| block[w] & m[w] != 0)
     }
 
+    /// The false positive probability of the filter as it is, for a hash not inserted: the
+    /// mean over blocks of the product, over the block's 8 words, of the share of the word's
+    /// bits that are set (a check picks a block, then one bit in each word). With `folds`,
+    /// that of the filter [`fold`](Self::fold)ed that many times (computed without folding).
+    pub(crate) fn false_positive_rate(&self, folds: u32) -> f64 {
+        let group = 1usize << folds;
+        if self.blocks.len() < group {
+            return 1.0;
+        }
+        let mut sum = 0.0;
+        for blocks in self.blocks.chunks_exact(group) {
+            let mut p = 1.0;
+            for w in 0..8 {
+                let word = blocks.iter().fold(0u32, |acc, b| acc | b[w]);
+                p *= word.count_ones() as f64 / 32.0;
+            }
+            sum += p;
+        }
+        sum / (self.blocks.len() / group) as f64
+    }
+
+    /// Halves the filter: block `i` of the result is blocks `2i` and `2i + 1` ORed. A hash
+    /// found in block `j` of a filter of `2m` blocks is found in block `j / 2` of `m`
+    /// blocks (`(h * 2m) >> 32` halved is `(h * m) >> 32`), so every hash inserted is still
+    /// found. The size must be a power of two of at least 2 blocks (as [`new`](Self::new)
+    /// makes); otherwise nothing changes.
+    pub(crate) fn fold(&mut self) {
+        let n = self.blocks.len();
+        if n < 2 || !n.is_power_of_two() {
+            return;
+        }
+        for i in 0..n / 2 {
+            let (a, b) = (self.blocks[2 * i], self.blocks[2 * i + 1]);
+            let mut block = [0u32; 8];
+            for w in 0..8 {
+                block[w] = a[w] | b[w];
+            }
+            self.blocks[i] = block;
+        }
+        self.blocks.truncate(n / 2);
+    }
+
     /// The bitset, little-endian words.
     pub fn bitset(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.num_bytes());
@@ -232,6 +274,40 @@ impl Sbbf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folding_keeps_every_hash_and_the_computed_rate_is_the_measured_one() {
+        let mut f = Sbbf::new(64 << 10);
+        for i in 0..20_000 {
+            f.insert_hash(hash::hash_i64(i));
+        }
+        for folds in 0..4 {
+            let predicted = f.false_positive_rate(1);
+            let mut g = f.clone();
+            g.fold();
+            assert_eq!(g.num_bytes(), f.num_bytes() / 2);
+            assert!(
+                (0..20_000).all(|i| g.check_hash(hash::hash_i64(i))),
+                "fold {folds}"
+            );
+            assert_eq!(g.false_positive_rate(0), predicted);
+            let probes = 100_000;
+            let hits = (0..probes)
+                .filter(|i| g.check_hash(hash::hash_i64(-1 - i)))
+                .count() as f64
+                / probes as f64;
+            let sd = (predicted * (1.0 - predicted) / probes as f64).sqrt();
+            assert!(
+                (hits - predicted).abs() <= 5.0 * sd + 1e-4,
+                "{hits} vs {predicted}"
+            );
+            f = g;
+        }
+        // The smallest filter does not fold.
+        let mut one = Sbbf::new(32);
+        one.fold();
+        assert_eq!(one.num_bytes(), 32);
+    }
     use crate::core::bloom::hash::hash_bytes;
 
     #[test]

@@ -1,8 +1,8 @@
 //! Decoding the values section of a data page, by encoding.
 
 use crate::core::encoding::{
-    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, plain,
-    rle_boolean,
+    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
+    group_var_int, plain, rle_boolean,
 };
 use crate::core::format::Encoding;
 use crate::core::values::ColumnValues;
@@ -110,6 +110,11 @@ pub(crate) fn decode_values(
             ColumnValues::Double(v) => alp::decode(data, n, v)?,
             _ => return Err(wrong_type("ALP", out)),
         },
+        e if group_var_int::is_group_var_int(e) => match out {
+            ColumnValues::Int32(v) => group_var_int::decode(data, n, v)?,
+            ColumnValues::Int64(v) => group_var_int::decode(data, n, v)?,
+            _ => return Err(wrong_type("GROUP_VAR_INT", out)),
+        },
         other => return Err(Error::unsupported(format!("value encoding {other:?}"))),
     };
     Ok(())
@@ -123,7 +128,7 @@ mod tests {
     use crate::core::format::Type;
     use proptest::prelude::*;
 
-    const ENCODINGS: [Encoding; 9] = [
+    const ENCODINGS: [Encoding; 10] = [
         Encoding::Plain,
         Encoding::Rle,
         Encoding::BitPacked,
@@ -133,6 +138,7 @@ mod tests {
         Encoding::ByteStreamSplit,
         Encoding::RleDictionary,
         alp::ALP,
+        crate::core::encoding::group_var_int::GROUP_VAR_INT,
     ];
 
     const TYPES: [Type; 8] = [

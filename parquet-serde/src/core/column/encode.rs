@@ -2,8 +2,8 @@
 //! `decode.rs`), and which encodings fit which physical types.
 
 use crate::core::encoding::{
-    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, plain,
-    rle_boolean,
+    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
+    group_var_int, plain, rle_boolean,
 };
 use crate::core::format::{Encoding, Type};
 use crate::core::values::ColumnValues;
@@ -38,6 +38,7 @@ pub(crate) fn types_of(encoding: Encoding) -> &'static [Type] {
         Encoding::DeltaByteArray => &[ByteArray, FixedLenByteArray],
         Encoding::ByteStreamSplit => &[Float, Double, Int32, Int64, FixedLenByteArray],
         e if alp::is_alp(e) => &[Float, Double],
+        e if group_var_int::is_group_var_int(e) => &[Int32, Int64],
         _ => &[],
     }
 }
@@ -118,6 +119,12 @@ pub(crate) fn encode_values(
         }
         (e, ColumnValues::Float(v)) if alp::is_alp(e) => alp::encode(v, out),
         (e, ColumnValues::Double(v)) if alp::is_alp(e) => alp::encode(v, out),
+        (e, ColumnValues::Int32(v)) if group_var_int::is_group_var_int(e) => {
+            group_var_int::encode(v, out)
+        }
+        (e, ColumnValues::Int64(v)) if group_var_int::is_group_var_int(e) => {
+            group_var_int::encode(v, out)
+        }
         (e, v) => {
             return Err(Error::invalid_argument(format!(
                 "cannot write {} values in {}",

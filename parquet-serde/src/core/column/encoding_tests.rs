@@ -187,7 +187,7 @@ fn same(a: &ColumnValues, b: &ColumnValues) -> bool {
     }
 }
 
-const ENCODINGS: [Encoding; 7] = [
+const ENCODINGS: [Encoding; 8] = [
     Encoding::Plain,
     Encoding::Rle,
     Encoding::DeltaBinaryPacked,
@@ -195,6 +195,7 @@ const ENCODINGS: [Encoding; 7] = [
     Encoding::DeltaByteArray,
     Encoding::ByteStreamSplit,
     alp::ALP,
+    crate::core::encoding::group_var_int::GROUP_VAR_INT,
 ];
 
 const TYPES: [Type; 7] = [
@@ -271,7 +272,7 @@ fn every_encoding_on_every_type_it_fits() {
             }
         }
     }
-    assert_eq!(fitted, 1 + 1 + 7 + 2 + 2 + 5 + 2);
+    assert_eq!(fitted, 1 + 1 + 7 + 2 + 2 + 5 + 2 + 2);
 }
 
 #[test]
@@ -453,6 +454,10 @@ fn page_sizes_stay_near_the_target() {
         (Encoding::DeltaByteArray, Type::ByteArray),
         (Encoding::ByteStreamSplit, Type::Double),
         (alp::ALP, Type::Double),
+        (
+            crate::core::encoding::group_var_int::GROUP_VAR_INT,
+            Type::Int64,
+        ),
     ] {
         let n = 20_000;
         let batch = flat(values(physical, n, 20_000));

@@ -9,6 +9,8 @@
 
 mod auto;
 mod batch;
+mod cdc;
+mod cdc_gear;
 mod decode;
 mod dict_encoder;
 mod dictionary;
@@ -27,6 +29,7 @@ mod tests;
 pub use crate::core::format::Encoding;
 pub use batch::ColumnBatch;
 pub(crate) use batch::{empty_values, empty_values_like, extend_values, truncate_values};
+pub use cdc::CdcOptions;
 pub(crate) use decode::decode_plain;
 pub(crate) use encode::check_encoding;
 #[cfg(feature = "logs")]

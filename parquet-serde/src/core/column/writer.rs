@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 
 use super::auto;
 use super::batch::{clear_values, empty_values, extend_values, matches_type, ColumnBatch};
+use super::cdc::{CdcOptions, Chunker};
 use super::dict_encoder::{value_bytes, DictEncoder, PageEntries};
 use super::encode::{check_encoding, encode_plain, encode_values, gather};
 use super::page_meta::{PageMetaCollector, PageMetaOptions};
@@ -90,6 +91,10 @@ pub struct ColumnWriterOptions {
     /// (`INT96_TIMESTAMP_ORDER`), on by default as in `WriterOptions`: the file must declare
     /// that order for the column.
     pub int96_order: bool,
+    /// Cut data pages where the values say, as Arrow C++ and arrow-rs do, so that pages
+    /// deduplicate across versions of a file (`None`: off). Pages are still cut at
+    /// `data_page_size` and `data_page_row_limit` as well.
+    pub content_defined_chunking: Option<CdcOptions>,
 }
 
 impl Default for ColumnWriterOptions {
@@ -107,6 +112,7 @@ impl Default for ColumnWriterOptions {
             size_statistics: true,
             statistics_truncate_length: Some(64),
             bloom_filter: None,
+            content_defined_chunking: None,
             checksums: true,
             encoding: None,
             auto_encoding: false,
@@ -238,6 +244,8 @@ pub struct ColumnChunkWriter {
     /// GEOMETRY / GEOGRAPHY columns: their GeospatialStatistics, and whether the bounding
     /// box is kept (GEOMETRY only).
     geo: Option<(GeoStatisticsBuilder, bool)>,
+    /// Content-defined chunking: the chunker, and the page starts it found in a batch.
+    cdc: Option<(Chunker, Vec<usize>)>,
 }
 
 /// What the dictionary has cost: its PLAIN size, the indices handed out, and the PLAIN size
@@ -291,6 +299,13 @@ impl ColumnChunkWriter {
             w.meta = w.new_meta(SortOrder::for_column(descr), true);
         }
         w.delta_bytes = auto::delta_bytes_readable(descr);
+        if let (Some((chunker, _)), Some(LogicalType::Integer { bit_width, .. })) =
+            (w.cdc.as_mut(), &descr.logical_type)
+        {
+            if descr.physical_type == Type::Int32 && *bit_width < 32 {
+                chunker.set_int32_width((*bit_width as usize / 8).max(1));
+            }
+        }
         // GeospatialStatistics go with the chunk statistics; a GEOGRAPHY keeps only the types
         // (a box of the vertices does not bound edges that curve on the sphere).
         if w.options.statistics && descr.physical_type == Type::ByteArray {
@@ -370,7 +385,15 @@ impl ColumnChunkWriter {
             .bloom_filter
             .filter(|_| physical_type != Type::Boolean)
             .map(BloomFilterBuilder::new);
+        let cdc = match options.content_defined_chunking {
+            Some(o) => Some((
+                Chunker::new(o, max_def, max_rep).map_err(|e| e.with_column(path.join(".")))?,
+                Vec::new(),
+            )),
+            None => None,
+        };
         let mut w = ColumnChunkWriter {
+            cdc,
             codec: Arc::new(PageCodec::new(options.compression, options.checksums, None)),
             deferred: false,
             encoded: Vec::new(),
@@ -616,10 +639,25 @@ impl ColumnChunkWriter {
     pub fn write(&mut self, batch: &ColumnBatch) -> Result<()> {
         let n = self.check(batch).map_err(|e| self.err(e))?;
         let bytes_per_level = (value_bytes(&batch.values) / n.max(1)).max(1);
+        // Content-defined chunking: the levels where a page must start.
+        let mut cuts = match self.cdc.as_mut() {
+            Some((chunker, cuts)) => {
+                let mut cuts = std::mem::take(cuts);
+                chunker.cuts(batch, n, &mut cuts);
+                cuts
+            }
+            None => Vec::new(),
+        };
+        let mut next_cut = 0;
         let (mut level, mut value) = (0usize, 0usize);
         while level < n {
-            if self.flush_pending && (self.max_rep == 0 || batch.rep_levels[level] == 0) {
-                // The full page ended at a batch end; this batch starts a new row.
+            let at_cut = cuts.get(next_cut) == Some(&level);
+            if at_cut {
+                next_cut += 1;
+            }
+            if at_cut || self.flush_pending && (self.max_rep == 0 || batch.rep_levels[level] == 0) {
+                // The full page ended at a batch end and this batch starts a new row, or the
+                // chunker cuts here (always where a row starts).
                 self.flush_pending = false;
                 self.flush_page().map_err(|e| self.err(e))?;
             }
@@ -646,6 +684,9 @@ impl ColumnChunkWriter {
                     end += 1;
                 }
             }
+            if let Some(&cut) = cuts.get(next_cut) {
+                end = end.min(cut);
+            }
             let values = if self.max_def > 0 {
                 batch.def_levels[level..end]
                     .iter()
@@ -668,6 +709,10 @@ impl ColumnChunkWriter {
                     self.flush_page().map_err(|e| self.err(e))?;
                 }
             }
+        }
+        if let Some((_, spare)) = self.cdc.as_mut() {
+            cuts.clear();
+            *spare = cuts;
         }
         Ok(())
     }

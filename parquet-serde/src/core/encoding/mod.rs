@@ -11,6 +11,8 @@
 //! - [`byte_stream_split`]: BYTE_STREAM_SPLIT for FLOAT, DOUBLE, INT32, INT64 and
 //!   FIXED_LEN_BYTE_ARRAY.
 //! - [`alp`]: ALP for FLOAT and DOUBLE (preview in the specification).
+//! - [`group_var_int`]: GROUP_VAR_INT for INT32 and INT64 (the seed documents' layout; no
+//!   other implementation reads it).
 //! - `names.rs`: the specification's names of encodings, behind
 //!   [`Encoding`](crate::core::format::Encoding)'s `Display` and `FromStr`.
 
@@ -22,6 +24,7 @@ pub mod byte_stream_split;
 pub mod delta_binary_packed;
 pub mod delta_byte_array;
 pub mod delta_length_byte_array;
+pub mod group_var_int;
 pub mod levels;
 mod names;
 pub mod plain;

@@ -1,7 +1,7 @@
 //! Reader and writer options.
 
 use crate::core::bloom::BloomFilterOptions;
-use crate::core::column::{ColumnWriterOptions, DataPageVersion};
+use crate::core::column::{CdcOptions, ColumnWriterOptions, DataPageVersion};
 use crate::core::compression::Compression;
 use crate::core::encryption::{FileDecryptionProperties, FileEncryptionProperties};
 use crate::core::format::Encoding;
@@ -325,6 +325,9 @@ pub struct WriterOptions {
     /// INT96 statistics in chronological order (on): see
     /// [`int96_timestamp_order`](Self::int96_timestamp_order).
     pub(crate) int96_order: bool,
+    /// Content-defined chunking of data pages (off): see
+    /// [`content_defined_chunking`](Self::content_defined_chunking).
+    pub(crate) content_defined_chunking: Option<CdcOptions>,
 }
 
 impl PartialEq for WriterOptions {
@@ -353,6 +356,7 @@ impl PartialEq for WriterOptions {
             threads,
             float_total_order,
             int96_order,
+            content_defined_chunking,
         } = self;
         *compression == other.compression
             && *dictionary == other.dictionary
@@ -375,6 +379,7 @@ impl PartialEq for WriterOptions {
             && *threads == other.threads
             && *float_total_order == other.float_total_order
             && *int96_order == other.int96_order
+            && *content_defined_chunking == other.content_defined_chunking
             && match (encryption, &other.encryption) {
                 (None, None) => true,
                 (Some(a), Some(b)) => same_encryption(a, b),
@@ -427,6 +432,7 @@ impl Default for WriterOptions {
             threads: default_threads(),
             float_total_order: false,
             int96_order: true,
+            content_defined_chunking: None,
         }
     }
 }
@@ -504,6 +510,30 @@ impl WriterOptions {
     /// ```
     pub fn int96_timestamp_order(mut self, on: bool) -> Self {
         self.int96_order = on;
+        self
+    }
+
+    /// Cuts data pages where the values say (content-defined chunking), not only at the
+    /// page size, so that after rows are inserted or deleted most pages of the new file are
+    /// byte for byte pages of the old one, which content-addressed storage keeps once
+    /// (`None`: off, the default). Pages of the same values are cut where pyarrow
+    /// (`use_content_defined_chunking`) and arrow-rs cut them, with the same gear hash
+    /// tables and the same defaults ([`CdcOptions::default`]: 256 KiB to 1 MiB of levels and
+    /// values). Pages are still cut at [`page_size`](Self::page_size) and
+    /// [`page_row_limit`](Self::page_row_limit) too. Readers need nothing: the pages are
+    /// ordinary pages.
+    ///
+    /// ```
+    /// use parquet_serde::core::column::CdcOptions;
+    /// use parquet_serde::WriterOptions;
+    /// let options = WriterOptions::default().content_defined_chunking(CdcOptions::default());
+    /// assert_eq!(
+    ///     options.column_options("x").content_defined_chunking,
+    ///     Some(CdcOptions::default())
+    /// );
+    /// ```
+    pub fn content_defined_chunking(mut self, options: impl Into<Option<CdcOptions>>) -> Self {
+        self.content_defined_chunking = options.into();
         self
     }
 
@@ -791,9 +821,20 @@ impl WriterOptions {
     /// dictionary with a PLAIN fallback. Writing fails when the encoding does not fit the
     /// column's physical type ([`validate`](Self::validate) checks that up front).
     ///
+    /// `"GROUP_VAR_INT".parse::<Encoding>()` (INT32 and INT64: groups of 4 or 5 values, each
+    /// in the fewest little-endian bytes, behind a header of their byte counts) is written
+    /// only for a column that asks for it, and no other reader reads it: parquet.thrift
+    /// lists it as never used. This library reads it back.
+    ///
     /// ```
     /// use parquet_serde::core::column::Encoding;
     /// use parquet_serde::WriterOptions;
+    /// let gvi: Encoding = "GROUP_VAR_INT".parse()?;
+    /// assert_eq!(gvi.to_string(), "GROUP_VAR_INT");
+    /// let rows = vec![(1i64,), (300,), (-5,)];
+    /// let bytes = parquet_serde::to_vec_with(&rows, WriterOptions::default().column_encoding("0", gvi))?;
+    /// let back: Vec<(i64,)> = parquet_serde::from_slice(&bytes)?;
+    /// assert_eq!(back, rows);
     /// let options = WriterOptions::default()
     ///     .column_encoding("ts", Encoding::DeltaBinaryPacked)
     ///     .column_encoding("latency", Encoding::ByteStreamSplit);
@@ -804,6 +845,7 @@ impl WriterOptions {
     /// assert!(!ts.auto_encoding);
     /// assert!(options.column_options("host").dictionary);
     /// assert!(options.column_options("host").auto_encoding);
+    /// # Ok::<(), parquet_serde::Error>(())
     /// ```
     pub fn column_encoding(mut self, path: impl Into<String>, encoding: Encoding) -> Self {
         self.column_entry(path).encoding = Some(encoding);
@@ -903,6 +945,7 @@ impl WriterOptions {
             checksums: self.checksums,
             float_total_order: self.float_total_order,
             int96_order: self.int96_order,
+            content_defined_chunking: self.content_defined_chunking,
         }
     }
 }
