@@ -178,3 +178,92 @@ fn a_thousand_log_files_become_files_of_8_mib() {
     let report = compact_logs(1000, 1000, 2, 8 << 20);
     assert!(report.outputs.len() >= 6, "{report}");
 }
+
+/// Row groups large enough are copied verbatim (no row group re-encoded), and pyarrow and
+/// DuckDB read the outputs as the rows our reader reads from the inputs.
+#[test]
+fn verbatim_outputs_read_the_same_in_pyarrow_and_duckdb() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("date=2026-11-28");
+    std::fs::create_dir_all(&folder).unwrap();
+    let rows = common::logs::flat_rows(6000);
+    let options = WriterOptions::default()
+        .row_group_rows(1000)
+        .bloom_filter("request_id", Default::default());
+    let mut inputs = Vec::new();
+    for (k, chunk) in rows.chunks(2000).enumerate() {
+        let path = folder.join(format!("part-{k}.parquet"));
+        parquet_serde::to_path_with(&path, chunk, options.clone()).unwrap();
+        inputs.push(path);
+    }
+    let mut expected = Vec::new();
+    for path in &inputs {
+        let bytes = std::fs::read(path).unwrap();
+        expected.extend(common::rows_json(bytes, Default::default()).unwrap());
+    }
+    let expected: Vec<serde_json::Value> = expected
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let options = CompactOptions::default().row_group_size(64 << 10);
+    let report = Dataset::open(dir.path())
+        .unwrap()
+        .compact(&options)
+        .unwrap();
+    assert_eq!(
+        (report.row_groups_copied, report.row_groups_reencoded),
+        (6, 0),
+        "{report}"
+    );
+    assert_eq!(report.outputs.len(), 1);
+    // Outside the `date=` folder, which DuckDB would add as a column.
+    let plain = tempfile::tempdir().unwrap();
+    let copy = plain.path().join("out.parquet");
+    std::fs::copy(&report.outputs[0], &copy).unwrap();
+    for engine in ["pyarrow", "duckdb"] {
+        let read = common::read_with(engine, std::slice::from_ref(&copy));
+        let rows = read[0]
+            .1
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        assert_eq!(rows.len(), expected.len(), "{engine}");
+        for (i, (a, b)) in rows.iter().zip(&expected).enumerate() {
+            assert!(common::json_eq(a, b), "{engine}, row {i}: {a} against {b}");
+        }
+    }
+}
+
+/// `parquet-serde compact DIR --target-size SIZE` prints the report; a bad size is a usage
+/// error (exit 2) that touches nothing.
+#[test]
+fn the_command_line_tool_compacts_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    write_logs(dir.path(), 6, 100, 2);
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+            .arg("compact")
+            .arg(dir.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let bad = run(&["--target-size", "8 parsecs"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown size unit"));
+    assert_eq!(Dataset::open(dir.path()).unwrap().files().len(), 6);
+    let ok = run(&["--target-size", "8MiB"]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let text = String::from_utf8(ok.stdout).unwrap();
+    assert!(
+        text.starts_with("6 input files (")
+            && text.contains("600 rows) in 2 partitions became 2 files"),
+        "{text}"
+    );
+    assert_eq!(text.matches("\nwrote ").count(), 2, "{text}");
+    assert_eq!(Dataset::open(dir.path()).unwrap().files().len(), 2);
+    assert_eq!(our_rows(dir.path()).len(), 600);
+}
