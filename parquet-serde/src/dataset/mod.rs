@@ -289,8 +289,8 @@ impl Dataset {
     /// and the writer's defaults otherwise (statistics, page index).
     ///
     /// An output keeps the key-value metadata every one of its inputs has, and adds the
-    /// entry `parquet-serde.compacted_from`, which lists its inputs (size and name) for the
-    /// crash recovery below. It declares no sort order (`sorting_columns`): its rows are
+    /// entry `parquet-serde.compacted_from`, which lists its inputs (size and name, one
+    /// `SIZE<TAB>NAME` line each) for the crash recovery below. It declares no sort order (`sorting_columns`): its rows are
     /// those of several files one after the other.
     ///
     /// # Crash safety

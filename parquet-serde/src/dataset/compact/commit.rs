@@ -63,7 +63,8 @@ pub(super) fn compact_partition(
             Some(c) => c,
             None => {
                 let path = output_name(&run.dir, &input.path)?;
-                current.insert((Output::create(&path, &run, row_group_target)?, i))
+                let list = inputs == Inputs::Remove;
+                current.insert((Output::create(&path, &run, row_group_target, list)?, i))
             }
         };
         output.add(input, &mut ratio, report)?;

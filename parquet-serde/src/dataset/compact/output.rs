@@ -68,6 +68,8 @@ pub(super) struct Output {
     live_in: u64,
     /// Inputs added, with their sizes and names, for [`INPUTS_KEY`].
     listed: String,
+    /// Whether the footer lists the inputs (plain folders: a table's log does it there).
+    list_inputs: bool,
     pub inputs: usize,
 }
 
@@ -83,7 +85,12 @@ pub(super) struct Finished {
 impl Output {
     /// Starts the output `path` of `run`: the first input's schema, each column's codec
     /// and Bloom filter as in the first input, the key-value pairs every input has.
-    pub fn create(path: &Path, run: &Run, row_group_target: u64) -> Result<Output> {
+    pub fn create(
+        path: &Path,
+        run: &Run,
+        row_group_target: u64,
+        list_inputs: bool,
+    ) -> Result<Output> {
         let first = &run.inputs[0].metadata;
         let schema = first.schema().clone();
         let mut options = WriterOptions::default();
@@ -118,6 +125,7 @@ impl Output {
             live: Vec::new(),
             live_in: 0,
             listed: String::new(),
+            list_inputs,
             inputs: 0,
         })
     }
@@ -224,11 +232,13 @@ impl Output {
         Ok(())
     }
 
-    /// Writes what is left and the footer (listing the inputs).
+    /// Writes what is left and the footer (listing the inputs, if asked).
     pub fn finish(mut self, ratio: &mut Ratio, report: &mut CompactReport) -> Result<Finished> {
         self.flush(ratio, report)?;
-        self.writer
-            .push_key_value(INPUTS_KEY.to_string(), std::mem::take(&mut self.listed));
+        if self.list_inputs {
+            let listed = std::mem::take(&mut self.listed);
+            self.writer.push_key_value(INPUTS_KEY.to_string(), listed);
+        }
         let (sink, metadata) = self.writer.close()?;
         let mut file = sink.into_inner().map_err(|e| Error::from(e.into_error()))?;
         file.flush()?;

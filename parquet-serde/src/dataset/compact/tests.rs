@@ -285,6 +285,13 @@ fn table_mode_keeps_inputs_and_lists_them() {
         assert_eq!(out.inputs, 0..4);
         assert_eq!(out.rows, 80);
         assert_eq!(out.metadata.num_rows, 80);
+        let listed = out.metadata.key_value_metadata.iter().flatten();
+        assert!(
+            listed
+                .into_iter()
+                .all(|kv| kv.key != super::output::INPUTS_KEY),
+            "a table's log lists the inputs, not the footer"
+        );
         assert_eq!(std::fs::metadata(&out.path).unwrap().len(), out.size);
     }
     assert_eq!(parquet_files(dir.path()).len(), 10);
@@ -374,4 +381,64 @@ fn output_names_sort_beside_their_first_input() {
     std::fs::write(dir.path().join("part-1.compact.parquet"), b"").unwrap();
     assert_eq!(name("part-1.compact.parquet"), "part-1.compact-2.parquet");
     assert_eq!(name("part-1.compact-7.parquet"), "part-1.compact-2.parquet");
+}
+
+/// What an output keeps: the key-value pairs all inputs have (not the others), each
+/// column's codec and Bloom filter of the first input, no sort order; a filter on a
+/// partition key limits the compaction to that partition.
+#[test]
+fn outputs_keep_common_metadata_codecs_and_bloom_filters() {
+    use crate::core::compression::Compression;
+    let dir = tempfile::tempdir().unwrap();
+    for day in [1, 2] {
+        let folder = dir.path().join(format!("date=2026-11-0{day}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        for f in 0..3 {
+            let options = WriterOptions::default()
+                .compression(Compression::Zstd(3))
+                .bloom_filter("level", BloomFilterOptions::default())
+                .sorting_column("ts", false, false)
+                .key_value_metadata("service", "api")
+                .key_value_metadata("file", f.to_string());
+            let path = folder.join(format!("part-{f}.parquet"));
+            crate::to_path_with(&path, &lines(f * 10, 10), options).unwrap();
+        }
+    }
+    let report = Dataset::open(dir.path())
+        .unwrap()
+        .filter(crate::col("date").eq("2026-11-02"))
+        .unwrap()
+        .compact(&CompactOptions::default())
+        .unwrap();
+    assert_eq!(report.outputs.len(), 1);
+    assert!(report.outputs[0].starts_with(dir.path().join("date=2026-11-02")));
+    assert_eq!(
+        parquet_files(dir.path()).len(),
+        4,
+        "the other day is untouched"
+    );
+    let out = FileReader::new(std::fs::File::open(&report.outputs[0]).unwrap()).unwrap();
+    let md = out.metadata();
+    assert_eq!(md.key_value("service"), Some("api"));
+    assert_eq!(md.key_value("file"), None);
+    let group = md.row_group(0).unwrap();
+    assert!(group.sorting_columns().is_empty());
+    for chunk in group.columns() {
+        assert_eq!(
+            chunk.codec_name().as_deref(),
+            Some("ZSTD"),
+            "{}",
+            chunk.path()
+        );
+        let bloom = chunk.bloom_filter_offset().is_some();
+        assert_eq!(
+            bloom,
+            chunk.path().to_string() == "level",
+            "{}",
+            chunk.path()
+        );
+    }
+    let filter = out.bloom_filter(0, 1).unwrap().unwrap();
+    let hash = crate::core::bloom::hash::hash_bytes(b"WARN");
+    assert!(filter.check_hash(hash));
 }
