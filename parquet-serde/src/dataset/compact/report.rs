@@ -94,8 +94,8 @@ pub struct CompactReport {
     pub bytes_reencoded: u64,
     /// Row groups the merging wrote.
     pub row_groups_merged: usize,
-    /// Inputs of an earlier, interrupted compaction (already in an output, see
-    /// [`Dataset::compact`](crate::dataset::Dataset::compact#crash-safety)) removed before
+    /// Inputs of an earlier, interrupted compaction (already in an output: see "Crash
+    /// safety" at [`Dataset::compact`](crate::dataset::Dataset::compact)) removed before
     /// this one started.
     pub leftovers_removed: usize,
 }
