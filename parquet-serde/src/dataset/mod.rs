@@ -302,7 +302,7 @@ impl Dataset {
     /// output and some of its inputs, so read some rows twice: that is the only window of
     /// duplicates. A crash (or an error)
     /// - while an output is written leaves the inputs as they were and a `.`-prefixed
-    ///   temporary file (remove it at leisure): no duplicate, no loss;
+    ///   temporary file, which the next compaction removes: no duplicate, no loss;
     /// - after the rename, before all its inputs are removed, leaves duplicates until the
     ///   next compaction of the dataset, which first removes every file an output lists
     ///   with the same size (counted in [`CompactReport::leftovers_removed`]).

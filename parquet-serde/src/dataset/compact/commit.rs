@@ -161,6 +161,12 @@ pub(super) fn output_name(dir: &Path, first: &Path) -> Result<PathBuf> {
 /// reports them. Returns how many were removed.
 pub(super) fn finish_interrupted(files: &[DataFile]) -> Result<usize> {
     let mut removed = 0;
+    let mut folders: Vec<&Path> = files.iter().filter_map(|f| f.path().parent()).collect();
+    folders.sort();
+    folders.dedup();
+    for dir in folders {
+        remove_unfinished_outputs(dir)?;
+    }
     for f in files {
         let Ok(metadata) = read_footer(f.path()) else {
             continue;
@@ -195,4 +201,27 @@ pub(super) fn finish_interrupted(files: &[DataFile]) -> Result<usize> {
         }
     }
     Ok(removed)
+}
+
+/// Removes the temporary files of outputs a crash left unfinished in `dir`
+/// (`.STEM.compact….parquet.XXXXXX.tmp`, see [`PendingFile`](crate::core::file::PendingFile)):
+/// their rows are still in their inputs.
+fn remove_unfinished_outputs(dir: &Path) -> Result<()> {
+    let at = |e: std::io::Error| Error::from(e).context(dir.display());
+    for entry in std::fs::read_dir(dir).map_err(at)? {
+        let entry = entry.map_err(at)?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if is_unfinished_output(name) && entry.file_type().map_err(at)?.is_file() {
+            std::fs::remove_file(entry.path()).map_err(at)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether `name` is the temporary file of an output being written.
+pub(super) fn is_unfinished_output(name: &str) -> bool {
+    name.starts_with('.')
+        && name.ends_with(".tmp")
+        && (name.contains(".compact.parquet.") || name.contains(".compact-"))
 }

@@ -354,7 +354,14 @@ fn a_failure_between_steps_loses_no_row() {
         } else {
             assert!(doubled > 0 && doubled <= 100, "{stop:?} {nth}: {doubled}");
         }
-        // No temporary file left visible; the next compaction finishes the job.
+        // A crash leaves the temporary file of the output being written (an error removes
+        // it): the next compaction removes it too.
+        let dir0 = dir.path().join("date=2026-11-01");
+        let stale = dir0.join(".part-0000.compact.parquet.Ab12Cd.tmp");
+        std::fs::write(&stale, b"PAR1 half written").unwrap();
+        let keep = dir0.join(".other.tmp");
+        std::fs::write(&keep, b"not ours").unwrap();
+        // The next compaction finishes the job.
         let report = Dataset::open(dir.path())
             .unwrap()
             .compact(&CompactOptions::default())
@@ -363,6 +370,7 @@ fn a_failure_between_steps_loses_no_row() {
             assert!(report.leftovers_removed > 0, "{stop:?} {nth}: {report}");
         }
         assert_eq!(read_sorted(dir.path()), before, "{stop:?} {nth}");
+        assert!(!stale.exists() && keep.exists());
     }
 }
 
