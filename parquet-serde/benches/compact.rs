@@ -31,7 +31,11 @@ fn inputs() -> Vec<FileReader<Vec<u8>>> {
 fn stored_bytes(files: &[FileReader<Vec<u8>>]) -> u64 {
     files
         .iter()
-        .flat_map(|f| f.metadata().row_groups().map(|g| g.compressed_size().unwrap_or(0)))
+        .flat_map(|f| {
+            f.metadata()
+                .row_groups()
+                .map(|g| g.compressed_size().unwrap_or(0))
+        })
         .sum::<i64>() as u64
 }
 
