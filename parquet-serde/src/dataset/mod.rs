@@ -161,6 +161,7 @@
 //! ```
 
 mod check;
+pub(crate) mod compact;
 #[cfg(feature = "delta")]
 mod delta_stats;
 #[cfg(feature = "delta")]
@@ -179,6 +180,7 @@ use crate::core::file::ReadOptions;
 use crate::error::Result;
 use crate::filter::{FilterOptions, Predicate};
 
+pub use compact::{CompactOptions, CompactReport};
 pub use list::DataFile;
 pub use rows::DatasetReader;
 
@@ -383,6 +385,81 @@ impl Dataset {
             self.filter_options,
             self.check(),
         )
+    }
+
+    /// Merges the small files of each partition folder into files near a target size
+    /// (default 256 MiB), and removes them. Rows are neither lost nor changed: each output
+    /// holds exactly the rows of its inputs, in their order (the dataset's order, which is
+    /// time order for time-stamped file names); the report counts them.
+    ///
+    /// ```
+    /// # fn main() -> parquet_serde::Result<()> {
+    /// use parquet_serde::dataset::{CompactOptions, Dataset};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, parquet_serde::ParquetSchema)]
+    /// struct Line { ts: i64, message: String }
+    /// let dir = tempfile::tempdir()?;
+    /// let folder = dir.path().join("date=2026-11-28");
+    /// std::fs::create_dir(&folder)?;
+    /// for n in 0..10 {
+    ///     let line = Line { ts: n, message: format!("line {n}") };
+    ///     parquet_serde::to_path(folder.join(format!("part-{n:02}.parquet")), &[line])?;
+    /// }
+    /// let report = Dataset::open(dir.path())?.compact(&CompactOptions::default())?;
+    /// assert_eq!((report.inputs, report.outputs.len(), report.rows), (10, 1, 10));
+    /// assert_eq!(report.inputs_removed, 10);
+    /// let lines: Vec<Line> = Dataset::open(dir.path())?.read_all()?;
+    /// assert!(lines.iter().map(|l| l.ts).eq(0..10));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # What is merged
+    ///
+    /// The files of one folder (one hive partition) are merged together, never with another
+    /// folder's. Of the dataset's selected files (a [`filter`](Self::filter) on partition keys
+    /// limits the compaction to those partitions; the rest of a predicate is ignored: files
+    /// are merged whole), those smaller than three quarters of the target are inputs; the
+    /// others stay as they are. Only files with the same schema are merged: a folder whose
+    /// files change schema is merged in runs of consecutive files with one schema, and a
+    /// run of one file is left as it is. An encrypted input is refused with an error naming
+    /// it, before anything is written. Files and folders whose names start with `_` or `.`
+    /// (files being written) are never touched. Outputs are cut between input files, near
+    /// the target (each input is in exactly one output); the last output of each run holds
+    /// what is left and may be smaller.
+    ///
+    /// Row groups of at least an eighth of the row-group target
+    /// ([`CompactOptions::row_group_size`]) are copied verbatim: their pages byte for byte,
+    /// with their statistics, page index and Bloom filter. Smaller ones are decoded and
+    /// encoded again, together, into row groups near the row-group target, with each
+    /// column's codec of the first input, a Bloom filter where the first input has one,
+    /// and the writer's defaults otherwise (statistics, page index).
+    ///
+    /// An output keeps the key-value metadata every one of its inputs has, and adds the
+    /// entry `parquet-serde.compacted_from`, which lists its inputs (size and name, one
+    /// `SIZE<TAB>NAME` line each) for the crash recovery below. It declares no sort order (`sorting_columns`): its rows are
+    /// those of several files one after the other.
+    ///
+    /// # Crash safety
+    ///
+    /// Each output is written under a temporary name starting with `.` (which readers
+    /// skip), synced, and renamed to its final name, `STEM.compact.parquet` beside its
+    /// first input (of name `STEM.parquet`). Only then are its inputs removed, one by one.
+    /// Between that rename and the last removal, a reader listing the folder may see an
+    /// output and some of its inputs, so read some rows twice: that is the only window of
+    /// duplicates. A crash (or an error)
+    /// - while an output is written leaves the inputs as they were and a `.`-prefixed
+    ///   temporary file, which the next compaction removes: no duplicate, no loss;
+    /// - after the rename, before all its inputs are removed, leaves duplicates until the
+    ///   next compaction of the dataset, which first removes every file an output lists
+    ///   with the same size (counted in [`CompactReport::leftovers_removed`]).
+    ///
+    /// Outputs already finished stay finished. Run one compaction of a folder at a time;
+    /// writers may keep adding files meanwhile (files that appear after the listing are
+    /// not touched).
+    pub fn compact(&self, options: &CompactOptions) -> Result<CompactReport> {
+        let files: Vec<DataFile> = self.selected_files().cloned().collect();
+        Ok(compact::compact_files(&files, options, compact::Inputs::Remove)?.report)
     }
 
     /// Every row of every selected file as `T`, in order, stopping at the first error.

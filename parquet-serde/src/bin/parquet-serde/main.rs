@@ -25,6 +25,7 @@ use parquet_serde::{Error, ErrorKind};
 
 mod cat;
 mod check;
+mod compact;
 mod concat;
 mod from_csv;
 mod from_jsonl;
@@ -137,6 +138,15 @@ enum Command {
     /// Concatenate Parquet files of the same schema, copying row groups as stored
     #[command(args_override_self = true)]
     Concat(concat::ConcatArgs),
+    /// Merge the small files of each partition folder of a dataset into files near a
+    /// target size (row groups copied verbatim where large enough); prints what it did
+    ///
+    /// Each output becomes visible under its final name before its inputs are removed, so a
+    /// reader of the folder may see some rows twice in between; a crash there leaves
+    /// duplicates that the next `compact` removes. Files starting with `_` or `.` are never
+    /// touched; encrypted files are refused.
+    #[command(args_override_self = true)]
+    Compact(compact::CompactArgs),
 }
 
 impl Command {
@@ -154,6 +164,7 @@ impl Command {
             Command::FromJsonl(_) => "from-jsonl",
             Command::FromCsv(_) => "from-csv",
             Command::Concat(_) => "concat",
+            Command::Compact(_) => "compact",
         }
     }
 
@@ -193,6 +204,11 @@ impl Command {
                 .map_err(|e| Failure::Run("parquet-serde from-csv".to_string(), e)),
             Command::Concat(args) => {
                 concat::run(&args).map_err(|e| Failure::Run("parquet-serde concat".to_string(), e))
+            }
+            Command::Compact(args) => {
+                let mut out = std::io::stdout().lock();
+                compact::run(&args, &mut out)
+                    .map_err(|e| Failure::Run("parquet-serde compact".to_string(), e))
             }
         }
     }

@@ -231,6 +231,12 @@ impl<W: Write> FileWriter<W> {
         &self.options
     }
 
+    /// Adds a key-value pair to the footer, once the rows are known (compaction lists the
+    /// inputs an output holds).
+    pub(crate) fn push_key_value(&mut self, key: String, value: String) {
+        self.options.key_value_metadata.push((key, Some(value)));
+    }
+
     /// Row groups written so far.
     pub fn num_row_groups(&self) -> usize {
         self.row_groups.len()
