@@ -237,3 +237,9 @@ pub mod options {
 /// Items the derive's expansion calls. Not public API.
 #[doc(hidden)]
 pub use crate::core::schema::typed::__private;
+
+/// Items the `Deserialize` that `#[parquet(assemble)]` writes calls. Not public API.
+#[doc(hidden)]
+pub mod __assemble {
+    pub use crate::de::assemble::{missing_field, register, serde, FieldIndex};
+}
