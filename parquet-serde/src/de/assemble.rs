@@ -156,6 +156,57 @@ mod tests {
         assert!(indexes_of(&BAD).is_none());
     }
 
+    /// An assembled struct and the same struct through serde's derive.
+    #[derive(Debug, PartialEq, serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate", assemble)]
+    struct Assembled {
+        #[serde(alias = "aa")]
+        a: i64,
+        b: Option<String>,
+        #[serde(skip)]
+        c: i32,
+    }
+
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct Derived {
+        #[serde(alias = "aa")]
+        a: i64,
+        b: Option<String>,
+    }
+
+    /// The root plan of rows of `T` in `bytes`.
+    fn root_keys<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Vec<Option<Vec<u32>>> {
+        let file = crate::core::file::FileReader::new(bytes).unwrap();
+        let asm = super::super::rows::Assembly::new::<T, &str>(file.schema(), &[]).unwrap();
+        asm.tree
+            .plans_of(super::super::tree::ROOT)
+            .iter()
+            .map(|p| p.keys.clone())
+            .collect()
+    }
+
+    #[test]
+    fn assembled_fields_go_by_index_serde_derived_by_name() {
+        let rows = vec![Assembled {
+            a: 1,
+            b: Some("x".into()),
+            c: 0,
+        }];
+        let bytes = crate::to_vec(&rows).unwrap();
+        // FIELDS is ["a", "aa", "b"]: the file has `a` and `b`, fields 0 and 1.
+        assert_eq!(root_keys::<Assembled>(&bytes), [Some(vec![0, 1])]);
+        assert_eq!(root_keys::<Derived>(&bytes), [None]);
+        assert_eq!(crate::from_slice::<Assembled>(&bytes).unwrap(), rows);
+        assert_eq!(
+            crate::from_slice::<Derived>(&bytes).unwrap(),
+            [Derived {
+                a: 1,
+                b: Some("x".into())
+            }]
+        );
+    }
+
     #[test]
     fn missing_is_none_for_options_and_an_error_else() {
         let v: Result<Option<i64>, de::value::Error> = missing_field("f");

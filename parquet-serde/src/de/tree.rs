@@ -452,6 +452,15 @@ impl Tree {
             .find(|&plan| self.plans[plan].fields == fields)
     }
 
+    /// The plans made for group `node`.
+    #[cfg(test)]
+    pub fn plans_of(&self, node: NodeId) -> Vec<&StructPlan> {
+        self.plan_index
+            .get(node)
+            .map(|e| e.iter().map(|e| &self.plans[e.2]).collect())
+            .unwrap_or_default()
+    }
+
     /// Plan number `i` (from [`plan_by_names`](Self::plan_by_names)).
     pub fn plan_at(&self, i: usize) -> &StructPlan {
         &self.plans[i]
