@@ -541,7 +541,8 @@ fn emit(
                 unreachable_code, clippy::all)]
         const _: () = {
             use #krate::__assemble as __a;
-            use __a::serde as _serde;
+            // serde itself, as serde's derive names it: the struct derives `Serialize` too.
+            use ::serde as _serde;
 
             #[automatically_derived]
             impl<'de> _serde::Deserialize<'de> for #ident {

@@ -242,5 +242,5 @@ pub use crate::core::schema::typed::__private;
 /// Items the `Deserialize` that `#[parquet(assemble)]` writes calls. Not public API.
 #[doc(hidden)]
 pub mod __assemble {
-    pub use crate::de::assemble::{missing_field, register, serde, FieldIndex};
+    pub use crate::de::assemble::{missing_field, register, FieldIndex};
 }

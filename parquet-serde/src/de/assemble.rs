@@ -19,9 +19,6 @@ use std::sync::RwLock;
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
-/// serde, for the expansion (`__assemble::serde`), so the user's crate needs no import.
-pub use serde;
-
 /// A registered field list: `index[k]` is the field (its position among the deserialized
 /// fields, as the generated identifier's `visit_u64` counts) that `fields[k]` names.
 #[doc(hidden)]
