@@ -727,6 +727,8 @@ pub struct ContainerParquet {
     /// `enum`: a unit-only enum's leaf is annotated ENUM rather than STRING (the span, for
     /// errors where it does not apply).
     pub enum_annotation: Option<proc_macro2::Span>,
+    /// `assemble`: the derive also writes the struct's `Deserialize` (see `assemble.rs`).
+    pub assemble: Option<proc_macro2::Span>,
 }
 
 /// Parses `#[parquet(...)]` on a container.
@@ -762,6 +764,13 @@ pub fn container_parquet(attrs: &[Attribute], errors: &mut Errors) -> ContainerP
                     no_value(&meta, "enum")?;
                     out.enum_annotation = Some(syn::spanned::Spanned::span(&meta.path));
                 }
+                "assemble" => {
+                    if out.assemble.is_some() {
+                        return Err(meta.error("duplicate parquet attribute `assemble`"));
+                    }
+                    no_value(&meta, "assemble")?;
+                    out.assemble = Some(syn::spanned::Spanned::span(&meta.path));
+                }
                 "bound" => {
                     if out.bound.is_some() {
                         return Err(meta.error("duplicate parquet attribute `bound`"));
@@ -781,7 +790,7 @@ pub fn container_parquet(attrs: &[Attribute], errors: &mut Errors) -> ContainerP
                         String::new()
                     };
                     return Err(meta.error(format!(
-                        "unknown parquet container attribute `{key}`; expected one of: name, crate, bound, enum{hint}"
+                        "unknown parquet container attribute `{key}`; expected one of: name, crate, bound, enum, assemble{hint}"
                     )));
                 }
             }

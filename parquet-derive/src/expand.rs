@@ -72,8 +72,14 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             Body::default()
         }
     };
+    let assembler = match cparquet.assemble {
+        Some(span) => crate::assemble::expand(input, &krate, span, &mut errors),
+        None => TokenStream::new(),
+    };
     errors.finish()?;
-    Ok(emit(input, &cparquet, &krate, &message, body))
+    let mut out = emit(input, &cparquet, &krate, &message, body);
+    out.extend(assembler);
+    Ok(out)
 }
 
 /// The pieces of an impl, before the generics and paths are put around them.

@@ -10,6 +10,7 @@
 //! the token that causes it. Options that do not fit the field's type are caught by the type
 //! checker through marker traits, at the field's type.
 
+mod assemble;
 mod attr;
 mod bound;
 mod case;

@@ -47,6 +47,7 @@
 //! | write rows as they come, one row group buffered at a time | [`Writer`] |
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
+//! | read rows of my struct with the least work per field | `#[parquet(assemble)]` on the derived struct: the derive writes its `Deserialize` (see [`core::schema::typed`]) |
 //! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`] |
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
@@ -241,3 +242,9 @@ pub mod options {
 /// Items the derive's expansion calls. Not public API.
 #[doc(hidden)]
 pub use crate::core::schema::typed::__private;
+
+/// Items the `Deserialize` that `#[parquet(assemble)]` writes calls. Not public API.
+#[doc(hidden)]
+pub mod __assemble {
+    pub use crate::de::assemble::{missing_field, register, FieldIndex};
+}

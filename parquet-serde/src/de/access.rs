@@ -8,6 +8,7 @@ use serde::de::{
 
 use crate::value::tokens::MAP_TAG;
 
+use super::assemble::IndexDe;
 use super::error::DeError;
 use super::node::{NodeDe, Res, Want};
 use super::state::State;
@@ -61,6 +62,9 @@ pub(crate) struct StructAccess<'a, 'p> {
     pub st: &'a mut State,
     pub plan: &'p StructPlan,
     pub next: usize,
+    /// The field indexes to hand instead of names (see [`assemble`](super::assemble)):
+    /// the plan's, when it was made for the very field list being read.
+    pub keys: Option<&'p [u32]>,
 }
 
 impl StructAccess<'_, '_> {
@@ -94,6 +98,9 @@ impl<'de> MapAccess<'de> for StructAccess<'_, '_> {
         let Some(&(name, _)) = self.plan.entries.get(self.next) else {
             return self.next_constant_key(seed);
         };
+        if let Some(&key) = self.keys.and_then(|k| k.get(self.next)) {
+            return seed.deserialize(IndexDe(key)).map(Some);
+        }
         seed.deserialize(KeyDe(name)).map(Some)
     }
 
@@ -125,7 +132,10 @@ impl StructAccess<'_, '_> {
         seed: K,
     ) -> Res<Option<K::Value>> {
         match self.constant() {
-            Some((name, _)) => seed.deserialize(KeyDe(name)).map(Some),
+            Some((name, _)) => match self.keys.and_then(|k| k.get(self.next)) {
+                Some(&key) => seed.deserialize(IndexDe(key)).map(Some),
+                None => seed.deserialize(KeyDe(name)).map(Some),
+            },
             None => Ok(None),
         }
     }

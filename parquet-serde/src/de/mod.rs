@@ -54,6 +54,7 @@
 //! ("Reading into a Rust type").
 
 mod access;
+pub(crate) mod assemble;
 mod constant;
 mod cursor;
 mod error;

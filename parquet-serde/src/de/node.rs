@@ -451,11 +451,18 @@ impl<'a> NodeDe<'a> {
                 &owned
             }
         };
+        // Field indexes only for the list the plan was made for (a plan found by names
+        // may be another type's list).
+        let keys = plan
+            .keys
+            .as_deref()
+            .filter(|_| std::ptr::eq(plan.fields, fields));
         let mut access = StructAccess {
             tree,
             st: self.st,
             plan,
             next: 0,
+            keys,
         };
         let value = visitor.visit_map(&mut access)?;
         access.finish()?;

@@ -206,6 +206,10 @@ pub(crate) struct StructPlan {
     /// `(serde's field name, index in Tree::constants)` of the fields the file lacks that
     /// constant fields fill (top-level structs only), handed out after `entries`.
     pub constants: Vec<(&'static str, usize)>,
+    /// When a `#[parquet(assemble)]` struct registered `fields` (see
+    /// [`assemble`](super::assemble)): the field index of each entry, then of each constant,
+    /// handed to its visitor instead of the name.
+    pub keys: Option<Vec<u32>>,
 }
 
 /// The compiled schema.
@@ -448,6 +452,15 @@ impl Tree {
             .find(|&plan| self.plans[plan].fields == fields)
     }
 
+    /// The plans made for group `node`.
+    #[cfg(test)]
+    pub fn plans_of(&self, node: NodeId) -> Vec<&StructPlan> {
+        self.plan_index
+            .get(node)
+            .map(|e| e.iter().map(|e| &self.plans[e.2]).collect())
+            .unwrap_or_default()
+    }
+
     /// Plan number `i` (from [`plan_by_names`](Self::plan_by_names)).
     pub fn plan_at(&self, i: usize) -> &StructPlan {
         &self.plans[i]
@@ -456,11 +469,14 @@ impl Tree {
     /// Matches serde's `fields` against the children of group `node` (aliases included:
     /// the first field name the file has wins).
     pub fn make_plan(&self, node: NodeId, fields: &'static [&'static str]) -> StructPlan {
+        let indexes = super::assemble::indexes_of(fields);
+        let mut keys = Vec::new();
         let mut entries: Vec<(&'static str, NodeId)> = Vec::new();
-        for &name in fields {
+        for (k, &name) in fields.iter().enumerate() {
             if let Some(child) = self.child_named(node, name) {
                 if !entries.iter().any(|&(_, c)| c == child) {
                     entries.push((name, child));
+                    keys.extend(indexes.and_then(|i| i.get(k)));
                 }
             }
         }
@@ -472,22 +488,26 @@ impl Tree {
             .collect();
         let mut constants: Vec<(&'static str, usize)> = Vec::new();
         if node == ROOT {
-            for &name in fields {
+            for (k, &name) in fields.iter().enumerate() {
                 if entries.iter().any(|e| e.0 == name) {
                     continue;
                 }
                 if let Some(i) = self.constants.iter().position(|c| c.name() == name) {
                     if !constants.iter().any(|&(_, j)| j == i) {
                         constants.push((name, i));
+                        keys.extend(indexes.and_then(|i| i.get(k)));
                     }
                 }
             }
         }
+        let keys =
+            (indexes.is_some() && keys.len() == entries.len() + constants.len()).then_some(keys);
         StructPlan {
             fields,
             entries,
             extra,
             constants,
+            keys,
         }
     }
 

@@ -198,9 +198,58 @@
 //!
 //! On the container, `#[parquet(name = "...")]` names the message (else serde's `rename`, else
 //! the type's name), `#[parquet(crate = "path")]` names this crate when it is re-exported,
-//! `#[parquet(bound = "T: Trait, ..")]` replaces the inferred bounds, and `#[parquet(enum)]`
-//! on an enum of unit variants annotates its column `ENUM` rather than `STRING`. (pyarrow, and
-//! so pandas, read an `ENUM` column as binary; polars, DuckDB and Spark read both as text.)
+//! `#[parquet(bound = "T: Trait, ..")]` replaces the inferred bounds, `#[parquet(enum)]`
+//! on an enum of unit variants annotates its column `ENUM` rather than `STRING` (pyarrow, and
+//! so pandas, read an `ENUM` column as binary; polars, DuckDB and Spark read both as text),
+//! and `#[parquet(assemble)]` writes the struct's `Deserialize` (below).
+//!
+//! # `#[parquet(assemble)]`: the derive writes `Deserialize` too
+//!
+//! `#[parquet(assemble)]` on a struct with named fields (no type parameters or lifetimes)
+//! makes the derive also write the struct's `Deserialize`, in place of
+//! `#[derive(Deserialize)]` (deriving both is a compile error: two impls). The impl is serde's
+//! derive, item for item, for the attributes it accepts: `rename`, `rename_all`, `alias`,
+//! `default` (on fields and on the struct, with or without a path), `skip`,
+//! `skip_deserializing`, `with` / `deserialize_with`, `deny_unknown_fields`; it reads JSON or
+//! any other format as serde's would, with the same errors. Attributes it does not mirror
+//! (`flatten`, `borrow`, `from`, `try_from`, `transparent`, `tag`, `untagged`, `remote`,
+//! `bound`, ...) are compile errors at the attribute.
+//!
+//! What it buys: every read of the type (`from_slice`, [`Reader`](crate::Reader), datasets,
+//! nested inside other types) hands each field to the struct's visitor as its index, which the
+//! written impl maps by one jump, instead of its name, which serde's derive compares against
+//! every field name, per field, per row. Values, conversions, levels, errors and their
+//! locations are the serde path's: the reader does this only for the field list the written
+//! impl registered, and the index it hands for a name is the one that impl's identifier maps
+//! the name to (both from one list the derive wrote).
+//!
+//! Why an opt-in that writes the impl, not a fast path for every derived type: nothing at
+//! compile time proves that a type's `Deserialize` is serde's derive with the attributes
+//! this derive sees (it may be written by hand or by another macro), and the readers take
+//! any `T: DeserializeOwned`, so they cannot ask the type for anything else. Writing the
+//! impl from the same parse makes the fast path the meaning of a row by construction.
+//!
+//! ```
+//! use parquet_serde::ParquetSchema;
+//! use serde::Serialize;
+//!
+//! #[derive(Debug, PartialEq, Serialize, ParquetSchema)]
+//! #[parquet(assemble)]
+//! struct Line {
+//!     #[serde(alias = "time")]
+//!     ts: i64,
+//!     message: String,
+//!     #[serde(default)]
+//!     user: Option<String>,
+//! }
+//!
+//! let rows = vec![Line { ts: 1, message: "up".into(), user: None }];
+//! let bytes = parquet_serde::to_vec(&rows).unwrap();
+//! assert_eq!(parquet_serde::from_slice::<Line>(&bytes).unwrap(), rows);
+//! // The written Deserialize is serde's for other formats too.
+//! let line: Line = serde_json::from_str(r#"{"time": 2, "message": "x"}"#).unwrap();
+//! assert_eq!(line, Line { ts: 2, message: "x".into(), user: None });
+//! ```
 //!
 //! # serde's attributes
 //!
