@@ -17,11 +17,13 @@ pub(crate) struct ObjectSource {
     pub path: Path,
 }
 
-/// An object store error as an I/O error naming the object.
+/// An object store error as an I/O error naming the object ([`ErrorKind::NotFound`] for
+/// a missing one).
 pub(crate) fn store_error(e: object_store::Error, path: &Path) -> Error {
     let kind = match &e {
         object_store::Error::InvalidPath { .. } => ErrorKind::InvalidArgument,
         object_store::Error::NotImplemented { .. } => ErrorKind::Unsupported,
+        object_store::Error::NotFound { .. } => ErrorKind::NotFound,
         _ => ErrorKind::Io,
     };
     Error::new(kind, format!("object store, {path}: {e}")).with_source(e)
