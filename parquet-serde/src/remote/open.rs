@@ -59,7 +59,7 @@ impl RemoteOptions {
 
     /// The largest gap bridged between two ranges fetched as one request (the bytes
     /// between them are fetched and dropped): fewer requests against more bytes. Within
-    /// it, a gap is bridged only when it is small: at most a sixteenth of this (16 KiB by
+    /// it, a gap is bridged only when it is small: at most a quarter of this (64 KiB by
     /// default), or at most 1/32 of the bytes of the request it makes.
     pub fn coalesce_gap(mut self, bytes: u64) -> Self {
         self.coalesce_gap = bytes;
@@ -109,8 +109,9 @@ const MAX_PRESELECT_BYTES: u64 = 32 << 20;
 /// lengths are checked, and each page's header).
 ///
 /// With a predicate, the metadata it prunes with is fetched here (one unit, kept), the
-/// row groups and pages left are found by pruning, and when the predicate's columns are
-/// small against the rest (at most a quarter of the candidate bytes and 32 MiB), their
+/// row groups and pages left are found by pruning, and when the predicate makes point
+/// lookups and its columns are small against the rest (at most a quarter of the
+/// candidate bytes and 32 MiB), their
 /// candidate pages are fetched here too (one unit, kept) and the predicate is evaluated,
 /// so that the other columns are planned only for the pages holding selected rows: a
 /// `level = 'ERROR'` over rows clustered in bursts fetches only the bursts' pages.
@@ -226,18 +227,22 @@ pub(crate) fn open<T: DeserializeOwned>(
         total(&tested_bytes),
         candidate_bytes - total(&tested_bytes).min(candidate_bytes),
     );
-    let selection =
-        if tested_total <= MAX_PRESELECT_BYTES && tested_total.saturating_mul(3) <= others {
-            let unit = UnitPlan::new(tested_bytes, len, gap, true, &in_memory);
-            in_memory.extend(unit.fetch.iter().cloned());
-            file.plan(vec![unit]);
-            probe
-                .filter(predicate.clone())?
-                .with_options(filter_options)
-                .select()?
-        } else {
-            pruned
-        };
+    // Only point lookups (`eq`, `in`) are evaluated first: ranges are pruned as well by
+    // the page index's min/max, and a first pass would cost a request.
+    let selection = if !lookups.is_empty()
+        && tested_total <= MAX_PRESELECT_BYTES
+        && tested_total.saturating_mul(3) <= others
+    {
+        let unit = UnitPlan::new(tested_bytes, len, gap, true, &in_memory);
+        in_memory.extend(unit.fetch.iter().cloned());
+        file.plan(vec![unit]);
+        probe
+            .filter(predicate.clone())?
+            .with_options(filter_options)
+            .select()?
+    } else {
+        pruned
+    };
     let units = selection
         .row_groups
         .iter()

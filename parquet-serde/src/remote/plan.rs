@@ -36,7 +36,7 @@ impl UnitPlan {
                     .iter()
                     .any(|m| m.start <= r.start && r.end <= m.end)
         });
-        let fetch = coalesce(&wanted, gap);
+        let fetch = within_budget(coalesce(&wanted, gap), gap);
         UnitPlan {
             wanted,
             fetch,
@@ -45,15 +45,17 @@ impl UnitPlan {
     }
 }
 
-/// The absolute gap always bridged, as a fraction of the coalescing gap.
-const SMALL_GAP_DIVISOR: u64 = 16;
+/// The absolute gap always bridged, as a fraction of the coalescing gap (64 KiB of the
+/// default 256 KiB: about what a round trip costs in transfer time, and the gap between a
+/// small column's dictionary and its pages).
+const SMALL_GAP_DIVISOR: u64 = 4;
 
 /// A larger gap is bridged when it is at most this fraction of the request it makes
 /// (1/32, about 3%).
 const GAP_SHARE_DIVISOR: u64 = 32;
 
 /// `ranges` sorted, with overlapping and adjacent ones merged, and ranges apart by a gap
-/// merged when that gap is small: at most `max_gap / 16` bytes, or at most 1/32 of the
+/// merged when that gap is small: at most `max_gap / 4` bytes, or at most 1/32 of the
 /// bytes the merged request would hold, and never more than `max_gap`. Two requests cost
 /// a round trip more than one; a large gap costs its bytes (a dictionary page merged with
 /// a data page a quarter megabyte away fetches that quarter megabyte for nothing).
@@ -71,6 +73,35 @@ pub(crate) fn coalesce(ranges: &[Range<u64>], max_gap: u64) -> Vec<Range<u64>> {
     out
 }
 
+/// Requests a unit sends at most when gaps up to the coalescing gap can make it so: a
+/// row group's unit has about one request per column read.
+const UNIT_REQUESTS: usize = 8;
+
+/// `fetch` (sorted, apart) with its smallest gaps bridged while it holds more than
+/// [`UNIT_REQUESTS`] requests, the smallest gap is at most `max_gap`, and the bytes
+/// bridged stay under a quarter of the bytes wanted.
+fn within_budget(mut fetch: Vec<Range<u64>>, max_gap: u64) -> Vec<Range<u64>> {
+    let wanted: u64 = fetch.iter().map(|r| r.end - r.start).sum();
+    let mut bridged = 0u64;
+    while fetch.len() > UNIT_REQUESTS {
+        let Some((i, gap)) = fetch
+            .windows(2)
+            .enumerate()
+            .map(|(i, w)| (i, w[1].start - w[0].end))
+            .min_by_key(|&(_, gap)| gap)
+        else {
+            break;
+        };
+        if gap > max_gap || bridged.saturating_add(gap) > wanted / 4 {
+            break;
+        }
+        bridged += gap;
+        fetch[i].end = fetch[i + 1].end;
+        fetch.remove(i + 1);
+    }
+    fetch
+}
+
 /// Whether a gap of `gap` bytes between `last` and `next` is fetched to save a request.
 fn bridged(gap: u64, last: &Range<u64>, next: &Range<u64>, max_gap: u64) -> bool {
     let request = (last.end - last.start)
@@ -85,8 +116,8 @@ mod tests {
 
     #[test]
     fn merges_overlapping_adjacent_and_small_gaps_only() {
-        // max gap 32: gaps up to 2 bytes always, larger ones up to 1/32 of the request.
-        let got = coalesce(&[20..30, 0..10, 12..15, 5..8, 100..110], 32);
+        // max gap 8: gaps up to 2 bytes always, larger ones up to 1/32 of the request.
+        let got = coalesce(&[20..30, 0..10, 12..15, 5..8, 100..110], 8);
         assert_eq!(got, vec![0..15, 20..30, 100..110]);
         assert_eq!(coalesce(&[0..10, 10..20], 0), vec![0..20]);
         assert_eq!(coalesce(&[0..10, 11..20], 0), vec![0..10, 11..20]);
@@ -101,8 +132,12 @@ mod tests {
             coalesce(&[0..4096, 254_096..258_192], max),
             vec![0..4096, 254_096..258_192]
         );
-        // 16 KiB apart (max / 16): one.
-        assert_eq!(coalesce(&[0..4096, 20_480..24_576], max), vec![0..24_576]);
+        // 64 KiB apart (max / 4): one.
+        assert_eq!(coalesce(&[0..4096, 69_632..73_728], max), vec![0..73_728]);
+        assert_eq!(
+            coalesce(&[0..4096, 69_633..73_729], max),
+            vec![0..4096, 69_633..73_729]
+        );
         // Two 4 MiB pages 100 KB apart: 100 KB is under 1/32 of the 8 MiB request.
         let (a, b) = (0..4 << 20, (4 << 20) + 100_000..(8 << 20) + 100_000);
         assert_eq!(coalesce(&[a.clone(), b.clone()], max), vec![a.start..b.end]);
@@ -111,11 +146,32 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_of_many_ranges_bridges_its_smallest_gaps_within_the_maximum() {
+        // Ten ranges of 100 KB, 100 KB apart (the last 300 KB): the first gaps bridged,
+        // two of them (under a quarter of the 1 MB wanted).
+        let mut wanted: Vec<Range<u64>> = (0..10u64)
+            .map(|i| i * 200_000..i * 200_000 + 100_000)
+            .collect();
+        wanted[9] = 2_000_000..2_100_000;
+        let unit = UnitPlan::new(wanted.clone(), 1 << 30, 256 << 10, false, &[]);
+        assert_eq!(unit.fetch.len(), UNIT_REQUESTS);
+        assert_eq!(unit.fetch[0], 0..500_000);
+        assert_eq!(unit.fetch[7], 2_000_000..2_100_000);
+        // Gaps over the maximum stay.
+        let apart = UnitPlan::new(wanted.clone(), 1 << 30, 50_000, false, &[]);
+        assert_eq!(apart.fetch.len(), 10);
+        // So do gaps that would fetch more than a quarter of the bytes wanted besides.
+        let small: Vec<Range<u64>> = wanted.iter().map(|r| r.start..r.start + 20_000).collect();
+        let costly = UnitPlan::new(small, 1 << 30, 256 << 10, false, &[]);
+        assert_eq!(costly.fetch.len(), 10);
+    }
+
+    #[test]
     fn units_leave_out_ranges_outside_the_file_or_in_memory() {
         let unit = UnitPlan::new(vec![0..4, 90..120, 50..50, 10..20], 100, 5, false, &[]);
         assert_eq!(unit.wanted, vec![0..4, 10..20]);
         assert_eq!(unit.fetch, vec![0..4, 10..20]);
-        let near = UnitPlan::new(vec![10..20, 0..4], 100, 96, true, &[]);
+        let near = UnitPlan::new(vec![10..20, 0..4], 100, 24, true, &[]);
         assert_eq!(near.wanted, vec![10..20, 0..4]);
         assert_eq!(near.fetch, vec![0..20]);
         // 80..90 lies in the tail, 30..35 in a kept unit; 38..45 only partly: fetched.
