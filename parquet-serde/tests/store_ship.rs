@@ -335,9 +335,19 @@ fn an_attempt_failing_during_close_is_tried_once_more_and_every_failure_is_repor
         assert!(std::time::Instant::now() < deadline, "no attempt failed");
         std::thread::sleep(Duration::from_millis(2));
     }
-    let stats = shipper.close().expect("each file's one more attempt at close succeeds");
-    assert_eq!((stats.uploaded, stats.failures, stats.pending), (2, 2, 0), "{stats}");
-    assert_eq!(reported.load(Ordering::SeqCst), 2, "on_error saw every failure");
+    let stats = shipper
+        .close()
+        .expect("each file's one more attempt at close succeeds");
+    assert_eq!(
+        (stats.uploaded, stats.failures, stats.pending),
+        (2, 2, 0),
+        "{stats}"
+    );
+    assert_eq!(
+        reported.load(Ordering::SeqCst),
+        2,
+        "on_error saw every failure"
+    );
     assert_eq!(stored_rows(&store, "p"), rows);
     assert!(local_finals(dir.path()).is_empty());
 }
