@@ -66,3 +66,27 @@ impl RangeSource for ObjectSource {
         format!("{}/{}", self.store, self.path)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::remote::{wait, Runtime};
+
+    #[test]
+    fn a_missing_object_is_not_found() {
+        let source = ObjectSource {
+            store: Arc::new(object_store::memory::InMemory::new()),
+            path: Path::from("missing.parquet"),
+        };
+        let runtime = Runtime::owned().unwrap();
+        let err = wait(&runtime, source.tail(8)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotFound);
+        assert!(
+            err.to_string()
+                .starts_with("not found: object store, missing.parquet: "),
+            "{err}"
+        );
+        let err = wait(&runtime, source.range(0..4)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotFound);
+    }
+}
