@@ -31,6 +31,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum ErrorKind {
     /// Reading or writing the underlying file or stream failed.
     Io,
+    /// The object asked of an object store does not exist (no object at its key). Apart
+    /// from its kind it is an I/O error; as an `std::io::Error` it is of kind
+    /// [`std::io::ErrorKind::NotFound`]. A missing local file stays [`ErrorKind::Io`],
+    /// with the `std::io::Error` (kind `NotFound`) as its `source()`.
+    NotFound,
     /// The bytes are not a valid Parquet file: bad magic, truncated or malformed structure,
     /// out-of-range lengths, offsets or counts.
     Corrupt,
@@ -58,6 +63,7 @@ impl ErrorKind {
     fn describe(self) -> &'static str {
         match self {
             ErrorKind::Io => "I/O error",
+            ErrorKind::NotFound => "not found",
             ErrorKind::Corrupt => "corrupt file",
             ErrorKind::Checksum => "checksum mismatch",
             ErrorKind::Unsupported => "unsupported",
@@ -280,6 +286,16 @@ impl std::error::Error for Error {
 /// `std::io::Error` itself as its `source()` (so its [`std::io::ErrorKind`] stays readable).
 impl From<std::io::Error> for Error {
     fn from(err: std::io::Error) -> Self {
+        // An `Error` that went through an `std::io::Error` (a sink's `Write`) comes back
+        // as it was, not wrapped in a second "I/O error: " prefix.
+        if err.get_ref().is_some_and(|inner| inner.is::<Error>()) {
+            if let Some(inner) = err.into_inner() {
+                if let Ok(e) = inner.downcast::<Error>() {
+                    return *e;
+                }
+            }
+            return Error::internal("an std::io::Error lost its inner error");
+        }
         Error::new(ErrorKind::Io, err.to_string()).with_source(err)
     }
 }
@@ -293,7 +309,8 @@ impl From<Error> for std::io::Error {
             .and_then(|s| s.downcast_ref::<std::io::Error>())
             .map(std::io::Error::kind);
         match (err.kind(), io_kind) {
-            (ErrorKind::Io, Some(kind)) => std::io::Error::new(kind, err),
+            (ErrorKind::Io | ErrorKind::NotFound, Some(kind)) => std::io::Error::new(kind, err),
+            (ErrorKind::NotFound, None) => std::io::Error::new(std::io::ErrorKind::NotFound, err),
             (ErrorKind::Io | ErrorKind::Internal, _) => std::io::Error::other(err),
             _ => std::io::Error::new(std::io::ErrorKind::InvalidData, err),
         }
@@ -312,6 +329,23 @@ mod tests {
     fn source_of<E: std::error::Error + 'static>(e: &Error) -> &E {
         let source = std::error::Error::source(e).expect("a source");
         source.downcast_ref::<E>().expect("the original error")
+    }
+
+    #[test]
+    fn an_error_through_an_io_error_comes_back_unwrapped() {
+        let inner = Error::new(ErrorKind::Io, "object store, a/b: connection reset")
+            .context("uploading a part");
+        let text = inner.to_string();
+        let back = Error::from(std::io::Error::from(inner));
+        assert_eq!(back.to_string(), text);
+        assert_eq!(
+            back.to_string(),
+            "I/O error: uploading a part: object store, a/b: connection reset"
+        );
+        let missing = Error::new(ErrorKind::NotFound, "object store, a/b: no such key");
+        let io = std::io::Error::from(missing);
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+        assert_eq!(Error::from(io).kind(), ErrorKind::NotFound);
     }
 
     #[test]

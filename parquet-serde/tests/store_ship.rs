@@ -18,7 +18,7 @@ use object_store::memory::InMemory;
 use object_store::path::Path as Key;
 use object_store::{ObjectStore, ObjectStoreExt};
 use parquet_serde::logs::{LogWriter, TimePartition};
-use parquet_serde::store::{Shipper, StoreReader};
+use parquet_serde::store::{ShipStats, Shipper, StoreReader};
 use parquet_serde::{ErrorKind, ParquetSchema};
 use serde::{Deserialize, Serialize};
 
@@ -258,7 +258,16 @@ fn close_names_what_it_could_not_ship_and_the_next_start_ships_it() {
         .unwrap();
     let rows = lines(150);
     let files = write_shipped(dir.path(), &shipper, &rows);
-    let err = shipper.close().unwrap_err().to_string();
+    let err = shipper.close().unwrap_err();
+    // The statistics come with the error: both files left, each tried at least twice
+    // (its attempt at close and the one more attempt close makes).
+    let stats = std::error::Error::source(&err)
+        .and_then(|s| s.downcast_ref::<ShipStats>())
+        .copied()
+        .expect("the error's source is the ShipStats");
+    assert_eq!((stats.uploaded, stats.pending), (0, 2), "{stats}");
+    assert!(stats.failures >= 4, "{stats}");
+    let err = err.to_string();
     assert!(err.contains("2 file(s) not shipped"), "{err}");
     for f in &files {
         assert!(err.contains(f.to_str().unwrap()), "{err}");
@@ -299,4 +308,46 @@ fn a_recovered_file_is_shipped_by_the_next_writer() {
     let stats = shipper.close().unwrap();
     assert_eq!(stats.uploaded, 1);
     assert_eq!(stored_rows(&store, "p"), rows);
+}
+
+#[test]
+fn an_attempt_failing_during_close_is_tried_once_more_and_every_failure_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let counting = Arc::new(CountingStore::new(Arc::new(InMemory::new())));
+    let store: Arc<dyn ObjectStore> = counting.clone();
+    // Two refusals: the first file's first attempt (before close; it then waits 1 s for
+    // its retry) and its attempt during close, which close tries once more, at once.
+    counting.fail_next_puts(2);
+    let reported = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&reported);
+    let prefix = String::from("p"); // a `&String` prefix is accepted
+    let shipper = Shipper::builder(dir.path(), Arc::clone(&store), &prefix)
+        .on_error(move |_| {
+            seen.fetch_add(1, Ordering::SeqCst);
+        })
+        .start()
+        .unwrap();
+    let rows = lines(150);
+    let files = write_shipped(dir.path(), &shipper, &rows);
+    assert_eq!(files.len(), 2);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while shipper.stats().failures == 0 {
+        assert!(std::time::Instant::now() < deadline, "no attempt failed");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let stats = shipper
+        .close()
+        .expect("each file's one more attempt at close succeeds");
+    assert_eq!(
+        (stats.uploaded, stats.failures, stats.pending),
+        (2, 2, 0),
+        "{stats}"
+    );
+    assert_eq!(
+        reported.load(Ordering::SeqCst),
+        2,
+        "on_error saw every failure"
+    );
+    assert_eq!(stored_rows(&store, "p"), rows);
+    assert!(local_finals(dir.path()).is_empty());
 }

@@ -161,6 +161,11 @@ impl Drop for Landing {
 const KEEP_BEHIND: usize = 2;
 
 impl RemoteFile {
+    /// The bytes fetched with the footer: reads inside them need no request.
+    pub(crate) fn tail_range(&self) -> Range<u64> {
+        self.shared.tail_start..self.shared.len
+    }
+
     /// A file of `len` bytes whose last bytes are `tail` (fetched with the length).
     pub(crate) fn new(
         source: Arc<dyn RangeSource>,
@@ -330,9 +335,19 @@ impl ChunkReader for RemoteFile {
         check_range(self.shared.len, start, len)?;
         let end = start + len as u64;
         let at = |e: Error| e.with_offset(start).context(self.shared.source.describe());
-        if start >= self.shared.tail_start {
-            let from = (start - self.shared.tail_start) as usize;
+        let tail_start = self.shared.tail_start;
+        if start >= tail_start {
+            let from = (start - tail_start) as usize;
             return Ok(Cow::Borrowed(&self.shared.tail[from..from + len]));
+        }
+        if end > tail_start {
+            // Adjacent pages read as one, the last of them in the tail (and left out of
+            // the plan): the bytes before the tail, then the tail's.
+            let head = self.read_range(start, (tail_start - start) as usize)?;
+            let mut out = Vec::with_capacity(len);
+            out.extend_from_slice(&head);
+            out.extend_from_slice(&self.shared.tail[..(end - tail_start) as usize]);
+            return Ok(Cow::Owned(out));
         }
         if len == 0 {
             return Ok(Cow::Borrowed(&[]));
@@ -423,9 +438,9 @@ mod tests {
     fn units_are_fetched_coalesced_when_first_needed_and_dropped_when_read() {
         let (f, memory) = file(u64::MAX);
         f.plan(vec![
-            UnitPlan::new(vec![0..10, 12..20, 100..150], 1000, 4, false),
-            UnitPlan::new(std::iter::once(200..300).collect(), 1000, 4, false),
-            UnitPlan::new(std::iter::once(400..500).collect(), 1000, 4, false),
+            UnitPlan::new(vec![0..10, 12..20, 100..150], 1000, 64, false, &[]),
+            UnitPlan::new(std::iter::once(200..300).collect(), 1000, 64, false, &[]),
+            UnitPlan::new(std::iter::once(400..500).collect(), 1000, 64, false, &[]),
         ]);
         assert_eq!(memory.requests.load(Ordering::SeqCst), 0);
         assert_eq!(&*f.read_range(12, 8).unwrap(), &memory.bytes[12..20]);
@@ -449,6 +464,18 @@ mod tests {
             assert!(std::time::Instant::now() < deadline);
             std::thread::yield_now();
         }
+        // A read across the start of the tail: its first part from a unit, no request
+        // for the part in the tail.
+        f.plan(vec![UnitPlan::new(
+            vec![880..900, 900..950],
+            1000,
+            0,
+            false,
+            &[f.tail_range()],
+        )]);
+        let before = f.stats().requests;
+        assert_eq!(&*f.read_range(880, 40).unwrap(), &memory.bytes[880..920]);
+        assert_eq!(f.stats().requests, before + 1);
         // Outside the plan: fetched on its own.
         assert_eq!(&*f.read_range(600, 5).unwrap(), &memory.bytes[600..605]);
         assert_eq!(f.stats().unplanned_requests, 1);
@@ -463,6 +490,7 @@ mod tests {
             1000,
             0,
             false,
+            &[],
         )]);
         let err = f.read_range(100, 100).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Io);

@@ -37,8 +37,8 @@ pub struct RemoteOptions {
 }
 
 impl Default for RemoteOptions {
-    /// A 64 KiB first request, ranges less than 256 KiB apart coalesced, one row group
-    /// fetched ahead.
+    /// A 64 KiB first request, gaps of up to 256 KiB bridged when small against the
+    /// request (see [`coalesce_gap`](Self::coalesce_gap)), one row group fetched ahead.
     fn default() -> Self {
         RemoteOptions {
             footer_hint: 64 << 10,
@@ -57,8 +57,10 @@ impl RemoteOptions {
         self
     }
 
-    /// Ranges at most this many bytes apart are fetched as one request (the bytes between
-    /// them are fetched and dropped): fewer requests against more bytes.
+    /// The largest gap bridged between two ranges fetched as one request (the bytes
+    /// between them are fetched and dropped): fewer requests against more bytes. Within
+    /// it, a gap is bridged only when it is small: at most a quarter of this (64 KiB by
+    /// default), or at most 1/32 of the bytes of the request it makes.
     pub fn coalesce_gap(mut self, bytes: u64) -> Self {
         self.coalesce_gap = bytes;
         self
@@ -94,10 +96,25 @@ pub(crate) struct ReadRequest {
     pub filter: Option<(Predicate, FilterOptions)>,
 }
 
+/// The most bytes of the predicate's columns fetched while opening, to select the rows
+/// exactly before the other columns are planned (they stay in memory until the file is
+/// dropped).
+const MAX_PRESELECT_BYTES: u64 = 32 << 20;
+
 /// Opens the file of `source` for rows of `T`: fetches the footer, plans the ranges the
-/// projection of `T` and the predicate need, and checks the magic at the start of the file
-/// with the first of them. With a predicate, the metadata it prunes with is fetched here
-/// (one coalesced unit), and the row groups and pages left are planned from the pruning.
+/// projection of `T` and the predicate need, and reads nothing twice: what lies in the
+/// tail fetched with the footer (the page indexes, often) is read from it, and so is
+/// whatever a unit kept in memory holds. The magic at the start of the file is checked
+/// when the tail reaches it, else not at all (as arrow-rs does: the footer's magic and
+/// lengths are checked, and each page's header).
+///
+/// With a predicate, the metadata it prunes with is fetched here (one unit, kept), the
+/// row groups and pages left are found by pruning, and when the predicate makes point
+/// lookups and its columns are small against the rest (at most a quarter of the
+/// candidate bytes and 32 MiB), their
+/// candidate pages are fetched here too (one unit, kept) and the predicate is evaluated,
+/// so that the other columns are planned only for the pages holding selected rows: a
+/// `level = 'ERROR'` over rows clustered in bursts fetches only the bursts' pages.
 /// Blocks on `runtime`.
 pub(crate) fn open<T: DeserializeOwned>(
     source: Arc<dyn RangeSource>,
@@ -120,26 +137,27 @@ pub(crate) fn open<T: DeserializeOwned>(
     let file = RemoteFile::new(source, runtime, len, tail, remote.prefetch);
     let metadata =
         parse_footer_tail(&file, options.decryption.as_ref()).map_err(|e| e.context(&name))?;
-    let end_magic = file.read_range(len - MAGIC.len() as u64, MAGIC.len())?;
-    let magic: [u8; 4] = [end_magic[0], end_magic[1], end_magic[2], end_magic[3]];
+    let mut in_memory = vec![file.tail_range()];
+    if in_memory[0].start == 0 && len >= 2 * MAGIC.len() as u64 {
+        let end_magic = file.read_range(len - MAGIC.len() as u64, MAGIC.len())?;
+        let magic: [u8; 4] = [end_magic[0], end_magic[1], end_magic[2], end_magic[3]];
+        check_head_magic(&file.read_range(0, MAGIC.len())?, &magic)
+            .map_err(|e| e.context(&name))?;
+    }
     let projected = crate::de::projection::<T, &str>(&metadata.schema, &[])?;
     let gap = remote.coalesce_gap;
-    let head = 0..MAGIC.len() as u64;
     let Some((predicate, filter_options)) = filter else {
-        let groups = metadata.num_row_groups().max(1);
+        let groups = metadata.num_row_groups();
         let units = (0..groups)
             .map(|rg| {
-                let mut wanted = if rg == 0 { vec![head.clone()] } else { vec![] };
-                wanted.extend(
-                    projected
-                        .iter()
-                        .filter_map(|&c| chunk_bytes(&metadata, rg, c)),
-                );
-                UnitPlan::new(wanted, len, gap, false)
+                let wanted = projected
+                    .iter()
+                    .filter_map(|&c| chunk_bytes(&metadata, rg, c))
+                    .collect();
+                UnitPlan::new(wanted, len, gap, false, &in_memory)
             })
             .collect();
         file.plan(units);
-        check_head_magic(&file.read_range(0, MAGIC.len())?, &magic)?;
         return Reader::from_file_reader(FileReader::from_metadata(file, metadata, options));
     };
     let bound = bind_predicate(&predicate, &metadata.schema)?;
@@ -166,7 +184,7 @@ pub(crate) fn open<T: DeserializeOwned>(
     } else {
         (0..metadata.num_row_groups()).collect()
     };
-    let mut wanted = vec![head];
+    let mut wanted = Vec::new();
     for &rg in &survivors {
         for &c in &tested {
             wanted.extend(pruning_bytes(
@@ -183,14 +201,48 @@ pub(crate) fn open<T: DeserializeOwned>(
             }
         }
     }
-    file.plan(vec![UnitPlan::new(wanted, len, gap, true)]);
-    check_head_magic(&file.read_range(0, MAGIC.len())?, &magic)?;
-    let selection = probe
+    let pruning = UnitPlan::new(wanted, len, gap, true, &in_memory);
+    in_memory.extend(pruning.fetch.iter().cloned());
+    file.plan(vec![pruning]);
+    let pruned = probe
         .filter(predicate.clone())?
         .with_options(filter_options)
         .prune()?;
     let mut columns = projected.clone();
     columns.extend(tested.iter().filter(|c| !projected.contains(c)));
+    let bytes_of = |of: &[usize], selection: &[(usize, RowSelection)]| -> Vec<Range<u64>> {
+        selection
+            .iter()
+            .flat_map(|(rg, rows)| {
+                of.iter()
+                    .flat_map(|&c| selected_bytes(&probe, *rg, c, rows, filter_options.page_index))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let total = |ranges: &[Range<u64>]| ranges.iter().map(|r| r.end - r.start).sum::<u64>();
+    let tested_bytes = bytes_of(&tested, &pruned.row_groups);
+    let candidate_bytes = total(&bytes_of(&columns, &pruned.row_groups));
+    let (tested_total, others) = (
+        total(&tested_bytes),
+        candidate_bytes - total(&tested_bytes).min(candidate_bytes),
+    );
+    // Only point lookups (`eq`, `in`) are evaluated first: ranges are pruned as well by
+    // the page index's min/max, and a first pass would cost a request.
+    let selection = if !lookups.is_empty()
+        && tested_total <= MAX_PRESELECT_BYTES
+        && tested_total.saturating_mul(3) <= others
+    {
+        let unit = UnitPlan::new(tested_bytes, len, gap, true, &in_memory);
+        in_memory.extend(unit.fetch.iter().cloned());
+        file.plan(vec![unit]);
+        probe
+            .filter(predicate.clone())?
+            .with_options(filter_options)
+            .select()?
+    } else {
+        pruned
+    };
     let units = selection
         .row_groups
         .iter()
@@ -199,7 +251,7 @@ pub(crate) fn open<T: DeserializeOwned>(
                 .iter()
                 .flat_map(|&c| selected_bytes(&probe, *rg, c, rows, filter_options.page_index))
                 .collect();
-            UnitPlan::new(wanted, len, gap, false)
+            UnitPlan::new(wanted, len, gap, false, &in_memory)
         })
         .collect();
     drop(probe);

@@ -20,9 +20,11 @@ use super::source::ObjectSource;
 /// [`RemoteOptions::footer_hint`]), then only what the projection (the fields of `T`) and
 /// the [`filter`](Self::filter) need: the page indexes, Bloom filters and dictionaries it
 /// prunes with, then per row group left the column chunks, or with a page index only the
-/// pages holding candidate rows. Ranges less than [`RemoteOptions::coalesce_gap`] apart
-/// are fetched as one request; a row group's requests are sent together, the next row
-/// group's while this one is read. Rows are assembled by the crate's synchronous
+/// pages holding selected rows. Nothing is fetched twice: what lies in the footer request
+/// (page indexes, often) or in metadata already fetched (dictionaries) is read from
+/// memory. Ranges a small gap apart are fetched as one request (see
+/// [`RemoteOptions::coalesce_gap`]); a row group's requests are sent together, the next
+/// row group's while this one is read. Rows are assembled by the crate's synchronous
 /// [`Reader`] over a [`RemoteFile`].
 ///
 /// The blocking methods ([`open`](Self::open), [`read`](Self::read)) run the fetches on

@@ -194,6 +194,22 @@ pub struct ShipStats {
     pub pending: usize,
 }
 
+/// `uploaded, bytes, already_there, failures, pending` as one line (the statistics are
+/// also the [`source()`](std::error::Error::source) of a failed [`Shipper::close`]).
+impl std::fmt::Display for ShipStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} file(s) uploaded ({} bytes), {} already in the store, {} failed attempt(s), {} pending",
+            self.uploaded, self.bytes, self.already_there, self.failures, self.pending
+        )
+    }
+}
+
+/// The statistics of a [`Shipper`] whose [`close`](Shipper::close) failed, as that error's
+/// source.
+impl std::error::Error for ShipStats {}
+
 /// Uploads the final files of a log folder to an object store, in the order they became
 /// final, on a thread of its own; the object key is the prefix followed by the file's path
 /// in the folder (partition folders included), so the store holds the same Hive layout.
@@ -254,16 +270,17 @@ impl std::fmt::Debug for Shipper {
 
 impl Shipper {
     /// Settings for shipping the final files under `dir` to `store`, under the key prefix
-    /// `prefix` (`""` for the store's root).
+    /// `prefix` (`""` for the store's root): a `&str`, `String`, `&String` or object
+    /// store `Path`.
     pub fn builder(
         dir: impl AsRef<FsPath>,
         store: Arc<dyn ObjectStore>,
-        prefix: impl Into<Path>,
+        prefix: impl AsRef<str>,
     ) -> ShipperBuilder {
         ShipperBuilder {
             dir: dir.as_ref().to_path_buf(),
             store,
-            prefix: prefix.into(),
+            prefix: Path::parse(prefix.as_ref()).unwrap_or_else(|_| Path::from(prefix.as_ref())),
             keep_local: false,
             upload: UploadOptions::default(),
             max_retry_delay: Duration::from_secs(60),
@@ -320,10 +337,29 @@ impl Shipper {
         true
     }
 
-    /// Ships every queued file (each failed one is tried once more, without waiting for
-    /// its retry time), stops the thread and returns the statistics. Fails, naming them,
-    /// if some files could not be shipped: they stay in the folder and the next
-    /// [`start`](ShipperBuilder::start) ships them.
+    /// Ships every queued file without waiting for retry times (a file whose attempt
+    /// fails now is tried once more, at once), stops the thread and returns the
+    /// statistics. Fails, naming them, if some files could not be shipped even so: they
+    /// stay in the folder and the next [`start`](ShipperBuilder::start) ships them. Every
+    /// failed attempt went to the [`on_error`](ShipperBuilder::on_error) hook, and the
+    /// error's [`source()`](std::error::Error::source) is the [`ShipStats`] of the whole
+    /// run (`pending` counts the files left):
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use object_store::memory::InMemory;
+    /// # use parquet_serde::store::{Shipper, ShipStats};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let shipper = Shipper::builder(dir.path(), Arc::new(InMemory::new()), "p").start()?;
+    /// let stats: ShipStats = match shipper.close() {
+    ///     Ok(stats) => stats,
+    ///     Err(e) => *std::error::Error::source(&e)
+    ///         .and_then(|s| s.downcast_ref::<ShipStats>())
+    ///         .expect("close's error carries the statistics"),
+    /// };
+    /// assert_eq!(stats.pending, 0);
+    /// # Ok::<(), parquet_serde::Error>(())
+    /// ```
     pub fn close(mut self) -> Result<ShipStats> {
         self.shared.set_stop(Stop::Drain);
         if let Some(thread) = self.thread.take() {
@@ -332,6 +368,10 @@ impl Shipper {
                 .map_err(|_| Error::new(ErrorKind::Internal, "the shipping thread panicked"))?;
         }
         let state = self.shared.lock();
+        let stats = ShipStats {
+            pending: state.left.len() + state.queue.len(),
+            ..state.stats
+        };
         if !state.left.is_empty() {
             let names: Vec<String> = state
                 .left
@@ -345,9 +385,10 @@ impl Shipper {
                     names.len(),
                     names.join(", ")
                 ),
-            ));
+            )
+            .with_source(stats));
         }
-        Ok(state.stats)
+        Ok(stats)
     }
 }
 
@@ -381,6 +422,8 @@ struct Pending {
     check_store: bool,
     failures: u32,
     not_before: Instant,
+    /// Whether its one more attempt at close was made.
+    retried_at_close: bool,
 }
 
 impl Pending {
@@ -391,6 +434,7 @@ impl Pending {
             check_store,
             failures: 0,
             not_before: Instant::now(),
+            retried_at_close: false,
         }
     }
 }
@@ -488,12 +532,19 @@ fn run(shared: &Shared, job: &Job) {
                 state.stats.failures += 1;
                 next.failures += 1;
                 let e = e.context(format!("shipping `{}`", next.path.display()));
-                if state.stop == Stop::Run {
-                    next.not_before = Instant::now() + job.retry_delay(next.failures);
-                    // The oldest file stays first: files arrive in the store in order.
-                    state.queue.push_front(next);
-                } else {
-                    state.left.push(next.path);
+                match state.stop {
+                    Stop::Run => {
+                        next.not_before = Instant::now() + job.retry_delay(next.failures);
+                        // The oldest file stays first: files arrive in the store in order.
+                        state.queue.push_front(next);
+                    }
+                    // Closing: a file whose attempt failed is tried once more at once.
+                    Stop::Drain if !next.retried_at_close => {
+                        next.retried_at_close = true;
+                        next.not_before = Instant::now();
+                        state.queue.push_front(next);
+                    }
+                    Stop::Drain | Stop::Now => state.left.push(next.path),
                 }
                 drop(state);
                 shared.reports.report(e);

@@ -17,11 +17,13 @@ pub(crate) struct ObjectSource {
     pub path: Path,
 }
 
-/// An object store error as an I/O error naming the object.
+/// An object store error as an I/O error naming the object ([`ErrorKind::NotFound`] for
+/// a missing one).
 pub(crate) fn store_error(e: object_store::Error, path: &Path) -> Error {
     let kind = match &e {
         object_store::Error::InvalidPath { .. } => ErrorKind::InvalidArgument,
         object_store::Error::NotImplemented { .. } => ErrorKind::Unsupported,
+        object_store::Error::NotFound { .. } => ErrorKind::NotFound,
         _ => ErrorKind::Io,
     };
     Error::new(kind, format!("object store, {path}: {e}")).with_source(e)
@@ -62,5 +64,29 @@ impl RangeSource for ObjectSource {
 
     fn describe(&self) -> String {
         format!("{}/{}", self.store, self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::remote::{wait, Runtime};
+
+    #[test]
+    fn a_missing_object_is_not_found() {
+        let source = ObjectSource {
+            store: Arc::new(object_store::memory::InMemory::new()),
+            path: Path::from("missing.parquet"),
+        };
+        let runtime = Runtime::owned().unwrap();
+        let err = wait(&runtime, source.tail(8)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotFound);
+        assert!(
+            err.to_string()
+                .starts_with("not found: object store, missing.parquet: "),
+            "{err}"
+        );
+        let err = wait(&runtime, source.range(0..4)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotFound);
     }
 }

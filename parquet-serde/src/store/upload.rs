@@ -94,15 +94,17 @@ impl Upload {
             })?;
             self.upload = Some(started);
         }
+        // At most `max_in_flight` parts uploading, this one included: memory holds them
+        // and the part being filled, no more.
+        while self.in_flight.len() >= self.max_in_flight {
+            self.wait_oldest()?;
+        }
         let Some(upload) = self.upload.as_mut() else {
             return Err(Error::new(ErrorKind::Internal, "no multipart upload"));
         };
         let put = upload.put_part(PutPayload::from(part));
         self.in_flight.push_back(self.runtime.handle().spawn(put));
         self.parts.fetch_add(1, Ordering::Relaxed);
-        while self.in_flight.len() > self.max_in_flight {
-            self.wait_oldest()?;
-        }
         Ok(())
     }
 

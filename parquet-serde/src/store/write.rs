@@ -82,9 +82,39 @@ impl UploadOptions {
     }
 }
 
+/// Parts per row group of a store writer left at the default row group size.
+const ROW_GROUP_PARTS: usize = 4;
+
+/// The options of a store writer: the default row group size (128 MiB before
+/// compression, which would keep a whole object of most log files in memory until
+/// `close`) becomes [`ROW_GROUP_PARTS`] parts' worth, so that parts go out while rows
+/// are written, and the default page row limit becomes [`STORE_PAGE_ROWS`], so that a
+/// ranged read fetches less around the rows it wants; what the caller chose stays.
+fn for_store(mut options: WriterOptions, part_size: usize) -> WriterOptions {
+    let default = WriterOptions::default();
+    if options.page_row_limit == default.page_row_limit {
+        // Pages of fewer rows: a ranged read of a few rows fetches less around them.
+        options = options.page_row_limit(STORE_PAGE_ROWS);
+    }
+    if options.row_group_size != default.row_group_size {
+        return options;
+    }
+    let bytes = part_size.saturating_mul(ROW_GROUP_PARTS);
+    options.row_group_size(bytes)
+}
+
+/// The page row limit of a store writer left at the default (20,000 rows).
+const STORE_PAGE_ROWS: usize = 5_000;
+
 /// Writes rows of `T` as a Parquet object of an [`ObjectStore`] with a multipart upload,
 /// streaming: memory holds one row group (as [`Writer`] does), the part being filled and
-/// the parts in flight ([`UploadOptions`]). Row groups are uploaded as parts fill;
+/// the parts in flight ([`UploadOptions`]). Left at its default (128 MiB), the row group
+/// size becomes four parts' worth before compression (32 MiB with the default 8 MiB
+/// parts): row groups, hence parts, go out as rows are written whatever the object's
+/// size, and memory stays near one row group and the parts in flight. Left at its
+/// default (20,000), the page row limit becomes 5,000, so that a ranged read of a few
+/// rows fetches less around them. A row group size or page row limit set in the
+/// [`WriterOptions`] is kept. Row groups are uploaded as parts fill;
 /// [`close`](Self::close) writes the footer, sends the last part and completes the
 /// upload. Nothing is visible at the path until then: a writer dropped without closing,
 /// or one whose upload fails, aborts the upload (the parts sent are discarded). A file
@@ -144,6 +174,7 @@ impl<T: Serialize + ParquetSchema> StoreWriter<T> {
                 upload.part_size
             )));
         }
+        let options = for_store(options, upload.part_size);
         let runtime = Runtime::given_or_owned(upload.runtime)?;
         let sink = Upload::new(
             store,
@@ -157,6 +188,12 @@ impl<T: Serialize + ParquetSchema> StoreWriter<T> {
             writer: Writer::new(sink, options)?,
             parts,
         })
+    }
+
+    /// The options the writer writes with (the row group size of a store's, see
+    /// [`StoreWriter`]).
+    pub fn options(&self) -> &WriterOptions {
+        self.writer.options()
     }
 
     /// Writes one row (see [`Writer::write`]).
@@ -196,5 +233,24 @@ impl<T: Serialize + ParquetSchema> StoreWriter<T> {
         let (mut upload, metadata) = self.writer.close()?;
         upload.finish()?;
         Ok(metadata)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_writer_cuts_row_groups_by_parts_unless_told_otherwise() {
+        let default = for_store(WriterOptions::default(), 8 << 20);
+        assert_eq!(default.row_group_size, 32 << 20);
+        assert_eq!(default.page_row_limit, 5_000);
+        let chosen = for_store(
+            WriterOptions::default()
+                .row_group_size(1 << 30)
+                .page_row_limit(7),
+            8 << 20,
+        );
+        assert_eq!((chosen.row_group_size, chosen.page_row_limit), (1 << 30, 7));
     }
 }
