@@ -688,7 +688,7 @@ fn store_writer_child() {
     let mut writer = StoreWriter::new(store, "big.parquet", WriterOptions::default()).unwrap();
     log_rows(n, Errors::Spread, |chunk| writer.write_all(chunk).unwrap());
     let parts = writer.parts_sent();
-    let groups = writer.close().unwrap().row_groups.len();
+    let groups = writer.close().unwrap().num_row_groups();
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let hwm = status
         .lines()
