@@ -47,6 +47,8 @@
 //! | write rows as they come, one row group buffered at a time | [`Writer`] |
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
+//! | read rows whose `&str`, `&[u8]` and `Cow` fields borrow from the decoded pages (no allocation per value) | [`Reader::batches`] and [`Batch::rows`] (below; with [`Reader::filter`], or [`dataset::DatasetReader::next_batch`]) |
+//! | read all rows of a `Send` type fastest: row groups assembled on several threads | [`Reader::read_all_par`] |
 //! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`] |
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
@@ -55,6 +57,34 @@
 //! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant::to_variant_bytes`], [`variant::Variant::decode`] (the [`variant`] table) |
 //! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
+//!
+//! Rows that borrow: name the borrowing type in the [`Reader`], take its row groups as
+//! [`Batch`]es, and read each batch's rows with `T: Deserialize<'batch>`, as
+//! `serde_arrow::from_record_batch` reads a `RecordBatch`. Only the columns the type reads
+//! are decoded; [`Value`] rows stay owned.
+//!
+//! ```
+//! use std::borrow::Cow;
+//! # #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+//! # struct Log { level: String, message: String, tags: Vec<String> }
+//! # let bytes = parquet_serde::to_vec(&[Log { level: "INFO".into(), message: "up".into(), tags: vec!["db".into()] }])?;
+//!
+//! #[derive(serde::Deserialize)]
+//! struct LogRef<'a> {
+//!     message: &'a str,
+//!     #[serde(borrow)]
+//!     level: Cow<'a, str>,
+//!     #[serde(borrow)]
+//!     tags: Vec<&'a str>,
+//! }
+//! for batch in parquet_serde::Reader::<_, LogRef>::new(&bytes[..])?.batches() {
+//!     let batch = batch?;
+//!     for row in batch.rows::<LogRef>()? {
+//!         assert_eq!((row.message, &*row.level, row.tags), ("up", "INFO", vec!["db"]));
+//!     }
+//! }
+//! # Ok::<(), parquet_serde::Error>(())
+//! ```
 //!
 //! One dynamic type per job:
 //!
@@ -213,7 +243,8 @@ pub use crate::core::file::{ReadOptions, WriterOptions};
 pub use crate::core::schema::ParquetSchema;
 pub use crate::core::values::Interval;
 pub use de::{
-    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with, Reader,
+    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with, Batch,
+    Reader,
 };
 pub use error::{Error, ErrorKind, Location, Result};
 pub use filter::{col, CmpOp, Column, Predicate};

@@ -54,12 +54,14 @@
 //! ("Reading into a Rust type").
 
 mod access;
+mod batch;
 mod constant;
 mod cursor;
 mod error;
 mod feed;
 mod leaf;
 mod node;
+mod parallel;
 mod probe;
 mod reader;
 mod rows;
@@ -84,6 +86,7 @@ use crate::value::Value;
 use feed::{Feeder, Filtered};
 use rows::{Assembly, RowLoop};
 
+pub use batch::Batch;
 pub(crate) use constant::{ConstValue, Constant};
 pub use reader::Reader;
 pub(crate) use source::IntoChunkReader;
