@@ -139,6 +139,12 @@
 //!   decimal number, UUID hyphenated.
 //! - Byte targets (`serde_bytes`, `Vec<u8>` as a sequence, `[u8; N]`) read BYTE_ARRAY and
 //!   FIXED_LEN_BYTE_ARRAY values.
+//! - Types that borrow (`&'a str`, `&'a [u8]` with `serde_bytes`, `Cow<'a, str>` with
+//!   `#[serde(borrow)]`) read from a [`Batch`] ([`Batch::rows`]): text and bytes stored as
+//!   they are read borrow from the batch; text made from another value (a DATE, a
+//!   DECIMAL, a UUID) cannot, and a `&str` of it fails when the reader opens, naming the
+//!   column (a `Cow` or a `String` takes it). The other entry points take owned types
+//!   (`DeserializeOwned`).
 //! - `SystemTime` reads TIMESTAMP (any unit) and INT96 columns; integer targets read a
 //!   TIMESTAMP's raw count of its unit.
 //! - `deserialize_any` (self-describing targets such as `serde_json::Value`) sees groups as

@@ -361,3 +361,19 @@ fn a_batch_is_a_whole_row_group() {
         10
     );
 }
+
+#[test]
+fn a_batch_may_go_to_another_thread() {
+    fn send<T: Send>(_: &T) {}
+    let bytes = write(&rows(100), 30);
+    let mut reader = Reader::<_, Borrowed>::new(&bytes[..]).unwrap();
+    let batch = reader.next_batch().unwrap().unwrap();
+    send(&batch);
+    let ids = std::thread::spawn(move || {
+        let rows: Vec<Borrowed> = batch.rows().unwrap();
+        rows.iter().map(|r| r.id).collect::<Vec<_>>()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(ids, (0..30).collect::<Vec<_>>());
+}

@@ -82,7 +82,7 @@ pub(super) trait Feeder {
     /// The file rows of `group`'s rows, as runs in order (what [`file_row`](Self::file_row)
     /// counts through): for a batch, which outlives the feeder's knowledge of its group.
     fn file_rows(&self, group: &Group) -> Vec<std::ops::Range<u64>> {
-        Vec::from([group.first_row..group.first_row + group.rows as u64])
+        std::iter::once(group.first_row..group.first_row + group.rows as u64).collect()
     }
 
     /// After row `next - 1` of the current group failed half-way: moves every cursor to
