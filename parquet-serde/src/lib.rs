@@ -48,6 +48,8 @@
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
 //! | read rows of my struct with the least work per field | `#[parquet(assemble)]` on the derived struct: the derive writes its `Deserialize` (see [`core::schema::typed`]) |
+//! | read rows whose `&str`, `&[u8]` and `Cow` fields borrow from the decoded pages (no allocation per value) | [`Reader::batches`] and [`Batch::rows`] (below; with [`Reader::filter`], or [`dataset::DatasetReader::next_batch`]) |
+//! | read all rows of a `Send` type fastest: row groups assembled on several threads | [`Reader::read_all_par`] |
 //! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`] |
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
@@ -57,6 +59,34 @@
 //! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant::to_variant_bytes`], [`variant::Variant::decode`] (the [`variant`] table) |
 //! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
+//!
+//! Rows that borrow: name the borrowing type in the [`Reader`], take its row groups as
+//! [`Batch`]es, and read each batch's rows with `T: Deserialize<'batch>`, as
+//! `serde_arrow::from_record_batch` reads a `RecordBatch`. Only the columns the type reads
+//! are decoded; [`Value`] rows stay owned.
+//!
+//! ```
+//! use std::borrow::Cow;
+//! # #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+//! # struct Log { level: String, message: String, tags: Vec<String> }
+//! # let bytes = parquet_serde::to_vec(&[Log { level: "INFO".into(), message: "up".into(), tags: vec!["db".into()] }])?;
+//!
+//! #[derive(serde::Deserialize)]
+//! struct LogRef<'a> {
+//!     message: &'a str,
+//!     #[serde(borrow)]
+//!     level: Cow<'a, str>,
+//!     #[serde(borrow)]
+//!     tags: Vec<&'a str>,
+//! }
+//! for batch in parquet_serde::Reader::<_, LogRef>::new(&bytes[..])?.batches() {
+//!     let batch = batch?;
+//!     for row in batch.rows::<LogRef>()? {
+//!         assert_eq!((row.message, &*row.level, row.tags), ("up", "INFO", vec!["db"]));
+//!     }
+//! }
+//! # Ok::<(), parquet_serde::Error>(())
+//! ```
 //!
 //! One dynamic type per job:
 //!
@@ -111,6 +141,12 @@
 //!   decimal number, UUID hyphenated.
 //! - Byte targets (`serde_bytes`, `Vec<u8>` as a sequence, `[u8; N]`) read BYTE_ARRAY and
 //!   FIXED_LEN_BYTE_ARRAY values.
+//! - Types that borrow (`&'a str`, `&'a [u8]` with `serde_bytes`, `Cow<'a, str>` with
+//!   `#[serde(borrow)]`) read from a [`Batch`] ([`Batch::rows`]): text and bytes stored as
+//!   they are read borrow from the batch; text made from another value (a DATE, a
+//!   DECIMAL, a UUID) cannot, and a `&str` of it fails when the reader opens, naming the
+//!   column (a `Cow` or a `String` takes it). The other entry points take owned types
+//!   (`DeserializeOwned`).
 //! - `SystemTime` reads TIMESTAMP (any unit) and INT96 columns; integer targets read a
 //!   TIMESTAMP's raw count of its unit.
 //! - `deserialize_any` (self-describing targets such as `serde_json::Value`) sees groups as
@@ -218,7 +254,8 @@ pub use crate::core::file::{ReadOptions, WriterOptions};
 pub use crate::core::schema::ParquetSchema;
 pub use crate::core::values::Interval;
 pub use de::{
-    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with, Reader,
+    from_path, from_path_with, from_reader, from_reader_with, from_slice, from_slice_with, Batch,
+    Reader,
 };
 pub use error::{Error, ErrorKind, Location, Result};
 pub use filter::{col, CmpOp, Column, Predicate};

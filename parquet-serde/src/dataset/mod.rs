@@ -174,7 +174,7 @@ mod rows;
 
 use std::path::Path;
 
-use serde::de::DeserializeOwned;
+use serde::de::{Deserialize, DeserializeOwned};
 
 use crate::core::file::ReadOptions;
 use crate::error::Result;
@@ -377,8 +377,9 @@ impl Dataset {
     }
 
     /// The rows of every selected file as `T`, one file open at a time (see
-    /// [`DatasetReader`]).
-    pub fn rows<T: DeserializeOwned>(&self) -> DatasetReader<T> {
+    /// [`DatasetReader`]). A type that borrows its text (`&str`, `Cow`) reads them by
+    /// [batches](DatasetReader::next_batch).
+    pub fn rows<T: Deserialize<'static>>(&self) -> DatasetReader<T> {
         DatasetReader::new(
             self.selected.clone(),
             self.options.clone(),

@@ -4,14 +4,14 @@ use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use serde::de::DeserializeOwned;
+use serde::de::{Deserialize, DeserializeOwned};
 
 use crate::core::file::{FileReader, ReadOptions};
 use crate::de::Constant;
 use crate::error::{Error, Result};
 use crate::filter::{FilterOptions, Predicate};
 use crate::record::Value;
-use crate::Reader;
+use crate::{Batch, Reader};
 
 use super::check::Check;
 use super::list::DataFile;
@@ -52,7 +52,7 @@ impl<T> fmt::Debug for DatasetReader<T> {
     }
 }
 
-impl<T: DeserializeOwned> DatasetReader<T> {
+impl<T: Deserialize<'static>> DatasetReader<T> {
     pub(super) fn new(
         files: Vec<(DataFile, Option<Predicate>)>,
         options: ReadOptions,
@@ -87,6 +87,65 @@ impl<T: DeserializeOwned> DatasetReader<T> {
         self.current.as_ref().map(|c| c.0.as_path())
     }
 
+    /// The next row group of the files left as a [`Batch`] (see
+    /// [`Reader::next_batch`]): what a type that borrows its text and bytes reads, file
+    /// after file. `None` after the last. Partition values fill the fields the files lack
+    /// (read them into `String` or `Cow`: they are not borrowed). An error names its file;
+    /// after a file that cannot be opened the next call moves on to the next file.
+    ///
+    /// ```
+    /// # fn main() -> parquet_serde::Result<()> {
+    /// use parquet_serde::dataset::Dataset;
+    /// use parquet_serde::ParquetSchema;
+    ///
+    /// #[derive(serde::Serialize, ParquetSchema)]
+    /// struct Log {
+    ///     message: String,
+    /// }
+    /// let dir = tempfile::tempdir()?;
+    /// for (name, message) in [("a.parquet", "one"), ("b.parquet", "two")] {
+    ///     let path = dir.path().join(name);
+    ///     parquet_serde::to_path(&path, &[Log { message: message.into() }])?;
+    /// }
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Borrowed<'a> {
+    ///     message: &'a str,
+    /// }
+    /// let mut rows = Dataset::open(dir.path())?.rows::<Borrowed>();
+    /// let mut messages = Vec::new();
+    /// while let Some(batch) = rows.next_batch() {
+    ///     let batch = batch?;
+    ///     messages.extend(batch.rows::<Borrowed>()?.iter().map(|r| r.message.to_owned()));
+    /// }
+    /// messages.sort();
+    /// assert_eq!(messages, ["one", "two"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn next_batch(&mut self) -> Option<Result<Batch>> {
+        if let Err(e) = self.check() {
+            return Some(Err(e));
+        }
+        loop {
+            if let Some((path, reader)) = &mut self.current {
+                match reader.next_batch() {
+                    Some(batch) => {
+                        return Some(batch.map(|b| b.in_file(path)).map_err(|e| at_file(e, path)))
+                    }
+                    None => self.current = None,
+                }
+            }
+            let (file, predicate) = self.files.next()?;
+            match self.open(&file, predicate) {
+                Ok(reader) => self.current = Some((file.path().to_path_buf(), reader)),
+                Err(e) => return Some(Err(at_file(e, file.path()))),
+            }
+        }
+    }
+}
+
+impl<T: DeserializeOwned> DatasetReader<T> {
     /// Every row left, in order, stopping at the first error. Whole files are read as
     /// [`from_path`](crate::from_path) reads them (helper threads decode while this thread
     /// assembles).
@@ -115,7 +174,7 @@ pub(super) fn at_file(e: Error, path: &Path) -> Error {
     e.context(format_args!("`{}`", path.display()))
 }
 
-impl<T: DeserializeOwned> DatasetReader<T> {
+impl<T: Deserialize<'static>> DatasetReader<T> {
     /// Opens `file` for rows of `T` with its partition values as constant fields, its
     /// columns selected, filtered by `predicate` when there is one.
     fn open(&self, file: &DataFile, predicate: Option<Predicate>) -> Result<Reader<File, T>> {

@@ -495,6 +495,17 @@ impl Cursor {
         v.ok_or_else(fewer_values)
     }
 
+    /// Back to the first row held. `false` (nothing moved) for a cursor with a feed: its
+    /// first rows may be gone.
+    pub fn rewind(&mut self) -> bool {
+        if self.feed.is_some() {
+            return false;
+        }
+        self.pos = 0;
+        self.vpos = 0;
+        true
+    }
+
     /// Moves to the start of row `row` (after a row failed half-way); the end when there
     /// is no such row.
     pub fn seek_row(&mut self, row: usize) {

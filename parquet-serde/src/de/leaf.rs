@@ -30,7 +30,7 @@ macro_rules! prim_wants {
     ($($method:ident => $want:expr,)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
-            visit_value(self.prim, self.conv, self.node, self.probing, $want, visitor)
+            visit_value(self.prim, self.conv, self.node, self.probing, self.lend, $want, visitor)
         }
     )*};
 }
@@ -43,6 +43,7 @@ fn visit_value<'de, V: Visitor<'de>>(
     conv: Conv,
     node: &Node,
     probing: bool,
+    lend: bool,
     want: Want,
     visitor: V,
 ) -> Res<V::Value> {
@@ -53,9 +54,51 @@ fn visit_value<'de, V: Visitor<'de>>(
             (Prim::F64(x), Conv::Plain) => visitor.visit_f64(x),
             (Prim::I32(x), Conv::Unsigned) => visitor.visit_u32(x as u32),
             (Prim::I64(x), Conv::Unsigned) => visitor.visit_u64(x as u64),
-            _ => visit_prim(prim, conv, node, probing, want, visitor),
+            _ => visit_prim(prim, conv, node, probing, lend, want, visitor),
         },
-        _ => visit_prim(prim, conv, node, probing, want, visitor),
+        _ => visit_prim(prim, conv, node, probing, lend, want, visitor),
+    }
+}
+
+/// The text or bytes `visit_prim` hands to the visitor as they are stored (no
+/// conversion, no copy): what a borrowing target (`&str`, `&[u8]`, `Cow`) can take from
+/// the column's buffer. `None` for values that are converted (dates, decimals, UUIDs as
+/// text; numbers): a borrowing target of those fails as serde words it ("expected a
+/// borrowed string"), at the column and row.
+#[inline(always)]
+fn lendable(prim: Prim<'_>, conv: Conv, want: Want) -> Option<Prim<'_>> {
+    let text = matches!(want, Want::Str | Want::String | Want::Char)
+        || matches!(want, Want::Any) && conv == Conv::String;
+    match prim {
+        Prim::Str(_) if text && !matches!(conv, Conv::Uuid | Conv::Decimal(_)) => Some(prim),
+        Prim::Str(s) if matches!(want, Want::Bytes) => Some(Prim::Bytes(s.as_bytes())),
+        Prim::Bytes(b) if text && matches!(conv, Conv::String | Conv::Plain) => {
+            std::str::from_utf8(b).ok().map(Prim::Str)
+        }
+        Prim::Bytes(_) if matches!(want, Want::Bytes) => Some(prim),
+        Prim::Bytes(_) if matches!(want, Want::Any) && conv == Conv::Plain => Some(prim),
+        _ => None,
+    }
+}
+
+/// `value` with the deserializer's lifetime `'de`: how text and bytes are lent to a
+/// borrowing type.
+///
+/// Called only where `State::lending` holds, which is set in two places, each keeping what
+/// it lends alive and unchanged for as long as `'de` can be:
+/// - the schema probe, whose stand-in values are statics (`dummy` in `state.rs`);
+/// - a [`Batch`](super::Batch)'s state: `Batch::rows` takes `&'de self`, so the batch (and
+///   the cursors it owns) outlives the rows; its cursors have no feed (`Batch::new` checks),
+///   so their value buffers are never replaced, and nothing changes or frees them before the
+///   batch is dropped: reading rows only moves the cursors' positions.
+#[inline(always)]
+fn lent<'de, V: ?Sized>(value: &V) -> &'de V {
+    // SAFETY: see above: every caller runs under `State::lending`, whose two setters keep
+    // the referent alive and unchanged for the whole of `'de` (statics, or the buffers of
+    // a batch the rows borrow for `'de`).
+    #[allow(unsafe_code)]
+    unsafe {
+        &*(value as *const V)
     }
 }
 
@@ -84,6 +127,7 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
     let NodeDe { tree, st, id, .. } = de;
     let node = &tree.nodes[id];
     let probing = st.probing();
+    let lend = st.lending();
     let wanted = Cell::new(matches!(want, Want::String));
     let takes_owned = conv == Conv::String && matches!(want, Want::String | Want::Option);
     let result = if takes_owned && !probing && matches!(want, Want::String) {
@@ -92,7 +136,7 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
             Ok((Some(v), c)) => match c.take_owned(v) {
                 Some(s) => visitor.visit_string(s),
                 None => match c.value(v) {
-                    Ok(prim) => visit_prim(prim, conv, node, false, want, visitor),
+                    Ok(prim) => visit_prim(prim, conv, node, false, lend, want, visitor),
                     Err(e) => Err(e.into()),
                 },
             },
@@ -107,6 +151,7 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
                 conv,
                 node,
                 probing,
+                lend,
                 owned,
                 wanted: &wanted,
             }),
@@ -121,11 +166,12 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
                     conv,
                     node,
                     probing,
+                    lend,
                     owned: None,
                     wanted: &wanted,
                 }),
                 Want::Ignored => visitor.visit_unit(),
-                _ => visit_value(prim, conv, node, probing, want, visitor),
+                _ => visit_value(prim, conv, node, probing, lend, want, visitor),
             },
             Ok(None) => match want {
                 Want::Option | Want::Any | Want::Value => visitor.visit_none(),
@@ -160,6 +206,8 @@ pub(crate) struct PrimDe<'a> {
     conv: Conv,
     node: &'a Node,
     probing: bool,
+    /// Text and bytes are lent for the deserializer's lifetime (see `State::lending`).
+    lend: bool,
     owned: Option<String>,
     /// Set when the target asks for a `String` (what the probe records).
     wanted: &'a Cell<bool>,
@@ -180,6 +228,7 @@ impl<'a> PrimDe<'a> {
             conv,
             node,
             probing,
+            lend: false,
             owned: None,
             wanted,
         }
@@ -195,6 +244,7 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
             self.conv,
             self.node,
             self.probing,
+            self.lend,
             Want::Any,
             visitor,
         )
@@ -215,6 +265,7 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
                 self.conv,
                 self.node,
                 self.probing,
+                self.lend,
                 Want::Value,
                 visitor,
             )
@@ -241,6 +292,7 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
             self.conv,
             self.node,
             self.probing,
+            self.lend,
             Want::Tuple(len),
             visitor,
         )
@@ -257,6 +309,7 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
             self.conv,
             self.node,
             self.probing,
+            self.lend,
             Want::Tuple(len),
             visitor,
         )
@@ -273,6 +326,7 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
             self.conv,
             self.node,
             self.probing,
+            self.lend,
             Want::Struct(fields),
             visitor,
         )
@@ -289,6 +343,7 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
             self.conv,
             self.node,
             self.probing,
+            self.lend,
             Want::Enum(variants),
             visitor,
         )
@@ -303,6 +358,7 @@ impl<'de> Deserializer<'de> for PrimDe<'_> {
                 self.conv,
                 self.node,
                 self.probing,
+                self.lend,
                 Want::String,
                 visitor,
             ),
@@ -355,9 +411,17 @@ fn visit_prim<'de, V: Visitor<'de>>(
     conv: Conv,
     node: &Node,
     probing: bool,
+    lend: bool,
     want: Want,
     visitor: V,
 ) -> Res<V::Value> {
+    if lend {
+        match lendable(prim, conv, want) {
+            Some(Prim::Str(s)) => return visitor.visit_borrowed_str(lent(s)),
+            Some(Prim::Bytes(b)) => return visitor.visit_borrowed_bytes(lent(b)),
+            _ => {}
+        }
+    }
     let prim = match prim {
         Prim::Str(s) => match want {
             Want::Str | Want::String | Want::Char

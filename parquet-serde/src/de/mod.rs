@@ -55,12 +55,14 @@
 
 mod access;
 pub(crate) mod assemble;
+mod batch;
 mod constant;
 mod cursor;
 mod error;
 mod feed;
 mod leaf;
 mod node;
+mod parallel;
 mod probe;
 mod reader;
 mod rows;
@@ -85,6 +87,7 @@ use crate::value::Value;
 use feed::{Feeder, Filtered};
 use rows::{Assembly, RowLoop};
 
+pub use batch::Batch;
 pub(crate) use constant::{ConstValue, Constant};
 pub use reader::Reader;
 pub(crate) use source::IntoChunkReader;

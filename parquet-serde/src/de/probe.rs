@@ -6,7 +6,7 @@
 //! every optional as present and every list with one element; enums with data decode all
 //! their variants' columns (the variant a row takes depends on the data).
 
-use serde::de::DeserializeOwned;
+use serde::de::Deserialize;
 
 use crate::error::{ErrorKind, Result};
 
@@ -30,13 +30,15 @@ pub(crate) struct Projection {
 /// A schema mismatch (a field the file lacks without a default, a type that cannot be read
 /// from its column) is an error now. When the type rejects a stand-in value instead, the
 /// probe cannot tell what it reads, and every column is decoded.
-pub(crate) fn project<T: DeserializeOwned>(
+pub(crate) fn project<T: Deserialize<'static>>(
     tree: &mut Tree,
     keep: Option<&[bool]>,
 ) -> Result<Projection> {
     let kept = |c: usize| keep.is_none_or(|k| k.get(c).copied().unwrap_or(false));
     let mut st = State::for_probe(tree);
-    let result = T::deserialize(NodeDe::root(tree, &mut st));
+    // The probe lends its stand-ins (statics) to types that borrow: `'static`. The row is
+    // dropped at once.
+    let result = T::deserialize(NodeDe::root(tree, &mut st)).map(drop);
     let Some(probe) = st.probe.take() else {
         return Err(crate::Error::schema("probe state lost"));
     };

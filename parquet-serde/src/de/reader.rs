@@ -4,8 +4,9 @@ use std::fmt;
 use std::fs::File;
 use std::marker::PhantomData;
 use std::path::Path;
+use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
+use serde::de::{Deserialize, DeserializeOwned};
 
 use crate::core::file::{ChunkReader, FileReader, ParquetMetaData, ReadOptions};
 use crate::core::schema::Schema;
@@ -13,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::filter::{FilterOptions, FilterReport, Predicate};
 use crate::value::Value;
 
+use super::batch::Batch;
 use super::constant::Constant;
 use super::feed::{pipelined, FileOrder, Filtered, ReaderFeed};
 use super::rows::{Assembly, RowLoop};
@@ -64,7 +66,7 @@ pub struct Reader<R, T> {
     rows: RowLoop,
     feed: ReaderFeed,
     /// The file's path, when opened by path: its errors name it.
-    path: Option<Box<Path>>,
+    path: Option<Arc<Path>>,
     _rows: PhantomData<fn() -> T>,
 }
 
@@ -78,7 +80,9 @@ impl<R, T> fmt::Debug for Reader<R, T> {
     }
 }
 
-impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
+// `Deserialize<'static>`, not `DeserializeOwned`: a type that borrows (read by batches)
+// opens a reader too; rows one by one need `DeserializeOwned` (the `Iterator` impl).
+impl<R: ChunkReader, T: Deserialize<'static>> Reader<R, T> {
     /// Opens a file with default options (page checksums verified).
     pub fn new(reader: R) -> Result<Self> {
         Self::with_options(reader, ReadOptions::default())
@@ -219,7 +223,7 @@ impl<R: ChunkReader> Reader<R, Value> {
             ));
         }
         // Constant fields stay when every field is kept or when one is named.
-        let mut constants = std::mem::take(&mut self.asm.tree.constants);
+        let mut constants = self.asm.tree.constants.clone();
         if !columns.is_empty() {
             constants.retain(|c| columns.iter().any(|s| s.as_ref() == c.name()));
         }
@@ -229,6 +233,50 @@ impl<R: ChunkReader> Reader<R, Value> {
 }
 
 impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
+    /// Every row left, in order, stopping at the first error, with the row groups decoded
+    /// and their rows assembled on [`ReadOptions::threads`] threads at once (the calling
+    /// one included): for a row type that may go to another thread (`T: Send`). Each
+    /// thread holds one row group's columns at a time, so memory holds at most that many
+    /// row groups beside the rows. The rows, and the first error, are those of
+    /// [`from_slice`](crate::from_slice); an error names its row group, column and row.
+    ///
+    /// With one thread allowed, a single row group, a [`filter`](Self::filter) or rows
+    /// already read, it reads as `from_slice` does (helper threads decode while this thread
+    /// assembles).
+    ///
+    /// ```
+    /// # fn main() -> parquet_serde::Result<()> {
+    /// use parquet_serde::{ParquetSchema, ReadOptions, Reader, WriterOptions};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, ParquetSchema, Debug, PartialEq)]
+    /// struct Log {
+    ///     ts: i64,
+    ///     message: String,
+    /// }
+    /// let logs: Vec<Log> = (0..1000).map(|ts| Log { ts, message: format!("event {ts}") }).collect();
+    /// let bytes = parquet_serde::to_vec_with(&logs, WriterOptions::default().row_group_rows(100))?;
+    ///
+    /// let options = ReadOptions::default().threads(2);
+    /// let rows: Vec<Log> = Reader::with_options(&bytes[..], options)?.read_all_par()?;
+    /// assert_eq!(rows, logs);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn read_all_par(self) -> Result<Vec<T>>
+    where
+        T: Send,
+    {
+        let threads = self.file.options().threads;
+        let whole = matches!(&self.feed, ReaderFeed::FileOrder(_)) && !self.rows.started();
+        if threads < 2 || !whole || self.file.num_row_groups() < 2 {
+            let mut rows = Vec::with_capacity(self.capacity());
+            self.collect_into(&mut rows)?;
+            return Ok(rows);
+        }
+        super::parallel::read_all(&self.file, &self.asm.tree, &self.asm.projected, threads)
+            .map_err(|e| self.at_file(e))
+    }
+
     /// Appends every row left to `out`, stopping at the first error. With more than one
     /// thread allowed ([`ReadOptions::threads`]) and no filter, helper threads decode the
     /// columns while this thread assembles the rows.
@@ -244,18 +292,9 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
         }
         Ok(())
     }
-
-    /// `e` naming the file, when it was opened by path.
-    #[cold]
-    fn at_file(&self, e: Error) -> Error {
-        match &self.path {
-            Some(path) => e.context(format_args!("`{}`", path.display())),
-            None => e,
-        }
-    }
 }
 
-impl<T: DeserializeOwned> Reader<File, T> {
+impl<T: Deserialize<'static>> Reader<File, T> {
     /// Opens the file at `path` (read by positioned reads).
     pub fn from_path(path: impl AsRef<Path>) -> Result<Self> {
         Self::from_path_with_options(path, ReadOptions::default())
@@ -279,6 +318,37 @@ impl<T: DeserializeOwned> Reader<File, T> {
 }
 
 impl<R: ChunkReader, T> Reader<R, T> {
+    /// The next row group's rows as a [`Batch`], which a type that borrows its text and
+    /// bytes reads (`&str`, `&[u8]`, `Cow`): `None` after the last. The columns decoded are
+    /// those `T` reads; with a [`filter`](Self::filter), the batch holds the selected rows
+    /// of the next matching row group. Row groups are decoded as the row iterator decodes
+    /// them (the next one on a background thread while the batch is used, when worth it).
+    /// After an error, the next call moves on to the next row group. Fails when rows of
+    /// the current row group were read one by one and some are left.
+    pub fn next_batch(&mut self) -> Option<Result<Batch>> {
+        let next = self
+            .rows
+            .next_batch(&self.file, &mut self.asm, &mut self.feed)?;
+        let batch = next.and_then(|(group, st, rows)| {
+            Batch::new(self.asm.tree.clone(), st, group, rows, self.path.clone())
+        });
+        Some(batch.map_err(|e| self.at_file(e)))
+    }
+
+    /// `e` naming the file, when it was opened by path.
+    #[cold]
+    fn at_file(&self, e: Error) -> Error {
+        match &self.path {
+            Some(path) => e.context(format_args!("`{}`", path.display())),
+            None => e,
+        }
+    }
+
+    /// The batches of [`next_batch`](Self::next_batch), as an iterator.
+    pub fn batches(mut self) -> impl Iterator<Item = Result<Batch>> {
+        std::iter::from_fn(move || self.next_batch())
+    }
+
     /// The file's schema.
     pub fn schema(&self) -> &Schema {
         self.file.schema()

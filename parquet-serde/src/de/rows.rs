@@ -3,7 +3,9 @@
 //! the cursors a [`Feeder`] installs, and locates their errors: row number, row group and
 //! column path.
 
-use serde::de::DeserializeOwned;
+use std::sync::Arc;
+
+use serde::de::{Deserialize, DeserializeOwned};
 
 use crate::core::file::{ChunkReader, FileReader};
 use crate::core::schema::Schema;
@@ -22,8 +24,8 @@ use super::tree::Tree;
 /// leaf columns the type reads.
 #[derive(Debug)]
 pub(crate) struct Assembly {
-    /// The compiled schema, projected.
-    pub tree: Tree,
+    /// The compiled schema, projected (shared with the [`Batch`](super::Batch)es read).
+    pub tree: Arc<Tree>,
     /// The cursors and struct plans.
     pub st: State,
     /// Ordinals of the leaf columns decoded, ascending.
@@ -36,7 +38,7 @@ impl Assembly {
     /// The assembly of rows of `T` from files of `schema`: only the leaf columns `T` reads
     /// are projected, and of those only the ones `columns` selects (see
     /// [`select_leaves`]; every one when empty).
-    pub fn new<T: DeserializeOwned, S: AsRef<str>>(
+    pub fn new<T: Deserialize<'static>, S: AsRef<str>>(
         schema: &Schema,
         columns: &[S],
     ) -> Result<Assembly> {
@@ -45,7 +47,7 @@ impl Assembly {
 
     /// [`new`](Self::new) with constant top-level fields for the names the file lacks
     /// (see [`constant`](super::constant)).
-    pub fn with_constants<T: DeserializeOwned, S: AsRef<str>>(
+    pub fn with_constants<T: Deserialize<'static>, S: AsRef<str>>(
         schema: &Schema,
         columns: &[S],
         constants: &[Constant],
@@ -58,7 +60,7 @@ impl Assembly {
         let projected = (0..mask.len()).filter(|&c| mask[c]).collect();
         let st = State::for_reading(&tree);
         Ok(Assembly {
-            tree,
+            tree: Arc::new(tree),
             st,
             projected,
             owned: projection.owned,
@@ -72,6 +74,10 @@ impl Assembly {
         }
     }
 }
+
+/// A row group taken whole for a batch: the group, the state holding its cursors, and its
+/// rows' file rows as runs in order.
+pub(crate) type BatchParts = (Group, State, Vec<std::ops::Range<u64>>);
 
 /// Where the row loop is: the row group being read and the next row in it.
 #[derive(Debug, Default)]
@@ -171,6 +177,33 @@ impl RowLoop {
                 }
             }
         }
+    }
+
+    /// The next row group whole, for a [`Batch`](super::Batch): its cursors taken out of
+    /// `asm` (a fresh state left in their place) with the group and its rows' file rows.
+    /// Fails when rows of the current row group were read one by one and some are left.
+    pub fn next_batch<R: ChunkReader, F: Feeder>(
+        &mut self,
+        file: &FileReader<R>,
+        asm: &mut Assembly,
+        feeder: &mut F,
+    ) -> Option<Result<BatchParts>> {
+        if self.open && self.next < self.group.rows {
+            return Some(Err(Error::invalid_argument(format!(
+                "a batch is a whole row group, but {} rows of row group {} were read one by one and {} are left",
+                self.next,
+                self.group.rg,
+                self.group.rows - self.next
+            ))));
+        }
+        if let Err(e) = self.next_group(file, asm, feeder)? {
+            return Some(Err(e));
+        }
+        let group = self.group;
+        self.next = group.rows;
+        self.read += group.rows as u64;
+        let st = std::mem::replace(&mut asm.st, State::for_reading(&asm.tree));
+        Some(Ok((group, st, feeder.file_rows(&group))))
     }
 
     /// Locates the error of row `k` of the group and moves every cursor to the next row.

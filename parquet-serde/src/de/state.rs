@@ -23,9 +23,11 @@ pub(crate) struct Probe {
     pub owned: Vec<bool>,
     /// Groups read as structs, with serde's field lists.
     pub structs: Vec<(NodeId, &'static [&'static str])>,
-    /// Zeros handed out as byte values.
-    zeros: Vec<u8>,
 }
+
+/// Zeros the probe hands out as fixed-width byte values (widths are capped at 64 KiB): a
+/// static, so that a stand-in lent to a borrowing type lives as long as any borrow.
+static ZEROS: [u8; 1 << 16] = [0; 1 << 16];
 
 /// The mutable state of the assembler.
 #[derive(Debug)]
@@ -37,6 +39,10 @@ pub(crate) struct State {
     /// Field lists found equal by name to one the tree has a plan for, at another address:
     /// `(address, length, node, plan)`.
     plan_aliases: Vec<(usize, usize, NodeId, usize)>,
+    /// Text and bytes go to the visitor as borrowed for the deserializer's lifetime
+    /// (`visit_borrowed_str`), for types that borrow: set by the probe (its stand-ins are
+    /// statics) and by a [`Batch`](super::Batch) (its buffers outlive the rows).
+    lend: bool,
 }
 
 fn not_projected(tree: &Tree, node: NodeId) -> Error {
@@ -56,9 +62,9 @@ impl State {
                 owned: vec![false; tree.num_leaves],
                 decide: vec![false; tree.nodes.len()],
                 structs: Vec::new(),
-                zeros: Vec::new(),
             })),
             plan_aliases: Vec::new(),
+            lend: true,
         }
     }
 
@@ -68,7 +74,24 @@ impl State {
             cursors: (0..tree.num_leaves).map(|_| None).collect(),
             probe: None,
             plan_aliases: Vec::new(),
+            lend: false,
         }
+    }
+
+    /// This state, lending its cursors' text and bytes to the rows (see
+    /// [`lending`](Self::lending)): only a [`Batch`](super::Batch), which keeps the cursors'
+    /// buffers unchanged while the rows live, makes one.
+    pub fn into_lending(self) -> State {
+        State { lend: true, ..self }
+    }
+
+    /// Whether text and bytes are lent to the visitor for the deserializer's whole
+    /// lifetime: only while the probe runs (its stand-ins are statics) and in a
+    /// [`Batch`](super::Batch)'s state (its cursors' buffers are neither changed nor freed
+    /// while the rows borrowing them live).
+    #[inline(always)]
+    pub fn lending(&self) -> bool {
+        self.lend
     }
 
     /// The plan of serde's `fields` for group `node`: the tree's, found by the address of
@@ -227,7 +250,7 @@ impl State {
         if let Some(l) = p.leaves.get_mut(col) {
             *l = true;
         }
-        Ok(Some(dummy(physical, tree, node, &mut p.zeros)))
+        Ok(Some(dummy(physical, tree, node)))
     }
 
     /// Marks every leaf below `node` as read (the probe's answer for values whose shape
@@ -243,12 +266,7 @@ impl State {
 
 /// The probe's stand-in value of a leaf: plausible for every target (1 for numbers, `"0"`
 /// for text, zeros of the width for fixed bytes).
-fn dummy<'a>(
-    physical: crate::core::format::Type,
-    tree: &Tree,
-    node: NodeId,
-    zeros: &'a mut Vec<u8>,
-) -> Prim<'a> {
+fn dummy(physical: crate::core::format::Type, tree: &Tree, node: NodeId) -> Prim<'static> {
     use crate::core::format::Type;
     match physical {
         Type::Boolean => Prim::Bool(true),
@@ -259,9 +277,7 @@ fn dummy<'a>(
         Type::Double => Prim::F64(0.0),
         Type::FixedLenByteArray => {
             let width = tree.type_length(node).clamp(0, 1 << 16) as usize;
-            zeros.clear();
-            zeros.resize(width, 0);
-            Prim::Bytes(zeros)
+            Prim::Bytes(&ZEROS[..width])
         }
         Type::ByteArray | Type::Unknown(_) => Prim::Bytes(b"0"),
     }

@@ -135,4 +135,9 @@ impl Feeder for Filtered {
         }
         group.first_row
     }
+
+    fn file_rows(&self, group: &Group) -> Vec<std::ops::Range<u64>> {
+        let at = |r: &std::ops::Range<u64>| group.first_row + r.start..group.first_row + r.end;
+        self.selected.ranges().iter().map(at).collect()
+    }
 }

@@ -7,6 +7,8 @@
 //!   the row group before were handed out;
 //! - [`Filtered`] (filtered.rs): only the row groups a predicate matches, and in them only
 //!   the selected rows (decoded in order or shared out);
+//! - [`OneGroup`] (one_group.rs): a single row group, decoded in order on the thread that
+//!   assembles it (each row group of a parallel read);
 //! - [`pipelined`]: helper threads decode every row group a few pages at a time and send
 //!   the runs down channels, while the calling thread assembles (the whole-file reads).
 //!
@@ -16,6 +18,7 @@
 mod file_order;
 mod filtered;
 mod in_order;
+mod one_group;
 pub(super) mod pipelined;
 mod read_ahead;
 mod row_pages;
@@ -32,6 +35,7 @@ use super::state::State;
 
 pub(super) use file_order::FileOrder;
 pub(super) use filtered::Filtered;
+pub(super) use one_group::OneGroup;
 
 /// Stored bytes of a row group's projected columns from which they are decoded on several
 /// threads, or ahead (below, starting a thread costs more than it saves).
@@ -73,6 +77,12 @@ pub(super) trait Feeder {
     /// The file row of row `k` of `group` (for errors).
     fn file_row(&self, group: &Group, k: usize) -> u64 {
         group.first_row + k as u64
+    }
+
+    /// The file rows of `group`'s rows, as runs in order (what [`file_row`](Self::file_row)
+    /// counts through): for a batch, which outlives the feeder's knowledge of its group.
+    fn file_rows(&self, group: &Group) -> Vec<std::ops::Range<u64>> {
+        std::iter::once(group.first_row..group.first_row + group.rows as u64).collect()
     }
 
     /// After row `next - 1` of the current group failed half-way: moves every cursor to
@@ -268,6 +278,13 @@ impl Feeder for ReaderFeed {
         match self {
             ReaderFeed::FileOrder(f) => f.file_row(group, k),
             ReaderFeed::Filtered(f) => f.file_row(group, k),
+        }
+    }
+
+    fn file_rows(&self, group: &Group) -> Vec<std::ops::Range<u64>> {
+        match self {
+            ReaderFeed::FileOrder(f) => f.file_rows(group),
+            ReaderFeed::Filtered(f) => f.file_rows(group),
         }
     }
 }

@@ -1,0 +1,135 @@
+//! Owned against borrowed rows, and row groups assembled sequentially against in parallel,
+//! on the log workloads of shared/tools/compare-arrow (`flat`: application log records;
+//! `nested`: events with tags, a string map, an optional struct and a list of structs),
+//! written by `to_vec_with` (Snappy) in row groups of 50,000 rows.
+//!
+//! - `owned`: `from_slice::<T>` (helper threads decode, the calling thread assembles);
+//! - `borrowed`: `Reader::<_, TRef>::batches()` and `Batch::rows::<TRef>()`, a type whose
+//!   text fields are `&str` (no allocation per value);
+//! - `parallel`: `Reader::read_all_par` (row groups decoded and assembled on several
+//!   threads).
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use parquet_serde::{Compression, Reader, WriterOptions};
+use serde::Deserialize;
+
+#[path = "../tests/common/logs.rs"]
+mod logs;
+use logs::{flat_rows, nested_rows, Event, LogFlat};
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct LogFlatRef<'a> {
+    ts_micros: i64,
+    level: &'a str,
+    target: &'a str,
+    message: &'a str,
+    latency_ms: f64,
+    status: i32,
+    user_id: Option<i64>,
+    request_id: &'a str,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct HttpRef<'a> {
+    method: &'a str,
+    path: &'a str,
+    status: u16,
+    latency_ms: f64,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct SpanRef<'a> {
+    name: &'a str,
+    dur_us: i64,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct EventRef<'a> {
+    ts_micros: i64,
+    level: &'a str,
+    message: &'a str,
+    #[serde(borrow)]
+    tags: Vec<&'a str>,
+    #[serde(borrow)]
+    attrs: BTreeMap<&'a str, &'a str>,
+    #[serde(borrow)]
+    http: Option<HttpRef<'a>>,
+    #[serde(borrow)]
+    spans: Vec<SpanRef<'a>>,
+}
+
+fn options() -> WriterOptions {
+    WriterOptions::default()
+        .compression(Compression::Snappy)
+        .row_group_rows(50_000)
+}
+
+fn bench(c: &mut Criterion) {
+    let flat = parquet_serde::to_vec_with(&flat_rows(200_000), options()).unwrap();
+    let nested = parquet_serde::to_vec_with(&nested_rows(100_000), options()).unwrap();
+
+    let mut g = c.benchmark_group("borrowed_read/flat");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    g.throughput(Throughput::Elements(200_000));
+    g.bench_function("owned", |b| {
+        b.iter(|| parquet_serde::from_slice::<LogFlat>(&flat).unwrap().len())
+    });
+    g.bench_function("borrowed", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for batch in Reader::<_, LogFlatRef>::new(&flat[..]).unwrap().batches() {
+                let batch = batch.unwrap();
+                n += black_box(batch.rows::<LogFlatRef>().unwrap()).len();
+            }
+            n
+        })
+    });
+    g.bench_function("parallel", |b| {
+        b.iter(|| {
+            Reader::<_, LogFlat>::new(&flat[..])
+                .unwrap()
+                .read_all_par()
+                .unwrap()
+                .len()
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("borrowed_read/nested");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    g.throughput(Throughput::Elements(100_000));
+    g.bench_function("owned", |b| {
+        b.iter(|| parquet_serde::from_slice::<Event>(&nested).unwrap().len())
+    });
+    g.bench_function("borrowed", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for batch in Reader::<_, EventRef>::new(&nested[..]).unwrap().batches() {
+                let batch = batch.unwrap();
+                n += black_box(batch.rows::<EventRef>().unwrap()).len();
+            }
+            n
+        })
+    });
+    g.bench_function("parallel", |b| {
+        b.iter(|| {
+            Reader::<_, Event>::new(&nested[..])
+                .unwrap()
+                .read_all_par()
+                .unwrap()
+                .len()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
