@@ -151,12 +151,20 @@ pub(crate) fn decode_path(path: &str) -> Result<String> {
 
 /// The lowest protocol the data needs.
 pub(crate) fn protocol_for(needs: Needs) -> Protocol {
-    if needs.timestamp_ntz {
+    let features: Vec<String> = [
+        (needs.timestamp_ntz, "timestampNtz"),
+        (needs.variant, "variantType"),
+    ]
+    .into_iter()
+    .filter(|(needed, _)| *needed)
+    .map(|(_, name)| name.to_string())
+    .collect();
+    if !features.is_empty() {
         Protocol {
             min_reader_version: 3,
             min_writer_version: 7,
-            reader_features: Some(vec!["timestampNtz".into()]),
-            writer_features: Some(vec!["timestampNtz".into()]),
+            reader_features: Some(features.clone()),
+            writer_features: Some(features),
         }
     } else {
         Protocol {

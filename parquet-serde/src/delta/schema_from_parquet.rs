@@ -1,8 +1,10 @@
 //! The Delta schema string of a Parquet schema (PROTOCOL.md, "Schema Serialization Format"):
 //! nested groups as `struct`, lists as `array`, maps as `map`, decimals, dates, timestamps
 //! (`timestamp` for instants, `timestamp_ntz` for local date-times, which needs the
-//! `timestampNtz` table feature), and VARIANT groups as the struct of binaries
-//! (`metadata`, `value`) that delta-rs 1.6.6 reads (see [`Needs`]).
+//! `timestampNtz` table feature), and VARIANT groups as `variant`, which needs the
+//! `variantType` table feature (delta-rs 1.6.6 reads it, as the struct of the two binaries);
+//! a shredded VARIANT (with `typed_value`) stays the struct of its binaries `metadata` and
+//! `value`, which every reader reads (see [`Needs`]).
 
 use serde_json::{json, Value as Json};
 
@@ -16,6 +18,8 @@ use crate::error::{Error, Result};
 pub(crate) struct Needs {
     /// A `timestamp_ntz` column: reader 3 / writer 7 with the `timestampNtz` feature.
     pub timestamp_ntz: bool,
+    /// A `variant` column: reader 3 / writer 7 with the `variantType` feature.
+    pub variant: bool,
 }
 
 /// The type of a partition column (`date=…` is a date, `hour=…` an integer).
@@ -106,8 +110,16 @@ fn element_type(node: &SchemaNode, needs: &mut Needs) -> Result<Json> {
         NodeKind::Primitive { .. } => Ok(Json::String(primitive_type(node, needs)?)),
         NodeKind::Group { fields } => {
             if let Some(LogicalType::Variant { .. }) = node.logical_type {
-                // delta-rs 1.6.6 does not read the `variantType` feature's `variant` type from
-                // our files; the struct of the two binaries reads everywhere.
+                // Unshredded (the two binaries alone): Delta's `variant` type, as delta-rs
+                // 1.6.6 reads it. Shredded: `variantShredding` is a preview feature no reader
+                // here takes, so the struct of the two binaries (the `typed_value` column is
+                // left undeclared: readers skip it).
+                let unshredded = fields.len() == 2
+                    && fields.iter().all(|f| f.name == "metadata" || f.name == "value");
+                if unshredded {
+                    needs.variant = true;
+                    return Ok(Json::String("variant".into()));
+                }
                 return Ok(json!({"type": "struct", "fields": [
                     {"name": "metadata", "type": "binary", "nullable": false, "metadata": {}},
                     {"name": "value", "type": "binary", "nullable": false, "metadata": {}},
@@ -243,6 +255,7 @@ mod tests {
         )
         .unwrap();
         assert!(needs.timestamp_ntz);
+        assert!(needs.variant);
         let v: Json = serde_json::from_str(&text).unwrap();
         let ty = |i: usize| v["fields"][i]["type"].clone();
         assert_eq!(ty(0), "timestamp");
@@ -261,10 +274,21 @@ mod tests {
             json!({"type":"map","keyType":"string","valueType":"double","valueContainsNull":false})
         );
         assert_eq!(ty(8)["fields"][0]["type"], "boolean");
-        assert_eq!(ty(9)["fields"][1]["name"], "value");
+        assert_eq!(ty(9), "variant");
         assert_eq!(ty(10), "date");
         assert_eq!(v["fields"][11]["name"], "hour");
         assert_eq!(ty(11), "integer");
+
+        // A shredded VARIANT: the struct of its two binaries, no feature.
+        let shredded = Schema::parse(
+            "message m { optional group v (VARIANT(1)) { required binary metadata;
+               optional binary value; optional int64 typed_value; } }",
+        )
+        .unwrap();
+        let (text, needs) = schema_string(shredded.root(), &[]).unwrap();
+        assert!(!needs.variant);
+        let v: Json = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["fields"][0]["type"]["fields"][1]["name"], "value");
 
         let err =
             schema_string(schema.root(), &[("msg".into(), PartitionType::String)]).unwrap_err();

@@ -25,12 +25,13 @@ use crate::error::{Error, Result};
 /// where Delta's form is coarser: timestamps in milliseconds, strings cut to 32
 /// characters; no bounds for floating point columns that may hold NaN). The first commit
 /// also writes the `protocol` (the lowest the schema needs: 1/2, or 3/7 with the
-/// `timestampNtz` feature for local date-times) and the `metaData` with the schema derived
-/// from the Parquet schema (structs, lists, maps, decimals, dates, timestamps; partition
-/// columns typed `date`, `integer` or `string` by their values). VARIANT columns are
-/// declared as the struct of their two binaries, `metadata` and `value` (delta-rs 1.6.6 does
-/// not read the `variantType` table feature); decode them with
-/// [`Variant`](crate::variant::Variant) on any side.
+/// `timestampNtz` feature for local date-times and the `variantType` feature for VARIANT
+/// columns) and the `metaData` with the schema derived from the Parquet schema (structs,
+/// lists, maps, decimals, dates, timestamps, `variant`; partition columns typed `date`,
+/// `integer` or `string` by their values). delta-rs 1.6.6 reads a `variant` column as the
+/// struct of its two binaries, `metadata` and `value`; decode them with
+/// [`Variant`](crate::variant::Variant) on any side. (A shredded VARIANT is declared as that
+/// struct: the shredding feature is a preview no reader here takes.)
 ///
 /// **Exactly once.** Every commit carries a `txn` for the table's application id
 /// ([`app_id`](Self::app_id), by default `parquet-serde`) whose version is one above the
