@@ -4,9 +4,9 @@
 //! [`SchemaNode::list`], [`SchemaNode::map`] and the `with_*` methods); [`Schema`] pairs a
 //! validated root with its leaf [`ColumnDescriptor`]s (path, physical type, annotations,
 //! max definition and repetition levels, and the levels reached at each node of the path).
-//! A schema converts to and from the footer's `SchemaElement` list
-//! ([`Schema::from_elements`], [`Schema::to_elements`]) and to and from the message-type
-//! text parquet-java and arrow print ([`Schema::parse`], `Display`):
+//! A schema is read from and written to the footer's `SchemaElement` list by the file
+//! reader and writer, and converts to and from the message-type text parquet-java and arrow
+//! print ([`Schema::parse`], `Display`):
 //!
 //! ```text
 //! message m {

@@ -9,8 +9,8 @@ use crate::core::values::Int96;
 
 /// Statistics of a column chunk or page: typed min/max bounds and counts.
 ///
-/// Built with [`ColumnStatistics::from_thrift`], which applies the reading rules of
-/// `parquet.thrift`:
+/// Built from the footer's statistics (`ColumnChunkMetaData::statistics`), by the reading
+/// rules of `parquet.thrift`:
 /// - `min_value`/`max_value` are used when present and the footer has `column_orders`
 ///   (without it their meaning is undefined); the deprecated `min`/`max` only for
 ///   BOOLEAN, INT32, INT64, FLOAT and DOUBLE columns whose order is signed (old writers
