@@ -98,6 +98,9 @@ pub struct CompactReport {
     /// safety" at [`Dataset::compact`](crate::dataset::Dataset::compact)) removed before
     /// this one started.
     pub leftovers_removed: usize,
+    /// The version of a Delta table's compaction commit (`None` for a folder, or when
+    /// nothing was merged): see [`DeltaTable::compact`](crate::delta::DeltaTable::compact).
+    pub table_version: Option<u64>,
 }
 
 impl std::fmt::Display for CompactReport {
@@ -126,6 +129,10 @@ impl std::fmt::Display for CompactReport {
             f,
             "inputs removed: {}; files left as they were: {}; leftovers of an interrupted compaction removed: {}",
             self.inputs_removed, self.files_kept, self.leftovers_removed
-        )
+        )?;
+        match self.table_version {
+            Some(v) => write!(f, "\ncommitted as table version {v} (inputs removed from the table, deleted by vacuum)"),
+            None => Ok(()),
+        }
     }
 }
