@@ -198,3 +198,27 @@ fn remove_new_outputs(files: &[DataFile], before: &HashSet<PathBuf>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(feature = "object_store")]
+    #[test]
+    fn a_table_in_an_object_store_is_refused() {
+        let store = std::sync::Arc::new(object_store::memory::InMemory::new());
+        let table = DeltaTable::open_store(store, "t").unwrap();
+        let err = table.compact(&CompactOptions::default()).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Unsupported);
+        assert!(err.to_string().contains("object store"), "{err}");
+    }
+
+    #[test]
+    fn an_empty_table_has_nothing_to_compact() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = DeltaTable::open(dir.path())
+            .compact(&CompactOptions::default())
+            .unwrap();
+        assert_eq!(report, CompactReport::default());
+    }
+}
