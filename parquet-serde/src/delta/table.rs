@@ -409,6 +409,20 @@ impl DeltaTable {
         self.commit_as(adds, removes, false)
     }
 
+    /// The paths (relative to the root) of the latest version's live files and of the
+    /// files it removed: paths a new file must not take, as they are never added again.
+    pub(crate) fn known_paths(&self) -> Result<Vec<String>> {
+        match self.snapshot()? {
+            None => Ok(Vec::new()),
+            Some(s) => s
+                .files
+                .keys()
+                .chain(s.tombstones.keys())
+                .map(|p| decode_path(p))
+                .collect(),
+        }
+    }
+
     /// The local folder of a local table; `None` for a table in an object store.
     pub(crate) fn local_folder(&self) -> Option<&Path> {
         self.inner.local_root.as_deref()
@@ -468,10 +482,14 @@ impl DeltaTable {
                 })
                 .collect();
             if rewrite && skipped > 0 {
+                let known = adds
+                    .iter()
+                    .find(|p| !live_adds.iter().any(|l| l.add.path == p.add.path));
                 return Err(Error::invalid_argument(format!(
-                    "{}: compaction output already in the table's log (or removed from it): \
-                     nothing committed",
-                    store.describe()
+                    "{}: compaction output `{}` is already in the table's log (or removed \
+                     from it): nothing committed",
+                    store.describe(),
+                    known.map_or("", |p| p.add.path.as_str())
                 )));
             }
             let mut live_removes = Vec::new();

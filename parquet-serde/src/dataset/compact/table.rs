@@ -95,8 +95,12 @@ pub(crate) fn compact_table(
             )));
         }
     }
+    // An output never takes the path of a file the table holds or removed (whose file a
+    // vacuum may have deleted): the log would refuse to add it.
+    let known = table.known_paths()?.iter().map(|p| root.join(p)).collect();
+    let options = options.clone().avoiding(known);
     let before = listing(files);
-    let compaction = match compact_files(files, options, Inputs::Keep) {
+    let compaction = match compact_files(files, &options, Inputs::Keep) {
         Ok(c) => c,
         Err(e) => {
             remove_new_outputs(files, &before);
@@ -211,6 +215,46 @@ mod tests {
         let err = table.compact(&CompactOptions::default()).unwrap_err();
         assert_eq!(err.kind(), crate::ErrorKind::Unsupported);
         assert!(err.to_string().contains("object store"), "{err}");
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct Row {
+        id: i64,
+    }
+
+    #[test]
+    fn outputs_never_take_the_path_of_a_removed_file_a_vacuum_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("k=a")).unwrap();
+        let table = DeltaTable::open(dir.path()).vacuum_after(std::time::Duration::ZERO);
+        let add = |n: i64| {
+            let path = dir.path().join(format!("k=a/part-{n}.parquet"));
+            crate::ser::to_path(&path, &[Row { id: n }]).unwrap();
+            table.commit_files(&[path]).unwrap();
+        };
+        let options = CompactOptions::default();
+        add(0);
+        add(1);
+        table.compact(&options).unwrap();
+        add(2);
+        table.compact(&options).unwrap();
+        assert_eq!(table.files().unwrap(), ["k=a/part-0.compact-2.parquet"]);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let deleted = table.vacuum().unwrap();
+        assert!(deleted.contains(&"k=a/part-0.compact.parquet".to_string()));
+        // `part-0.compact.parquet` is free on disk, but removed in the log.
+        add(3);
+        let report = table.compact(&options).unwrap();
+        assert_eq!(report.rows, 4);
+        assert_eq!(table.files().unwrap(), ["k=a/part-0.compact-3.parquet"]);
+        let rows: Vec<Row> = crate::dataset::Dataset::open(dir.path())
+            .unwrap()
+            .read_all()
+            .unwrap();
+        let mut ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        ids.sort();
+        assert_eq!(ids, [0, 1, 2, 3]);
     }
 
     #[test]
