@@ -27,6 +27,9 @@ pub(crate) struct DeltaTable {
     pub types: BTreeMap<String, FieldType>,
     /// Each file's statistics, by its path (files without statistics are absent).
     pub stats: HashMap<PathBuf, FileStats>,
+    /// Each file's path as its `add` in the log states it, by its local path (what a
+    /// compaction removes).
+    pub paths: HashMap<PathBuf, String>,
 }
 
 /// Whether `dir` is the root of a Delta table: a `_delta_log/` folder holding a commit or
@@ -71,6 +74,7 @@ pub(crate) fn open(root: &Path, version: Option<u64>) -> Result<(Vec<DataFile>, 
     }
     let mut files = Vec::with_capacity(snapshot.files.len());
     let mut stats = HashMap::new();
+    let mut paths = HashMap::new();
     for add in snapshot.files.values() {
         let what = format!("{table}: add `{}`", add.path);
         if add.deletion_vector.as_ref().is_some_and(|dv| !dv.is_null()) {
@@ -99,6 +103,7 @@ pub(crate) fn open(root: &Path, version: Option<u64>) -> Result<(Vec<DataFile>, 
         if let Some(text) = &add.stats {
             stats.insert(path.clone(), FileStats::parse(text, &what)?);
         }
+        paths.insert(path.clone(), add.path.clone());
         files.push(DataFile::new(path, partitions));
     }
     sort_files(&mut files);
@@ -107,6 +112,7 @@ pub(crate) fn open(root: &Path, version: Option<u64>) -> Result<(Vec<DataFile>, 
         version: snapshot.version,
         types,
         stats,
+        paths,
     };
     Ok((files, info))
 }

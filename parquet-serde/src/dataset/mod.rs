@@ -458,8 +458,20 @@ impl Dataset {
     /// Outputs already finished stay finished. Run one compaction of a folder at a time;
     /// writers may keep adding files meanwhile (files that appear after the listing are
     /// not touched).
+    ///
+    /// # Delta tables
+    ///
+    /// On a dataset opened from a Delta table's root (feature `delta`), the files of its
+    /// snapshot are compacted as [`DeltaTable::compact`](crate::delta::DeltaTable::compact)
+    /// does (its selected files only): no file is deleted, the inputs are removed from the
+    /// table in the commit that adds the outputs, and stay in storage until a vacuum.
     pub fn compact(&self, options: &CompactOptions) -> Result<CompactReport> {
         let files: Vec<DataFile> = self.selected_files().cloned().collect();
+        #[cfg(feature = "delta")]
+        if let Some(table) = &self.delta {
+            let committer = crate::delta::DeltaTable::open(&table.root);
+            return compact::table::compact_table(&committer, &files, &table.paths, options);
+        }
         Ok(compact::compact_files(&files, options, compact::Inputs::Remove)?.report)
     }
 

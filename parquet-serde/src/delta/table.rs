@@ -407,6 +407,62 @@ impl DeltaTable {
         adds: Vec<PendingAdd>,
         removes: Vec<String>,
     ) -> Result<CommitReport> {
+        self.commit_as(adds, removes, false)
+    }
+
+    /// The paths (relative to the root) of the latest version's live files and of the
+    /// files it removed: paths a new file must not take, as they are never added again.
+    pub(crate) fn known_paths(&self) -> Result<Vec<String>> {
+        match self.snapshot()? {
+            None => Ok(Vec::new()),
+            Some(s) => s
+                .files
+                .keys()
+                .chain(s.tombstones.keys())
+                .map(|p| decode_path(p))
+                .collect(),
+        }
+    }
+
+    /// The local folder of a local table; `None` for a table in an object store.
+    pub(crate) fn local_folder(&self) -> Option<&Path> {
+        self.inner.local_root.as_deref()
+    }
+
+    /// Commits a rewrite (a compaction): in ONE commit, a `remove` of every file of each
+    /// group's `inputs` (encoded paths) and an `add` of its `output` (a path relative to
+    /// the root of a file in place), both with `dataChange=false`, the output's partition
+    /// values those of its first input. Every input must still be live in the version the
+    /// commit lands on and every output new to the table: when another writer removed an
+    /// input meanwhile (a concurrent compaction, a retention), the commit is refused with
+    /// an error and nothing is written to the log (the caller deletes its outputs).
+    pub(crate) fn commit_rewrite(&self, groups: &[(Vec<String>, String)]) -> Result<CommitReport> {
+        let root = self.local_root("compact")?.to_path_buf();
+        let snapshot = self.snapshot()?.ok_or_else(|| {
+            Error::invalid_argument(format!("{}: no commit to compact", self.location()))
+        })?;
+        let mut adds = Vec::with_capacity(groups.len());
+        let mut removes = Vec::new();
+        for (inputs, output) in groups {
+            let mut pending = PendingAdd::from_file(output, &root.join(output))?;
+            if let Some(add) = inputs.first().and_then(|p| snapshot.files.get(p)) {
+                pending.add.partition_values = add.partition_values.clone();
+            }
+            pending.add.data_change = false;
+            adds.push(pending);
+            removes.extend(inputs.iter().cloned());
+        }
+        self.commit_as(adds, removes, true)
+    }
+
+    /// [`commit`](Self::commit); a `rewrite` marks every action `dataChange=false` and
+    /// fails, rather than skipping, an input no longer live or an output already known.
+    fn commit_as(
+        &self,
+        adds: Vec<PendingAdd>,
+        removes: Vec<String>,
+        rewrite: bool,
+    ) -> Result<CommitReport> {
         let store = self.inner.store.as_ref();
         let mut report = CommitReport::default();
         if adds.is_empty() && removes.is_empty() {
@@ -426,18 +482,42 @@ impl DeltaTable {
                     !known
                 })
                 .collect();
+            if rewrite && skipped > 0 {
+                let known = adds
+                    .iter()
+                    .find(|p| !live_adds.iter().any(|l| l.add.path == p.add.path));
+                return Err(Error::invalid_argument(format!(
+                    "{}: compaction output `{}` is already in the table's log (or removed \
+                     from it): nothing committed",
+                    store.describe(),
+                    known.map_or("", |p| p.add.path.as_str())
+                )));
+            }
             let mut live_removes = Vec::new();
             for path in &removes {
                 match snapshot.as_ref().and_then(|s| s.files.get(path)) {
                     Some(add) => live_removes.push(Remove {
                         path: path.clone(),
                         deletion_timestamp: Some(now_millis()),
-                        data_change: true,
+                        data_change: !rewrite,
                         extended_file_metadata: Some(true),
                         partition_values: Some(add.partition_values.clone()),
                         size: Some(add.size),
                         deletion_vector: None,
                     }),
+                    None if rewrite => {
+                        let what = match snapshot.as_ref() {
+                            Some(s) if s.tombstones.contains_key(path) => "was removed",
+                            _ => "is not",
+                        };
+                        return Err(Error::invalid_argument(format!(
+                            "{}: compaction input `{path}` {what} in the table as of version \
+                             {} (another writer changed it meanwhile): nothing committed, \
+                             its rows must not come back",
+                            store.describe(),
+                            snapshot.as_ref().map_or(0, |s| s.version)
+                        )));
+                    }
                     None => skipped += 1,
                 }
             }
@@ -481,7 +561,11 @@ impl DeltaTable {
             let n_adds = live_adds.len();
             let n_removes = live_removes.len();
             actions.push(commit_info(
-                if n_removes > 0 { "DELETE" } else { "WRITE" },
+                match (rewrite, n_removes) {
+                    (true, _) => "OPTIMIZE",
+                    (false, 0) => "WRITE",
+                    (false, _) => "DELETE",
+                },
                 n_adds,
                 n_removes,
             ));

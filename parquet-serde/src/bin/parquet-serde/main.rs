@@ -144,7 +144,9 @@ enum Command {
     /// Each output becomes visible under its final name before its inputs are removed, so a
     /// reader of the folder may see some rows twice in between; a crash there leaves
     /// duplicates that the next `compact` removes. Files starting with `_` or `.` are never
-    /// touched; encrypted files are refused.
+    /// touched; encrypted files are refused. On a Delta table's root (feature `delta`), no
+    /// file is deleted: one commit removes the inputs from the table and adds the outputs
+    /// (the inputs stay in storage until a vacuum).
     #[command(args_override_self = true)]
     Compact(compact::CompactArgs),
 }

@@ -62,7 +62,7 @@ pub(super) fn compact_partition(
         let (output, _) = match &mut current {
             Some(c) => c,
             None => {
-                let path = output_name(&run.dir, &input.path)?;
+                let path = output_name_avoiding(&run.dir, &input.path, options)?;
                 let list = inputs == Inputs::Remove;
                 current.insert((Output::create(&path, &run, row_group_target, list)?, i))
             }
@@ -127,7 +127,13 @@ fn finish(
 /// A free final name for the output whose first input is `first`, beside it and sorting
 /// next to it: `STEM.compact.parquet`, else `STEM.compact-N.parquet` (`STEM` without an
 /// earlier `.compact` suffix).
+#[cfg(test)]
 pub(super) fn output_name(dir: &Path, first: &Path) -> Result<PathBuf> {
+    output_name_avoiding(dir, first, &CompactOptions::default())
+}
+
+/// [`output_name`], never one of the paths `options` says are taken.
+fn output_name_avoiding(dir: &Path, first: &Path, options: &CompactOptions) -> Result<PathBuf> {
     let name = first.file_name().and_then(|n| n.to_str()).unwrap_or("part");
     let mut stem = name.strip_suffix(".parquet").unwrap_or(name);
     if let Some((s, suffix)) = stem.rsplit_once(".compact") {
@@ -145,7 +151,7 @@ pub(super) fn output_name(dir: &Path, first: &Path) -> Result<PathBuf> {
         } else {
             dir.join(format!("{stem}.compact-{n}.parquet"))
         };
-        if !candidate.exists() {
+        if !candidate.exists() && !options.is_taken(&candidate) {
             return Ok(candidate);
         }
     }

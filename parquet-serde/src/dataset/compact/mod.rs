@@ -13,6 +13,8 @@ mod output;
 mod plan;
 mod report;
 
+#[cfg(feature = "delta")]
+pub(super) mod table;
 #[cfg(test)]
 mod tests;
 

@@ -14,6 +14,9 @@ use std::path::PathBuf;
 pub struct CompactOptions {
     target_size: u64,
     row_group_size: u64,
+    /// Paths an output must not take although no file is there (a Delta table's removed
+    /// files, whose paths are never added again).
+    taken: Option<std::sync::Arc<std::collections::HashSet<PathBuf>>>,
 }
 
 impl Default for CompactOptions {
@@ -22,6 +25,7 @@ impl Default for CompactOptions {
         CompactOptions {
             target_size: 256 << 20,
             row_group_size: 128 << 20,
+            taken: None,
         }
     }
 }
@@ -52,6 +56,18 @@ impl CompactOptions {
     /// The target row group size: the one set, but never more than the file target.
     pub fn get_row_group_size(&self) -> u64 {
         self.row_group_size.min(self.target_size)
+    }
+
+    /// The same options, outputs never named as one of `paths`.
+    #[cfg_attr(not(feature = "delta"), allow(dead_code))]
+    pub(crate) fn avoiding(mut self, paths: std::collections::HashSet<PathBuf>) -> Self {
+        self.taken = Some(std::sync::Arc::new(paths));
+        self
+    }
+
+    /// Whether an output may not be named `path` (besides a file being there).
+    pub(crate) fn is_taken(&self, path: &std::path::Path) -> bool {
+        self.taken.as_ref().is_some_and(|t| t.contains(path))
     }
 
     /// Input files smaller than this are merged.
@@ -98,6 +114,9 @@ pub struct CompactReport {
     /// safety" at [`Dataset::compact`](crate::dataset::Dataset::compact)) removed before
     /// this one started.
     pub leftovers_removed: usize,
+    /// The version of a Delta table's compaction commit (`None` for a folder, or when
+    /// nothing was merged): see [`DeltaTable::compact`](crate::delta::DeltaTable::compact).
+    pub table_version: Option<u64>,
 }
 
 impl std::fmt::Display for CompactReport {
@@ -126,6 +145,10 @@ impl std::fmt::Display for CompactReport {
             f,
             "inputs removed: {}; files left as they were: {}; leftovers of an interrupted compaction removed: {}",
             self.inputs_removed, self.files_kept, self.leftovers_removed
-        )
+        )?;
+        match self.table_version {
+            Some(v) => write!(f, "\ncommitted as table version {v} (inputs removed from the table, deleted by vacuum)"),
+            None => Ok(()),
+        }
     }
 }
