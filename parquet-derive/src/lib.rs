@@ -13,6 +13,7 @@
 mod attr;
 mod bound;
 mod case;
+mod direct;
 mod expand;
 
 use proc_macro::TokenStream;

@@ -9,7 +9,7 @@ use crate::core::schema::{NodeKind, Repetition};
 
 pub use super::attrs::GeoSpec;
 pub use super::attrs::{ColumnOptions, DecimalSpec, FieldAttrs};
-pub use super::direct::{Direct, DirectSink, Layout, ViaLeaf, ViaNone, ViaSerde};
+pub use super::direct::{Direct, DirectSink, DirectValue, Layout, ViaNone, ViaSerde, ViaValue};
 pub use super::markers::SupportsGeo;
 pub use super::markers::{
     FlattenSchema, SupportsBson, SupportsBytes, SupportsDate, SupportsDecimal, SupportsJson,
@@ -24,6 +24,7 @@ pub use crate::core::schema::SchemaNode;
 pub use crate::error::Result as ParquetResult;
 pub use std::option::Option::{self, None, Some};
 pub use std::string::String;
+pub use serde::Serialize;
 pub use std::vec::Vec;
 
 /// A decimal spec in a `const` item; the derive has checked the bounds, so the panic branch
