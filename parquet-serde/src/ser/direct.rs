@@ -439,3 +439,144 @@ impl LeafSink for LeafPut<'_> {
             .map_err(|e| self.sh.locate(e, self.node))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::Serialize;
+
+    use super::super::shredder::Shredder;
+    use super::super::writer::schema_of;
+    use crate::core::column::ColumnBatch;
+    use crate::ParquetSchema;
+
+    // The nested log row of the compare-arrow tool's nested workload.
+    #[derive(Serialize, ParquetSchema, Clone)]
+    #[parquet(crate = "crate")]
+    struct Http {
+        method: String,
+        path: String,
+        status: u16,
+        latency_ms: f64,
+    }
+
+    #[derive(Serialize, ParquetSchema, Clone)]
+    #[parquet(crate = "crate")]
+    struct Span {
+        name: String,
+        dur_us: i64,
+    }
+
+    #[derive(Serialize, ParquetSchema, Clone)]
+    #[parquet(crate = "crate")]
+    struct Event {
+        ts_micros: i64,
+        level: String,
+        message: String,
+        tags: Vec<String>,
+        attrs: BTreeMap<String, String>,
+        http: Option<Http>,
+        spans: Vec<Span>,
+    }
+
+    fn event(k: usize) -> Event {
+        Event {
+            ts_micros: 1_700_000_000_000_000 + k as i64,
+            level: ["INFO", "WARN"][k % 2].to_string(),
+            message: format!("message {k}"),
+            tags: (0..k % 3).map(|t| format!("tag{t}")).collect(),
+            attrs: (0..k % 2).map(|a| (format!("key{a}"), format!("v{k}"))).collect(),
+            http: (k % 3 != 0).then(|| Http {
+                method: "GET".to_string(),
+                path: format!("/api/v1/items/{k}"),
+                status: 200,
+                latency_ms: k as f64 / 100.0,
+            }),
+            spans: (0..k % 4)
+                .map(|s| Span {
+                    name: format!("span{s}"),
+                    dur_us: s as i64,
+                })
+                .collect(),
+        }
+    }
+
+    /// Shreds `rows` the way the writer does, and through serde only: the shredder of the
+    /// first, and the batches of both.
+    fn shred_both<T: Serialize + ParquetSchema>(rows: &[T]) -> (Shredder, Vec<ColumnBatch>) {
+        let (schema, wrapped) = schema_of::<T>().unwrap();
+        let mut direct = Shredder::new(&schema, wrapped).unwrap();
+        direct.enable_direct(T::__parquet_direct_layout(), wrapped);
+        let mut serde = Shredder::new(&schema, wrapped).unwrap();
+        for row in rows {
+            direct.shred_row(row).unwrap();
+            serde.shred(row).unwrap();
+        }
+        (direct, serde.take_batches())
+    }
+
+    #[test]
+    fn the_nested_log_row_goes_the_direct_way() {
+        let rows: Vec<Event> = (0..60).map(event).collect();
+        let (mut sh, want) = shred_both(&rows);
+        assert!(sh.direct.enabled, "the row went through serde");
+        // Every `Http` and `Span` went the direct way; only the map (one per row) went
+        // through serde.
+        let nested = rows
+            .iter()
+            .map(|r| r.http.is_some() as u64 + r.spans.len() as u64)
+            .sum::<u64>();
+        assert!(nested > 0);
+        assert_eq!(sh.direct.direct_groups, nested);
+        assert_eq!(sh.direct.serde_values, rows.len() as u64);
+        assert_eq!(sh.take_batches(), want);
+    }
+
+    /// A struct whose `Serialize` writes another value than its field.
+    #[derive(ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct Masked {
+        n: i64,
+    }
+
+    impl Serialize for Masked {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("Masked", 1)?;
+            st.serialize_field("n", &(self.n * 2))?;
+            st.end()
+        }
+    }
+
+    #[derive(Serialize, ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct HoldsMasked {
+        id: i32,
+        one: Masked,
+        many: Vec<Masked>,
+        maybe: Option<Masked>,
+    }
+
+    #[test]
+    fn a_nested_struct_whose_serialize_is_not_the_derived_one_goes_through_serde() {
+        let rows: Vec<HoldsMasked> = (0..5)
+            .map(|k| HoldsMasked {
+                id: k,
+                one: Masked { n: k as i64 },
+                many: (0..k).map(|n| Masked { n: n as i64 }).collect(),
+                maybe: (k % 2 == 0).then_some(Masked { n: 7 }),
+            })
+            .collect();
+        let (mut sh, want) = shred_both(&rows);
+        // The row itself goes the direct way; no `Masked` value does.
+        assert!(sh.direct.enabled);
+        assert_eq!(sh.direct.direct_groups, 0);
+        let masked = rows
+            .iter()
+            .map(|r| 1 + r.many.len() as u64 + r.maybe.is_some() as u64)
+            .sum::<u64>();
+        assert_eq!(sh.direct.serde_values, masked);
+        assert_eq!(sh.take_batches(), want);
+    }
+}
