@@ -486,7 +486,9 @@ mod tests {
             level: ["INFO", "WARN"][k % 2].to_string(),
             message: format!("message {k}"),
             tags: (0..k % 3).map(|t| format!("tag{t}")).collect(),
-            attrs: (0..k % 2).map(|a| (format!("key{a}"), format!("v{k}"))).collect(),
+            attrs: (0..k % 2)
+                .map(|a| (format!("key{a}"), format!("v{k}")))
+                .collect(),
             http: (k % 3 != 0).then(|| Http {
                 method: "GET".to_string(),
                 path: format!("/api/v1/items/{k}"),

@@ -22,9 +22,9 @@ pub use crate::core::format::EdgeInterpolationAlgorithm;
 pub use crate::core::format::{Encoding, TimeUnit};
 pub use crate::core::schema::SchemaNode;
 pub use crate::error::Result as ParquetResult;
+pub use serde::Serialize;
 pub use std::option::Option::{self, None, Some};
 pub use std::string::String;
-pub use serde::Serialize;
 pub use std::vec::Vec;
 
 /// A decimal spec in a `const` item; the derive has checked the bounds, so the panic branch

@@ -10,13 +10,25 @@
 //! these fields: the names of the row group's fields in order, each value at the field's
 //! offset in the row ([`Layout`]) and of the field's type. The serde path would then write
 //! field `i` by serializing that very value at field node `i`, so the result is the serde
-//! path's, value for value and error for error. Fields of the scalar types ([`DirectLeaf`])
-//! at a leaf whose conversion takes every value of the type unchanged go straight into the
-//! leaf's buffer; any other field is serialized through serde as it would have been. The
-//! first row that fails the check turns the direct way off for the writer.
+//! path's, value for value and error for error.
+//!
+//! Each field is written at its node `(node, rep)` by its type's [`DirectValue`] impl, which
+//! does there what serde's impl of the type would make the serde path do:
+//! - scalars ([`DirectLeaf`]) at a leaf whose conversion takes every value of the type
+//!   unchanged go straight into the leaf's buffer (else through serde);
+//! - `Option`: `None` is the null serde's `serialize_none` writes, `Some(v)` is `v` there;
+//! - `Vec` at a LIST: each element at the element node, the first at `rep` and the others at
+//!   the list's entry level; no element is an empty list (elsewhere: through serde);
+//! - a derived struct at a group whose fields are its own: its fields at the group's nodes,
+//!   after the same check of the value's own `Serialize` as the row's (else through serde).
+//!
+//! Anything else (maps, enums, tuples, `with` fields, types of other crates) is serialized
+//! through serde at its node, as it would have been. The first row that fails the row's
+//! check turns the direct way off for the writer; a nested value that fails its check goes
+//! through serde alone.
 //!
 //! In derived code, a field's path is picked at compile time by auto-ref on its type:
-//! `(&&&Direct::<F>::NEW)` has [`ViaLeaf`] for [`DirectLeaf`] types, else [`ViaSerde`] for
+//! `(&&&Direct::<F>::NEW)` has [`ViaValue`] for [`DirectValue`] types, else [`ViaSerde`] for
 //! `Serialize` types, else [`ViaNone`] (then the struct has no direct writer; so for a field
 //! of a type parameter).
 
@@ -178,8 +190,12 @@ pub trait DirectSink {
     /// The node of the row's first field (the row's fields are the nodes after it).
     fn row_first(&self) -> u32;
     /// A `DirectLeaf` value.
-    fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, node: u32, rep: i16, v: &T)
-        -> Result<()>;
+    fn leaf<T: DirectLeaf + Serialize + ?Sized>(
+        &mut self,
+        node: u32,
+        rep: i16,
+        v: &T,
+    ) -> Result<()>;
     /// Any other value, serialized through serde.
     fn serde<T: Serialize + ?Sized>(&mut self, node: u32, rep: i16, v: &T) -> Result<()>;
     /// `None` (given as `v`, which goes through serde at a node that is not a plain one).
@@ -191,8 +207,11 @@ pub trait DirectSink {
     /// The first field node when `node` is a group whose fields are those of the derived
     /// struct `v` and `v`'s `Serialize` hands exactly them (as the row's check; see the
     /// module docs); `None`: write `v` through serde.
-    fn group<T: Serialize + super::ParquetSchema + ?Sized>(&mut self, node: u32, v: &T)
-        -> Option<u32>;
+    fn group<T: Serialize + super::ParquetSchema + ?Sized>(
+        &mut self,
+        node: u32,
+        v: &T,
+    ) -> Option<u32>;
 }
 
 /// A type whose values the derive's direct writer writes itself, computing their levels:
@@ -270,8 +289,13 @@ pub trait ViaValue<T: ?Sized> {
         true
     }
     /// Writes `v` at `node`, `rep`.
-    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16, v: &T)
-        -> Result<()>;
+    fn __parquet_direct_put<S: DirectSink>(
+        &self,
+        sink: &mut S,
+        node: u32,
+        rep: i16,
+        v: &T,
+    ) -> Result<()>;
 }
 
 impl<T: DirectValue + ?Sized> ViaValue<T> for &&Direct<T> {
@@ -294,8 +318,13 @@ pub trait ViaSerde<T: ?Sized> {
         true
     }
     /// Writes `v` at `node`, `rep`.
-    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16, v: &T)
-        -> Result<()>;
+    fn __parquet_direct_put<S: DirectSink>(
+        &self,
+        sink: &mut S,
+        node: u32,
+        rep: i16,
+        v: &T,
+    ) -> Result<()>;
 }
 
 impl<T: Serialize + ?Sized> ViaSerde<T> for &Direct<T> {
@@ -349,7 +378,12 @@ mod tests {
         fn row_first(&self) -> u32 {
             unreachable!("no field goes to the sink")
         }
-        fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, _: u32, _: i16, _: &T) -> Result<()> {
+        fn leaf<T: DirectLeaf + Serialize + ?Sized>(
+            &mut self,
+            _: u32,
+            _: i16,
+            _: &T,
+        ) -> Result<()> {
             unreachable!("no field goes to the sink")
         }
         fn serde<T: Serialize + ?Sized>(&mut self, _: u32, _: i16, _: &T) -> Result<()> {
@@ -376,8 +410,8 @@ mod tests {
     #[test]
     fn a_broken_invariant_is_an_internal_error() {
         // The derive never writes a field without a direct path directly: doing so is a bug.
-        let e =
-            ViaNone::__parquet_direct_put(&Direct::<str>::NEW, &mut Unreached, 0, 0, "x").unwrap_err();
+        let e = ViaNone::__parquet_direct_put(&Direct::<str>::NEW, &mut Unreached, 0, 0, "x")
+            .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Internal);
         assert_eq!(
             e.to_string(),
