@@ -66,10 +66,18 @@ pub(crate) struct DirectState {
     pub(super) checks: Vec<FieldCheck>,
     /// One check per node, for nested structs.
     groups: Vec<GroupCheck>,
-    /// Nested struct values written the direct way (for tests).
+    /// What went which way (counted in tests only).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(super) counts: Counts,
+}
+
+/// What the direct path wrote which way, counted in tests (empty otherwise).
+#[derive(Debug, Default)]
+pub(crate) struct Counts {
+    /// Nested struct values written the direct way.
     #[cfg(test)]
     pub(super) direct_groups: u64,
-    /// Values handed to serde by the direct path (for tests).
+    /// Values handed to serde by the direct path.
     #[cfg(test)]
     pub(super) serde_values: u64,
 }
@@ -97,7 +105,7 @@ impl DirectState {
                     slots: vec![Slot::Unknown; nodes.len()],
                     checks: checks_of(layout),
                     groups: vec![GroupCheck::Unknown; nodes.len()],
-                    ..DirectState::default()
+                    counts: Counts::default(),
                 }
             }
             _ => DirectState::default(),
@@ -278,7 +286,7 @@ impl DirectSink for ShredSink<'_> {
         let node = self.node(node)?;
         #[cfg(test)]
         {
-            self.sh.direct.serde_values += 1;
+            self.sh.direct.counts.serde_values += 1;
         }
         super::variant::put_located(self.sh, node, rep, v)
     }
@@ -321,7 +329,7 @@ impl DirectSink for ShredSink<'_> {
         let first = self.sh.direct_group(node, v);
         #[cfg(test)]
         {
-            self.sh.direct.direct_groups += first.is_some() as u64;
+            self.sh.direct.counts.direct_groups += first.is_some() as u64;
         }
         first
     }
@@ -489,7 +497,7 @@ mod tests {
             attrs: (0..k % 2)
                 .map(|a| (format!("key{a}"), format!("v{k}")))
                 .collect(),
-            http: (k % 3 != 0).then(|| Http {
+            http: (!k.is_multiple_of(3)).then(|| Http {
                 method: "GET".to_string(),
                 path: format!("/api/v1/items/{k}"),
                 status: 200,
@@ -530,8 +538,8 @@ mod tests {
             .map(|r| r.http.is_some() as u64 + r.spans.len() as u64)
             .sum::<u64>();
         assert!(nested > 0);
-        assert_eq!(sh.direct.direct_groups, nested);
-        assert_eq!(sh.direct.serde_values, rows.len() as u64);
+        assert_eq!(sh.direct.counts.direct_groups, nested);
+        assert_eq!(sh.direct.counts.serde_values, rows.len() as u64);
         assert_eq!(sh.take_batches(), want);
     }
 
@@ -573,12 +581,12 @@ mod tests {
         let (mut sh, want) = shred_both(&rows);
         // The row itself goes the direct way; no `Masked` value does.
         assert!(sh.direct.enabled);
-        assert_eq!(sh.direct.direct_groups, 0);
+        assert_eq!(sh.direct.counts.direct_groups, 0);
         let masked = rows
             .iter()
             .map(|r| 1 + r.many.len() as u64 + r.maybe.is_some() as u64)
             .sum::<u64>();
-        assert_eq!(sh.direct.serde_values, masked);
+        assert_eq!(sh.direct.counts.serde_values, masked);
         assert_eq!(sh.take_batches(), want);
     }
 }

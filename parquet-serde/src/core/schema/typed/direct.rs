@@ -215,7 +215,7 @@ pub trait DirectSink {
 }
 
 /// A type whose values the derive's direct writer writes itself, computing their levels:
-/// the scalar types ([`DirectLeaf`]), `Option`s, `Vec`s and references of such types, and
+/// the scalar types (`DirectLeaf`), `Option`s, `Vec`s and references of such types, and
 /// derived structs with a direct writer.
 pub trait DirectValue: Serialize {
     /// Writes the value at `node`, its entry starting at repetition level `rep`.
