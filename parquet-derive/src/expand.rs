@@ -11,6 +11,7 @@ use syn::{Data, DeriveInput, Fields, Ident, Type, WherePredicate};
 use crate::attr::{self, Codec, ContainerParquet, ContainerSerde, Errors, FieldParquet, Unit};
 use crate::bound;
 use crate::case::RenameRule;
+use crate::direct::DirectFields;
 
 /// One serialized field, with everything the expansion needs.
 struct Field {
@@ -97,6 +98,8 @@ struct Body {
     types: Vec<Type>,
     /// Extra where-predicates (markers and `FlattenSchema` on generic field types).
     predicates: Vec<TokenStream>,
+    /// The fields the direct writer writes (a plain struct with named fields).
+    direct: Option<DirectFields>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,41 +238,21 @@ fn is_packed(input: &DeriveInput) -> bool {
     packed
 }
 
-/// The direct row writer of a struct with named fields (see `schema/typed/direct.rs` in
-/// parquet-serde): none when serde writes a field other than as the field's own value
-/// (`flatten`, `skip_serializing_if`, `with`, `as_type`).
-fn direct_writer(fields: &[Field]) -> TokenStream {
+/// The direct row writer of a struct with named fields (see `direct.rs`): none when serde
+/// writes a field other than as the field's own value (`flatten`, `skip_serializing_if`,
+/// `with`, `as_type`).
+fn direct_fields(fields: &[Field]) -> Option<DirectFields> {
     let plain = fields
         .iter()
         .all(|f| !f.flatten && !f.skippable && !f.custom && f.ident.is_some());
-    if !plain || fields.is_empty() {
-        return TokenStream::new();
+    if !plain {
+        return None;
     }
-    let idents: Vec<&Ident> = fields.iter().filter_map(|f| f.ident.as_ref()).collect();
-    let types: Vec<&Type> = fields.iter().map(|f| &f.ty).collect();
-    let index = (0..idents.len() as u32).collect::<Vec<_>>();
-    quote!(
-        fn __parquet_direct_layout() -> __p::Option<__p::Layout> {
-            #[allow(unused_imports)]
-            use __p::{ViaLeaf as _, ViaNone as _, ViaSerde as _};
-            if !(true #(&& (&&&__p::Direct::<#types>::NEW).__parquet_direct_ok())*) {
-                return __p::None;
-            }
-            __p::Some(__p::Vec::from([
-                #((::core::mem::offset_of!(Self, #idents), ::core::any::type_name::<#types>()),)*
-            ]))
-        }
-
-        #[inline]
-        fn __parquet_direct_put<__S: __p::DirectSink>(
-            &self,
-            __sink: &mut __S,
-        ) -> __p::ParquetResult<()> {
-            #[allow(unused_imports)]
-            use __p::{ViaLeaf as _, ViaNone as _, ViaSerde as _};
-            #((&&&__p::Direct::<#types>::NEW).__parquet_direct_put(__sink, #index, &self.#idents)?;)*
-            __p::ParquetResult::Ok(())
-        }
+    DirectFields::new(
+        fields
+            .iter()
+            .filter_map(|f| Some((f.ident.clone()?, f.ty.clone())))
+            .collect(),
     )
 }
 
@@ -536,7 +519,7 @@ fn expand_struct(
             body.options = options;
             body.flattenable = fields.iter().all(|f| f.parquet.name.is_none());
             if !is_packed(input) {
-                body.extra.extend(direct_writer(&fields));
+                body.direct = direct_fields(&fields);
             }
         }
         _ => {
@@ -610,6 +593,7 @@ fn into_body(into: &Type) -> Body {
         flattenable: false,
         types: vec![into.clone()],
         predicates: Vec::new(),
+        direct: None,
     }
 }
 
@@ -802,8 +786,13 @@ fn emit(
         options,
         extra,
         flattenable,
+        direct,
         ..
     } = body;
+    let direct_items = direct.as_ref().map(DirectFields::schema_items);
+    let direct_impl = direct
+        .as_ref()
+        .map(|d| d.value_impl(ident, &impl_generics, &ty_generics, where_clause));
     let flatten_impl = flattenable.then(|| {
         quote!(
             #[automatically_derived]
@@ -833,9 +822,11 @@ fn emit(
                 }
 
                 #extra
+                #direct_items
             }
 
             #flatten_impl
+            #direct_impl
         };
     )
 }

@@ -14,6 +14,7 @@ mod assemble;
 mod attr;
 mod bound;
 mod case;
+mod direct;
 mod expand;
 
 use proc_macro::TokenStream;

@@ -6,7 +6,6 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::direct::DirectState;
 use super::plan::PlanNode;
 use crate::reject::{reject, reject_containers};
 
@@ -36,16 +35,18 @@ impl FieldCheck {
     }
 }
 
-/// Whether `row` hands exactly its fields to `serialize_field` (`st.checks`, the fields of
-/// the row group at `st.first` in `nodes`).
+/// Whether `row` hands exactly its fields to `serialize_field` (`checks`, the fields of the
+/// group whose first field is node `first` in `nodes`).
 #[inline]
 pub(super) fn hands_its_fields<T: Serialize + ?Sized>(
-    st: &mut DirectState,
+    checks: &mut [FieldCheck],
+    first: u32,
     nodes: &[PlanNode],
     row: &T,
 ) -> bool {
     let check = VerifyRow {
-        st,
+        checks,
+        first,
         nodes,
         row: row as *const T as *const () as usize,
     };
@@ -80,9 +81,10 @@ impl ser::Error for NotDirect {
 type Result<T> = std::result::Result<T, NotDirect>;
 
 /// A serializer that writes nothing and accepts only a struct whose fields are the row
-/// group's, in order, at the offsets in `row` and of the types of `st.checks`.
+/// group's, in order, at the offsets in `row` and of the types of `checks`.
 struct VerifyRow<'a> {
-    st: &'a mut DirectState,
+    checks: &'a mut [FieldCheck],
+    first: u32,
     nodes: &'a [PlanNode],
     /// The row's address.
     row: usize,
@@ -96,7 +98,8 @@ impl VerifyRow<'_> {
 
 /// The fields of the row, checked one by one.
 struct VerifyFields<'a> {
-    st: &'a mut DirectState,
+    checks: &'a mut [FieldCheck],
+    first: u32,
     nodes: &'a [PlanNode],
     row: usize,
     next: usize,
@@ -113,7 +116,7 @@ impl ser::SerializeStruct for VerifyFields<'_> {
         value: &T,
     ) -> Result<()> {
         let i = self.next;
-        let Some(c) = self.st.checks.get_mut(i) else {
+        let Some(c) = self.checks.get_mut(i) else {
             return Err(NotDirect);
         };
         if value as *const T as *const () as usize != self.row.wrapping_add(c.offset) {
@@ -122,7 +125,7 @@ impl ser::SerializeStruct for VerifyFields<'_> {
         let given = std::any::type_name::<T>();
         if !(same(c.seen_key, key) && same(c.seen_ty, given)) {
             // Once per pair of strings: compare them.
-            let node = self.st.first as usize + i;
+            let node = self.first as usize + i;
             if self.nodes[node].name != key || c.ty != given {
                 return Err(NotDirect);
             }
@@ -139,7 +142,7 @@ impl ser::SerializeStruct for VerifyFields<'_> {
 
     #[inline]
     fn end(self) -> Result<()> {
-        if self.next == self.st.checks.len() {
+        if self.next == self.checks.len() {
             Ok(())
         } else {
             Err(NotDirect)
@@ -203,7 +206,8 @@ impl<'a> ser::Serializer for VerifyRow<'a> {
     #[inline]
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<VerifyFields<'a>> {
         Ok(VerifyFields {
-            st: self.st,
+            checks: self.checks,
+            first: self.first,
             nodes: self.nodes,
             row: self.row,
             next: 0,

@@ -9,7 +9,7 @@ use crate::core::schema::{NodeKind, Repetition};
 
 pub use super::attrs::GeoSpec;
 pub use super::attrs::{ColumnOptions, DecimalSpec, FieldAttrs};
-pub use super::direct::{Direct, DirectSink, Layout, ViaLeaf, ViaNone, ViaSerde};
+pub use super::direct::{Direct, DirectSink, DirectValue, Layout, ViaNone, ViaSerde, ViaValue};
 pub use super::markers::SupportsGeo;
 pub use super::markers::{
     FlattenSchema, SupportsBson, SupportsBytes, SupportsDate, SupportsDecimal, SupportsJson,
@@ -22,6 +22,7 @@ pub use crate::core::format::EdgeInterpolationAlgorithm;
 pub use crate::core::format::{Encoding, TimeUnit};
 pub use crate::core::schema::SchemaNode;
 pub use crate::error::Result as ParquetResult;
+pub use serde::Serialize;
 pub use std::option::Option::{self, None, Some};
 pub use std::string::String;
 pub use std::vec::Vec;

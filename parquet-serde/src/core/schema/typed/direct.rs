@@ -10,13 +10,25 @@
 //! these fields: the names of the row group's fields in order, each value at the field's
 //! offset in the row ([`Layout`]) and of the field's type. The serde path would then write
 //! field `i` by serializing that very value at field node `i`, so the result is the serde
-//! path's, value for value and error for error. Fields of the scalar types ([`DirectLeaf`])
-//! at a leaf whose conversion takes every value of the type unchanged go straight into the
-//! leaf's buffer; any other field is serialized through serde as it would have been. The
-//! first row that fails the check turns the direct way off for the writer.
+//! path's, value for value and error for error.
+//!
+//! Each field is written at its node `(node, rep)` by its type's [`DirectValue`] impl, which
+//! does there what serde's impl of the type would make the serde path do:
+//! - scalars ([`DirectLeaf`]) at a leaf whose conversion takes every value of the type
+//!   unchanged go straight into the leaf's buffer (else through serde);
+//! - `Option`: `None` is the null serde's `serialize_none` writes, `Some(v)` is `v` there;
+//! - `Vec` at a LIST: each element at the element node, the first at `rep` and the others at
+//!   the list's entry level; no element is an empty list (elsewhere: through serde);
+//! - a derived struct at a group whose fields are its own: its fields at the group's nodes,
+//!   after the same check of the value's own `Serialize` as the row's (else through serde).
+//!
+//! Anything else (maps, enums, tuples, `with` fields, types of other crates) is serialized
+//! through serde at its node, as it would have been. The first row that fails the row's
+//! check turns the direct way off for the writer; a nested value that fails its check goes
+//! through serde alone.
 //!
 //! In derived code, a field's path is picked at compile time by auto-ref on its type:
-//! `(&&&Direct::<F>::NEW)` has [`ViaLeaf`] for [`DirectLeaf`] types, else [`ViaSerde`] for
+//! `(&&&Direct::<F>::NEW)` has [`ViaValue`] for [`DirectValue`] types, else [`ViaSerde`] for
 //! `Serialize` types, else [`ViaNone`] (then the struct has no direct writer; so for a field
 //! of a type parameter).
 
@@ -170,13 +182,96 @@ impl<T: DirectLeaf> DirectLeaf for Option<T> {
     }
 }
 
-/// Where the derived direct writer puts a row's fields, by position in the struct (which
-/// is the position of the field's node in the row's group).
+/// Where the derived direct writer puts a row's values: at a node of the row's plan, with
+/// the repetition level the value's entry starts at (the serde path's `(node, rep)`). Every
+/// method does at `(node, rep)` exactly what the serde path does for the same value there,
+/// or hands the value to serde when the node is not of the shape the direct way handles.
 pub trait DirectSink {
-    /// Field `i`, a `DirectLeaf` value.
-    fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()>;
-    /// Field `i`, any other value, serialized through serde.
-    fn serde<T: Serialize + ?Sized>(&mut self, i: u32, v: &T) -> Result<()>;
+    /// The node of the row's first field (the row's fields are the nodes after it).
+    fn row_first(&self) -> u32;
+    /// A `DirectLeaf` value.
+    fn leaf<T: DirectLeaf + Serialize + ?Sized>(
+        &mut self,
+        node: u32,
+        rep: i16,
+        v: &T,
+    ) -> Result<()>;
+    /// Any other value, serialized through serde.
+    fn serde<T: Serialize + ?Sized>(&mut self, node: u32, rep: i16, v: &T) -> Result<()>;
+    /// `None` (given as `v`, which goes through serde at a node that is not a plain one).
+    fn none<T: Serialize + ?Sized>(&mut self, node: u32, rep: i16, v: &T) -> Result<()>;
+    /// The element node and the repetition level of later entries when `node` is a LIST.
+    fn list(&mut self, node: u32) -> Option<(u32, i16)>;
+    /// An empty sequence at the LIST `node`.
+    fn empty_list(&mut self, node: u32, rep: i16) -> Result<()>;
+    /// The first field node when `node` is a group whose fields are those of the derived
+    /// struct `v` and `v`'s `Serialize` hands exactly them (as the row's check; see the
+    /// module docs); `None`: write `v` through serde.
+    fn group<T: Serialize + super::ParquetSchema + ?Sized>(
+        &mut self,
+        node: u32,
+        v: &T,
+    ) -> Option<u32>;
+}
+
+/// A type whose values the derive's direct writer writes itself, computing their levels:
+/// the scalar types (`DirectLeaf`), `Option`s, `Vec`s and references of such types, and
+/// derived structs with a direct writer.
+pub trait DirectValue: Serialize {
+    /// Writes the value at `node`, its entry starting at repetition level `rep`.
+    fn __parquet_put_at<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16) -> Result<()>;
+}
+
+macro_rules! direct_value_leaf {
+    ($($t:ty),*) => {$(
+        impl DirectValue for $t {
+            #[inline(always)]
+            fn __parquet_put_at<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16) -> Result<()> {
+                sink.leaf(node, rep, self)
+            }
+        }
+    )*};
+}
+
+direct_value_leaf!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, str, String);
+
+impl<T: DirectValue + ?Sized> DirectValue for &T {
+    #[inline(always)]
+    fn __parquet_put_at<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16) -> Result<()> {
+        (**self).__parquet_put_at(sink, node, rep)
+    }
+}
+
+impl<T: DirectValue> DirectValue for Option<T> {
+    #[inline(always)]
+    fn __parquet_put_at<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16) -> Result<()> {
+        // serde's `Option`: `serialize_some(v)` writes `v` at the node, `serialize_none`
+        // a null.
+        match self {
+            Some(v) => v.__parquet_put_at(sink, node, rep),
+            None => sink.none(node, rep, self),
+        }
+    }
+}
+
+impl<T: DirectValue> DirectValue for Vec<T> {
+    #[inline]
+    fn __parquet_put_at<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16) -> Result<()> {
+        // serde's `Vec`: a sequence of its elements. At a LIST, element `k` goes to the
+        // element node at `rep` for the first and the list's entry level after; no element
+        // is an empty list. Anywhere else (bytes, a tuple group) serde's path decides.
+        let Some((element, entry_rep)) = sink.list(node) else {
+            return sink.serde(node, rep, self);
+        };
+        let Some((first, rest)) = self.split_first() else {
+            return sink.empty_list(node, rep);
+        };
+        first.__parquet_put_at(sink, element, rep)?;
+        for v in rest {
+            v.__parquet_put_at(sink, element, entry_rep)?;
+        }
+        Ok(())
+    }
 }
 
 /// A field's type, for picking its path by auto-ref (see the module docs).
@@ -187,20 +282,32 @@ impl<T: ?Sized> Direct<T> {
     pub const NEW: Self = Direct(std::marker::PhantomData);
 }
 
-/// The path of `DirectLeaf` fields.
-pub trait ViaLeaf<T: ?Sized> {
+/// The path of `DirectValue` fields.
+pub trait ViaValue<T: ?Sized> {
     /// Whether the field can go the direct way (always).
     fn __parquet_direct_ok(&self) -> bool {
         true
     }
-    /// Writes field `i`, `v`.
-    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, i: u32, v: &T) -> Result<()>;
+    /// Writes `v` at `node`, `rep`.
+    fn __parquet_direct_put<S: DirectSink>(
+        &self,
+        sink: &mut S,
+        node: u32,
+        rep: i16,
+        v: &T,
+    ) -> Result<()>;
 }
 
-impl<T: DirectLeaf + Serialize + ?Sized> ViaLeaf<T> for &&Direct<T> {
+impl<T: DirectValue + ?Sized> ViaValue<T> for &&Direct<T> {
     #[inline(always)]
-    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, i: u32, v: &T) -> Result<()> {
-        sink.leaf(i, v)
+    fn __parquet_direct_put<S: DirectSink>(
+        &self,
+        sink: &mut S,
+        node: u32,
+        rep: i16,
+        v: &T,
+    ) -> Result<()> {
+        v.__parquet_put_at(sink, node, rep)
     }
 }
 
@@ -210,14 +317,26 @@ pub trait ViaSerde<T: ?Sized> {
     fn __parquet_direct_ok(&self) -> bool {
         true
     }
-    /// Writes field `i`, `v`.
-    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, i: u32, v: &T) -> Result<()>;
+    /// Writes `v` at `node`, `rep`.
+    fn __parquet_direct_put<S: DirectSink>(
+        &self,
+        sink: &mut S,
+        node: u32,
+        rep: i16,
+        v: &T,
+    ) -> Result<()>;
 }
 
 impl<T: Serialize + ?Sized> ViaSerde<T> for &Direct<T> {
     #[inline(always)]
-    fn __parquet_direct_put<S: DirectSink>(&self, sink: &mut S, i: u32, v: &T) -> Result<()> {
-        sink.serde(i, v)
+    fn __parquet_direct_put<S: DirectSink>(
+        &self,
+        sink: &mut S,
+        node: u32,
+        rep: i16,
+        v: &T,
+    ) -> Result<()> {
+        sink.serde(node, rep, v)
     }
 }
 
@@ -228,7 +347,13 @@ pub trait ViaNone<T: ?Sized> {
         false
     }
     /// Not called (the struct has no direct path).
-    fn __parquet_direct_put<S: DirectSink>(&self, _sink: &mut S, _i: u32, _v: &T) -> Result<()> {
+    fn __parquet_direct_put<S: DirectSink>(
+        &self,
+        _sink: &mut S,
+        _node: u32,
+        _rep: i16,
+        _v: &T,
+    ) -> Result<()> {
         Err(crate::error::Error::internal(
             "a field without a direct path was written directly",
         ))
@@ -250,10 +375,34 @@ mod tests {
     struct Unreached;
 
     impl DirectSink for Unreached {
-        fn leaf<T: DirectLeaf + Serialize + ?Sized>(&mut self, _: u32, _: &T) -> Result<()> {
+        fn row_first(&self) -> u32 {
             unreachable!("no field goes to the sink")
         }
-        fn serde<T: Serialize + ?Sized>(&mut self, _: u32, _: &T) -> Result<()> {
+        fn leaf<T: DirectLeaf + Serialize + ?Sized>(
+            &mut self,
+            _: u32,
+            _: i16,
+            _: &T,
+        ) -> Result<()> {
+            unreachable!("no field goes to the sink")
+        }
+        fn serde<T: Serialize + ?Sized>(&mut self, _: u32, _: i16, _: &T) -> Result<()> {
+            unreachable!("no field goes to the sink")
+        }
+        fn none<T: Serialize + ?Sized>(&mut self, _: u32, _: i16, _: &T) -> Result<()> {
+            unreachable!("no field goes to the sink")
+        }
+        fn list(&mut self, _: u32) -> Option<(u32, i16)> {
+            unreachable!("no field goes to the sink")
+        }
+        fn empty_list(&mut self, _: u32, _: i16) -> Result<()> {
+            unreachable!("no field goes to the sink")
+        }
+        fn group<T: Serialize + crate::core::schema::ParquetSchema + ?Sized>(
+            &mut self,
+            _: u32,
+            _: &T,
+        ) -> Option<u32> {
             unreachable!("no field goes to the sink")
         }
     }
@@ -261,8 +410,8 @@ mod tests {
     #[test]
     fn a_broken_invariant_is_an_internal_error() {
         // The derive never writes a field without a direct path directly: doing so is a bug.
-        let e =
-            ViaNone::__parquet_direct_put(&Direct::<str>::NEW, &mut Unreached, 0, "x").unwrap_err();
+        let e = ViaNone::__parquet_direct_put(&Direct::<str>::NEW, &mut Unreached, 0, 0, "x")
+            .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Internal);
         assert_eq!(
             e.to_string(),
