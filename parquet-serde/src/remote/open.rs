@@ -28,7 +28,6 @@ use super::source::RangeSource;
 /// use parquet_serde::store::RemoteOptions;
 /// let options = RemoteOptions::default().coalesce_gap(64 << 10).prefetch(2);
 /// assert_eq!(options.get_coalesce_gap(), 64 << 10);
-/// assert_eq!(RemoteOptions::default().get_footer_hint(), 256 << 10);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RemoteOptions {
@@ -38,13 +37,11 @@ pub struct RemoteOptions {
 }
 
 impl Default for RemoteOptions {
-    /// A 256 KiB first request (the footer and, in most objects, the page indexes behind
-    /// it: a filtered read then prunes without a request of its own), gaps of up to 256
-    /// KiB bridged when small against the request (see
-    /// [`coalesce_gap`](Self::coalesce_gap)), one row group fetched ahead.
+    /// A 64 KiB first request, gaps of up to 256 KiB bridged when small against the
+    /// request (see [`coalesce_gap`](Self::coalesce_gap)), one row group fetched ahead.
     fn default() -> Self {
         RemoteOptions {
-            footer_hint: 256 << 10,
+            footer_hint: 64 << 10,
             coalesce_gap: 256 << 10,
             prefetch: 1,
         }
