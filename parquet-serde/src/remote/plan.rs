@@ -21,7 +21,9 @@ impl UnitPlan {
     /// [`coalesce`]): empty ranges and ranges outside the file are left out (the reader's
     /// own checks report those when it asks), and so are ranges that lie inside one of
     /// `in_memory` (the tail fetched with the footer, the fetch ranges of units kept in
-    /// memory), which the reader is served from without a request.
+    /// memory), which the reader is served from without a request. A range reaching into
+    /// the tail (the one of `in_memory` ending at `len`) is cut at the tail's start: the
+    /// reader reads the rest from the tail.
     pub fn new(
         mut wanted: Vec<Range<u64>>,
         len: u64,
@@ -29,6 +31,13 @@ impl UnitPlan {
         keep: bool,
         in_memory: &[Range<u64>],
     ) -> UnitPlan {
+        if let Some(tail) = in_memory.iter().find(|m| m.end == len) {
+            for r in wanted.iter_mut() {
+                if r.start < tail.start && tail.start < r.end {
+                    r.end = tail.start;
+                }
+            }
+        }
         wanted.retain(|r| {
             r.start < r.end
                 && r.end <= len
@@ -207,5 +216,10 @@ mod tests {
         );
         assert_eq!(served.wanted, vec![38..45]);
         assert_eq!(served.fetch, vec![38..45]);
+        // 60..80 reaches into the tail: its first 10 bytes fetched; 20..30 reaches into a
+        // kept unit (not the tail): fetched whole.
+        let cut = UnitPlan::new(vec![60..80, 20..30], 100, 0, false, &[70..100, 25..40]);
+        assert_eq!(cut.wanted, vec![60..70, 20..30]);
+        assert_eq!(cut.fetch, vec![20..30, 60..70]);
     }
 }
