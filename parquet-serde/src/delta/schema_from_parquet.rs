@@ -115,7 +115,9 @@ fn element_type(node: &SchemaNode, needs: &mut Needs) -> Result<Json> {
                 // here takes, so the struct of the two binaries (the `typed_value` column is
                 // left undeclared: readers skip it).
                 let unshredded = fields.len() == 2
-                    && fields.iter().all(|f| f.name == "metadata" || f.name == "value");
+                    && fields
+                        .iter()
+                        .all(|f| f.name == "metadata" || f.name == "value");
                 if unshredded {
                     needs.variant = true;
                     return Ok(Json::String("variant".into()));
