@@ -49,6 +49,7 @@ impl DataFile {
     }
 
     /// A file with its partition values, typed already (a Delta table's, from its log).
+    #[cfg(feature = "delta")]
     pub(crate) fn new(path: PathBuf, partitions: Vec<(String, PartitionValue)>) -> DataFile {
         DataFile { path, partitions }
     }
