@@ -360,6 +360,7 @@ impl DeltaTable {
 
     /// Adds the data file at `relative` (its bytes in the open `file`, a local copy at
     /// `local`) to a table whose files live elsewhere (the shipper's object store).
+    #[cfg(all(feature = "object_store", feature = "logs"))]
     pub(crate) fn commit_copy(
         &self,
         relative: &str,
