@@ -13,7 +13,7 @@ mod store_support;
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -29,67 +29,9 @@ use parquet_serde::WriterOptions;
 use common::logs::{flat_rows, LogFlat};
 use store_support::CountingStore;
 
-const BUCKET: &str = "logs";
-
-/// A moto S3 server, killed when dropped.
-struct Moto {
-    child: Child,
-    port: u16,
-}
-
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    listener.local_addr().expect("its address").port()
-}
-
-/// Sends one HTTP request without a body; the status code and the response.
-fn http(port: u16, method: &str, target: &str) -> std::io::Result<(u16, String)> {
-    let mut s = TcpStream::connect(("127.0.0.1", port))?;
-    s.set_read_timeout(Some(Duration::from_secs(10)))?;
-    write!(
-        s,
-        "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    )?;
-    let mut out = String::new();
-    s.read_to_string(&mut out)?;
-    let status = out
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    Ok((status, out))
-}
+use common::moto::{http, Moto, BUCKET};
 
 impl Moto {
-    /// Starts a server with the bucket `logs`, waiting until it answers.
-    fn start() -> Moto {
-        let port = free_port();
-        let child = Command::new(common::python())
-            .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", &port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start `python -m moto.server` (pip install 'moto[server]', see .ci/requirements.txt)");
-        let mut moto = Moto { child, port };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Ok((200, _)) = http(port, "GET", "/") {
-                break;
-            }
-            if let Ok(Some(status)) = moto.child.try_wait() {
-                panic!("moto server exited with {status}: is moto[server] installed?");
-            }
-            assert!(
-                Instant::now() < deadline,
-                "moto server did not answer in 60 s"
-            );
-            thread::sleep(Duration::from_millis(100));
-        }
-        let (status, body) = http(port, "PUT", &format!("/{BUCKET}")).expect("create bucket");
-        assert_eq!(status, 200, "create bucket: {body}");
-        moto
-    }
-
     /// An S3 store of the bucket through `port` (the server's, or a proxy's), with short
     /// retries so that a server that went away fails the test quickly.
     fn store_at(port: u16) -> Arc<dyn ObjectStore> {
@@ -125,13 +67,6 @@ impl Moto {
         let (status, body) = http(self.port, "GET", &format!("/{BUCKET}?uploads")).expect("list");
         assert_eq!(status, 200, "{body}");
         body.matches("<UploadId>").count()
-    }
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

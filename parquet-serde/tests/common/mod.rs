@@ -26,6 +26,7 @@ use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::record::Value;
 
 pub mod logs;
+pub mod moto;
 
 /// What the corpus folder is, for the message of a test that cannot find a file in it.
 const CORPUS: &str = "the parquet-testing corpus: the files of apache/parquet-testing the suite \
