@@ -228,6 +228,8 @@ pub mod delta;
 mod error;
 mod exec;
 pub mod filter;
+#[cfg(feature = "iceberg")]
+pub mod iceberg;
 #[cfg(feature = "internals")]
 mod internals;
 pub mod json;
