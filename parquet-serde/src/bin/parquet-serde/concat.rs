@@ -8,7 +8,8 @@ use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use parquet_serde::core::file::{FileReader, FileWriter, PendingFile};
+use crate::atomic_output::AtomicOutput;
+use parquet_serde::core::file::{FileReader, FileWriter};
 use parquet_serde::{Error, ErrorKind, WriterOptions};
 
 /// The arguments of `concat`.
@@ -48,7 +49,7 @@ pub fn run(args: &ConcatArgs) -> Result<(), Error> {
     for (key, value) in common_metadata(&readers) {
         options = options.key_value_metadata(key, value);
     }
-    let (pending, file) = PendingFile::create(&args.output)?;
+    let (pending, file) = AtomicOutput::create(&args.output)?;
     let mut writer = FileWriter::new(BufWriter::with_capacity(1 << 16, file), schema, options)?;
     for (reader, path) in readers.iter().zip(&args.inputs) {
         let at = |e: Error| e.context(format!("`{}`", path.display()));

@@ -23,6 +23,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 use parquet_serde::{Error, ErrorKind};
 
+mod atomic_output;
 mod cat;
 mod check;
 mod compact;

@@ -6,10 +6,11 @@ use std::io::BufWriter;
 use std::path::PathBuf;
 
 use clap::Args;
+use crate::atomic_output::AtomicOutput;
 use parquet_serde::core::column::DataPageVersion;
 use parquet_serde::core::column::Encoding;
 use parquet_serde::core::file::{
-    ColumnOverrides, FileReader, FileWriter, PendingFile, ReadOptions, WriterOptions,
+    ColumnOverrides, FileReader, FileWriter, ReadOptions, WriterOptions,
 };
 use parquet_serde::core::schema::Schema;
 use parquet_serde::{Compression, Error};
@@ -198,7 +199,7 @@ pub fn run(args: &RewriteArgs) -> Result<(), Error> {
         options = options.encryption(encryption);
     }
     options.validate(reader.schema())?;
-    let (pending, out) = PendingFile::create(&args.output)?;
+    let (pending, out) = AtomicOutput::create(&args.output)?;
     let writer = FileWriter::new(BufWriter::new(out), reader.schema().clone(), options)?;
     let sink = copy(&reader, writer, args.row_group_rows)?;
     sink.into_inner()

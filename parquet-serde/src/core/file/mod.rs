@@ -32,7 +32,7 @@ pub(crate) use footer::{FOOTER_SIZE, MAGIC};
 pub use indexes::{PageIndex, PageInfo};
 pub use metadata::{ColumnChunkMetaData, RowGroupMetaData};
 pub use options::{ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions};
-pub use pending::PendingFile;
+pub(crate) use pending::PendingFile;
 pub(crate) use reader::ColumnChunkData;
 pub use reader::FileReader;
 pub use selection::RowSelection;

@@ -11,23 +11,10 @@ use tempfile::NamedTempFile;
 use crate::error::{Error, Result};
 
 /// A temporary file that becomes `dest` on [`commit`](Self::commit) and is removed when
-/// dropped uncommitted: what [`to_path`](crate::to_path) and the command-line tool write
+/// dropped uncommitted: what [`to_path`](crate::to_path) and compaction write
 /// through, so that a failed write leaves no file and an existing one stays as it was.
-///
-/// ```
-/// use std::io::Write;
-/// use parquet_serde::core::file::PendingFile;
-/// let dir = tempfile::tempdir()?;
-/// let dest = dir.path().join("out.parquet");
-/// let (pending, mut file) = PendingFile::create(&dest)?;
-/// file.write_all(b"PAR1")?;
-/// assert!(!dest.exists());
-/// pending.commit()?;
-/// assert_eq!(std::fs::read(&dest)?, b"PAR1");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Debug)]
-pub struct PendingFile {
+pub(crate) struct PendingFile {
     temp: NamedTempFile,
     dest: PathBuf,
 }
