@@ -7,8 +7,8 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use clap::Args;
 use crate::atomic_output::AtomicOutput;
+use clap::Args;
 use parquet_serde::core::file::{FileReader, FileWriter};
 use parquet_serde::{Error, ErrorKind, WriterOptions};
 

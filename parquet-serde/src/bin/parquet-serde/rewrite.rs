@@ -5,8 +5,8 @@
 use std::io::BufWriter;
 use std::path::PathBuf;
 
-use clap::Args;
 use crate::atomic_output::AtomicOutput;
+use clap::Args;
 use parquet_serde::core::column::DataPageVersion;
 use parquet_serde::core::column::Encoding;
 use parquet_serde::core::file::{
