@@ -258,10 +258,12 @@ impl PartitionSpec {
                 }
                 Transform::Day | Transform::Hour => time_partition(field, md)
                     .map_err(|e| e.context(format!("data file `{path}`")))?,
-                Transform::Other(_) => return Err(Error::unsupported(format!(
+                Transform::Other(_) => {
+                    return Err(Error::unsupported(format!(
                     "data file `{path}`: partition transform `{}` is not one this library writes",
                     field.transform
-                ))),
+                )))
+                }
             };
             out.push(value);
         }

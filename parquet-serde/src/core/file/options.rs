@@ -336,6 +336,7 @@ pub struct WriterOptions {
 /// A change of the schema before writing (see [`WriterOptions::apply_schema_hook`]):
 /// options with the same hook (the same `Arc`) are equal.
 #[derive(Clone)]
+#[cfg_attr(not(feature = "iceberg"), allow(dead_code))] // set by iceberg/ only
 pub(crate) struct SchemaHook(
     pub(crate) std::sync::Arc<dyn Fn(Schema) -> Result<Schema> + Send + Sync>,
 );
