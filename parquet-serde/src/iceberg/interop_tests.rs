@@ -89,15 +89,12 @@ struct Inner {
 
 const HOUR: i64 = 3_600_000_000;
 
-fn arb_float<T: Copy + 'static>(
+fn arb_float<T: Copy + std::fmt::Debug + 'static>(
     any: impl Strategy<Value = T> + 'static,
     nan: T,
     zero: T,
     nans: bool,
-) -> BoxedStrategy<T>
-where
-    T: std::fmt::Debug,
-{
+) -> BoxedStrategy<T> {
     if nans {
         prop_oneof![8 => any, 1 => Just(nan), 1 => Just(zero)].boxed()
     } else {

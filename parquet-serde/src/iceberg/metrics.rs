@@ -333,5 +333,4 @@ pub(crate) fn binary_bound(bytes: &[u8], side: Side) -> Option<Vec<u8>> {
 }
 
 #[cfg(test)]
-#[path = "metrics_tests.rs"]
 mod tests;

@@ -742,5 +742,4 @@ fn unit_name(unit: TimeUnit) -> &'static str {
 }
 
 #[cfg(test)]
-#[path = "schema_tests.rs"]
 mod tests;

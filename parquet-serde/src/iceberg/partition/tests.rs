@@ -71,6 +71,9 @@ fn spec_json_is_pyicebergs() {
     assert!(PartitionSpec::build(&schema, 0, 1000, &[("service", Transform::Hour)]).is_err());
     assert!(PartitionSpec::build(&schema, 0, 1000, &[("day", Transform::Hour)]).is_err());
     assert!(PartitionSpec::build(&schema, 0, 1000, &[("nope", Transform::Identity)]).is_err());
+    assert_eq!(PartitionSpec::unpartitioned().fields.len(), 0);
+    assert!(identity_from_folder(&schema.fields[2].field_type));
+    assert!(!identity_from_folder(&schema.fields[0].field_type));
     assert_eq!(
         PartitionSpec::build(&schema, 0, 1000, &[("day", Transform::Day)])
             .unwrap()
@@ -99,7 +102,7 @@ fn hour_and_day_come_from_the_time_column() {
         values,
         [
             Some(Literal::Int(472_000)),
-            Some(Literal::Date((472_000 / 24) as i32))
+            Some(Literal::Date(472_000 / 24))
         ]
     );
     // one microsecond into the next hour: that file cannot be committed to the spec
