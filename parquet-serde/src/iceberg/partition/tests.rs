@@ -185,3 +185,37 @@ fn transforms_project_literals_for_pruning() {
         None
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// A file gets an hour (day) partition exactly when all its rows fall in one hour
+    /// (day), and it is that hour (day) of every row.
+    #[test]
+    fn time_partitions_hold_every_row(
+        ts in proptest::collection::vec(-(1i64 << 45)..(1i64 << 45), 1..30),
+        narrow in proptest::bool::ANY,
+    ) {
+        // half the cases squeezed into one hour
+        let ts: Vec<i64> = if narrow {
+            let h = ts[0].div_euclid(HOUR);
+            ts.iter().map(|t| h * HOUR + t.rem_euclid(HOUR)).collect()
+        } else {
+            ts
+        };
+        let (_, md, schema) = file(&ts);
+        for (transform, unit) in [(Transform::Hour, HOUR), (Transform::Day, 24 * HOUR)] {
+            let spec = PartitionSpec::build(&schema, 0, 1000, &[("ts", transform.clone())]).unwrap();
+            let buckets: std::collections::BTreeSet<i64> =
+                ts.iter().map(|t| t.div_euclid(unit)).collect();
+            let got = spec.partition_values(&schema, "f.parquet", &md);
+            if buckets.len() == 1 {
+                let b = *buckets.first().unwrap() as i32;
+                let expected = if transform == Transform::Hour { Literal::Int(b) } else { Literal::Date(b) };
+                proptest::prop_assert_eq!(got.unwrap(), vec![Some(expected)]);
+            } else {
+                proptest::prop_assert!(got.is_err());
+            }
+        }
+    }
+}
