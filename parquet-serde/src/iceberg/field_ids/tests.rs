@@ -371,3 +371,17 @@ proptest! {
         prop_assert_eq!(&matched, &out);
     }
 }
+
+/// The tracing layer's rows get ids like any schema, but a v2 table cannot hold them: the
+/// u64 counters and the VARIANT fields (what the report proposes to change).
+#[cfg(feature = "tracing")]
+#[test]
+fn the_tracing_layers_rows_get_ids_but_have_no_v2_schema() {
+    let (schema, _) = crate::ser::schema_of::<crate::logs::LogEvent>().unwrap();
+    let (with_ids, highest) = with_field_ids(&schema, None).unwrap();
+    assert!(highest > 10);
+    assert_eq!(id_of(&with_ids, "ts"), Some(1));
+    let err = iceberg_schema(&with_ids, 0).unwrap_err();
+    assert!(err.to_string().contains("`thread_id`"), "{err}");
+    assert!(err.to_string().contains("INTEGER(64, unsigned)"), "{err}");
+}
