@@ -9,6 +9,7 @@
 
 #[allow(dead_code)] // used by the committer (next commits)
 pub(crate) mod manifest;
+#[allow(dead_code)]
 pub(crate) mod manifest_list;
 #[allow(dead_code)]
 pub(crate) mod metadata;
