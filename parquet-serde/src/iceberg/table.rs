@@ -239,6 +239,11 @@ impl IcebergTable {
         }
     }
 
+    /// Whether the table's files are in a local folder (not an object store).
+    pub(crate) fn is_local(&self) -> bool {
+        self.inner.local_root.is_some()
+    }
+
     fn local_root(&self, what: &str) -> Result<&Path> {
         self.inner.local_root.as_deref().ok_or_else(|| {
             Error::invalid_argument(format!(

@@ -200,10 +200,12 @@ impl<T: Serialize + ParquetSchema> LogWriterBuilder<T> {
     /// Makes the folder an Iceberg table (feature `iceberg`; `table` opened on this
     /// folder): the files are written with field ids (the derive's `#[parquet(field_id =
     /// N)]` where given, the table's ids for its columns, stable new ids otherwise; files
-    /// written without this stay as they were), and each final file is committed to the
-    /// table (this sets the [`on_finished`](Self::on_finished) hook to
-    /// [`IcebergTable::hook`](crate::iceberg::IcebergTable::hook)). Retention deletes files
-    /// as for a plain folder.
+    /// written without this stay as they were), and, for a table in a local folder, each
+    /// final file is committed to the table (this sets the [`on_finished`](Self::on_finished)
+    /// hook to [`IcebergTable::hook`](crate::iceberg::IcebergTable::hook)). For a table in
+    /// an object store ([`IcebergTable::open_store`](crate::iceberg::IcebergTable::open_store))
+    /// only the field ids are set: the [`Shipper`](crate::store::Shipper) given the table
+    /// commits the files it uploads. Retention deletes files as for a plain folder.
     ///
     /// ```
     /// use parquet_serde::iceberg::IcebergTable;
@@ -222,7 +224,9 @@ impl<T: Serialize + ParquetSchema> LogWriterBuilder<T> {
     /// ```
     #[cfg(feature = "iceberg")]
     pub fn iceberg(mut self, table: crate::iceberg::IcebergTable) -> Self {
-        self.on_finished = Some(Box::new(table.hook()));
+        if table.is_local() {
+            self.on_finished = Some(Box::new(table.hook()));
+        }
         self.iceberg = Some(table);
         self
     }
