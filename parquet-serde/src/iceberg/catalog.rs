@@ -125,7 +125,14 @@ impl Catalog {
     pub(crate) fn load(&self, n: u64) -> Result<TableMetadata> {
         let path = metadata_path(n);
         let bytes = self.store.read(&path)?;
-        TableMetadata::parse(&bytes, &format!("{}/{path}", self.describe()))
+        let name = format!("{}/{path}", self.describe());
+        let m = TableMetadata::parse(&bytes, &name)?;
+        // The current schema is read by every commit: checked here, naming the file.
+        if let Some(schema) = m.schema() {
+            super::schema::IcebergSchema::from_json(schema)
+                .map_err(|e| e.context(format!("{name}: the current schema")))?;
+        }
+        Ok(m)
     }
 
     /// The newest version and its metadata; `None` for a table without one.

@@ -341,12 +341,24 @@ impl TableState {
         let Some((version, metadata)) = catalog.latest()? else {
             return Ok(None);
         };
+        let as_of = |e: Error| {
+            e.context(format!(
+                "the table as of {}",
+                super::catalog::metadata_path(version)
+            ))
+        };
         let mut manifests = Vec::new();
         let mut live = BTreeMap::new();
         if let Some(s) = metadata.current_snapshot() {
-            manifests = cache.list(catalog, &s.manifest_list)?.as_ref().clone();
+            manifests = cache
+                .list(catalog, &s.manifest_list)
+                .map_err(as_of)?
+                .as_ref()
+                .clone();
             for (i, m) in manifests.iter().enumerate() {
-                let manifest = cache.manifest(catalog, m)?;
+                let manifest = cache
+                    .manifest(catalog, m)
+                    .map_err(|e| as_of(e.context(format!("listed in {}", s.manifest_list))))?;
                 for e in &manifest.entries {
                     if e.status != EntryStatus::Deleted && m.content == 0 {
                         live.insert(e.data_file.file_path.clone(), (i, e.clone()));
@@ -367,12 +379,21 @@ impl TableState {
     pub(crate) fn ever(&self, catalog: &Catalog, cache: &Cache) -> Result<BTreeSet<String>> {
         let mut out: BTreeSet<String> = self.live.keys().cloned().collect();
         let mut seen = BTreeSet::new();
+        let as_of = |e: Error| {
+            e.context(format!(
+                "the table as of {}",
+                super::catalog::metadata_path(self.version)
+            ))
+        };
         for s in &self.metadata.snapshots {
-            for m in cache.list(catalog, &s.manifest_list)?.iter() {
+            for m in cache.list(catalog, &s.manifest_list).map_err(as_of)?.iter() {
                 if m.content != 0 || !seen.insert(m.manifest_path.clone()) {
                     continue;
                 }
-                for e in &cache.manifest(catalog, m)?.entries {
+                let manifest = cache
+                    .manifest(catalog, m)
+                    .map_err(|e| as_of(e.context(format!("listed in {}", s.manifest_list))))?;
+                for e in &manifest.entries {
                     out.insert(e.data_file.file_path.clone());
                 }
             }
