@@ -150,8 +150,8 @@ pub(crate) fn new_table(
     let mut parts: Vec<(String, Transform)> = Vec::new();
     match choice {
         PartitionChoice::HiveKeys => {
-            let mut next = schema.highest_field_id();
-            for (key, value) in hive_keys(&first.relative) {
+            let first_id = schema.highest_field_id() + 1;
+            for (next, (key, value)) in (first_id..).zip(hive_keys(&first.relative)) {
                 if schema.fields.iter().any(|f| f.name == key) {
                     return Err(Error::schema(format!(
                         "data file `{}`: the partition folder `{key}=` is also a column of \
@@ -159,7 +159,6 @@ pub(crate) fn new_table(
                         first.relative
                     )));
                 }
-                next += 1;
                 schema.fields.push(NestedField {
                     id: next,
                     name: key.clone(),
@@ -196,7 +195,7 @@ pub(crate) fn current_schema(m: &TableMetadata, catalog: &Catalog) -> Result<Ice
             m.current_schema_id
         ))
     })?;
-    IcebergSchema::from_json(json).map_err(|e| e.context(format!("{}", catalog.describe())))
+    IcebergSchema::from_json(json).map_err(|e| e.context(catalog.describe()))
 }
 
 /// An error unless the file's columns are the table's (by id, name and type), Hive-key
