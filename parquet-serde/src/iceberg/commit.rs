@@ -73,11 +73,13 @@ impl PendingFile {
     /// The file's Iceberg schema: an error naming it when a column has no field id.
     pub(crate) fn schema(&self) -> Result<IcebergSchema> {
         iceberg_schema(self.md.schema(), 0).map_err(|e| {
-            e.context(format!(
-                "data file `{}` (Iceberg matches columns by field id: write files for an \
-                 Iceberg table with LogWriterBuilder::iceberg, or give every field an id)",
-                self.relative
-            ))
+            let hint = if e.to_string().contains("no field id") {
+                " (Iceberg matches columns by field id: write files for an Iceberg table \
+                 with LogWriterBuilder::iceberg, or give every field an id)"
+            } else {
+                ""
+            };
+            e.context(format!("data file `{}`{hint}", self.relative))
         })
     }
 }
