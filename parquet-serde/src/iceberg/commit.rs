@@ -200,38 +200,17 @@ pub(crate) fn current_schema(m: &TableMetadata, catalog: &Catalog) -> Result<Ice
     IcebergSchema::from_json(json).map_err(|e| e.context(catalog.describe()))
 }
 
-/// An error unless the file's columns are the table's (by id, name and type), Hive-key
-/// columns of identity partitions (absent from the files) aside.
-pub(crate) fn check_fits(
-    p: &PendingFile,
-    table: &IcebergSchema,
-    spec: &PartitionSpec,
-    catalog: &Catalog,
-) -> Result<()> {
-    let file = p.schema()?;
-    let file_ids: BTreeSet<i32> = file.fields.iter().map(|f| f.id).collect();
-    let identity_sources: BTreeSet<i32> = spec
-        .fields
-        .iter()
-        .filter(|f| f.transform == Transform::Identity)
-        .map(|f| f.source_id)
-        .collect();
-    let expected: Vec<&NestedField> = table
-        .fields
-        .iter()
-        .filter(|f| file_ids.contains(&f.id) || !identity_sources.contains(&f.id))
-        .collect();
-    let got: Vec<&NestedField> = file.fields.iter().collect();
-    if expected != got {
-        return Err(Error::schema(format!(
-            "{}: `{}` does not have the table's schema (file: {}, table: {})",
+/// An error unless the file's columns fit the table's schema (ice-ids'
+/// [`IcebergSchema::check_file_fits`]: same ids, paths and types or Iceberg promotions;
+/// the Hive-key columns of identity partitions, optional and absent from files, aside).
+pub(crate) fn check_fits(p: &PendingFile, table: &IcebergSchema, catalog: &Catalog) -> Result<()> {
+    table.check_file_fits(&p.schema()?).map_err(|e| {
+        e.context(format!(
+            "{}: `{}` does not have the table's schema",
             catalog.describe(),
-            p.relative,
-            file.to_json(),
-            table.to_json()
-        )));
-    }
-    Ok(())
+            p.relative
+        ))
+    })
 }
 
 /// The manifest entry of a file added by snapshot `snapshot_id` (sequence numbers

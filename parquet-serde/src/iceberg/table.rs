@@ -482,7 +482,7 @@ impl IcebergTable {
             };
             let mut added = Vec::with_capacity(live_adds.len());
             for p in &live_adds {
-                check_fits(p, &schema, &spec, catalog).map_err(as_of)?;
+                check_fits(p, &schema, catalog).map_err(as_of)?;
                 added.push(added_entry(catalog, p, &schema, &spec).map_err(as_of)?);
             }
             let plan = Plan {
