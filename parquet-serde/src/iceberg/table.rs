@@ -13,7 +13,7 @@ use super::commit::{
 };
 use super::schema::IcebergSchema;
 use crate::error::{Error, Result};
-use crate::table::store::{LocalStore, TableStore};
+use crate::table::store::LocalStore;
 use crate::table::{retry_commit, CommitReport};
 
 /// An Apache Iceberg table (format v2) this process commits to, without Arrow: a local
@@ -232,6 +232,7 @@ impl IcebergTable {
     }
 
     /// The table's current schema; `None` before the first commit.
+    #[cfg_attr(not(feature = "logs"), allow(dead_code))]
     pub(crate) fn current_schema(&self) -> Result<Option<IcebergSchema>> {
         match self.inner.catalog.latest()? {
             None => Ok(None),
@@ -240,6 +241,7 @@ impl IcebergTable {
     }
 
     /// Whether the table's files are in a local folder (not an object store).
+    #[cfg_attr(not(feature = "logs"), allow(dead_code))]
     pub(crate) fn is_local(&self) -> bool {
         self.inner.local_root.is_some()
     }
@@ -360,7 +362,10 @@ impl IcebergTable {
         let location = store_uri(&store.to_string(), prefix.as_ref());
         let runtime = crate::remote::Runtime::owned()?;
         let table_store = crate::table::object_store::ObjectTableStore::new(store, prefix, runtime);
-        let catalog = Catalog::new(Arc::new(table_store) as Arc<dyn TableStore>, location);
+        let catalog = Catalog::new(
+            Arc::new(table_store) as Arc<dyn crate::table::store::TableStore>,
+            location,
+        );
         Ok(IcebergTable::with_catalog(catalog, None))
     }
 
