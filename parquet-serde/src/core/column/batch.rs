@@ -183,8 +183,7 @@ pub(crate) fn count_level(levels: &[i16], level: i16) -> usize {
             // At most 2^15 matches: no overflow.
             chunk
                 .iter()
-                .fold(0u16, |n, &l| n.wrapping_add(u16::from(l == level)))
-                as usize
+                .fold(0u16, |n, &l| n.wrapping_add(u16::from(l == level))) as usize
         })
         .sum()
 }

@@ -390,7 +390,12 @@ mod tests {
 
     /// The encoder as first written (one value at a time), which the faster one must match
     /// byte for byte.
-    fn reference_encode<T: DeltaInt>(values: &[T], block_size: usize, miniblocks: usize, out: &mut Vec<u8>) {
+    fn reference_encode<T: DeltaInt>(
+        values: &[T],
+        block_size: usize,
+        miniblocks: usize,
+        out: &mut Vec<u8>,
+    ) {
         put_uleb(block_size as u64, out);
         put_uleb(miniblocks as u64, out);
         put_uleb(values.len() as u64, out);
