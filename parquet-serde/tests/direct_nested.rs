@@ -1,10 +1,10 @@
 //! The derive's direct writer on nested rows (derived structs inside structs, `Option<Struct>`,
-//! `Vec` of scalars and of structs, `Option<Vec<..>>`, lists of lists), against the serde
+//! `Vec` of scalars and of structs, `Option<Vec<..>>`, lists of lists, maps), against the serde
 //! path (the same rows through a wrapper whose `ParquetSchema` has no direct writer): the
 //! files are byte for byte the same, they read back as the rows written, and a value a
 //! nested column refuses gives the same error both ways.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use parquet_serde::core::schema::typed::{ColumnOptions, FieldAttrs};
 use parquet_serde::core::schema::SchemaNode;
@@ -112,10 +112,17 @@ impl<T: Rand> Rand for Vec<T> {
     }
 }
 
-impl Rand for BTreeMap<String, i64> {
+impl<V: Rand> Rand for BTreeMap<String, V> {
     fn rand(r: &mut Rng) -> Self {
         let n = r.below(3);
-        (0..n).map(|k| (format!("k{k}"), i64::rand(r))).collect()
+        (0..n).map(|k| (format!("k{k}"), V::rand(r))).collect()
+    }
+}
+
+impl<V: Rand> Rand for HashMap<i32, V> {
+    fn rand(r: &mut Rng) -> Self {
+        let n = r.below(4);
+        (0..n).map(|k| (k as i32 * 3 - 2, V::rand(r))).collect()
     }
 }
 
@@ -147,6 +154,8 @@ shapes! {
     VecStruct { items: Vec<Leaf>, opts: Vec<Options> }
     OptVecStruct { ovs: Option<Vec<Leaf>>, vos: Vec<Option<Leaf>>, vvs: Vec<Vec<Leaf>> }
     WithMap { m: BTreeMap<String, i64>, inner: Option<Lists>, after: String }
+    // Maps of optional text, of structs, of lists; maps in an Option and in a list.
+    Maps { a: BTreeMap<String, Option<String>>, b: Option<BTreeMap<String, Leaf>>, c: Vec<HashMap<i32, Vec<i64>>>, d: HashMap<i32, Option<Options>> }
     // Depth 3.
     Depth3 { a: Nested, b: Option<OptStruct>, c: Vec<VecStruct>, d: f64 }
     Depth3b { d: Vec<Nested>, e: Option<OptVecStruct>, f: Option<Vec<OptLists>> }
@@ -194,6 +203,7 @@ property_tests! {
     vec_struct: VecStruct,
     opt_vec_struct: OptVecStruct,
     with_map: WithMap,
+    maps: Maps,
     depth3: Depth3,
     depth3b: Depth3b,
     depth3c: Depth3c,

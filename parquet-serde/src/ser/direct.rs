@@ -9,9 +9,9 @@
 //! value_i)`: [`ShredSink`] does the same for every value the derived code hands it at
 //! `(node, rep)`. Values of a [`DirectLeaf`] type at a leaf whose conversion takes every value
 //! of that type unchanged (checked once per node) are pushed into the leaf's buffer without
-//! the per-value dispatch; `None`, sequences at a LIST and derived structs at their group
-//! write the levels serde's `serialize_none`, `serialize_seq` and `serialize_struct` write
-//! there. A nested struct goes the direct way only after the same check of its own
+//! the per-value dispatch; `None`, sequences at a LIST, maps at a MAP and derived structs at
+//! their group write the levels serde's `serialize_none`, `serialize_seq`, `serialize_map`
+//! and `serialize_struct` write there. A nested struct goes the direct way only after the same check of its own
 //! `Serialize` (per value), against its group's fields; anything else goes through serde at
 //! that node, as it would have.
 
@@ -321,6 +321,32 @@ impl DirectSink for ShredSink<'_> {
         Ok(())
     }
 
+    #[inline(always)]
+    fn map(&mut self, node: u32) -> Option<(u32, i16)> {
+        // `MapSer`'s entries mode: a key node that is a leaf (so that a key the leaf does not
+        // take goes through the same `put_located` as `MapSer`'s key), the value node next.
+        match self.sh.nodes.get(node as usize)?.kind {
+            Kind::Map { key, entry_rep }
+                if matches!(
+                    self.sh.nodes.get(key as usize).map(|n| n.kind),
+                    Some(Kind::Leaf(_))
+                ) && (key as usize + 1) < self.sh.nodes.len() =>
+            {
+                Some((key, entry_rep))
+            }
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn empty_map(&mut self, node: u32, rep: i16) -> Result<()> {
+        let node = self.node(node)?;
+        // What `MapSer::end` writes for a map with no entry.
+        let def = self.sh.nodes[node as usize].def;
+        self.sh.nulls(node, def, rep);
+        Ok(())
+    }
+
     #[inline]
     fn group<T: Serialize + ParquetSchema + ?Sized>(&mut self, node: u32, v: &T) -> Option<u32> {
         if node as usize >= self.sh.nodes.len() {
@@ -531,15 +557,15 @@ mod tests {
         let rows: Vec<Event> = (0..60).map(event).collect();
         let (mut sh, want) = shred_both(&rows);
         assert!(sh.direct.enabled, "the row went through serde");
-        // Every `Http` and `Span` went the direct way; only the map (one per row) went
-        // through serde.
+        // Every `Http` and `Span` went the direct way, and the map's entries too: nothing
+        // went through serde.
         let nested = rows
             .iter()
             .map(|r| r.http.is_some() as u64 + r.spans.len() as u64)
             .sum::<u64>();
         assert!(nested > 0);
         assert_eq!(sh.direct.counts.direct_groups, nested);
-        assert_eq!(sh.direct.counts.serde_values, rows.len() as u64);
+        assert_eq!(sh.direct.counts.serde_values, 0);
         assert_eq!(sh.take_batches(), want);
     }
 

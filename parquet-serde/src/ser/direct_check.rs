@@ -19,8 +19,10 @@ pub(super) struct FieldCheck {
     offset: usize,
     /// `type_name` of the field's type.
     ty: &'static str,
-    seen_key: Option<&'static str>,
-    seen_ty: Option<&'static str>,
+    /// Address and length of the key and of the `type_name` last found right; `(0, 0)`
+    /// before (no string is at address 0).
+    seen_key: (usize, usize),
+    seen_ty: (usize, usize),
 }
 
 impl FieldCheck {
@@ -29,10 +31,16 @@ impl FieldCheck {
         FieldCheck {
             offset,
             ty,
-            seen_key: None,
-            seen_ty: None,
+            seen_key: (0, 0),
+            seen_ty: (0, 0),
         }
     }
+}
+
+/// Address and length of a string.
+#[inline(always)]
+fn parts(s: &str) -> (usize, usize) {
+    (s.as_ptr() as usize, s.len())
 }
 
 /// Whether `row` hands exactly its fields to `serialize_field` (`checks`, the fields of the
@@ -51,12 +59,6 @@ pub(super) fn hands_its_fields<T: Serialize + ?Sized>(
         row: row as *const T as *const () as usize,
     };
     row.serialize(check).is_ok()
-}
-
-/// Whether `seen` is the same static string as `s` (address and length).
-#[inline(always)]
-fn same(seen: Option<&'static str>, s: &'static str) -> bool {
-    seen.is_some_and(|seen| std::ptr::eq(seen, s))
 }
 
 /// The row's `Serialize` did something other than hand over its fields.
@@ -119,18 +121,27 @@ impl ser::SerializeStruct for VerifyFields<'_> {
         let Some(c) = self.checks.get_mut(i) else {
             return Err(NotDirect);
         };
-        if value as *const T as *const () as usize != self.row.wrapping_add(c.offset) {
-            return Err(NotDirect);
-        }
         let given = std::any::type_name::<T>();
-        if !(same(c.seen_key, key) && same(c.seen_ty, given)) {
+        let (k, g) = (parts(key), parts(given));
+        let at = value as *const T as *const () as usize;
+        // One test for the usual case: the value at the field's offset, with the key and
+        // type name found right before (the same static strings).
+        let differs = (at ^ self.row.wrapping_add(c.offset))
+            | (k.0 ^ c.seen_key.0)
+            | (k.1 ^ c.seen_key.1)
+            | (g.0 ^ c.seen_ty.0)
+            | (g.1 ^ c.seen_ty.1);
+        if differs != 0 {
+            if at != self.row.wrapping_add(c.offset) {
+                return Err(NotDirect);
+            }
             // Once per pair of strings: compare them.
             let node = self.first as usize + i;
             if self.nodes[node].name != key || c.ty != given {
                 return Err(NotDirect);
             }
-            c.seen_key = Some(key);
-            c.seen_ty = Some(given);
+            c.seen_key = k;
+            c.seen_ty = g;
         }
         self.next += 1;
         Ok(())

@@ -172,3 +172,61 @@ pub(crate) fn matches_type(values: &ColumnValues, physical_type: Type) -> bool {
             | (ColumnValues::FixedLenByteArray(_), Type::FixedLenByteArray)
     )
 }
+
+/// How many of `levels` equal `level`: counted in 16-bit lanes, a chunk at a time, so the
+/// loop vectorizes (a `filter().count()` widens every comparison to a `usize`).
+#[inline]
+pub(crate) fn count_level(levels: &[i16], level: i16) -> usize {
+    levels
+        .chunks(1 << 15)
+        .map(|chunk| {
+            // At most 2^15 matches: no overflow.
+            chunk
+                .iter()
+                .fold(0u16, |n, &l| n.wrapping_add(u16::from(l == level))) as usize
+        })
+        .sum()
+}
+
+/// The first of `levels` outside `0..=max`, if any. The common case (none) is one
+/// vectorized pass for the smallest and largest level; only then is the culprit searched.
+#[inline]
+pub(crate) fn level_outside(levels: &[i16], max: i16) -> Option<i16> {
+    let (lo, hi) = levels
+        .iter()
+        .fold((0i16, 0i16), |(lo, hi), &l| (lo.min(l), hi.max(l)));
+    if lo >= 0 && hi <= max {
+        return None;
+    }
+    levels.iter().copied().find(|&l| l < 0 || l > max)
+}
+
+#[cfg(test)]
+mod level_scan_tests {
+    use super::{count_level, level_outside};
+
+    #[test]
+    fn counts_and_ranges_match_the_plain_loops() {
+        // Long enough to cross the 2^15 chunks; every value of a small range, and extremes.
+        let levels: Vec<i16> = (0..100_000u32)
+            .map(|i| match i % 11 {
+                10 if i % 7 == 0 => i16::MIN,
+                10 => 9,
+                k => (k % 4) as i16,
+            })
+            .collect();
+        for level in [-1i16, 0, 1, 2, 3, 9, i16::MIN] {
+            let want = levels.iter().filter(|&&l| l == level).count();
+            assert_eq!(count_level(&levels, level), want, "level {level}");
+        }
+        // All 65 536 equal: more than one 16-bit lane could count in a single chunk.
+        assert_eq!(count_level(&vec![1; 1 << 16], 1), 1 << 16);
+        assert_eq!(count_level(&[], 0), 0);
+        assert_eq!(level_outside(&levels, 3), Some(9));
+        assert_eq!(level_outside(&levels, 9), Some(i16::MIN));
+        assert_eq!(level_outside(&levels[..10], 3), None);
+        assert_eq!(level_outside(&[0, 1, -1, 5], 4), Some(-1));
+        assert_eq!(level_outside(&[0, 1, 5, -1], 4), Some(5));
+        assert_eq!(level_outside(&[], 0), None);
+    }
+}

@@ -18,7 +18,10 @@ use crate::core::values::ColumnValues;
 use crate::error::{Error, Result};
 
 use super::auto;
-use super::batch::{clear_values, empty_values, extend_values, matches_type, ColumnBatch};
+use super::batch::{
+    clear_values, count_level, empty_values, extend_values, level_outside, matches_type,
+    ColumnBatch,
+};
 use super::cdc::{CdcOptions, Chunker};
 use super::dict_encoder::{value_bytes, DictEncoder, PageEntries};
 use super::encode::{check_encoding, encode_plain, encode_values, gather};
@@ -578,21 +581,13 @@ impl ColumnChunkWriter {
                 self.max_rep
             )));
         }
-        if let Some(bad) = batch
-            .def_levels
-            .iter()
-            .find(|&&d| d < 0 || d > self.max_def)
-        {
+        if let Some(bad) = level_outside(&batch.def_levels, self.max_def) {
             return Err(Error::data(format!(
                 "definition level {bad} outside 0..={}",
                 self.max_def
             )));
         }
-        if let Some(bad) = batch
-            .rep_levels
-            .iter()
-            .find(|&&r| r < 0 || r > self.max_rep)
-        {
+        if let Some(bad) = level_outside(&batch.rep_levels, self.max_rep) {
             return Err(Error::data(format!(
                 "repetition level {bad} outside 0..={}",
                 self.max_rep
@@ -604,11 +599,7 @@ impl ColumnChunkWriter {
             ));
         }
         let non_null = if self.max_def > 0 {
-            batch
-                .def_levels
-                .iter()
-                .filter(|&&d| d == self.max_def)
-                .count()
+            count_level(&batch.def_levels, self.max_def)
         } else {
             n
         };
@@ -688,10 +679,7 @@ impl ColumnChunkWriter {
                 end = end.min(cut);
             }
             let values = if self.max_def > 0 {
-                batch.def_levels[level..end]
-                    .iter()
-                    .filter(|&&d| d == self.max_def)
-                    .count()
+                count_level(&batch.def_levels[level..end], self.max_def)
             } else {
                 end - level
             };
@@ -724,10 +712,7 @@ impl ColumnChunkWriter {
         values: std::ops::Range<usize>,
     ) {
         let rows = if self.max_rep > 0 {
-            batch.rep_levels[levels.clone()]
-                .iter()
-                .filter(|&&r| r == 0)
-                .count()
+            count_level(&batch.rep_levels[levels.clone()], 0)
         } else {
             levels.len()
         };

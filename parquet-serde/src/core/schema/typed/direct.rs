@@ -20,9 +20,12 @@
 //! - `Vec` at a LIST: each element at the element node, the first at `rep` and the others at
 //!   the list's entry level; no element is an empty list (elsewhere: through serde);
 //! - a derived struct at a group whose fields are its own: its fields at the group's nodes,
-//!   after the same check of the value's own `Serialize` as the row's (else through serde).
+//!   after the same check of the value's own `Serialize` as the row's (else through serde);
+//! - `BTreeMap` and `HashMap` at a MAP whose key is a leaf: each entry's key at the key node
+//!   and its value at the value node, the first entry at `rep` and the others at the map's
+//!   entry level, in the map's own order; no entry is an empty map (elsewhere: through serde).
 //!
-//! Anything else (maps, enums, tuples, `with` fields, types of other crates) is serialized
+//! Anything else (enums, tuples, `with` fields, types of other crates) is serialized
 //! through serde at its node, as it would have been. The first row that fails the row's
 //! check turns the direct way off for the writer; a nested value that fails its check goes
 //! through serde alone.
@@ -204,6 +207,11 @@ pub trait DirectSink {
     fn list(&mut self, node: u32) -> Option<(u32, i16)>;
     /// An empty sequence at the LIST `node`.
     fn empty_list(&mut self, node: u32, rep: i16) -> Result<()>;
+    /// The key node (the value node is the next) and the repetition level of later entries
+    /// when `node` is a MAP whose key is a leaf.
+    fn map(&mut self, node: u32) -> Option<(u32, i16)>;
+    /// A map without entries at the MAP `node`.
+    fn empty_map(&mut self, node: u32, rep: i16) -> Result<()>;
     /// The first field node when `node` is a group whose fields are those of the derived
     /// struct `v` and `v`'s `Serialize` hands exactly them (as the row's check; see the
     /// module docs); `None`: write `v` through serde.
@@ -271,6 +279,56 @@ impl<T: DirectValue> DirectValue for Vec<T> {
             v.__parquet_put_at(sink, element, entry_rep)?;
         }
         Ok(())
+    }
+}
+
+/// serde's maps: `collect_map` over the entries. At a MAP whose key is a leaf, the serde path
+/// writes entry `k`'s key at the key node and its value at the value node, at `rep` for the
+/// first entry and the map's entry level after (each as it writes a field there); no entry
+/// is an empty map. Anywhere else (a map onto a struct's fields) serde's path decides.
+#[inline]
+fn put_map<'a, K, V, S, I>(
+    sink: &mut S,
+    node: u32,
+    rep: i16,
+    entries: I,
+    map: &impl Serialize,
+) -> Result<()>
+where
+    K: DirectValue + 'a + ?Sized,
+    V: DirectValue + 'a + ?Sized,
+    S: DirectSink,
+    I: ExactSizeIterator<Item = (&'a K, &'a V)>,
+{
+    let Some((key, entry_rep)) = sink.map(node) else {
+        return sink.serde(node, rep, map);
+    };
+    if entries.len() == 0 {
+        return sink.empty_map(node, rep);
+    }
+    let mut at = rep;
+    for (k, v) in entries {
+        k.__parquet_put_at(sink, key, at)?;
+        v.__parquet_put_at(sink, key + 1, at)?;
+        at = entry_rep;
+    }
+    Ok(())
+}
+
+impl<K: DirectValue, V: DirectValue> DirectValue for std::collections::BTreeMap<K, V> {
+    #[inline]
+    fn __parquet_put_at<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16) -> Result<()> {
+        put_map(sink, node, rep, self.iter(), self)
+    }
+}
+
+impl<K: DirectValue, V: DirectValue, H: std::hash::BuildHasher> DirectValue
+    for std::collections::HashMap<K, V, H>
+{
+    #[inline]
+    fn __parquet_put_at<S: DirectSink>(&self, sink: &mut S, node: u32, rep: i16) -> Result<()> {
+        // The same order as serde's: both iterate the map as it is.
+        put_map(sink, node, rep, self.iter(), self)
     }
 }
 
@@ -396,6 +454,12 @@ mod tests {
             unreachable!("no field goes to the sink")
         }
         fn empty_list(&mut self, _: u32, _: i16) -> Result<()> {
+            unreachable!("no field goes to the sink")
+        }
+        fn map(&mut self, _: u32) -> Option<(u32, i16)> {
+            unreachable!("no field goes to the sink")
+        }
+        fn empty_map(&mut self, _: u32, _: i16) -> Result<()> {
             unreachable!("no field goes to the sink")
         }
         fn group<T: Serialize + crate::core::schema::ParquetSchema + ?Sized>(
