@@ -160,6 +160,8 @@
 //! # fn main() {}
 //! ```
 
+#[cfg(any(feature = "delta", feature = "iceberg"))]
+mod bounds_prune;
 mod check;
 pub(crate) mod compact;
 #[cfg(feature = "delta")]
