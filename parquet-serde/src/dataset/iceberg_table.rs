@@ -1,0 +1,637 @@
+//! An Iceberg table read as a dataset: the data files of one snapshot (from its manifest
+//! list and manifests, not from a folder walk), their columns matched by field id to the
+//! table schema, and each file's partition values and metrics for pruning before any
+//! file is opened.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::core::column::Scalar;
+use crate::error::{Error, Result};
+use crate::filter::{CmpOp, Predicate};
+use crate::iceberg::manifest::{self, EntryStatus, PartitionValue as Part};
+use crate::iceberg::manifest_list;
+use crate::iceberg::metadata::{PartitionField, TableMetadata};
+
+use super::bounds_prune::{bounds_may, micros_may, FileBounds};
+use super::list::{sort_files, DataFile};
+use super::partition::PartitionValue;
+use super::prune::compare;
+
+/// The folder of a table's metadata files.
+const METADATA_DIR: &str = "metadata";
+/// The file naming the current metadata version (`vN.metadata.json`) of a file-system table.
+const VERSION_HINT: &str = "version-hint.text";
+/// At most this many bytes of a metadata file, manifest list or manifest are read (a
+/// bound on hostile input; real ones are far smaller).
+const MAX_METADATA_BYTES: u64 = 1 << 30;
+
+/// What a dataset keeps of the Iceberg table it was opened from.
+#[derive(Debug, Clone)]
+pub(crate) struct IcebergSnapshot {
+    pub root: PathBuf,
+    /// The snapshot read (`None`: the table has none yet, so no file).
+    pub snapshot_id: Option<i64>,
+    /// The table's top-level columns by name: field id and Iceberg type.
+    columns: BTreeMap<String, (i32, String)>,
+    /// Each file's manifest entry and the partition fields of its spec, by its local path.
+    pub files: HashMap<PathBuf, (manifest::DataFile, Arc<Vec<PartitionField>>)>,
+}
+
+/// Whether `dir` is the root of an Iceberg table: a `metadata/` folder holding a
+/// `*.metadata.json` file.
+pub(crate) fn is_iceberg_root(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir.join(METADATA_DIR)) else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        e.file_name()
+            .to_str()
+            .is_some_and(|n| n.ends_with(".metadata.json"))
+    })
+}
+
+/// The current metadata file of the table at `root`: the version `version-hint.text`
+/// names (`vN.metadata.json`) when there is one, else the `*.metadata.json` of the
+/// highest version (`vN.metadata.json` or `NNNNN-<uuid>.metadata.json`).
+pub(crate) fn current_metadata_file(root: &Path) -> Result<PathBuf> {
+    let dir = root.join(METADATA_DIR);
+    if let Ok(hint) = std::fs::read_to_string(dir.join(VERSION_HINT)) {
+        let hint = hint.trim();
+        let named = dir.join(format!("v{hint}.metadata.json"));
+        if hint.parse::<u64>().is_ok() && named.is_file() {
+            return Ok(named);
+        }
+    }
+    let entries = std::fs::read_dir(&dir).map_err(|e| Error::from(e).context(dir.display()))?;
+    let mut best: Option<(u64, String)> = None;
+    for e in entries {
+        let e = e.map_err(|e| Error::from(e).context(dir.display()))?;
+        let Some(name) = e.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let Some(version) = metadata_version(&name) else {
+            continue;
+        };
+        if best
+            .as_ref()
+            .is_none_or(|(v, n)| (version, &name) > (*v, n))
+        {
+            best = Some((version, name));
+        }
+    }
+    match best {
+        Some((_, name)) => Ok(dir.join(name)),
+        None => Err(Error::corrupt(format!(
+            "{}: no `*.metadata.json` file",
+            dir.display()
+        ))),
+    }
+}
+
+/// The version of a metadata file named `vN.metadata.json` or `NNNNN-<uuid>.metadata.json`
+/// (optionally compressed names are not read).
+fn metadata_version(name: &str) -> Option<u64> {
+    let stem = name.strip_suffix(".metadata.json")?;
+    let stem = stem.strip_prefix('v').unwrap_or(stem);
+    let digits = stem.split('-').next()?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Reads a file of the table's metadata, at most [`MAX_METADATA_BYTES`]; errors name it.
+fn read_bounded(path: &Path) -> Result<Vec<u8>> {
+    let at = |e: std::io::Error| Error::from(e).context(path.display());
+    let len = std::fs::metadata(path).map_err(at)?.len();
+    if len > MAX_METADATA_BYTES {
+        return Err(Error::corrupt(format!(
+            "{}: {len} bytes, more than the {MAX_METADATA_BYTES} a table's metadata file may have here",
+            path.display()
+        )));
+    }
+    std::fs::read(path).map_err(at)
+}
+
+/// The files of snapshot `snapshot` (the current one when `None`) of the table at
+/// `root`, and what pruning needs. Fails when a metadata file, manifest list or manifest
+/// is corrupt (the error names it), when the snapshot does not exist, when it has delete
+/// files (which this crate cannot apply: reading the data files whole would bring deleted
+/// rows back), and when a data file is missing or not of the size its manifest states.
+pub(crate) fn open(root: &Path, snapshot: Option<u64>) -> Result<(Vec<DataFile>, IcebergSnapshot)> {
+    let metadata_file = current_metadata_file(root)?;
+    let shown = metadata_file.display().to_string();
+    let metadata = TableMetadata::parse(&read_bounded(&metadata_file)?, &shown)?;
+    let table = format!("Iceberg table {}", root.display());
+    let snap = match snapshot {
+        Some(id) => {
+            let found = i64::try_from(id).ok().and_then(|i| metadata.snapshot(i));
+            Some(found.ok_or_else(|| {
+                let mut ids: Vec<String> = metadata
+                    .snapshots
+                    .iter()
+                    .map(|s| s.snapshot_id.to_string())
+                    .collect();
+                ids.truncate(20);
+                Error::invalid_argument(format!(
+                    "{table}: snapshot {id} does not exist (snapshots: {})",
+                    if ids.is_empty() {
+                        "none".to_string()
+                    } else {
+                        ids.join(", ")
+                    }
+                ))
+            })?)
+        }
+        None => metadata.current_snapshot(),
+    };
+    // A snapshot is read with the schema it was written with (time travel), the
+    // current one otherwise.
+    let schema = snap
+        .and_then(|s| s.schema_id)
+        .and_then(|id| {
+            metadata
+                .schemas
+                .iter()
+                .find(|s| s.get("schema-id").and_then(|v| v.as_i64()) == Some(i64::from(id)))
+        })
+        .or_else(|| metadata.schema())
+        .ok_or_else(|| Error::corrupt(format!("{shown}: no current schema")))?;
+    let columns = top_level_columns(schema).map_err(|e| e.context(&shown))?;
+    let names_by_id: Arc<BTreeMap<i32, String>> = Arc::new(
+        columns
+            .iter()
+            .map(|(name, (id, _))| (*id, name.clone()))
+            .collect(),
+    );
+    let mut info = IcebergSnapshot {
+        root: root.to_path_buf(),
+        snapshot_id: snap.map(|s| s.snapshot_id),
+        columns,
+        files: HashMap::new(),
+    };
+    let Some(snap) = snap else {
+        return Ok((Vec::new(), info));
+    };
+    let location = metadata.location.clone();
+    let list_path = local_path(root, &location, &snap.manifest_list)
+        .map_err(|e| e.context(format_args!("{shown}: manifest list")))?;
+    let list_shown = list_path.display().to_string();
+    let manifests = manifest_list::read_manifest_list(&read_bounded(&list_path)?, &list_shown)?;
+    let mut files = Vec::new();
+    let mut specs: HashMap<i32, Arc<Vec<PartitionField>>> = HashMap::new();
+    for m in &manifests {
+        if m.content != 0 {
+            return Err(Error::unsupported(format!(
+                "{table}: snapshot {} has delete files (manifest {}), which parquet-serde \
+                 cannot apply: reading its data files whole would bring deleted rows back",
+                snap.snapshot_id, m.manifest_path
+            )));
+        }
+        let path = local_path(root, &location, &m.manifest_path)
+            .map_err(|e| e.context(format_args!("{list_shown}: manifest")))?;
+        let shown = path.display().to_string();
+        let manifest = manifest::read_manifest(&read_bounded(&path)?, &shown)?;
+        if manifest.content != "data" {
+            return Err(Error::unsupported(format!(
+                "{table}: manifest {shown} holds delete files (content `{}`), which \
+                 parquet-serde cannot apply",
+                manifest.content
+            )));
+        }
+        let spec = match specs.get(&m.partition_spec_id) {
+            Some(s) => s.clone(),
+            None => {
+                let s = metadata.spec_by_id(m.partition_spec_id).ok_or_else(|| {
+                    Error::corrupt(format!(
+                        "{list_shown}: manifest {shown} names partition spec {}, which the \
+                         table metadata lacks",
+                        m.partition_spec_id
+                    ))
+                })?;
+                let s = Arc::new(s.fields.clone());
+                specs.insert(m.partition_spec_id, s.clone());
+                s
+            }
+        };
+        for (i, entry) in manifest.entries.into_iter().enumerate() {
+            if entry.status == EntryStatus::Deleted {
+                continue;
+            }
+            let what = format!("{shown}: entry {i} (`{}`)", entry.data_file.file_path);
+            let f = entry.data_file;
+            if f.content != 0 {
+                return Err(Error::unsupported(format!(
+                    "{what}: a delete file (content {}), which parquet-serde cannot apply",
+                    f.content
+                )));
+            }
+            if !f.file_format.eq_ignore_ascii_case("parquet") {
+                return Err(Error::unsupported(format!(
+                    "{what}: a {} file (only Parquet is read)",
+                    f.file_format
+                )));
+            }
+            let local = local_path(root, &location, &f.file_path).map_err(|e| e.context(&what))?;
+            check_size(&local, f.file_size_in_bytes).map_err(|e| e.context(&what))?;
+            if info.files.contains_key(&local) {
+                return Err(Error::corrupt(format!(
+                    "{what}: the snapshot lists the file twice"
+                )));
+            }
+            files.push(
+                DataFile::new(local.clone(), Vec::new()).with_names_by_id(names_by_id.clone()),
+            );
+            info.files.insert(local, (f, spec.clone()));
+        }
+    }
+    sort_files(&mut files);
+    Ok((files, info))
+}
+
+/// The top-level fields of a schema (JSON): name → (field id, type; nested types as
+/// `struct`, `list`, `map`).
+fn top_level_columns(schema: &serde_json::Value) -> Result<BTreeMap<String, (i32, String)>> {
+    let fields = schema
+        .get("fields")
+        .and_then(|f| f.as_array())
+        .ok_or_else(|| Error::corrupt("the schema has no `fields` list"))?;
+    let mut out = BTreeMap::new();
+    for (i, f) in fields.iter().enumerate() {
+        let bad = || {
+            Error::corrupt(format!(
+                "schema field {i}: no integer `id` and string `name`"
+            ))
+        };
+        let id = f
+            .get("id")
+            .and_then(|v| v.as_i64())
+            .and_then(|v| i32::try_from(v).ok())
+            .ok_or_else(bad)?;
+        let name = f.get("name").and_then(|v| v.as_str()).ok_or_else(bad)?;
+        let ty = match f.get("type") {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(serde_json::Value::Object(o)) => o
+                .get("type")
+                .and_then(|t| t.as_str())
+                .unwrap_or("struct")
+                .to_string(),
+            _ => return Err(bad()),
+        };
+        if out.insert(name.to_string(), (id, ty)).is_some() {
+            return Err(Error::corrupt(format!(
+                "schema field {i}: the name `{name}` is used twice"
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// The local path of a path the table's metadata states: a `file:` URI or an absolute
+/// path; one below the table's `location` is taken below `root` instead (a table copied
+/// or moved keeps working). Other URIs (`s3://`, ...) are refused: this reader reads
+/// local folders only.
+fn local_path(root: &Path, location: &str, stated: &str) -> Result<PathBuf> {
+    let location = location.trim_end_matches('/');
+    if let Some(rest) = stated
+        .strip_prefix(location)
+        .and_then(|r| r.strip_prefix('/'))
+    {
+        return relative(root, rest);
+    }
+    let plain = stated
+        .strip_prefix("file://")
+        .or_else(|| stated.strip_prefix("file:"))
+        .unwrap_or(stated);
+    if plain.contains("://") {
+        return Err(Error::unsupported(format!(
+            "`{stated}` is not in a local folder (only local tables are read)"
+        )));
+    }
+    if !plain.starts_with('/') {
+        return Err(Error::corrupt(format!(
+            "`{stated}` is neither an absolute path nor below the table location `{location}`"
+        )));
+    }
+    Ok(PathBuf::from(plain))
+}
+
+/// `rest` (a path below the table's location) below `root`, refused when it leaves it.
+fn relative(root: &Path, rest: &str) -> Result<PathBuf> {
+    let p = Path::new(rest);
+    if p.components().any(|c| {
+        !matches!(
+            c,
+            std::path::Component::Normal(_) | std::path::Component::CurDir
+        )
+    }) {
+        return Err(Error::corrupt(format!("`{rest}` leaves the table folder")));
+    }
+    Ok(root.join(p))
+}
+
+/// The file exists and has the size the manifest states.
+fn check_size(path: &Path, stated: i64) -> Result<()> {
+    let meta = std::fs::metadata(path).map_err(|e| {
+        Error::from(e).context(format_args!(
+            "data file {} listed in a manifest",
+            path.display()
+        ))
+    })?;
+    if i64::try_from(meta.len()).ok() != Some(stated) {
+        return Err(Error::corrupt(format!(
+            "data file {} is {} bytes; the manifest states {stated}",
+            path.display(),
+            meta.len()
+        )));
+    }
+    Ok(())
+}
+
+impl IcebergSnapshot {
+    /// Whether `file`'s partition values and metrics leave some row that may satisfy
+    /// `rest`.
+    pub(crate) fn may_match(&self, file: &DataFile, rest: &Predicate) -> bool {
+        match self.files.get(file.path()) {
+            Some((f, spec)) => super::bounds_prune::may_match(
+                rest,
+                &Facts {
+                    file: f,
+                    spec,
+                    columns: &self.columns,
+                },
+            ),
+            None => true,
+        }
+    }
+
+    /// Each file's path as its manifest states it, by local path (what a compaction
+    /// replaces).
+    #[allow(dead_code)] // the compaction's (next commit)
+    pub(crate) fn stated_paths(&self) -> HashMap<PathBuf, String> {
+        self.files
+            .iter()
+            .map(|(local, (f, _))| (local.clone(), f.file_path.clone()))
+            .collect()
+    }
+}
+
+/// What a manifest states of one file, seen by the pruning.
+struct Facts<'a> {
+    file: &'a manifest::DataFile,
+    spec: &'a [PartitionField],
+    columns: &'a BTreeMap<String, (i32, String)>,
+}
+
+/// A bound of a column's values, typed.
+#[derive(Debug, Clone, PartialEq)]
+enum Bound {
+    /// int, long, date, string: compared as partition values are.
+    Value(PartitionValue),
+    /// float, double.
+    Float(f64),
+    /// timestamp, timestamptz: microseconds.
+    Micros(i128),
+}
+
+const HOUR_MICROS: i128 = 3_600_000_000;
+const DAY_MICROS: i128 = 24 * HOUR_MICROS;
+
+impl Facts<'_> {
+    /// The partition value of the identity field over column `id`, if the spec has one.
+    fn identity(&self, id: i32) -> Option<&Part> {
+        self.spec
+            .iter()
+            .position(|p| p.source_id == id && p.transform == "identity")
+            .and_then(|i| self.file.partition.get(i))
+    }
+
+    /// The bounds of column `id` of type `ty`: the metrics' lower and upper bounds,
+    /// narrowed by what the partition values say (identity: the value; hour and day of a
+    /// timestamp, day of a date: that hour or day).
+    fn bounds(&self, id: i32, ty: &str) -> (Option<Bound>, Option<Bound>) {
+        let decode = |b: Option<&Vec<u8>>| b.and_then(|b| decode_bound(b, ty));
+        let mut lo = decode(self.file.lower_bounds.get(&id));
+        let mut hi = decode(self.file.upper_bounds.get(&id));
+        for (i, p) in self.spec.iter().enumerate() {
+            if p.source_id != id {
+                continue;
+            }
+            let Some(v) = self.file.partition.get(i) else {
+                continue;
+            };
+            let range = match (p.transform.as_str(), v, ty) {
+                ("identity", v, _) => part_bound(v, ty).map(|b| (b.clone(), b)),
+                ("hour", Part::Int(h), t) if is_timestamp(t) => {
+                    let s = i128::from(*h) * HOUR_MICROS;
+                    Some((Bound::Micros(s), Bound::Micros(s + HOUR_MICROS - 1)))
+                }
+                ("day", Part::Date(d) | Part::Int(d), t) if is_timestamp(t) => {
+                    let s = i128::from(*d) * DAY_MICROS;
+                    Some((Bound::Micros(s), Bound::Micros(s + DAY_MICROS - 1)))
+                }
+                ("day", Part::Date(d) | Part::Int(d), "date") => Some((
+                    Bound::Value(PartitionValue::Date(*d)),
+                    Bound::Value(PartitionValue::Date(*d)),
+                )),
+                _ => None,
+            };
+            if let Some((l, h)) = range {
+                lo = Some(narrow(lo, l, true));
+                hi = Some(narrow(hi, h, false));
+            }
+        }
+        (lo, hi)
+    }
+}
+
+/// The tighter of `old` and `new` (the greater for a lower bound).
+fn narrow(old: Option<Bound>, new: Bound, lower: bool) -> Bound {
+    let Some(old) = old else { return new };
+    let ord = match (&old, &new) {
+        (Bound::Micros(a), Bound::Micros(b)) => a.cmp(b),
+        (Bound::Float(a), Bound::Float(b)) => a.total_cmp(b),
+        (Bound::Value(a), Bound::Value(b)) => a.cmp(b),
+        _ => return new,
+    };
+    if (ord.is_lt()) == lower {
+        new
+    } else {
+        old
+    }
+}
+
+fn is_timestamp(ty: &str) -> bool {
+    matches!(ty, "timestamp" | "timestamptz")
+}
+
+/// A metrics bound (Iceberg's single-value binary form) of a column of type `ty`.
+fn decode_bound(b: &[u8], ty: &str) -> Option<Bound> {
+    let i32le = || b.try_into().ok().map(i32::from_le_bytes);
+    let i64le = || b.try_into().ok().map(i64::from_le_bytes);
+    Some(match ty {
+        "int" => Bound::Value(PartitionValue::Int(i64::from(i32le()?))),
+        "long" => Bound::Value(PartitionValue::Int(i64le()?)),
+        "date" => Bound::Value(PartitionValue::Date(i32le()?)),
+        "string" => Bound::Value(PartitionValue::String(
+            std::str::from_utf8(b).ok()?.to_string(),
+        )),
+        "float" => Bound::Float(f64::from(f32::from_le_bytes(b.try_into().ok()?))),
+        "double" => Bound::Float(f64::from_le_bytes(b.try_into().ok()?)),
+        t if is_timestamp(t) => Bound::Micros(i128::from(i64le()?)),
+        _ => return None,
+    })
+    .filter(|b| !matches!(b, Bound::Float(f) if f.is_nan()))
+}
+
+/// An identity partition value as a bound of a column of type `ty`.
+fn part_bound(v: &Part, ty: &str) -> Option<Bound> {
+    Some(match (v, ty) {
+        (Part::Int(i), "int") => Bound::Value(PartitionValue::Int(i64::from(*i))),
+        (Part::Long(i), "long") => Bound::Value(PartitionValue::Int(*i)),
+        (Part::Date(d), "date") => Bound::Value(PartitionValue::Date(*d)),
+        (Part::String(s), "string") => Bound::Value(PartitionValue::String(s.clone())),
+        (Part::Long(t), t2) if is_timestamp(t2) => Bound::Micros(i128::from(*t)),
+        (Part::Double(f), "double") if !f.is_nan() => Bound::Float(*f),
+        (Part::Float(f), "float") if !f.is_nan() => Bound::Float(f64::from(*f)),
+        _ => return None,
+    })
+}
+
+impl FileBounds for Facts<'_> {
+    fn num_records(&self) -> Option<i64> {
+        Some(self.file.record_count)
+    }
+
+    fn null_count(&self, column: &str) -> Option<i64> {
+        let (id, _) = self.columns.get(column)?;
+        match self.identity(*id) {
+            Some(Part::Null) => return Some(self.file.record_count),
+            Some(_) => return Some(0),
+            None => {}
+        }
+        self.file.null_value_counts.get(id).copied()
+    }
+
+    fn compare_may(&self, column: &str, op: CmpOp, literal: &Scalar) -> bool {
+        let Some((id, ty)) = self.columns.get(column) else {
+            return true;
+        };
+        let (lo, hi) = self.bounds(*id, ty);
+        if is_timestamp(ty) {
+            let micros = |b: Option<Bound>| match b {
+                Some(Bound::Micros(m)) => Some(m),
+                _ => None,
+            };
+            return micros_may(micros(lo), micros(hi), op, literal);
+        }
+        let order = |b: Option<Bound>| -> Option<std::cmp::Ordering> {
+            match b? {
+                Bound::Value(v) => compare(&v, literal, column).ok().flatten(),
+                Bound::Float(f) => match literal {
+                    Scalar::Int(_) | Scalar::Float(_) | Scalar::Decimal(_) => {
+                        Scalar::Float(f).partial_cmp(literal)
+                    }
+                    _ => None,
+                },
+                Bound::Micros(_) => None,
+            }
+        };
+        bounds_may(order(lo), order(hi), op)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_versions_are_read_from_both_naming_schemes() {
+        assert_eq!(metadata_version("v12.metadata.json"), Some(12));
+        assert_eq!(
+            metadata_version("00008-25a9f465-0f9a-4872-b5d6-881076d65da8.metadata.json"),
+            Some(8)
+        );
+        for bad in [
+            "x.metadata.json",
+            "v.metadata.json",
+            "00001.avro",
+            "v1.metadata.json.gz",
+        ] {
+            assert_eq!(metadata_version(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn stated_paths_are_local_and_kept_inside_the_root() {
+        let root = Path::new("/copy/t");
+        let loc = "file:///w/default/t";
+        assert_eq!(
+            local_path(root, loc, "file:///w/default/t/data/a.parquet").unwrap(),
+            Path::new("/copy/t/data/a.parquet")
+        );
+        assert_eq!(
+            local_path(root, loc, "file:///elsewhere/b.parquet").unwrap(),
+            Path::new("/elsewhere/b.parquet")
+        );
+        assert_eq!(
+            local_path(root, "/w/t", "/w/t/metadata/snap.avro").unwrap(),
+            Path::new("/copy/t/metadata/snap.avro")
+        );
+        let e = local_path(root, loc, "s3://bucket/t/data/a.parquet").unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Unsupported, "{e}");
+        assert!(local_path(root, loc, "file:///w/default/t/../../x").is_err());
+        assert!(local_path(root, loc, "data/relative.parquet").is_err());
+    }
+
+    #[test]
+    fn bounds_are_narrowed_by_hour_and_identity_partitions() {
+        let spec = vec![
+            PartitionField {
+                source_id: 3,
+                field_id: 1000,
+                name: "region".into(),
+                transform: "identity".into(),
+            },
+            PartitionField {
+                source_id: 2,
+                field_id: 1001,
+                name: "ts_hour".into(),
+                transform: "hour".into(),
+            },
+        ];
+        let file = manifest::DataFile {
+            partition: vec![Part::String("eu".into()), Part::Int(493_680)],
+            record_count: 10,
+            lower_bounds: [(1, 5i64.to_le_bytes().to_vec())].into(),
+            upper_bounds: [(1, 9i64.to_le_bytes().to_vec())].into(),
+            null_value_counts: [(1, 0)].into(),
+            ..Default::default()
+        };
+        let columns = [
+            ("id".to_string(), (1, "long".to_string())),
+            ("ts".to_string(), (2, "timestamptz".to_string())),
+            ("region".to_string(), (3, "string".to_string())),
+        ]
+        .into();
+        let facts = Facts {
+            file: &file,
+            spec: &spec,
+            columns: &columns,
+        };
+        let may = |p: Predicate| super::super::bounds_prune::may_match(&p, &facts);
+        let parse = |t: &str| may(Predicate::parse(t).unwrap());
+        use crate::filter::col;
+        // Hour 493680 is 2026-04-27T00:00Z.
+        assert!(parse("ts >= '2026-04-27T00:30:00Z'"));
+        assert!(!parse("ts >= '2026-04-27T01:00:00Z'"));
+        assert!(!parse("ts < '2026-04-27T00:00:00Z'"));
+        assert!(parse("ts < '2026-04-27T00:00:00.000001Z'"));
+        assert!(may(col("region").eq("eu")) && !may(col("region").eq("us")));
+        assert!(!may(col("region").is_null()));
+        assert!(may(col("id").eq(7)) && !may(col("id").gt(9)) && !may(col("id").is_null()));
+        assert!(may(col("unknown").eq(1)));
+    }
+}
