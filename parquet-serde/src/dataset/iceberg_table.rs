@@ -201,6 +201,23 @@ pub(crate) fn open(root: &Path, snapshot: Option<u64>) -> Result<(Vec<DataFile>,
                 manifest.content
             )));
         }
+        // A manifest cut at an Avro block boundary is still a valid file, with fewer
+        // entries: the counts of the manifest list catch it.
+        let counts = manifest::counts(&manifest.entries);
+        if counts != m.counts {
+            return Err(Error::corrupt(format!(
+                "{shown}: holds {} added, {} existing and {} deleted files ({} rows); \
+                 the manifest list {list_shown} states {}, {} and {} ({} rows)",
+                counts.added_files,
+                counts.existing_files,
+                counts.deleted_files,
+                rows(&counts),
+                m.counts.added_files,
+                m.counts.existing_files,
+                m.counts.deleted_files,
+                rows(&m.counts),
+            )));
+        }
         let spec = match specs.get(&m.partition_spec_id) {
             Some(s) => s.clone(),
             None => {
@@ -247,8 +264,43 @@ pub(crate) fn open(root: &Path, snapshot: Option<u64>) -> Result<(Vec<DataFile>,
             info.files.insert(local, (f, spec.clone()));
         }
     }
+    check_totals(&snap.summary, &info, &list_shown)?;
     sort_files(&mut files);
     Ok((files, info))
+}
+
+/// The rows a manifest's counts count (saturating: counts come from the file).
+fn rows(c: &manifest::ManifestCounts) -> i64 {
+    c.added_rows
+        .saturating_add(c.existing_rows)
+        .saturating_add(c.deleted_rows)
+}
+
+/// The files and rows read are the totals the snapshot's summary states, when it states
+/// them (a manifest list cut at an Avro block boundary is still a valid file, with fewer
+/// manifests).
+fn check_totals(
+    summary: &BTreeMap<String, String>,
+    info: &IcebergSnapshot,
+    list: &str,
+) -> Result<()> {
+    let total = |k: &str| summary.get(k).and_then(|v| v.trim().parse::<i64>().ok());
+    let files = info.files.len() as i64;
+    let rows = info
+        .files
+        .values()
+        .fold(0i64, |a, (f, _)| a.saturating_add(f.record_count));
+    for (key, read) in [("total-data-files", files), ("total-records", rows)] {
+        if let Some(stated) = total(key) {
+            if stated != read {
+                return Err(Error::corrupt(format!(
+                    "{list}: its manifests list {read} for `{key}`; the snapshot summary \
+                     states {stated}"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The top-level fields of a schema (JSON): name → (field id, type; nested types as
