@@ -244,6 +244,8 @@ mod ser;
 pub mod store;
 #[cfg(feature = "tokio")]
 pub mod stream;
+#[cfg(any(feature = "delta", feature = "iceberg"))]
+pub mod table;
 #[cfg(test)]
 mod test_support;
 mod value;

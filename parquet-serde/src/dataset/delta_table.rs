@@ -39,7 +39,7 @@ pub(crate) fn is_delta_root(dir: &Path) -> bool {
         return false;
     }
     LocalLogStore::new(dir)
-        .list_log()
+        .list(LOG_DIR)
         .map(|names| {
             names.iter().any(|n| {
                 matches!(

@@ -10,8 +10,8 @@
 //! Inside:
 //! - `action.rs`: the log's actions (`add`, `remove`, `metaData`, `protocol`, `txn`,
 //!   `commitInfo`) as serde structs, one JSON line each.
-//! - `log_store.rs`: where the log lives: listing, reading, and the put-if-absent that makes a
-//!   commit atomic (a local folder here; an object store in `object_log_store.rs`).
+//! - `log_store.rs`: the names of the log's files; the storage (listing, reading, and the
+//!   put-if-absent that makes a commit atomic) is shared with Iceberg in `crate::table`.
 //! - `snapshot.rs`: the table at a version: the log replayed from the newest checkpoint into
 //!   the live files, the protocol, the metadata and each application's last transaction
 //!   version.
@@ -34,8 +34,6 @@ pub(crate) mod checkpoint;
 mod checkpoint_write;
 mod commit;
 pub(crate) mod log_store;
-#[cfg(feature = "object_store")]
-mod object_log_store;
 pub(crate) mod protocol;
 pub(crate) mod schema;
 mod schema_from_parquet;
@@ -44,4 +42,6 @@ pub(crate) mod stats;
 mod stats_from_footer;
 mod table;
 
-pub use table::{CommitReport, DeltaTable};
+#[doc(no_inline)]
+pub use crate::table::CommitReport;
+pub use table::DeltaTable;

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::action::{Action, Add, Metadata, Protocol, Remove};
 use super::checkpoint::newest_checkpoint;
-use super::log_store::{commit_path, LogFile, LogStore};
+use super::log_store::{commit_path, LogFile, LogStore, LOG_DIR};
 use crate::error::{Error, Result};
 
 /// The state of a table at `version`.
@@ -44,7 +44,7 @@ impl Snapshot {
     /// table, when the version does not exist, or when a commit is missing or corrupt (naming
     /// the file).
     pub(crate) fn load(store: &dyn LogStore, version: Option<u64>) -> Result<Snapshot> {
-        let names = store.list_log()?;
+        let names = store.list(LOG_DIR)?;
         let versions = commit_versions(&names);
         let newest_checkpoint_version = newest_checkpoint(&names, u64::MAX).map(|c| c.version);
         let Some(latest) = versions.last().copied().max(newest_checkpoint_version) else {

@@ -11,9 +11,10 @@ use super::checkpoint_write;
 use super::commit::{
     commit_info, decode_path, file_part_of, metadata_for, now_millis, protocol_for, txn, PendingAdd,
 };
-use super::log_store::{commit_path, LocalLogStore, LogStore};
+use super::log_store::{commit_path, LocalLogStore, LogStore, LOG_DIR};
 use super::snapshot::{commit_versions, Snapshot};
 use crate::error::{Error, Result};
+use crate::table::{retry_commit, CommitReport};
 
 /// A Delta Lake table this process commits to: a local folder, or a prefix of an object
 /// store (feature `object_store`). Cheap to clone (clones share the table).
@@ -104,26 +105,6 @@ impl std::fmt::Debug for DeltaTable {
     }
 }
 
-/// What one call to [`DeltaTable`] committed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct CommitReport {
-    /// The version written; `None` when there was nothing to commit.
-    pub version: Option<u64>,
-    /// Files added.
-    pub added: usize,
-    /// Files removed.
-    pub removed: usize,
-    /// Files skipped because the table already holds them (or removed them earlier), or,
-    /// for a removal, because the table does not hold them.
-    pub already_committed: usize,
-    /// Times another writer took the version first and the commit was retried.
-    pub retries: u32,
-}
-
-/// How many times a commit is retried when other writers keep taking the next version.
-const MAX_ATTEMPTS: u32 = 10_000;
-
 impl DeltaTable {
     /// The table in the local folder `root` (created by the first commit). Nothing is read
     /// until a method needs it.
@@ -191,7 +172,7 @@ impl DeltaTable {
 
     /// The latest version; `None` when the table has no commit yet.
     pub fn version(&self) -> Result<Option<u64>> {
-        Ok(commit_versions(&self.inner.store.list_log()?)
+        Ok(commit_versions(&self.inner.store.list(LOG_DIR)?)
             .last()
             .copied())
     }
@@ -398,7 +379,7 @@ impl DeltaTable {
         prefix: impl Into<object_store::path::Path>,
     ) -> Result<DeltaTable> {
         let runtime = crate::remote::Runtime::owned()?;
-        let log = super::object_log_store::ObjectLogStore::new(store, prefix.into(), runtime);
+        let log = crate::table::object_store::ObjectTableStore::new(store, prefix.into(), runtime);
         Ok(DeltaTable::with_store(Arc::new(log), None))
     }
 
@@ -469,7 +450,7 @@ impl DeltaTable {
         if adds.is_empty() && removes.is_empty() {
             return Ok(report);
         }
-        for attempt in 0..MAX_ATTEMPTS {
+        retry_commit(store.describe(), |attempt| {
             let snapshot = self.snapshot()?;
             let mut actions = Vec::new();
             let mut skipped = 0;
@@ -524,7 +505,7 @@ impl DeltaTable {
             }
             if live_adds.is_empty() && live_removes.is_empty() {
                 report.already_committed = skipped;
-                return Ok(report);
+                return Ok(Some(report));
             }
             let version = match &snapshot {
                 None => {
@@ -584,19 +565,11 @@ impl DeltaTable {
                     let snapshot = Snapshot::load(store, Some(version))?;
                     checkpoint_write::write(store, &snapshot)?;
                 }
-                return Ok(report);
+                return Ok(Some(report));
             }
             // Another writer took this version: read the log again and retry.
-            std::thread::sleep(Duration::from_millis(u64::from(attempt.min(20))));
-        }
-        Err(Error::new(
-            crate::ErrorKind::Io,
-            format!(
-                "{}: gave up committing after {MAX_ATTEMPTS} attempts (other writers took every \
-                 version)",
-                store.describe()
-            ),
-        ))
+            Ok(None)
+        })
     }
 }
 

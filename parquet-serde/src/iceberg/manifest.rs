@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use apache_avro::types::Value;
 use apache_avro::{Codec, DeflateSettings, Schema};
 
-use super::metadata::PartitionSpec;
+use super::literal::Literal;
+use super::partition::PartitionSpec;
+use super::schema::PrimitiveType;
 use crate::error::{Error, Result};
 
 /// `status` of a manifest entry.
@@ -23,120 +25,75 @@ pub(crate) enum EntryStatus {
     Deleted = 2,
 }
 
-/// The Avro type of one partition field's value (the transform's result type).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PartitionType {
-    Boolean,
-    Int,
-    Long,
-    Float,
-    Double,
-    Date,
-    String,
-    Binary,
-}
-
-impl PartitionType {
-    fn avro(self) -> &'static str {
-        match self {
-            PartitionType::Boolean => r#""boolean""#,
-            PartitionType::Int => r#""int""#,
-            PartitionType::Long => r#""long""#,
-            PartitionType::Float => r#""float""#,
-            PartitionType::Double => r#""double""#,
-            PartitionType::Date => r#"{"type": "int", "logicalType": "date"}"#,
-            PartitionType::String => r#""string""#,
-            PartitionType::Binary => r#""bytes""#,
+/// The Avro type of a partition value of type `ty`; `None` for a type this crate does not
+/// write in a partition tuple.
+fn avro_type(ty: PrimitiveType) -> Option<String> {
+    use PrimitiveType as P;
+    Some(match ty {
+        P::Boolean => r#""boolean""#.into(),
+        P::Int => r#""int""#.into(),
+        P::Long => r#""long""#.into(),
+        P::Float => r#""float""#.into(),
+        P::Double => r#""double""#.into(),
+        P::Date => r#"{"type": "int", "logicalType": "date"}"#.into(),
+        P::Time => r#"{"type": "long", "logicalType": "time-micros"}"#.into(),
+        P::Timestamp => {
+            r#"{"type": "long", "logicalType": "timestamp-micros", "adjust-to-utc": false}"#.into()
         }
-    }
-
-    /// The result type of `transform` on a source column of Iceberg type `source` (the
-    /// schema JSON's primitive name); `None` for a pair this crate does not write.
-    pub(crate) fn of(transform: &str, source: &str) -> Option<PartitionType> {
-        match transform {
-            "identity" => match source {
-                "boolean" => Some(PartitionType::Boolean),
-                "int" => Some(PartitionType::Int),
-                "long" => Some(PartitionType::Long),
-                "float" => Some(PartitionType::Float),
-                "double" => Some(PartitionType::Double),
-                "date" => Some(PartitionType::Date),
-                "string" => Some(PartitionType::String),
-                "binary" => Some(PartitionType::Binary),
-                _ => None,
-            },
-            "year" | "month" | "hour" => Some(PartitionType::Int),
-            "day" => Some(PartitionType::Date),
-            _ => None,
+        P::Timestamptz => {
+            r#"{"type": "long", "logicalType": "timestamp-micros", "adjust-to-utc": true}"#.into()
         }
-    }
+        P::String => r#""string""#.into(),
+        P::Binary => r#""bytes""#.into(),
+        P::Decimal { .. } | P::Uuid | P::Fixed(_) => return None,
+    })
 }
 
-/// One value of a partition tuple.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum PartitionValue {
-    Null,
-    Boolean(bool),
-    Int(i32),
-    Long(i64),
-    Float(f32),
-    Double(f64),
-    /// Days since 1970-01-01.
-    Date(i32),
-    String(String),
-    Binary(Vec<u8>),
+/// A partition value as the Avro value of a field of type `ty` (a nullable union).
+fn partition_to_avro(v: &Option<Literal>, ty: PrimitiveType) -> Result<Value> {
+    use PrimitiveType as P;
+    let Some(v) = v else {
+        return Ok(Value::Union(0, Box::new(Value::Null)));
+    };
+    let inner = match (v, ty) {
+        (Literal::Boolean(b), P::Boolean) => Value::Boolean(*b),
+        (Literal::Int(v), P::Int) => Value::Int(*v),
+        (Literal::Int(v) | Literal::Date(v), P::Date) => Value::Date(*v),
+        (Literal::Long(v), P::Long) => Value::Long(*v),
+        (Literal::Long(v) | Literal::Time(v), P::Time) => Value::TimeMicros(*v),
+        (Literal::Long(v) | Literal::Timestamp(v) | Literal::Timestamptz(v), P::Timestamp)
+        | (Literal::Long(v) | Literal::Timestamp(v) | Literal::Timestamptz(v), P::Timestamptz) => {
+            Value::TimestampMicros(*v)
+        }
+        (Literal::Float(v), P::Float) => Value::Float(*v),
+        (Literal::Double(v), P::Double) => Value::Double(*v),
+        (Literal::String(s), P::String) => Value::String(s.clone()),
+        (Literal::Binary(b), P::Binary) => Value::Bytes(b.clone()),
+        (v, ty) => {
+            return Err(Error::internal(format!(
+                "partition value {v:?} written as {ty}"
+            )))
+        }
+    };
+    Ok(Value::Union(1, Box::new(inner)))
 }
 
-impl PartitionValue {
-    /// The value in Iceberg's single-value binary form (the bounds of a manifest list's
-    /// partition summaries); `None` for null.
-    pub(crate) fn single_value_bytes(&self) -> Option<Vec<u8>> {
-        Some(match self {
-            PartitionValue::Null => return None,
-            PartitionValue::Boolean(b) => vec![u8::from(*b)],
-            PartitionValue::Int(v) | PartitionValue::Date(v) => v.to_le_bytes().to_vec(),
-            PartitionValue::Long(v) => v.to_le_bytes().to_vec(),
-            PartitionValue::Float(v) => v.to_le_bytes().to_vec(),
-            PartitionValue::Double(v) => v.to_le_bytes().to_vec(),
-            PartitionValue::String(s) => s.as_bytes().to_vec(),
-            PartitionValue::Binary(b) => b.clone(),
-        })
-    }
-
-    fn to_avro(&self, ty: PartitionType) -> Result<Value> {
-        let inner = match (self, ty) {
-            (PartitionValue::Null, _) => return Ok(Value::Union(0, Box::new(Value::Null))),
-            (PartitionValue::Boolean(b), PartitionType::Boolean) => Value::Boolean(*b),
-            (PartitionValue::Int(v), PartitionType::Int) => Value::Int(*v),
-            (PartitionValue::Long(v), PartitionType::Long) => Value::Long(*v),
-            (PartitionValue::Float(v), PartitionType::Float) => Value::Float(*v),
-            (PartitionValue::Double(v), PartitionType::Double) => Value::Double(*v),
-            (PartitionValue::Date(v), PartitionType::Date) => Value::Date(*v),
-            (PartitionValue::String(s), PartitionType::String) => Value::String(s.clone()),
-            (PartitionValue::Binary(b), PartitionType::Binary) => Value::Bytes(b.clone()),
-            (v, ty) => {
-                return Err(Error::internal(format!(
-                    "partition value {v:?} written as {ty:?}"
-                )))
-            }
-        };
-        Ok(Value::Union(1, Box::new(inner)))
-    }
-
-    fn from_avro(v: &Value) -> Option<PartitionValue> {
-        Some(match unwrap_union(v) {
-            Value::Null => PartitionValue::Null,
-            Value::Boolean(b) => PartitionValue::Boolean(*b),
-            Value::Int(v) => PartitionValue::Int(*v),
-            Value::Long(v) => PartitionValue::Long(*v),
-            Value::Float(v) => PartitionValue::Float(*v),
-            Value::Double(v) => PartitionValue::Double(*v),
-            Value::Date(v) => PartitionValue::Date(*v),
-            Value::String(s) => PartitionValue::String(s.clone()),
-            Value::Bytes(b) => PartitionValue::Binary(b.clone()),
-            _ => return None,
-        })
-    }
+/// A partition value read back (its type from the Avro value).
+fn partition_from_avro(v: &Value) -> Option<Option<Literal>> {
+    Some(Some(match unwrap_union(v) {
+        Value::Null => return Some(None),
+        Value::Boolean(b) => Literal::Boolean(*b),
+        Value::Int(v) => Literal::Int(*v),
+        Value::Date(v) => Literal::Date(*v),
+        Value::Long(v) => Literal::Long(*v),
+        Value::TimeMicros(v) => Literal::Time(*v),
+        Value::TimestampMicros(v) | Value::LocalTimestampMicros(v) => Literal::Timestamptz(*v),
+        Value::Float(v) => Literal::Float(*v),
+        Value::Double(v) => Literal::Double(*v),
+        Value::String(s) => Literal::String(s.clone()),
+        Value::Bytes(b) => Literal::Binary(b.clone()),
+        _ => return None,
+    }))
 }
 
 /// A data file as a manifest lists it (`data_file`, field 2).
@@ -149,7 +106,7 @@ pub(crate) struct DataFile {
     /// `PARQUET`.
     pub(crate) file_format: String,
     /// In the order of the partition spec's fields.
-    pub(crate) partition: Vec<PartitionValue>,
+    pub(crate) partition: Vec<Option<Literal>>,
     pub(crate) record_count: i64,
     pub(crate) file_size_in_bytes: i64,
     pub(crate) column_sizes: BTreeMap<i32, i64>,
@@ -196,7 +153,7 @@ fn int_map(name: &str, id: i32, key: i32, value: i32, ty: &str) -> String {
 /// (the schema's text, as written to the file header, and parsed).
 pub(crate) fn entry_schema(
     spec: &PartitionSpec,
-    types: &[PartitionType],
+    types: &[PrimitiveType],
 ) -> Result<(String, Schema)> {
     let names = partition_names(spec);
     let partition_fields: Vec<String> = spec
@@ -205,13 +162,18 @@ pub(crate) fn entry_schema(
         .zip(types)
         .zip(&names)
         .map(|((f, ty), name)| {
-            format!(
-                r#"{{"name": "{name}", "field-id": {}, "default": null, "type": ["null", {}]}}"#,
-                f.field_id,
-                ty.avro()
-            )
+            let avro = avro_type(*ty).ok_or_else(|| {
+                Error::unsupported(format!(
+                    "partition field `{}` of type {ty}: not one this crate writes",
+                    f.name
+                ))
+            })?;
+            Ok(format!(
+                r#"{{"name": "{name}", "field-id": {}, "default": null, "type": ["null", {avro}]}}"#,
+                f.field_id
+            ))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let text = format!(
         r#"{{"type": "record", "name": "manifest_entry", "fields": [
   {{"name": "status", "field-id": 0, "type": "int"}},
@@ -296,7 +258,7 @@ fn map_value<T: Clone>(map: &BTreeMap<i32, T>, wrap: impl Fn(T) -> Value) -> Val
     Value::Union(1, Box::new(Value::Array(items)))
 }
 
-fn entry_value(e: &ManifestEntry, types: &[PartitionType], names: &[String]) -> Result<Value> {
+fn entry_value(e: &ManifestEntry, types: &[PrimitiveType], names: &[String]) -> Result<Value> {
     let d = &e.data_file;
     if d.partition.len() != types.len() {
         return Err(Error::internal(format!(
@@ -311,7 +273,7 @@ fn entry_value(e: &ManifestEntry, types: &[PartitionType], names: &[String]) -> 
         .iter()
         .zip(types)
         .zip(names)
-        .map(|((v, ty), name)| Ok((name.clone(), v.to_avro(*ty)?)))
+        .map(|((v, ty), name)| Ok((name.clone(), partition_to_avro(v, *ty)?)))
         .collect::<Result<Vec<_>>>()?;
     let data_file = Value::Record(vec![
         ("content".into(), Value::Int(d.content)),
@@ -390,7 +352,7 @@ fn entry_value(e: &ManifestEntry, types: &[PartitionType], names: &[String]) -> 
 pub(crate) fn write_manifest(
     entries: &[ManifestEntry],
     spec: &PartitionSpec,
-    types: &[PartitionType],
+    types: &[PrimitiveType],
     schema: &serde_json::Value,
 ) -> Result<Vec<u8>> {
     let (text, avro) = entry_schema(spec, types)?;
@@ -696,7 +658,7 @@ fn entry_from_value(v: &Value) -> std::result::Result<ManifestEntry, String> {
             .0
             .iter()
             .map(|(name, v)| {
-                PartitionValue::from_avro(v)
+                partition_from_avro(v)
                     .ok_or_else(|| format!("partition field {name} has an unsupported type"))
             })
             .collect::<std::result::Result<_, _>>()?,
@@ -747,9 +709,9 @@ fn entry_from_value(v: &Value) -> std::result::Result<ManifestEntry, String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::iceberg::metadata::PartitionField;
+    use crate::iceberg::partition::{PartitionField, Transform};
 
-    pub(crate) fn spec() -> (PartitionSpec, Vec<PartitionType>) {
+    pub(crate) fn spec() -> (PartitionSpec, Vec<PrimitiveType>) {
         (
             PartitionSpec {
                 spec_id: 0,
@@ -758,17 +720,17 @@ pub(crate) mod tests {
                         source_id: 2,
                         field_id: 1000,
                         name: "k".into(),
-                        transform: "identity".into(),
+                        transform: Transform::Identity,
                     },
                     PartitionField {
                         source_id: 1,
                         field_id: 1001,
                         name: "ts_hour".into(),
-                        transform: "hour".into(),
+                        transform: Transform::Hour,
                     },
                 ],
             },
-            vec![PartitionType::String, PartitionType::Int],
+            vec![PrimitiveType::String, PrimitiveType::Int],
         )
     }
 
@@ -782,7 +744,7 @@ pub(crate) mod tests {
                 content: 0,
                 file_path: path.into(),
                 file_format: "PARQUET".into(),
-                partition: vec![PartitionValue::String("a".into()), PartitionValue::Int(9)],
+                partition: vec![Some(Literal::String("a".into())), Some(Literal::Int(9))],
                 record_count: 3,
                 file_size_in_bytes: 1234,
                 column_sizes: [(1, 10), (2, 20)].into(),
@@ -839,7 +801,7 @@ pub(crate) mod tests {
             entry("file:///t/a.parquet", EntryStatus::Added),
             entry("file:///t/b.parquet", EntryStatus::Deleted),
         ];
-        entries[1].data_file.partition = vec![PartitionValue::Null, PartitionValue::Null];
+        entries[1].data_file.partition = vec![None, None];
         entries[1].sequence_number = None;
         entries[1].data_file.split_offsets = None;
         let bytes = write_manifest(&entries, &spec, &types, &schema()).unwrap();

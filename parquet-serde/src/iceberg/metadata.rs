@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::partition::{PartitionField, PartitionSpec};
 use crate::error::{Error, Result};
 
 /// The `metadata.json` of format version 2.
@@ -46,25 +47,6 @@ pub(crate) struct TableMetadata {
     /// Fields this crate does not interpret, written back as read.
     #[serde(flatten)]
     pub(crate) other: BTreeMap<String, serde_json::Value>,
-}
-
-/// A partition spec: how a data file's partition tuple derives from its rows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) struct PartitionSpec {
-    pub(crate) spec_id: i32,
-    pub(crate) fields: Vec<PartitionField>,
-}
-
-/// One field of a partition spec.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) struct PartitionField {
-    pub(crate) source_id: i32,
-    pub(crate) field_id: i32,
-    pub(crate) name: String,
-    /// `identity`, `day`, `hour`, ... (the spec's transform names).
-    pub(crate) transform: String,
 }
 
 /// A snapshot: the table's data files at one commit, through its manifest list.
@@ -300,7 +282,7 @@ mod tests {
                 source_id: 2,
                 field_id: 1000,
                 name: "k".into(),
-                transform: "identity".into(),
+                transform: crate::iceberg::partition::Transform::Identity,
             }],
             1,
         );
@@ -362,7 +344,10 @@ mod tests {
         let text = r#"{"location":"file:///tmp/wh/ns/t","table-uuid":"7124ec42-46fc-4321-9dab-5b99a004ecad","last-updated-ms":1795871946289,"last-column-id":3,"schemas":[{"type":"struct","fields":[{"id":1,"name":"ts","type":"timestamptz","required":false},{"id":2,"name":"k","type":"string","required":false},{"id":3,"name":"v","type":"long","required":false}],"schema-id":0,"identifier-field-ids":[]}],"current-schema-id":0,"partition-specs":[{"spec-id":0,"fields":[{"source-id":2,"field-id":1000,"transform":"identity","name":"k"}]}],"default-spec-id":0,"last-partition-id":1000,"properties":{},"current-snapshot-id":4155822272484882959,"snapshots":[{"snapshot-id":4155822272484882959,"sequence-number":1,"timestamp-ms":1795871946289,"manifest-list":"file:///tmp/wh/ns/t/metadata/snap-4155822272484882959-0-ec7af7a8.avro","summary":{"operation":"append","added-data-files":"1"},"schema-id":0}],"snapshot-log":[{"snapshot-id":4155822272484882959,"timestamp-ms":1795871946289}],"metadata-log":[{"metadata-file":"file:///tmp/wh/ns/t/metadata/00000-1c6b.metadata.json","timestamp-ms":1795871946182}],"sort-orders":[{"order-id":0,"fields":[]}],"default-sort-order-id":0,"refs":{"main":{"snapshot-id":4155822272484882959,"type":"branch"}},"statistics":[],"partition-statistics":[],"format-version":2,"last-sequence-number":1}"#;
         let m = TableMetadata::parse(text.as_bytes(), "00001.metadata.json").unwrap();
         assert_eq!(m.current_snapshot_id, Some(4155822272484882959));
-        assert_eq!(m.spec().unwrap().fields[0].transform, "identity");
+        assert_eq!(
+            m.spec().unwrap().fields[0].transform,
+            crate::iceberg::partition::Transform::Identity
+        );
         assert!(m.other.contains_key("partition-statistics"));
         let again = TableMetadata::parse(&m.to_bytes(), "x").unwrap();
         assert_eq!(again, m);

@@ -31,6 +31,7 @@ pub use footer::ParquetMetaData;
 pub(crate) use footer::{FOOTER_SIZE, MAGIC};
 pub use indexes::{PageIndex, PageInfo};
 pub use metadata::{ColumnChunkMetaData, RowGroupMetaData};
+pub(crate) use options::SchemaHook;
 pub use options::{ColumnOverrides, ReadOptions, SortKey, StatisticsLevel, WriterOptions};
 pub use pending::PendingFile;
 pub(crate) use reader::ColumnChunkData;

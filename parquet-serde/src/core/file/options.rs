@@ -328,6 +328,29 @@ pub struct WriterOptions {
     /// Content-defined chunking of data pages (off): see
     /// [`content_defined_chunking`](Self::content_defined_chunking).
     pub(crate) content_defined_chunking: Option<CdcOptions>,
+    /// A change the writers make to the schema before writing (none): field ids for an
+    /// Iceberg table (`iceberg::field_ids::field_id_hook`). Not a public option.
+    pub(crate) schema_hook: Option<SchemaHook>,
+}
+
+/// A change of the schema before writing (see [`WriterOptions::apply_schema_hook`]):
+/// options with the same hook (the same `Arc`) are equal.
+#[derive(Clone)]
+#[cfg_attr(not(feature = "iceberg"), allow(dead_code))] // set by iceberg/ only
+pub(crate) struct SchemaHook(
+    pub(crate) std::sync::Arc<dyn Fn(Schema) -> Result<Schema> + Send + Sync>,
+);
+
+impl std::fmt::Debug for SchemaHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SchemaHook")
+    }
+}
+
+impl PartialEq for SchemaHook {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl PartialEq for WriterOptions {
@@ -357,6 +380,7 @@ impl PartialEq for WriterOptions {
             float_total_order,
             int96_order,
             content_defined_chunking,
+            schema_hook,
         } = self;
         *compression == other.compression
             && *dictionary == other.dictionary
@@ -380,6 +404,7 @@ impl PartialEq for WriterOptions {
             && *float_total_order == other.float_total_order
             && *int96_order == other.int96_order
             && *content_defined_chunking == other.content_defined_chunking
+            && *schema_hook == other.schema_hook
             && match (encryption, &other.encryption) {
                 (None, None) => true,
                 (Some(a), Some(b)) => same_encryption(a, b),
@@ -433,6 +458,7 @@ impl Default for WriterOptions {
             float_total_order: false,
             int96_order: true,
             content_defined_chunking: None,
+            schema_hook: None,
         }
     }
 }
@@ -701,6 +727,15 @@ impl WriterOptions {
             root = crate::core::schema::typed::shred_variant_at(root, path, typed.clone())?;
         }
         Schema::new(root).map_err(|e| e.context("the schema with its VARIANT columns shredded"))
+    }
+
+    /// `schema` changed by the schema hook, if one is set (field ids for an Iceberg
+    /// table); unchanged otherwise, so files written for other purposes are as before.
+    pub(crate) fn apply_schema_hook(&self, schema: Schema) -> Result<Schema> {
+        match &self.schema_hook {
+            None => Ok(schema),
+            Some(hook) => (hook.0)(schema),
+        }
     }
 
     /// Turns page checksums on or off.

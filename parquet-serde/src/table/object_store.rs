@@ -1,9 +1,11 @@
-//! A table under a prefix of an `ObjectStore` (features `delta` + `object_store`).
+//! A table under a prefix of an `ObjectStore` (feature `object_store`, with `delta` or
+//! `iceberg`).
 //!
 //! Commits are created with `PutMode::Create`. object_store 0.14's S3 client sends it as a
 //! PUT with `If-None-Match: *` (its default `S3ConditionalPut::ETagMatch`; AWS S3 honours
 //! it since 2024, and so does moto 5.2); an existing key answers 412 and becomes
-//! `AlreadyExists`, that is "another writer took this version". A store that answers
+//! `AlreadyExists`, that is "another writer took this version" (a Delta commit, an Iceberg
+//! metadata file). A store that answers
 //! `NotImplemented` (S3 with conditional puts disabled, HTTP/WebDAV stores) cannot commit
 //! safely and is refused with an error naming it.
 
@@ -13,20 +15,20 @@ use futures::TryStreamExt;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
 
-use super::log_store::{LogStore, LOG_DIR};
+use super::store::TableStore;
 use crate::error::{Error, ErrorKind, Result};
 use crate::remote::{wait, Runtime};
 
 /// A table at `prefix` in `store`.
-pub(crate) struct ObjectLogStore {
+pub(crate) struct ObjectTableStore {
     store: Arc<dyn ObjectStore>,
     prefix: Path,
     runtime: Runtime,
 }
 
-impl ObjectLogStore {
+impl ObjectTableStore {
     pub(crate) fn new(store: Arc<dyn ObjectStore>, prefix: Path, runtime: Runtime) -> Self {
-        ObjectLogStore {
+        ObjectTableStore {
             store,
             prefix,
             runtime,
@@ -51,10 +53,10 @@ impl ObjectLogStore {
     }
 }
 
-impl LogStore for ObjectLogStore {
-    fn list_log(&self) -> Result<Vec<String>> {
+impl TableStore for ObjectTableStore {
+    fn list(&self, dir: &str) -> Result<Vec<String>> {
         let store = Arc::clone(&self.store);
-        let dir = self.key(LOG_DIR);
+        let dir = self.key(dir);
         let listed = wait(&self.runtime, {
             let dir = dir.clone();
             async move {
@@ -103,7 +105,7 @@ impl LogStore for ObjectLogStore {
                 ErrorKind::Unsupported,
                 format!(
                     "{}: the store cannot create an object only if it is absent \
-                     (PutMode::Create: {e}), so Delta commits could overwrite each other; \
+                     (PutMode::Create: {e}), so commits could overwrite each other; \
                      use a store with conditional puts (S3 with If-None-Match, GCS, Azure, \
                      a local folder)",
                     self.describe()
