@@ -10,9 +10,12 @@ use std::sync::Arc;
 use crate::core::column::Scalar;
 use crate::error::{Error, Result};
 use crate::filter::{CmpOp, Predicate};
-use crate::iceberg::manifest::{self, EntryStatus, PartitionValue as Part};
+use crate::iceberg::literal::Literal;
+use crate::iceberg::manifest::{self, EntryStatus};
 use crate::iceberg::manifest_list;
-use crate::iceberg::metadata::{PartitionField, TableMetadata};
+use crate::iceberg::metadata::TableMetadata;
+use crate::iceberg::partition::{PartitionField, Transform};
+use crate::iceberg::schema::{IcebergSchema, IcebergType, PrimitiveType};
 
 use super::bounds_prune::{bounds_may, micros_may, FileBounds};
 use super::list::{sort_files, DataFile};
@@ -33,8 +36,9 @@ pub(crate) struct IcebergSnapshot {
     pub root: PathBuf,
     /// The snapshot read (`None`: the table has none yet, so no file).
     pub snapshot_id: Option<i64>,
-    /// The table's top-level columns by name: field id and Iceberg type.
-    columns: BTreeMap<String, (i32, String)>,
+    /// The table's top-level columns by name: field id and Iceberg type (`None` when not
+    /// primitive).
+    columns: BTreeMap<String, (i32, Option<PrimitiveType>)>,
     /// Each file's manifest entry and the partition fields of its spec, by its local path.
     pub files: HashMap<PathBuf, (manifest::DataFile, Arc<Vec<PartitionField>>)>,
 }
@@ -303,38 +307,21 @@ fn check_totals(
     Ok(())
 }
 
-/// The top-level fields of a schema (JSON): name → (field id, type; nested types as
-/// `struct`, `list`, `map`).
-fn top_level_columns(schema: &serde_json::Value) -> Result<BTreeMap<String, (i32, String)>> {
-    let fields = schema
-        .get("fields")
-        .and_then(|f| f.as_array())
-        .ok_or_else(|| Error::corrupt("the schema has no `fields` list"))?;
+/// The top-level fields of a schema (JSON): name → (field id, primitive type).
+fn top_level_columns(
+    schema: &serde_json::Value,
+) -> Result<BTreeMap<String, (i32, Option<PrimitiveType>)>> {
+    let schema = IcebergSchema::from_json(schema)?;
     let mut out = BTreeMap::new();
-    for (i, f) in fields.iter().enumerate() {
-        let bad = || {
-            Error::corrupt(format!(
-                "schema field {i}: no integer `id` and string `name`"
-            ))
+    for f in schema.fields {
+        let ty = match f.field_type {
+            IcebergType::Primitive(p) => Some(p),
+            _ => None,
         };
-        let id = f
-            .get("id")
-            .and_then(|v| v.as_i64())
-            .and_then(|v| i32::try_from(v).ok())
-            .ok_or_else(bad)?;
-        let name = f.get("name").and_then(|v| v.as_str()).ok_or_else(bad)?;
-        let ty = match f.get("type") {
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(serde_json::Value::Object(o)) => o
-                .get("type")
-                .and_then(|t| t.as_str())
-                .unwrap_or("struct")
-                .to_string(),
-            _ => return Err(bad()),
-        };
-        if out.insert(name.to_string(), (id, ty)).is_some() {
+        if out.insert(f.name.clone(), (f.id, ty)).is_some() {
             return Err(Error::corrupt(format!(
-                "schema field {i}: the name `{name}` is used twice"
+                "the schema has two top-level fields named `{}`",
+                f.name
             )));
         }
     }
@@ -434,7 +421,7 @@ impl IcebergSnapshot {
 struct Facts<'a> {
     file: &'a manifest::DataFile,
     spec: &'a [PartitionField],
-    columns: &'a BTreeMap<String, (i32, String)>,
+    columns: &'a BTreeMap<String, (i32, Option<PrimitiveType>)>,
 }
 
 /// A bound of a column's values, typed.
@@ -452,42 +439,49 @@ const HOUR_MICROS: i128 = 3_600_000_000;
 const DAY_MICROS: i128 = 24 * HOUR_MICROS;
 
 impl Facts<'_> {
-    /// The partition value of the identity field over column `id`, if the spec has one.
-    fn identity(&self, id: i32) -> Option<&Part> {
+    /// The partition value of the identity field over column `id`, if the spec has one
+    /// (`Some(None)`: null).
+    fn identity(&self, id: i32) -> Option<&Option<Literal>> {
         self.spec
             .iter()
-            .position(|p| p.source_id == id && p.transform == "identity")
+            .position(|p| p.source_id == id && p.transform == Transform::Identity)
             .and_then(|i| self.file.partition.get(i))
     }
 
     /// The bounds of column `id` of type `ty`: the metrics' lower and upper bounds,
     /// narrowed by what the partition values say (identity: the value; hour and day of a
     /// timestamp, day of a date: that hour or day).
-    fn bounds(&self, id: i32, ty: &str) -> (Option<Bound>, Option<Bound>) {
-        let decode = |b: Option<&Vec<u8>>| b.and_then(|b| decode_bound(b, ty));
+    fn bounds(&self, id: i32, ty: PrimitiveType) -> (Option<Bound>, Option<Bound>) {
+        let decode = |b: Option<&Vec<u8>>| {
+            b.and_then(|b| Literal::from_bytes(ty, b).ok())
+                .and_then(|l| bound(&l))
+        };
         let mut lo = decode(self.file.lower_bounds.get(&id));
         let mut hi = decode(self.file.upper_bounds.get(&id));
         for (i, p) in self.spec.iter().enumerate() {
             if p.source_id != id {
                 continue;
             }
-            let Some(v) = self.file.partition.get(i) else {
+            let Some(Some(v)) = self.file.partition.get(i) else {
                 continue;
             };
-            let range = match (p.transform.as_str(), v, ty) {
-                ("identity", v, _) => part_bound(v, ty).map(|b| (b.clone(), b)),
-                ("hour", Part::Int(h), t) if is_timestamp(t) => {
+            let timestamp = matches!(ty, PrimitiveType::Timestamp | PrimitiveType::Timestamptz);
+            let range = match (&p.transform, v) {
+                (Transform::Identity, v) => bound(v).map(|b| (b.clone(), b)),
+                (Transform::Hour, Literal::Int(h)) if timestamp => {
                     let s = i128::from(*h) * HOUR_MICROS;
                     Some((Bound::Micros(s), Bound::Micros(s + HOUR_MICROS - 1)))
                 }
-                ("day", Part::Date(d) | Part::Int(d), t) if is_timestamp(t) => {
+                (Transform::Day, Literal::Date(d) | Literal::Int(d)) if timestamp => {
                     let s = i128::from(*d) * DAY_MICROS;
                     Some((Bound::Micros(s), Bound::Micros(s + DAY_MICROS - 1)))
                 }
-                ("day", Part::Date(d) | Part::Int(d), "date") => Some((
-                    Bound::Value(PartitionValue::Date(*d)),
-                    Bound::Value(PartitionValue::Date(*d)),
-                )),
+                (Transform::Day, Literal::Date(d) | Literal::Int(d))
+                    if ty == PrimitiveType::Date =>
+                {
+                    let d = Bound::Value(PartitionValue::Date(*d));
+                    Some((d.clone(), d))
+                }
                 _ => None,
             };
             if let Some((l, h)) = range {
@@ -499,6 +493,20 @@ impl Facts<'_> {
     }
 }
 
+/// A value as a bound the pruning compares (`None` for types it does not use).
+fn bound(v: &Literal) -> Option<Bound> {
+    Some(match v {
+        Literal::Int(i) => Bound::Value(PartitionValue::Int(i64::from(*i))),
+        Literal::Long(i) => Bound::Value(PartitionValue::Int(*i)),
+        Literal::Date(d) => Bound::Value(PartitionValue::Date(*d)),
+        Literal::String(s) => Bound::Value(PartitionValue::String(s.clone())),
+        Literal::Timestamp(t) | Literal::Timestamptz(t) => Bound::Micros(i128::from(*t)),
+        Literal::Float(f) if !f.is_nan() => Bound::Float(f64::from(*f)),
+        Literal::Double(f) if !f.is_nan() => Bound::Float(*f),
+        _ => return None,
+    })
+}
+
 /// The tighter of `old` and `new` (the greater for a lower bound).
 fn narrow(old: Option<Bound>, new: Bound, lower: bool) -> Bound {
     let Some(old) = old else { return new };
@@ -508,48 +516,11 @@ fn narrow(old: Option<Bound>, new: Bound, lower: bool) -> Bound {
         (Bound::Value(a), Bound::Value(b)) => a.cmp(b),
         _ => return new,
     };
-    if (ord.is_lt()) == lower {
+    if ord.is_lt() == lower {
         new
     } else {
         old
     }
-}
-
-fn is_timestamp(ty: &str) -> bool {
-    matches!(ty, "timestamp" | "timestamptz")
-}
-
-/// A metrics bound (Iceberg's single-value binary form) of a column of type `ty`.
-fn decode_bound(b: &[u8], ty: &str) -> Option<Bound> {
-    let i32le = || b.try_into().ok().map(i32::from_le_bytes);
-    let i64le = || b.try_into().ok().map(i64::from_le_bytes);
-    Some(match ty {
-        "int" => Bound::Value(PartitionValue::Int(i64::from(i32le()?))),
-        "long" => Bound::Value(PartitionValue::Int(i64le()?)),
-        "date" => Bound::Value(PartitionValue::Date(i32le()?)),
-        "string" => Bound::Value(PartitionValue::String(
-            std::str::from_utf8(b).ok()?.to_string(),
-        )),
-        "float" => Bound::Float(f64::from(f32::from_le_bytes(b.try_into().ok()?))),
-        "double" => Bound::Float(f64::from_le_bytes(b.try_into().ok()?)),
-        t if is_timestamp(t) => Bound::Micros(i128::from(i64le()?)),
-        _ => return None,
-    })
-    .filter(|b| !matches!(b, Bound::Float(f) if f.is_nan()))
-}
-
-/// An identity partition value as a bound of a column of type `ty`.
-fn part_bound(v: &Part, ty: &str) -> Option<Bound> {
-    Some(match (v, ty) {
-        (Part::Int(i), "int") => Bound::Value(PartitionValue::Int(i64::from(*i))),
-        (Part::Long(i), "long") => Bound::Value(PartitionValue::Int(*i)),
-        (Part::Date(d), "date") => Bound::Value(PartitionValue::Date(*d)),
-        (Part::String(s), "string") => Bound::Value(PartitionValue::String(s.clone())),
-        (Part::Long(t), t2) if is_timestamp(t2) => Bound::Micros(i128::from(*t)),
-        (Part::Double(f), "double") if !f.is_nan() => Bound::Float(*f),
-        (Part::Float(f), "float") if !f.is_nan() => Bound::Float(f64::from(*f)),
-        _ => return None,
-    })
 }
 
 impl FileBounds for Facts<'_> {
@@ -560,19 +531,19 @@ impl FileBounds for Facts<'_> {
     fn null_count(&self, column: &str) -> Option<i64> {
         let (id, _) = self.columns.get(column)?;
         match self.identity(*id) {
-            Some(Part::Null) => return Some(self.file.record_count),
-            Some(_) => return Some(0),
+            Some(None) => return Some(self.file.record_count),
+            Some(Some(_)) => return Some(0),
             None => {}
         }
         self.file.null_value_counts.get(id).copied()
     }
 
     fn compare_may(&self, column: &str, op: CmpOp, literal: &Scalar) -> bool {
-        let Some((id, ty)) = self.columns.get(column) else {
+        let Some((id, Some(ty))) = self.columns.get(column) else {
             return true;
         };
-        let (lo, hi) = self.bounds(*id, ty);
-        if is_timestamp(ty) {
+        let (lo, hi) = self.bounds(*id, *ty);
+        if matches!(ty, PrimitiveType::Timestamp | PrimitiveType::Timestamptz) {
             let micros = |b: Option<Bound>| match b {
                 Some(Bound::Micros(m)) => Some(m),
                 _ => None,
@@ -645,17 +616,20 @@ mod tests {
                 source_id: 3,
                 field_id: 1000,
                 name: "region".into(),
-                transform: "identity".into(),
+                transform: Transform::Identity,
             },
             PartitionField {
                 source_id: 2,
                 field_id: 1001,
                 name: "ts_hour".into(),
-                transform: "hour".into(),
+                transform: Transform::Hour,
             },
         ];
         let file = manifest::DataFile {
-            partition: vec![Part::String("eu".into()), Part::Int(493_680)],
+            partition: vec![
+                Some(Literal::String("eu".into())),
+                Some(Literal::Int(493_680)),
+            ],
             record_count: 10,
             lower_bounds: [(1, 5i64.to_le_bytes().to_vec())].into(),
             upper_bounds: [(1, 9i64.to_le_bytes().to_vec())].into(),
@@ -663,9 +637,9 @@ mod tests {
             ..Default::default()
         };
         let columns = [
-            ("id".to_string(), (1, "long".to_string())),
-            ("ts".to_string(), (2, "timestamptz".to_string())),
-            ("region".to_string(), (3, "string".to_string())),
+            ("id".to_string(), (1, Some(PrimitiveType::Long))),
+            ("ts".to_string(), (2, Some(PrimitiveType::Timestamptz))),
+            ("region".to_string(), (3, Some(PrimitiveType::String))),
         ]
         .into();
         let facts = Facts {
