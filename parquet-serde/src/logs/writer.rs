@@ -37,6 +37,9 @@ pub struct LogWriterBuilder<T> {
     /// The Delta table final files are committed to (retention then commits removals).
     #[cfg(feature = "delta")]
     delta: Option<crate::delta::DeltaTable>,
+    /// The Iceberg table final files are committed to (files then carry field ids).
+    #[cfg(feature = "iceberg")]
+    iceberg: Option<crate::iceberg::IcebergTable>,
     _rows: PhantomData<fn(&T)>,
 }
 
@@ -194,6 +197,40 @@ impl<T: Serialize + ParquetSchema> LogWriterBuilder<T> {
         self
     }
 
+    /// Makes the folder an Iceberg table (feature `iceberg`; `table` opened on this
+    /// folder): the files are written with field ids (the derive's `#[parquet(field_id =
+    /// N)]` where given, the table's ids for its columns, stable new ids otherwise; files
+    /// written without this stay as they were), and, for a table in a local folder, each
+    /// final file is committed to the table (this sets the [`on_finished`](Self::on_finished)
+    /// hook to [`IcebergTable::hook`](crate::iceberg::IcebergTable::hook)). For a table in
+    /// an object store ([`IcebergTable::open_store`](crate::iceberg::IcebergTable::open_store))
+    /// only the field ids are set: the [`Shipper`](crate::store::Shipper) given the table
+    /// commits the files it uploads. Retention deletes files as for a plain folder.
+    ///
+    /// ```
+    /// use parquet_serde::iceberg::IcebergTable;
+    /// use parquet_serde::logs::LogWriter;
+    ///
+    /// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+    /// struct Line { text: String }
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let table = IcebergTable::open(dir.path());
+    /// let mut logs = LogWriter::<Line>::builder(dir.path()).iceberg(table.clone()).open()?;
+    /// logs.write(&Line { text: "started".into() })?;
+    /// logs.close()?;
+    /// assert_eq!(table.files()?.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "iceberg")]
+    pub fn iceberg(mut self, table: crate::iceberg::IcebergTable) -> Self {
+        if table.is_local() {
+            self.on_finished = Some(Box::new(table.hook()));
+        }
+        self.iceberg = Some(table);
+        self
+    }
+
     /// Recovers what a crash left under the folder (files of writers still running are
     /// left alone), then opens the writer. The first file starts with the first row.
     pub fn open(self) -> Result<LogWriter<T>> {
@@ -204,6 +241,13 @@ impl<T: Serialize + ParquetSchema> LogWriterBuilder<T> {
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| Error::from(e).context(format!("creating `{}`", self.dir.display())))?;
         let mut config = self;
+        #[cfg(feature = "iceberg")]
+        if let Some(table) = &config.iceberg {
+            // Field ids: the table's for its columns (read now), new ones otherwise.
+            let existing = table.current_schema()?;
+            config.options =
+                crate::iceberg::field_ids::with_field_id_hook(config.options.clone(), existing);
+        }
         let recovery = recover_with(&config.dir, &config.options)?;
         if let Some(hook) = config.on_finished.as_mut() {
             recovery.recovered.iter().for_each(|p| hook(p));
@@ -257,6 +301,8 @@ impl<T: Serialize + ParquetSchema> LogWriter<T> {
             on_finished: None,
             #[cfg(feature = "delta")]
             delta: None,
+            #[cfg(feature = "iceberg")]
+            iceberg: None,
             _rows: PhantomData,
         }
     }

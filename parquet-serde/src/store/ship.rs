@@ -40,6 +40,8 @@ pub struct ShipperBuilder {
     on_error: Option<OnError>,
     #[cfg(feature = "delta")]
     delta: Option<crate::delta::DeltaTable>,
+    #[cfg(feature = "iceberg")]
+    iceberg: Option<crate::iceberg::IcebergTable>,
 }
 
 impl std::fmt::Debug for ShipperBuilder {
@@ -124,6 +126,21 @@ impl ShipperBuilder {
         self
     }
 
+    /// Commits each file to `table`, an Iceberg table at this shipper's store and prefix
+    /// ([`IcebergTable::open_store`](crate::iceberg::IcebergTable::open_store), feature
+    /// `iceberg`), after its upload and before the local copy is deleted, as
+    /// [`delta`](Self::delta) does for a Delta table: the manifest entry is built from the
+    /// local copy's footer; a failed commit is retried like a failed upload, and a file
+    /// shipped again after a crash is recognised by its path and not added twice. The
+    /// files must carry field ids (write them with
+    /// [`LogWriterBuilder::iceberg`](crate::logs::LogWriterBuilder::iceberg) on a table
+    /// opened on the local folder, or give every field an id).
+    #[cfg(feature = "iceberg")]
+    pub fn iceberg(mut self, table: crate::iceberg::IcebergTable) -> Self {
+        self.iceberg = Some(table);
+        self
+    }
+
     /// Starts the shipping thread. The final files already in the folder (left by a
     /// writer that stopped before they were shipped) are queued first, oldest first;
     /// each is first looked up in the store (`HEAD`) and uploaded only if the object is
@@ -165,6 +182,8 @@ impl ShipperBuilder {
             runtime,
             #[cfg(feature = "delta")]
             delta: self.delta,
+            #[cfg(feature = "iceberg")]
+            iceberg: self.iceberg,
         };
         let worker = Arc::clone(&shared);
         let thread = crate::exec::spawn("parquet-serde-ship", "the shipping thread", move || {
@@ -287,6 +306,8 @@ impl Shipper {
             on_error: None,
             #[cfg(feature = "delta")]
             delta: None,
+            #[cfg(feature = "iceberg")]
+            iceberg: None,
         }
     }
 
@@ -508,6 +529,8 @@ struct Job {
     /// The table each shipped file is committed to.
     #[cfg(feature = "delta")]
     delta: Option<crate::delta::DeltaTable>,
+    #[cfg(feature = "iceberg")]
+    iceberg: Option<crate::iceberg::IcebergTable>,
 }
 
 /// How a file was shipped.
@@ -642,6 +665,22 @@ impl Job {
                 return Err(e);
             }
         }
+        #[cfg(feature = "iceberg")]
+        if let Some(table) = &self.iceberg {
+            let committed = self.relative(&path).and_then(|rel| {
+                table.commit_copy(&rel, &file, &path).map_err(|e| {
+                    e.context(format!(
+                        "committing to the Iceberg table {}",
+                        table.location()
+                    ))
+                })
+            });
+            if let Err(e) = committed {
+                pending.file = Some(file);
+                pending.check_store = true;
+                return Err(e);
+            }
+        }
         self.remove_local(&path)?;
         Ok(shipped)
     }
@@ -649,6 +688,20 @@ impl Job {
     /// Commits the shipped file at `path` (open as `file`) to `table`.
     #[cfg(feature = "delta")]
     fn commit(&self, table: &crate::delta::DeltaTable, path: &FsPath, file: &File) -> Result<()> {
+        table
+            .commit_copy(&self.relative(path)?, file, path)
+            .map(|_| ())
+            .map_err(|e| {
+                e.context(format!(
+                    "committing to the Delta table {}",
+                    table.location()
+                ))
+            })
+    }
+
+    /// The path of a shipped file below the folder, `/`-separated.
+    #[cfg(any(feature = "delta", feature = "iceberg"))]
+    fn relative(&self, path: &FsPath) -> Result<String> {
         let rel = path.strip_prefix(&self.dir).map_err(|_| {
             Error::invalid_argument(format!(
                 "`{}` is not in the shipped folder `{}`",
@@ -662,15 +715,7 @@ impl Job {
                 Error::invalid_argument(format!("`{}` is not UTF-8", path.display()))
             })?);
         }
-        table
-            .commit_copy(&parts.join("/"), file, path)
-            .map(|_| ())
-            .map_err(|e| {
-                e.context(format!(
-                    "committing to the Delta table {}",
-                    table.location()
-                ))
-            })
+        Ok(parts.join("/"))
     }
 
     /// The size of the object at `key`, `None` when there is none.
@@ -748,6 +793,8 @@ mod tests {
             runtime: Runtime::owned().unwrap(),
             #[cfg(feature = "delta")]
             delta: None,
+            #[cfg(feature = "iceberg")]
+            iceberg: None,
         };
         let key = job
             .key(FsPath::new(

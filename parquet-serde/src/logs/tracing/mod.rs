@@ -171,6 +171,15 @@ impl TracingLayerBuilder {
         self
     }
 
+    /// Makes the folder an Iceberg table, as
+    /// [`LogWriterBuilder::iceberg`](crate::logs::LogWriterBuilder::iceberg) does (feature
+    /// `iceberg`): files carry field ids, each final file is committed.
+    #[cfg(feature = "iceberg")]
+    pub fn iceberg(mut self, table: crate::iceberg::IcebergTable) -> Self {
+        self.writer = self.writer.iceberg(table);
+        self
+    }
+
     /// Where the writer thread's errors go, and the counts of dropped events (as an
     /// [`ErrorKind::Data`](crate::ErrorKind::Data) error saying how many were dropped
     /// since the last report): at most one report a second (errors in between are counted

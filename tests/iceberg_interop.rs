@@ -1,0 +1,273 @@
+//! Iceberg tables committed by `IcebergTable`, read by pyiceberg 0.12 (run by the
+//! project's Python, `tests/iceberg_read.py`: a `StaticTable` over the newest metadata
+//! file) as the same rows, values asserted:
+//! - identity partitions on the log writer's Hive folders (`date=...`), the folder column
+//!   filled by pyiceberg from the partition tuple; a one-day filter plans that day's files;
+//! - `hour(ts)` partitions: a one-hour filter plans one file of six, a filter on `seq`
+//!   prunes by our bounds;
+//! - exactly-once: the same file committed twice is skipped and counted; a file without
+//!   field ids is refused naming it;
+//! - 4 threads, each with its own `IcebergTable`, commit 5 files each to one table: every
+//!   file once, the retries counted, pyiceberg reads every row.
+
+#[path = "../parquet-serde/tests/common/mod.rs"]
+mod common;
+
+use std::path::Path;
+
+use parquet_serde::iceberg::IcebergTable;
+use parquet_serde::logs::{LogWriter, TimePartition};
+use parquet_serde::ParquetSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value as J};
+
+use common::python_json_lines;
+
+const READ: &str = include_str!("iceberg_read.py");
+
+/// 2026-11-24T00:00:00Z in microseconds.
+const DAY0: i64 = 1_795_478_400_000_000;
+const HOUR: i64 = 3_600_000_000;
+
+#[derive(Serialize, Deserialize, ParquetSchema, Debug, Clone, PartialEq)]
+struct Line {
+    #[parquet(timestamp = "micros")]
+    ts: i64,
+    seq: i64,
+    text: String,
+    value: Option<f64>,
+}
+
+fn line(seq: i64, ts: i64) -> Line {
+    Line {
+        ts,
+        seq,
+        text: format!("event {seq}"),
+        value: (seq % 3 != 0).then_some(seq as f64 * 0.5),
+    }
+}
+
+/// What pyiceberg read: the rows (sorted by `seq`), each filter's (planned files, rows),
+/// and the number of files of a full scan.
+struct Read {
+    rows: Vec<J>,
+    filters: Vec<(String, u64, u64)>,
+    files: u64,
+    operation: String,
+}
+
+fn read_table(metadata_uri: &str, props: J, filters: J) -> Read {
+    let lines = python_json_lines(&[
+        "-c",
+        READ,
+        metadata_uri,
+        &props.to_string(),
+        &filters.to_string(),
+    ]);
+    let mut out = Read {
+        rows: Vec::new(),
+        filters: Vec::new(),
+        files: 0,
+        operation: String::new(),
+    };
+    for l in lines {
+        if let Some(r) = l.get("row") {
+            out.rows.push(r.clone());
+        } else if let Some(name) = l.get("filter") {
+            out.filters.push((
+                name.as_str().unwrap().to_string(),
+                l["planned"].as_u64().unwrap(),
+                l["rows"].as_u64().unwrap(),
+            ));
+        } else {
+            out.files = l["files"].as_u64().unwrap();
+            out.operation = l["operation"].as_str().unwrap().to_string();
+        }
+    }
+    out.rows.sort_by_key(|r| r["seq"].as_i64());
+    out
+}
+
+fn metadata_uri(table: &IcebergTable) -> String {
+    format!(
+        "{}/{}",
+        table.location(),
+        table.metadata_file().unwrap().expect("a committed table")
+    )
+}
+
+fn expected(lines: &[Line]) -> Vec<J> {
+    let mut v: Vec<&Line> = lines.iter().collect();
+    v.sort_by_key(|l| l.seq);
+    v.iter()
+        .map(|l| json!({"ts": l.ts, "seq": l.seq, "text": l.text, "value": l.value}))
+        .collect()
+}
+
+/// The rows without the partition-only columns (`date`).
+fn data_columns(rows: &[J]) -> Vec<J> {
+    rows.iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.as_object_mut().unwrap().remove("date");
+            r
+        })
+        .collect()
+}
+
+fn write_logs(dir: &Path, table: &IcebergTable, partition: TimePartition, lines: &[Line]) {
+    let mut logs = LogWriter::<Line>::builder(dir)
+        .partition(partition)
+        .time_field(|l| l.ts)
+        .iceberg(table.clone())
+        .open()
+        .unwrap();
+    for l in lines {
+        logs.write(l).unwrap();
+    }
+    logs.close().unwrap();
+    assert!(
+        table.take_last_error().is_none(),
+        "{:?}",
+        table.take_last_error()
+    );
+}
+
+#[test]
+fn pyiceberg_reads_identity_partitions_on_hive_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = IcebergTable::open(dir.path()).app_id("interop");
+    let lines: Vec<Line> = (0..90).map(|i| line(i, DAY0 + i * HOUR)).collect(); // 4 days
+    write_logs(dir.path(), &table, TimePartition::Daily, &lines);
+    assert_eq!(table.files().unwrap().len(), 4);
+    assert!(table.files().unwrap()[0].starts_with("date=2026-11-24/"));
+    let read = read_table(
+        &metadata_uri(&table),
+        json!({}),
+        json!({"one_day": "date = '2026-11-25'", "seq_range": "seq >= 30 and seq < 40"}),
+    );
+    assert_eq!(data_columns(&read.rows), expected(&lines));
+    // pyiceberg fills the folder column from the partition tuple.
+    assert_eq!(read.rows[0]["date"], "2026-11-24");
+    assert_eq!(read.rows[89]["date"], "2026-11-27");
+    assert_eq!(read.files, 4);
+    eprintln!("identity partitions: {:?}", read.filters);
+    assert!(read.filters.contains(&("one_day".into(), 1, 24)));
+    // seq 30..40 lies in the second day's file only (24 rows a day): pruned by our bounds.
+    assert!(read.filters.contains(&("seq_range".into(), 1, 10)));
+    assert_eq!(read.operation, "append");
+    assert_eq!(table.app_version().unwrap(), Some(3));
+}
+
+#[test]
+fn pyiceberg_prunes_hour_partitions_by_partition_and_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = IcebergTable::open(dir.path()).partition_by_hour("ts");
+    // 6 hours, 10 rows each, one file an hour.
+    let lines: Vec<Line> = (0..60)
+        .map(|i| line(i, DAY0 + 13 * HOUR + i * HOUR / 10))
+        .collect();
+    write_logs(dir.path(), &table, TimePartition::Hourly, &lines);
+    assert_eq!(table.files().unwrap().len(), 6);
+    let read = read_table(
+        &metadata_uri(&table),
+        json!({}),
+        json!({
+            "one_hour": "ts >= '2026-11-24T15:00:00+00:00' and ts < '2026-11-24T16:00:00+00:00'",
+            "seq_bounds": "seq >= 41 and seq <= 43",
+        }),
+    );
+    assert_eq!(read.rows, expected(&lines));
+    assert_eq!(read.files, 6);
+    let one_hour = read.filters.iter().find(|f| f.0 == "one_hour").unwrap();
+    let seq = read.filters.iter().find(|f| f.0 == "seq_bounds").unwrap();
+    eprintln!(
+        "hour partitions: one-hour filter plans {} of 6 files ({} rows); seq filter plans {} \
+         of 6 ({} rows)",
+        one_hour.1, one_hour.2, seq.1, seq.2
+    );
+    assert_eq!((one_hour.1, one_hour.2), (1, 10));
+    assert_eq!((seq.1, seq.2), (1, 3));
+}
+
+#[test]
+fn the_same_file_twice_is_committed_once_and_files_without_ids_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = IcebergTable::open(dir.path());
+    let lines: Vec<Line> = (0..5).map(|i| line(i, DAY0 + i)).collect();
+    write_logs(dir.path(), &table, TimePartition::None, &lines);
+    let files = table.files().unwrap();
+    assert_eq!(files.len(), 1);
+    let version = table.version().unwrap();
+    let report = table.commit_files(&files).unwrap();
+    assert_eq!(
+        (report.added, report.already_committed, report.version),
+        (0, 1, None)
+    );
+    let report = table.commit_folder().unwrap();
+    assert_eq!((report.added, report.already_committed), (0, 1));
+    assert_eq!(table.version().unwrap(), version);
+
+    // A file written without the table's hook has no field ids: refused, naming it.
+    parquet_serde::to_path(dir.path().join("plain.parquet"), &lines).unwrap();
+    let err = table.commit_files(&["plain.parquet"]).unwrap_err();
+    assert!(err.to_string().contains("plain.parquet"), "{err}");
+    assert!(err.to_string().contains("field id"), "{err}");
+    assert_eq!(table.version().unwrap(), version);
+    let read = read_table(&metadata_uri(&table), json!({}), json!({}));
+    assert_eq!(read.rows, expected(&lines));
+}
+
+#[test]
+fn concurrent_committers_commit_every_file_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // The files first (with ids, each written through a table of its own, whose hook is
+    // replaced), then 4 threads commit 5 each, one commit a file.
+    let lines: Vec<Line> = (0..20).map(|i| line(i, DAY0 + i)).collect();
+    let root = dir.path().join("table");
+    std::fs::create_dir_all(&root).unwrap();
+    let mut names = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let staging = dir.path().join(format!("s{i}"));
+        let t = IcebergTable::open(&staging);
+        let mut w = LogWriter::<Line>::builder(&staging)
+            .iceberg(t)
+            .on_finished(|_| {})
+            .open()
+            .unwrap();
+        w.write(l).unwrap();
+        let f = w.close().unwrap().remove(0);
+        let name = format!("f{i:02}.parquet");
+        std::fs::copy(&f, root.join(&name)).unwrap();
+        names.push(name);
+    }
+    let handles: Vec<_> = names
+        .chunks(5)
+        .enumerate()
+        .map(|(w, chunk)| {
+            let root = root.clone();
+            let chunk = chunk.to_vec();
+            std::thread::spawn(move || {
+                let table = IcebergTable::open(&root).app_id(format!("writer-{w}"));
+                let mut retries = 0;
+                for f in chunk {
+                    let r = table.commit_files(&[f]).unwrap();
+                    assert_eq!(r.added, 1);
+                    retries += r.retries;
+                }
+                retries
+            })
+        })
+        .collect();
+    let retries: u32 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    let table = IcebergTable::open(&root);
+    assert_eq!(table.files().unwrap(), names);
+    assert_eq!(table.version().unwrap(), Some(20));
+    for w in 0..4 {
+        let t = IcebergTable::open(&root).app_id(format!("writer-{w}"));
+        assert_eq!(t.app_version().unwrap(), Some(4));
+    }
+    eprintln!("4 threads x 5 commits: {retries} retries");
+    let read = read_table(&metadata_uri(&table), json!({}), json!({}));
+    assert_eq!(read.rows, expected(&lines));
+}
