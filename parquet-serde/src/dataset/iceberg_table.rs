@@ -14,7 +14,7 @@ use crate::iceberg::literal::Literal;
 use crate::iceberg::manifest::{self, EntryStatus};
 use crate::iceberg::manifest_list;
 use crate::iceberg::metadata::TableMetadata;
-use crate::iceberg::partition::{PartitionField, Transform};
+use crate::iceberg::partition::{PartitionField, PartitionSpec, Transform};
 use crate::iceberg::schema::{IcebergSchema, IcebergType, PrimitiveType};
 
 use super::bounds_prune::{bounds_may, micros_may, FileBounds};
@@ -41,6 +41,11 @@ pub(crate) struct IcebergSnapshot {
     columns: BTreeMap<String, (i32, Option<PrimitiveType>)>,
     /// Each file's manifest entry and the partition fields of its spec, by its local path.
     pub files: HashMap<PathBuf, (manifest::DataFile, Arc<Vec<PartitionField>>)>,
+    /// The table's current schema and default partition spec (what a commit writes).
+    pub current: (IcebergSchema, PartitionSpec),
+    /// Whether the metadata file read is named `vN.metadata.json` (a file-system table,
+    /// which this crate's committer can commit to) rather than by a catalog.
+    pub file_system_table: bool,
 }
 
 /// Whether `dir` is the root of an Iceberg table: a `metadata/` folder holding a
@@ -170,11 +175,25 @@ pub(crate) fn open(root: &Path, snapshot: Option<u64>) -> Result<(Vec<DataFile>,
             .map(|(name, (id, _))| (*id, name.clone()))
             .collect(),
     );
+    let current_schema = metadata
+        .schema()
+        .ok_or_else(|| Error::corrupt(format!("{shown}: no current schema")))
+        .and_then(|s| IcebergSchema::from_json(s).map_err(|e| e.context(&shown)))?;
+    let default_spec = metadata
+        .spec()
+        .cloned()
+        .ok_or_else(|| Error::corrupt(format!("{shown}: no default partition spec")))?;
+    let file_system_table = metadata_file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('v'));
     let mut info = IcebergSnapshot {
         root: root.to_path_buf(),
         snapshot_id: snap.map(|s| s.snapshot_id),
         columns,
         files: HashMap::new(),
+        current: (current_schema, default_spec),
+        file_system_table,
     };
     let Some(snap) = snap else {
         return Ok((Vec::new(), info));
@@ -406,14 +425,11 @@ impl IcebergSnapshot {
         }
     }
 
-    /// Each file's path as its manifest states it, by local path (what a compaction
-    /// replaces).
-    #[allow(dead_code)] // the compaction's (next commit)
-    pub(crate) fn stated_paths(&self) -> HashMap<PathBuf, String> {
+    /// Whether `file` was written with the table's current partition spec.
+    pub(crate) fn has_current_spec(&self, file: &Path) -> bool {
         self.files
-            .iter()
-            .map(|(local, (f, _))| (local.clone(), f.file_path.clone()))
-            .collect()
+            .get(file)
+            .is_some_and(|(_, spec)| **spec == self.current.1.fields)
     }
 }
 

@@ -552,12 +552,24 @@ impl Dataset {
     /// snapshot are compacted as [`DeltaTable::compact`](crate::delta::DeltaTable::compact)
     /// does (its selected files only): no file is deleted, the inputs are removed from the
     /// table in the commit that adds the outputs, and stay in storage until a vacuum.
+    ///
+    /// # Iceberg tables
+    ///
+    /// On a dataset opened from an Iceberg table's root (feature `iceberg`), its selected
+    /// files are compacted as [`IcebergTable::compact`](crate::iceberg::IcebergTable::compact)
+    /// does: one `replace` snapshot removes the inputs and adds the outputs; no file is
+    /// deleted (the inputs stay for older snapshots until they are expired).
     pub fn compact(&self, options: &CompactOptions) -> Result<CompactReport> {
         let files: Vec<DataFile> = self.selected_files().cloned().collect();
         #[cfg(feature = "delta")]
         if let Some(table) = &self.delta {
             let committer = crate::delta::DeltaTable::open(&table.root);
             return compact::table::compact_table(&committer, &files, &table.paths, options);
+        }
+        #[cfg(feature = "iceberg")]
+        if let Some(table) = &self.iceberg {
+            let committer = crate::iceberg::IcebergTable::open(&table.root);
+            return compact::compact_iceberg(&committer, &files, table, options);
         }
         Ok(compact::compact_files(&files, options, compact::Inputs::Remove)?.report)
     }

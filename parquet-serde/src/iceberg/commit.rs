@@ -208,6 +208,21 @@ pub(crate) fn check_fits(
     catalog: &Catalog,
 ) -> Result<()> {
     let file = p.schema()?;
+    if !fits(&file, table, spec) {
+        return Err(Error::schema(format!(
+            "{}: `{}` does not have the table's schema (file: {}, table: {})",
+            catalog.describe(),
+            p.relative,
+            file.to_json(),
+            table.to_json()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether a file of schema `file` has the table's columns (by id, name and type),
+/// Hive-key columns of identity partitions (absent from the files) aside.
+pub(crate) fn fits(file: &IcebergSchema, table: &IcebergSchema, spec: &PartitionSpec) -> bool {
     let file_ids: BTreeSet<i32> = file.fields.iter().map(|f| f.id).collect();
     let identity_sources: BTreeSet<i32> = spec
         .fields
@@ -221,16 +236,7 @@ pub(crate) fn check_fits(
         .filter(|f| file_ids.contains(&f.id) || !identity_sources.contains(&f.id))
         .collect();
     let got: Vec<&NestedField> = file.fields.iter().collect();
-    if expected != got {
-        return Err(Error::schema(format!(
-            "{}: `{}` does not have the table's schema (file: {}, table: {})",
-            catalog.describe(),
-            p.relative,
-            file.to_json(),
-            table.to_json()
-        )));
-    }
-    Ok(())
+    expected == got
 }
 
 /// The manifest entry of a file added by snapshot `snapshot_id` (sequence numbers
