@@ -9,6 +9,8 @@ for the Iceberg reader's interop tests (tests/iceberg_read*.rs):
   iceberg_tables.py rows ROOT [SNAPSHOT]         the rows pyiceberg scans from the newest
                                                  metadata file of ROOT (at SNAPSHOT), one JSON
                                                  line each, in the `parquet-serde cat` mapping
+  iceberg_tables.py info ROOT                    one JSON line: the snapshots (id, operation)
+                                                 and the current snapshot's data files
   iceberg_tables.py plan ROOT COL LO HI          the data files pyiceberg plans for
                                                  LO <= COL < HI (ISO timestamps), one per line
 """
@@ -183,6 +185,13 @@ def main():
         snapshot = int(sys.argv[3]) if len(sys.argv) > 3 else None
         for row in t.scan(snapshot_id=snapshot).to_arrow().to_pylist():
             print(json.dumps(cat(row), ensure_ascii=False, separators=(",", ":")))
+    elif cmd == "info":
+        from pyiceberg.table import StaticTable
+
+        t = StaticTable.from_metadata(newest_metadata(sys.argv[2]))
+        files = [task.file.file_path for task in t.scan().plan_files()]
+        snaps = [{"id": s.snapshot_id, "operation": s.summary.operation.value} for s in t.snapshots()]
+        print(json.dumps({"snapshots": snaps, "files": sorted(files)}))
     elif cmd == "plan":
         from pyiceberg.expressions import And, GreaterThanOrEqual, LessThan
         from pyiceberg.table import StaticTable

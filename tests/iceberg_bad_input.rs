@@ -15,28 +15,7 @@ use parquet_serde::record::Value;
 /// A pristine "plain" table (3 files of 50 rows), written once per test.
 fn pristine() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let script = common::testdata().join("iceberg_tables.py");
-    let out = std::process::Command::new(common::python())
-        .arg(&script)
-        .args(["write", "plain"])
-        .arg(dir.path().join("w"))
-        .arg("3")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let info: serde_json::Value = serde_json::from_str(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .last()
-            .unwrap(),
-    )
-    .unwrap();
-    let root = PathBuf::from(info["root"].as_str().unwrap());
+    let (root, _) = common::iceberg::write_table("plain", &dir.path().join("w"), 3);
     (dir, root)
 }
 

@@ -14,28 +14,7 @@ use parquet_serde::dataset::Dataset;
 use parquet_serde::record::Value;
 use parquet_serde::{col, Predicate};
 
-/// Runs testdata/iceberg_tables.py with `args`; its output lines.
-fn pyiceberg(args: &[&str]) -> Vec<String> {
-    let mut all = vec![common::testdata()
-        .join("iceberg_tables.py")
-        .display()
-        .to_string()];
-    all.extend(args.iter().map(|a| a.to_string()));
-    let out = std::process::Command::new(common::python())
-        .args(&all)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "iceberg_tables.py {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
+use common::iceberg::pyiceberg;
 
 /// A table written by pyiceberg: its warehouse (kept alive), root and snapshot ids.
 struct Table {
@@ -46,22 +25,10 @@ struct Table {
 
 fn table(kind: &str, seed: u64) -> Table {
     let dir = tempfile::tempdir().unwrap();
-    let warehouse = dir.path().join("w");
-    let out = pyiceberg(&[
-        "write",
-        kind,
-        &warehouse.display().to_string(),
-        &seed.to_string(),
-    ]);
-    let info: serde_json::Value = serde_json::from_str(out.last().unwrap()).unwrap();
+    let (root, snapshots) = common::iceberg::write_table(kind, &dir.path().join("w"), seed);
     Table {
-        root: PathBuf::from(info["root"].as_str().unwrap()),
-        snapshots: info["snapshots"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s.as_u64().unwrap())
-            .collect(),
+        root,
+        snapshots,
         _dir: dir,
     }
 }
@@ -84,16 +51,7 @@ fn seed() -> u64 {
 
 /// The rows pyiceberg scans at `snapshot` (the current one when `None`), sorted by id.
 fn theirs(root: &Path, snapshot: Option<u64>) -> Vec<serde_json::Value> {
-    let root = root.display().to_string();
-    let s = snapshot.map(|v| v.to_string());
-    let mut args = vec!["rows", root.as_str()];
-    args.extend(s.as_deref());
-    sorted(
-        pyiceberg(&args)
-            .iter()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect(),
-    )
+    sorted(common::iceberg::rows(root, snapshot))
 }
 
 /// Our rows of `dataset` in the same form (a column of the table that an older file lacks
