@@ -11,6 +11,10 @@ for the Iceberg reader's interop tests (tests/iceberg_read*.rs):
                                                  line each, in the `parquet-serde cat` mapping
   iceberg_tables.py info ROOT                    one JSON line: the snapshots (id, operation)
                                                  and the current snapshot's data files
+  iceberg_tables.py seqs ROOT...                 per table, one JSON line: its rows, whether
+                                                 `seq` is 0..rows exactly once with message
+                                                 `event {seq}`, its data files (0 rows for a
+                                                 folder without metadata)
   iceberg_tables.py plan ROOT COL LO HI          the data files pyiceberg plans for
                                                  LO <= COL < HI (ISO timestamps), one per line
 """
@@ -192,6 +196,23 @@ def main():
         files = [task.file.file_path for task in t.scan().plan_files()]
         snaps = [{"id": s.snapshot_id, "operation": s.summary.operation.value} for s in t.snapshots()]
         print(json.dumps({"snapshots": snaps, "files": sorted(files)}))
+    elif cmd == "seqs":
+        from pyiceberg.table import StaticTable
+
+        for root in sys.argv[2:]:
+            if not glob.glob(os.path.join(root, "metadata", "*.metadata.json")):
+                print(json.dumps({"root": root, "rows": 0, "exact": True, "files": 0}))
+                continue
+            t = StaticTable.from_metadata(newest_metadata(root))
+            if t.current_snapshot() is None:
+                print(json.dumps({"root": root, "rows": 0, "exact": True, "files": 0}))
+                continue
+            a = t.scan(selected_fields=("seq", "message")).to_arrow()
+            seqs = a.column("seq").to_pylist()
+            msgs = dict(zip(seqs, a.column("message").to_pylist()))
+            exact = sorted(seqs) == list(range(len(seqs))) and all(msgs[q] == "event %d" % q for q in seqs)
+            files = len(list(t.scan().plan_files()))
+            print(json.dumps({"root": root, "rows": len(seqs), "exact": exact, "files": files}))
     elif cmd == "plan":
         from pyiceberg.expressions import And, GreaterThanOrEqual, LessThan
         from pyiceberg.table import StaticTable

@@ -61,18 +61,13 @@ pub(crate) fn is_iceberg_root(dir: &Path) -> bool {
     })
 }
 
-/// The current metadata file of the table at `root`: the version `version-hint.text`
-/// names (`vN.metadata.json`) when there is one, else the `*.metadata.json` of the
-/// highest version (`vN.metadata.json` or `NNNNN-<uuid>.metadata.json`).
+/// The current metadata file of the table at `root`: the `*.metadata.json` of the highest
+/// version (`vN.metadata.json` or `NNNNN-<uuid>.metadata.json`). `version-hint.text` is
+/// only a hint: a writer killed between creating `v{N+1}.metadata.json` and rewriting the
+/// hint leaves it naming N, while N+1 is the table (as Java's file-system tables look
+/// past the hint too); it is used when no file name gives a version.
 pub(crate) fn current_metadata_file(root: &Path) -> Result<PathBuf> {
     let dir = root.join(METADATA_DIR);
-    if let Ok(hint) = std::fs::read_to_string(dir.join(VERSION_HINT)) {
-        let hint = hint.trim();
-        let named = dir.join(format!("v{hint}.metadata.json"));
-        if hint.parse::<u64>().is_ok() && named.is_file() {
-            return Ok(named);
-        }
-    }
     let entries = std::fs::read_dir(&dir).map_err(|e| Error::from(e).context(dir.display()))?;
     let mut best: Option<(u64, String)> = None;
     for e in entries {
@@ -90,13 +85,19 @@ pub(crate) fn current_metadata_file(root: &Path) -> Result<PathBuf> {
             best = Some((version, name));
         }
     }
-    match best {
-        Some((_, name)) => Ok(dir.join(name)),
-        None => Err(Error::corrupt(format!(
-            "{}: no `*.metadata.json` file",
-            dir.display()
-        ))),
+    if let Some((_, name)) = best {
+        return Ok(dir.join(name));
     }
+    if let Ok(hint) = std::fs::read_to_string(dir.join(VERSION_HINT)) {
+        let named = dir.join(format!("v{}.metadata.json", hint.trim()));
+        if named.is_file() {
+            return Ok(named);
+        }
+    }
+    Err(Error::corrupt(format!(
+        "{}: no `*.metadata.json` file",
+        dir.display()
+    )))
 }
 
 /// The version of a metadata file named `vN.metadata.json` or `NNNNN-<uuid>.metadata.json`

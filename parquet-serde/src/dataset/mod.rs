@@ -165,9 +165,11 @@
 //! With feature `iceberg`, a folder holding a `metadata/` folder with `*.metadata.json`
 //! files is an [Apache Iceberg](https://iceberg.apache.org) table (format v2), and
 //! [`Dataset::open`] reads a snapshot of it instead of walking the folder:
-//! - the metadata file read is the one `metadata/version-hint.text` names
-//!   (`vN.metadata.json`), else the one of the highest version (`vN.metadata.json` or
-//!   `NNNNN-<uuid>.metadata.json`, as pyiceberg's and Java's catalogs name them);
+//! - the metadata file read is the one of the highest version (`vN.metadata.json` or
+//!   `NNNNN-<uuid>.metadata.json`, as file-system tables and pyiceberg's and Java's
+//!   catalogs name them); `metadata/version-hint.text` is only a hint (a writer killed
+//!   before rewriting it leaves it behind the newest version), read when no name gives a
+//!   version;
 //! - the files are the live data files of the snapshot: those of its manifest list's
 //!   manifests with status added or existing (a file an overwrite or a compaction
 //!   replaced is not read, even though it is still in the folder). Their paths are

@@ -24,7 +24,8 @@ pub const WRITER_ID: &str = "PARQUET_SERDE_TABLE_WRITER";
 
 #[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq, Clone)]
 pub struct Row {
-    pub seq: u64,
+    /// Signed: Iceberg has no unsigned type.
+    pub seq: i64,
     #[parquet(timestamp = "micros")]
     pub ts: i64,
     pub message: String,
@@ -37,7 +38,7 @@ pub const BASE: i64 = 1_795_525_200_000_000;
 /// Row `seq`: its message is `event {seq}` (what the readers check).
 pub fn row(seq: u64) -> Row {
     Row {
-        seq,
+        seq: seq as i64,
         // 20 minutes a thousand rows: the hour folder changes every 3000 rows.
         ts: BASE + seq as i64 * 1_200_000,
         message: format!("event {seq}"),
