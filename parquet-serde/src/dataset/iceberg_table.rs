@@ -282,8 +282,9 @@ pub(crate) fn open(root: &Path, snapshot: Option<u64>) -> Result<(Vec<DataFile>,
                     "{what}: the snapshot lists the file twice"
                 )));
             }
+            let partitions = identity_values(&spec, &f.partition, &names_by_id);
             files.push(
-                DataFile::new(local.clone(), Vec::new()).with_names_by_id(names_by_id.clone()),
+                DataFile::new(local.clone(), partitions).with_names_by_id(names_by_id.clone()),
             );
             info.files.insert(local, (f, spec.clone()));
         }
@@ -291,6 +292,37 @@ pub(crate) fn open(root: &Path, snapshot: Option<u64>) -> Result<(Vec<DataFile>,
     check_totals(&snap.summary, &info, &list_shown)?;
     sort_files(&mut files);
     Ok((files, info))
+}
+
+/// The values of the identity partition fields of a file, named by their source columns:
+/// the values of a column the files may not store (the Hive keys of this crate's
+/// committer, which readers fill from the partition tuple), typed as partition values
+/// (`string` as text, `int`/`long` as integers, `date` as a date; other types are left to
+/// the files, which store them).
+fn identity_values(
+    spec: &[PartitionField],
+    tuple: &[Option<Literal>],
+    names_by_id: &BTreeMap<i32, String>,
+) -> Vec<(String, PartitionValue)> {
+    let mut out = Vec::new();
+    for (p, v) in spec.iter().zip(tuple) {
+        if p.transform != Transform::Identity {
+            continue;
+        }
+        let Some(name) = names_by_id.get(&p.source_id) else {
+            continue;
+        };
+        let value = match v {
+            None => PartitionValue::Null,
+            Some(Literal::String(s)) => PartitionValue::String(s.clone()),
+            Some(Literal::Int(i)) => PartitionValue::Int(i64::from(*i)),
+            Some(Literal::Long(i)) => PartitionValue::Int(*i),
+            Some(Literal::Date(d)) => PartitionValue::Date(*d),
+            Some(_) => continue,
+        };
+        out.push((name.clone(), value));
+    }
+    out
 }
 
 /// The rows a manifest's counts count (saturating: counts come from the file).
