@@ -182,7 +182,9 @@
 //!   its new name; a column the table added after a file was written is missing from
 //!   that file's rows (`None` for an `Option` field of a typed row; absent from a
 //!   [`Value`](crate::Value) row). A column the table dropped is read as
-//!   `_dropped_field_ID`. Nested fields are matched by name.
+//!   `_dropped_field_ID`. Nested fields are matched by name. A predicate naming a column
+//!   some files lack (added after they were written) is refused before any row, with an
+//!   error naming such a file, rather than read as nulls there.
 //! - [`filter`](Dataset::filter) drops, before any file is opened, the files whose
 //!   partition values (identity; `hour` and `day` of a timestamp; `day` of a date) or
 //!   manifest metrics (record and null counts, lower and upper bounds of top-level `int`,
