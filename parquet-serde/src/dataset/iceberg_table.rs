@@ -458,12 +458,74 @@ impl IcebergSnapshot {
         }
     }
 
+    /// `files`, each with a null partition value for every top-level column of the table
+    /// that `p` names and the file lacks (written before the column was added): a test of
+    /// it is then decided as on a null, as Iceberg reads such a file. Whether a file has
+    /// the column is told by its manifest metrics when they count it, else by its footer
+    /// (field ids, or the name of a column without one); a file that cannot be opened is
+    /// left as it is, for the reading to report.
+    pub(crate) fn nulls_for_missing(&self, files: &[DataFile], p: &Predicate) -> Vec<DataFile> {
+        let wanted: Vec<(&str, i32)> = p
+            .columns()
+            .into_iter()
+            .filter_map(|c| self.columns.get(c).map(|(id, _)| (c, *id)))
+            .collect();
+        files
+            .iter()
+            .map(|f| {
+                let Some((entry, _)) = self.files.get(f.path()) else {
+                    return f.clone();
+                };
+                let unknown: Vec<&(&str, i32)> = wanted
+                    .iter()
+                    .filter(|(name, id)| {
+                        !entry.value_counts.contains_key(id)
+                            && !entry.column_sizes.contains_key(id)
+                            && f.partition(name).is_none()
+                    })
+                    .collect();
+                if unknown.is_empty() {
+                    return f.clone();
+                }
+                let Some(fields) = top_level_fields(f.path()) else {
+                    return f.clone();
+                };
+                let mut out = f.clone();
+                for (name, id) in unknown {
+                    let has = fields.iter().any(|(fid, fname)| match fid {
+                        Some(fid) => fid == id,
+                        None => fname == name,
+                    });
+                    if !has {
+                        out = out.with_partition(name, PartitionValue::Null);
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
     /// Whether `file` was written with the table's current partition spec.
     pub(crate) fn has_current_spec(&self, file: &Path) -> bool {
         self.files
             .get(file)
             .is_some_and(|(_, spec)| **spec == self.current.1.fields)
     }
+}
+
+/// The field ids and names of the top-level columns of the Parquet file at `path`;
+/// `None` when it cannot be opened.
+fn top_level_fields(path: &Path) -> Option<Vec<(Option<i32>, String)>> {
+    let file = std::fs::File::open(path).ok()?;
+    let reader = crate::core::file::FileReader::new(file).ok()?;
+    Some(
+        reader
+            .schema()
+            .fields()
+            .iter()
+            .map(|n| (n.field_id, n.name.clone()))
+            .collect(),
+    )
 }
 
 /// What a manifest states of one file, seen by the pruning.

@@ -74,6 +74,16 @@ impl DataFile {
         self
     }
 
+    /// The same file with partition value `value` for `key` (an Iceberg file lacking a
+    /// column the table added later: null, as its rows read it).
+    #[cfg(feature = "iceberg")]
+    pub(crate) fn with_partition(mut self, key: &str, value: PartitionValue) -> DataFile {
+        if !self.partitions.iter().any(|(k, _)| k == key) {
+            self.partitions.push((key.to_string(), value));
+        }
+        self
+    }
+
     /// Renames the top-level columns of `reader` (this file's) by their field ids, as
     /// Iceberg matches them: a column whose id the table schema has takes its current
     /// name (a renamed column reads under its new name); one whose id it lacks (a dropped

@@ -183,8 +183,8 @@
 //!   that file's rows (`None` for an `Option` field of a typed row; absent from a
 //!   [`Value`](crate::Value) row). A column the table dropped is read as
 //!   `_dropped_field_ID`. Nested fields are matched by name. A predicate naming a column
-//!   some files lack (added after they were written) is refused before any row, with an
-//!   error naming such a file, rather than read as nulls there.
+//!   some files lack (added after they were written) tests it as null in those files
+//!   (`level = 1` skips them, `level is null` keeps all their rows), as Iceberg does.
 //! - [`filter`](Dataset::filter) drops, before any file is opened, the files whose
 //!   partition values (identity; `hour` and `day` of a timestamp; `day` of a date) or
 //!   manifest metrics (record and null counts, lower and upper bounds of top-level `int`,
@@ -388,6 +388,10 @@ impl Dataset {
             Some(old) => old.and(predicate),
             None => predicate,
         };
+        #[cfg(feature = "iceberg")]
+        if let Some(t) = &self.iceberg {
+            self.files = t.nulls_for_missing(&self.files, &predicate);
+        }
         let mut selected = Vec::new();
         for f in &self.files {
             match prune::decide(&predicate, f.partition_values())
