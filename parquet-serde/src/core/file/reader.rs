@@ -184,6 +184,7 @@ impl<R: ChunkReader> FileReader<R> {
     /// row is read: every use of the schema after it (rows, predicates, statistics) sees
     /// the new names. Fails, leaving the reader as it was, when two fields end up with one
     /// name.
+    #[cfg_attr(not(feature = "iceberg"), allow(dead_code))] // Iceberg's reading
     pub(crate) fn rename_top_level(
         &mut self,
         rename: impl Fn(&crate::core::schema::SchemaNode) -> Option<String>,

@@ -60,6 +60,7 @@ impl Schema {
     /// (kept when `None`): how a table format that matches columns by field id (Iceberg)
     /// reads a file written before a column was renamed. Fails when two fields end up with
     /// one name.
+    #[cfg_attr(not(feature = "iceberg"), allow(dead_code))] // Iceberg's reading
     pub(crate) fn with_top_level_names(
         &self,
         rename: impl Fn(&SchemaNode) -> Option<String>,
