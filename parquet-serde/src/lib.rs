@@ -55,6 +55,7 @@
 //! | read a file whose schema I do not know | read into [`Value`] (or `serde_json::Value`) |
 //! | keep application logs: rolling files, durable flushes, crash recovery, a `tracing` layer | [`logs`] (feature `logs`) |
 //! | make a log folder (or a store prefix) a Delta Lake table other engines query | [`delta::DeltaTable`] (feature `delta`) |
+//! | make a log folder (or a store prefix) an Apache Iceberg table other engines query | [`iceberg::IcebergTable`] (feature `iceberg`) |
 //! | write rows whose shape is known only at run time (`Value`s, JSON lines), infer a schema from samples | [`record::ValueWriter`], [`record::SchemaInferrer`] |
 //! | store any serde value in one column (VARIANT), encode/decode Variant bytes | a [`variant::Variant`] field or `#[parquet(variant)]`; [`variant::to_variant_bytes`], [`variant::Variant::decode`] (the [`variant`] table) |
 //! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
@@ -199,6 +200,7 @@
 //! | `cli` | the `parquet-serde` command-line tool (`cat`, `tail`, `schema`, `meta`, `pages`, `check`, `rewrite`, `recover`, `from-jsonl`, `from-csv`, `concat`; implies `logs`) |
 //! | `object_store` | [`store`]: read from any `object_store::ObjectStore` (S3, GCS, Azure, ...) by ranged GETs of only what a read needs; write with a multipart upload; with `logs`, `store::Shipper` uploads a log folder's finished files |
 //! | `delta` | [`delta`]: Delta Lake tables without Arrow: commits of final files with their statistics, exactly once, concurrent writers, Parquet checkpoints, removals and vacuum (with `object_store`, tables in a store committed by `store::Shipper`) |
+//! | `iceberg` | [`iceberg`]: Apache Iceberg tables (format v2) without Arrow: append snapshots of final files with field ids, metrics and partitions (identity on Hive folders, day or hour), Avro manifests, a file-system catalog with atomic commits, exactly once, concurrent writers (with `object_store`, tables in a store committed by `store::Shipper`) |
 //! | `tokio` | [`stream`]: rows as a `futures::Stream` from an `AsyncRead + AsyncSeek` (or, with `object_store`, from a store), assembled off the executor |
 //!
 //! ## Threads

@@ -34,16 +34,20 @@ pub(crate) fn metadata_version(name: &str) -> Option<u64> {
 
 /// A name no other file of the table has: 32 hex digits, uuid-like.
 pub(crate) fn unique_id() -> String {
-    use std::hash::{BuildHasher, Hash, Hasher};
+    use std::hash::BuildHasher;
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let mut out = String::with_capacity(36);
     for half in 0..2u8 {
         // RandomState is seeded from the OS once per process, then varied per instance.
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        (half, n, std::time::SystemTime::now(), std::process::id()).hash(&mut h);
-        out.push_str(&format!("{:016x}", h.finish()));
+        let h = std::collections::hash_map::RandomState::new().hash_one((
+            half,
+            n,
+            std::time::SystemTime::now(),
+            std::process::id(),
+        ));
+        out.push_str(&format!("{h:016x}"));
     }
     format!(
         "{}-{}-{}-{}-{}",
@@ -125,7 +129,14 @@ impl Catalog {
     pub(crate) fn load(&self, n: u64) -> Result<TableMetadata> {
         let path = metadata_path(n);
         let bytes = self.store.read(&path)?;
-        TableMetadata::parse(&bytes, &format!("{}/{path}", self.describe()))
+        let name = format!("{}/{path}", self.describe());
+        let m = TableMetadata::parse(&bytes, &name)?;
+        // The current schema is read by every commit: checked here, naming the file.
+        if let Some(schema) = m.schema() {
+            super::schema::IcebergSchema::from_json(schema)
+                .map_err(|e| e.context(format!("{name}: the current schema")))?;
+        }
+        Ok(m)
     }
 
     /// The newest version and its metadata; `None` for a table without one.

@@ -73,11 +73,13 @@ impl PendingFile {
     /// The file's Iceberg schema: an error naming it when a column has no field id.
     pub(crate) fn schema(&self) -> Result<IcebergSchema> {
         iceberg_schema(self.md.schema(), 0).map_err(|e| {
-            e.context(format!(
-                "data file `{}` (Iceberg matches columns by field id: write files for an \
-                 Iceberg table with LogWriterBuilder::iceberg, or give every field an id)",
-                self.relative
-            ))
+            let hint = if e.to_string().contains("no field id") {
+                " (Iceberg matches columns by field id: write files for an Iceberg table \
+                 with LogWriterBuilder::iceberg, or give every field an id)"
+            } else {
+                ""
+            };
+            e.context(format!("data file `{}`{hint}", self.relative))
         })
     }
 }
@@ -150,8 +152,8 @@ pub(crate) fn new_table(
     let mut parts: Vec<(String, Transform)> = Vec::new();
     match choice {
         PartitionChoice::HiveKeys => {
-            let mut next = schema.highest_field_id();
-            for (key, value) in hive_keys(&first.relative) {
+            let first_id = schema.highest_field_id() + 1;
+            for (next, (key, value)) in (first_id..).zip(hive_keys(&first.relative)) {
                 if schema.fields.iter().any(|f| f.name == key) {
                     return Err(Error::schema(format!(
                         "data file `{}`: the partition folder `{key}=` is also a column of \
@@ -159,7 +161,6 @@ pub(crate) fn new_table(
                         first.relative
                     )));
                 }
-                next += 1;
                 schema.fields.push(NestedField {
                     id: next,
                     name: key.clone(),
@@ -196,47 +197,20 @@ pub(crate) fn current_schema(m: &TableMetadata, catalog: &Catalog) -> Result<Ice
             m.current_schema_id
         ))
     })?;
-    IcebergSchema::from_json(json).map_err(|e| e.context(format!("{}", catalog.describe())))
+    IcebergSchema::from_json(json).map_err(|e| e.context(catalog.describe()))
 }
 
-/// An error unless the file's columns are the table's (by id, name and type), Hive-key
-/// columns of identity partitions (absent from the files) aside.
-pub(crate) fn check_fits(
-    p: &PendingFile,
-    table: &IcebergSchema,
-    spec: &PartitionSpec,
-    catalog: &Catalog,
-) -> Result<()> {
-    let file = p.schema()?;
-    if !fits(&file, table, spec) {
-        return Err(Error::schema(format!(
-            "{}: `{}` does not have the table's schema (file: {}, table: {})",
+/// An error unless the file's columns fit the table's schema (ice-ids'
+/// [`IcebergSchema::check_file_fits`]: same ids, paths and types or Iceberg promotions;
+/// the Hive-key columns of identity partitions, optional and absent from files, aside).
+pub(crate) fn check_fits(p: &PendingFile, table: &IcebergSchema, catalog: &Catalog) -> Result<()> {
+    table.check_file_fits(&p.schema()?).map_err(|e| {
+        e.context(format!(
+            "{}: `{}` does not have the table's schema",
             catalog.describe(),
-            p.relative,
-            file.to_json(),
-            table.to_json()
-        )));
-    }
-    Ok(())
-}
-
-/// Whether a file of schema `file` has the table's columns (by id, name and type),
-/// Hive-key columns of identity partitions (absent from the files) aside.
-pub(crate) fn fits(file: &IcebergSchema, table: &IcebergSchema, spec: &PartitionSpec) -> bool {
-    let file_ids: BTreeSet<i32> = file.fields.iter().map(|f| f.id).collect();
-    let identity_sources: BTreeSet<i32> = spec
-        .fields
-        .iter()
-        .filter(|f| f.transform == Transform::Identity)
-        .map(|f| f.source_id)
-        .collect();
-    let expected: Vec<&NestedField> = table
-        .fields
-        .iter()
-        .filter(|f| file_ids.contains(&f.id) || !identity_sources.contains(&f.id))
-        .collect();
-    let got: Vec<&NestedField> = file.fields.iter().collect();
-    expected == got
+            p.relative
+        ))
+    })
 }
 
 /// The manifest entry of a file added by snapshot `snapshot_id` (sequence numbers
@@ -347,12 +321,24 @@ impl TableState {
         let Some((version, metadata)) = catalog.latest()? else {
             return Ok(None);
         };
+        let as_of = |e: Error| {
+            e.context(format!(
+                "the table as of {}",
+                super::catalog::metadata_path(version)
+            ))
+        };
         let mut manifests = Vec::new();
         let mut live = BTreeMap::new();
         if let Some(s) = metadata.current_snapshot() {
-            manifests = cache.list(catalog, &s.manifest_list)?.as_ref().clone();
+            manifests = cache
+                .list(catalog, &s.manifest_list)
+                .map_err(as_of)?
+                .as_ref()
+                .clone();
             for (i, m) in manifests.iter().enumerate() {
-                let manifest = cache.manifest(catalog, m)?;
+                let manifest = cache
+                    .manifest(catalog, m)
+                    .map_err(|e| as_of(e.context(format!("listed in {}", s.manifest_list))))?;
                 for e in &manifest.entries {
                     if e.status != EntryStatus::Deleted && m.content == 0 {
                         live.insert(e.data_file.file_path.clone(), (i, e.clone()));
@@ -373,12 +359,21 @@ impl TableState {
     pub(crate) fn ever(&self, catalog: &Catalog, cache: &Cache) -> Result<BTreeSet<String>> {
         let mut out: BTreeSet<String> = self.live.keys().cloned().collect();
         let mut seen = BTreeSet::new();
+        let as_of = |e: Error| {
+            e.context(format!(
+                "the table as of {}",
+                super::catalog::metadata_path(self.version)
+            ))
+        };
         for s in &self.metadata.snapshots {
-            for m in cache.list(catalog, &s.manifest_list)?.iter() {
+            for m in cache.list(catalog, &s.manifest_list).map_err(as_of)?.iter() {
                 if m.content != 0 || !seen.insert(m.manifest_path.clone()) {
                     continue;
                 }
-                for e in &cache.manifest(catalog, m)?.entries {
+                let manifest = cache
+                    .manifest(catalog, m)
+                    .map_err(|e| as_of(e.context(format!("listed in {}", s.manifest_list))))?;
+                for e in &manifest.entries {
                     out.insert(e.data_file.file_path.clone());
                 }
             }

@@ -134,13 +134,12 @@ pub(crate) fn with_field_id_hook(
     }
 }
 
+/// What [`walk`] calls on each node: `(node, Iceberg name path, whether it bears an id)`.
+type Visit<'a> = dyn FnMut(&mut SchemaNode, &[String], bool) -> Result<()> + 'a;
+
 /// Walks the nodes in pre-order, calling `f(node, iceberg path, bears an id)` on every node
 /// under the root (the repeated levels of lists and maps with `false`).
-fn walk(
-    node: &mut SchemaNode,
-    path: &mut Vec<String>,
-    f: &mut dyn FnMut(&mut SchemaNode, &[String], bool) -> Result<()>,
-) -> Result<()> {
+fn walk(node: &mut SchemaNode, path: &mut Vec<String>, f: &mut Visit<'_>) -> Result<()> {
     enum Shape {
         Leaf,
         Opaque,
@@ -210,7 +209,7 @@ fn child(
     name: &str,
     bears_id: bool,
     path: &mut Vec<String>,
-    f: &mut dyn FnMut(&mut SchemaNode, &[String], bool) -> Result<()>,
+    f: &mut Visit<'_>,
 ) -> Result<()> {
     path.push(name.to_string());
     let r = f(n, path, bears_id).and_then(|()| walk(n, path, f));
@@ -219,5 +218,4 @@ fn child(
 }
 
 #[cfg(test)]
-#[path = "field_ids_tests.rs"]
 mod tests;

@@ -7,6 +7,7 @@
 use std::cmp::Ordering;
 
 use super::schema::PrimitiveType;
+use crate::core::column::Scalar;
 use crate::error::{Error, Result};
 
 /// A value of an Iceberg primitive type.
@@ -114,6 +115,27 @@ impl Literal {
         })
     }
 
+    /// The value as this crate's statistics and predicates hold it (for pruning with the
+    /// filter's comparisons): integers, dates (days), times and timestamps (microseconds)
+    /// and decimals (unscaled) as `Int`, floats as `Float`, strings, UUIDs and bytes as
+    /// `Bytes`.
+    pub(crate) fn to_scalar(&self) -> Scalar {
+        match self {
+            Literal::Boolean(b) => Scalar::Bool(*b),
+            Literal::Int(v) | Literal::Date(v) => Scalar::Int(i128::from(*v)),
+            Literal::Long(v)
+            | Literal::Time(v)
+            | Literal::Timestamp(v)
+            | Literal::Timestamptz(v) => Scalar::Int(i128::from(*v)),
+            Literal::Float(v) => Scalar::Float(f64::from(*v)),
+            Literal::Double(v) => Scalar::Float(*v),
+            Literal::Decimal(v) => Scalar::Int(*v),
+            Literal::String(s) => Scalar::Bytes(s.as_bytes().to_vec()),
+            Literal::Uuid(u) => Scalar::Bytes(u.to_vec()),
+            Literal::Fixed(b) | Literal::Binary(b) => Scalar::Bytes(b.clone()),
+        }
+    }
+
     /// Compares two values of the same type (Iceberg's order: signed numbers, floats with
     /// -0.0 < 0.0, strings and binaries byte-wise unsigned); `None` across types or with
     /// a NaN.
@@ -194,6 +216,31 @@ mod tests {
             &[0; 17]
         )
         .is_err());
+    }
+
+    #[test]
+    fn scalars_and_order() {
+        assert_eq!(Literal::Date(3).to_scalar(), Scalar::Int(3));
+        assert_eq!(Literal::Float(1.5).to_scalar(), Scalar::Float(1.5));
+        assert_eq!(
+            Literal::String("é".into()).to_scalar(),
+            Scalar::Bytes("é".as_bytes().to_vec())
+        );
+        assert_eq!(
+            Literal::Double(-0.0).compare(&Literal::Double(0.0)),
+            Some(Ordering::Less)
+        );
+        assert_eq!(
+            Literal::Double(f64::NAN).compare(&Literal::Double(0.0)),
+            None
+        );
+        assert_eq!(Literal::Int(1).compare(&Literal::Long(1)), None);
+        // strings by UTF-8 bytes: U+FFFF sorts before U+10000 (as in Java's comparator for
+        // Iceberg's bounds, not UTF-16 order)
+        assert_eq!(
+            Literal::String("\u{FFFF}".into()).compare(&Literal::String("\u{10000}".into())),
+            Some(Ordering::Less)
+        );
     }
 
     proptest! {

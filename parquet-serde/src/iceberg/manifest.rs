@@ -430,12 +430,10 @@ pub(crate) fn write_container(
 
 /// A sync marker different in every file (readers only need it to repeat within one).
 fn unique_marker() -> [u8; 16] {
-    use std::hash::{BuildHasher, Hash, Hasher};
+    let id = super::catalog::unique_id().replace('-', "");
     let mut out = [0u8; 16];
-    for (i, half) in out.chunks_mut(8).enumerate() {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        (i, std::time::SystemTime::now(), std::process::id()).hash(&mut h);
-        half.copy_from_slice(&h.finish().to_le_bytes());
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&id[2 * i..2 * i + 2], 16).unwrap_or(0);
     }
     out
 }
@@ -498,15 +496,15 @@ pub(crate) fn read_manifest(bytes: &[u8], file: &str) -> Result<Manifest> {
     })
 }
 
+/// The user metadata of an Avro object container file.
+pub(crate) type AvroMetadata = BTreeMap<String, Vec<u8>>;
+
 /// The records and the user metadata of an Avro object container file.
-pub(crate) fn read_container(
-    bytes: &[u8],
-    file: &str,
-) -> Result<(Vec<Value>, BTreeMap<String, Vec<u8>>)> {
+pub(crate) fn read_container(bytes: &[u8], file: &str) -> Result<(Vec<Value>, AvroMetadata)> {
     let corrupt =
         |e: apache_avro::Error| Error::corrupt(format!("{file}: not a valid Avro file: {e}"));
     let reader = apache_avro::Reader::new(bytes).map_err(corrupt)?;
-    let meta: BTreeMap<String, Vec<u8>> = reader
+    let meta: AvroMetadata = reader
         .user_metadata()
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))

@@ -172,13 +172,18 @@ pub(crate) fn aggregate(
             (Some(a), Some(b)) => a.checked_add(b),
             _ => None,
         };
+        // A row group of nulls only (of a column outside lists) has no NaN, whatever its
+        // statistics say (writers leave `nan_count` out with no value to count).
+        let all_null = descr.max_rep_level == 0
+            && stats.null_count == Some(rg.num_rows())
+            && rg.num_rows() > 0;
         if floating {
-            agg.nans = match (agg.nans, stats.nan_count) {
+            let nans = if all_null { Some(0) } else { stats.nan_count };
+            agg.nans = match (agg.nans, nans) {
                 (Some(a), Some(b)) => a.checked_add(b),
                 _ => None,
             };
         }
-        let all_null = stats.null_count == Some(rg.num_rows()) && rg.num_rows() > 0;
         if all_null {
             continue; // no values: no bound needed from this row group
         }
@@ -328,5 +333,4 @@ pub(crate) fn binary_bound(bytes: &[u8], side: Side) -> Option<Vec<u8>> {
 }
 
 #[cfg(test)]
-#[path = "metrics_tests.rs"]
 mod tests;

@@ -48,3 +48,6 @@ pub(crate) mod metrics;
 pub(crate) mod partition;
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod schema;
+
+#[cfg(test)]
+mod interop_tests;

@@ -434,5 +434,4 @@ pub(crate) fn identity_from_folder(ty: &IcebergType) -> bool {
 }
 
 #[cfg(test)]
-#[path = "partition_tests.rs"]
 mod tests;

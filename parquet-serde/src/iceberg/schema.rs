@@ -520,6 +520,143 @@ impl IcebergSchema {
     }
 }
 
+impl IcebergSchema {
+    /// Every field by id, with its dotted path and whether it is required.
+    fn fields_by_id(&self) -> BTreeMap<i32, (String, bool, &IcebergType)> {
+        fn walk<'a>(
+            t: &'a IcebergType,
+            path: &str,
+            out: &mut BTreeMap<i32, (String, bool, &'a IcebergType)>,
+        ) {
+            let join = |name: &str| {
+                if path.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{path}.{name}")
+                }
+            };
+            match t {
+                IcebergType::Primitive(_) => {}
+                IcebergType::Struct(fields) => {
+                    for f in fields {
+                        let p = join(&f.name);
+                        walk(&f.field_type, &p, out);
+                        out.insert(f.id, (p, f.required, &f.field_type));
+                    }
+                }
+                IcebergType::List {
+                    element_id,
+                    element_required,
+                    element,
+                } => {
+                    let p = join("element");
+                    walk(element, &p, out);
+                    out.insert(*element_id, (p, *element_required, element));
+                }
+                IcebergType::Map {
+                    key_id,
+                    key,
+                    value_id,
+                    value_required,
+                    value,
+                } => {
+                    let (kp, vp) = (join("key"), join("value"));
+                    walk(key, &kp, out);
+                    walk(value, &vp, out);
+                    out.insert(*key_id, (kp, true, key));
+                    out.insert(*value_id, (vp, *value_required, value));
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        for f in &self.fields {
+            walk(&f.field_type, &f.name, &mut out);
+            out.insert(f.id, (f.name.clone(), f.required, &f.field_type));
+        }
+        out
+    }
+
+    /// Checks that a data file whose schema is `file` (see [`iceberg_schema`]) can be
+    /// committed to a table whose current schema is `self`: every field of the file is the
+    /// table's field of the same id, at the same name path, of the same kind and type (or
+    /// one the table's widens losslessly, as Iceberg's promotions do: `int` to `long`,
+    /// `float` to `double`, `decimal(P,S)` to `decimal(P',S)` with P' ≥ P); a field the
+    /// table requires is required in the file too, and present. Errors
+    /// ([`Schema`](crate::ErrorKind::Schema)) name the column.
+    pub(crate) fn check_file_fits(&self, file: &IcebergSchema) -> Result<()> {
+        let table = self.fields_by_id();
+        let ours = file.fields_by_id();
+        for (id, (path, required, ty)) in &ours {
+            let Some((tpath, trequired, tty)) = table.get(id) else {
+                return Err(Error::schema(format!(
+                    "column `{path}` (field id {id}) is not in the table's schema"
+                )));
+            };
+            if tpath != path {
+                return Err(Error::schema(format!(
+                    "column `{path}` has field id {id}, which is `{tpath}` in the table's schema"
+                )));
+            }
+            if *trequired && !*required {
+                return Err(Error::schema(format!(
+                    "column `{path}` is optional in the file, required in the table"
+                )));
+            }
+            let fits = match (ty, tty) {
+                (IcebergType::Primitive(a), IcebergType::Primitive(b)) => promotes(*a, *b),
+                (IcebergType::Struct(_), IcebergType::Struct(_))
+                | (IcebergType::List { .. }, IcebergType::List { .. })
+                | (IcebergType::Map { .. }, IcebergType::Map { .. }) => true,
+                _ => false,
+            };
+            if !fits {
+                return Err(Error::schema(format!(
+                    "column `{path}` is {} in the file, {} in the table",
+                    type_name(ty),
+                    type_name(tty)
+                )));
+            }
+        }
+        for (id, (path, required, _)) in &table {
+            if *required && !ours.contains_key(id) {
+                return Err(Error::schema(format!(
+                    "the table requires column `{path}`, which the file does not have"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a value of `file`'s type reads as `table`'s without loss.
+fn promotes(file: PrimitiveType, table: PrimitiveType) -> bool {
+    use PrimitiveType as P;
+    match (file, table) {
+        (a, b) if a == b => true,
+        (P::Int, P::Long) | (P::Float, P::Double) => true,
+        (
+            P::Decimal {
+                precision: p1,
+                scale: s1,
+            },
+            P::Decimal {
+                precision: p2,
+                scale: s2,
+            },
+        ) => s1 == s2 && p2 >= p1,
+        _ => false,
+    }
+}
+
+fn type_name(t: &IcebergType) -> String {
+    match t {
+        IcebergType::Primitive(p) => format!("`{p}`"),
+        IcebergType::Struct(_) => "a struct".into(),
+        IcebergType::List { .. } => "a list".into(),
+        IcebergType::Map { .. } => "a map".into(),
+    }
+}
+
 impl Serialize for IcebergSchema {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         self.to_json().serialize(s)
@@ -742,5 +879,4 @@ fn unit_name(unit: TimeUnit) -> &'static str {
 }
 
 #[cfg(test)]
-#[path = "schema_tests.rs"]
 mod tests;

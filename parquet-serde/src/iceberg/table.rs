@@ -13,7 +13,7 @@ use super::commit::{
 };
 use super::schema::IcebergSchema;
 use crate::error::{Error, Result};
-use crate::table::store::{LocalStore, TableStore};
+use crate::table::store::LocalStore;
 use crate::table::{retry_commit, CommitReport};
 
 /// An Apache Iceberg table (format v2) this process commits to, without Arrow: a local
@@ -232,6 +232,7 @@ impl IcebergTable {
     }
 
     /// The table's current schema; `None` before the first commit.
+    #[cfg_attr(not(feature = "logs"), allow(dead_code))]
     pub(crate) fn current_schema(&self) -> Result<Option<IcebergSchema>> {
         match self.inner.catalog.latest()? {
             None => Ok(None),
@@ -240,6 +241,7 @@ impl IcebergTable {
     }
 
     /// Whether the table's files are in a local folder (not an object store).
+    #[cfg_attr(not(feature = "logs"), allow(dead_code))]
     pub(crate) fn is_local(&self) -> bool {
         self.inner.local_root.is_some()
     }
@@ -360,7 +362,10 @@ impl IcebergTable {
         let location = store_uri(&store.to_string(), prefix.as_ref());
         let runtime = crate::remote::Runtime::owned()?;
         let table_store = crate::table::object_store::ObjectTableStore::new(store, prefix, runtime);
-        let catalog = Catalog::new(Arc::new(table_store) as Arc<dyn TableStore>, location);
+        let catalog = Catalog::new(
+            Arc::new(table_store) as Arc<dyn crate::table::store::TableStore>,
+            location,
+        );
         Ok(IcebergTable::with_catalog(catalog, None))
     }
 
@@ -473,10 +478,17 @@ impl IcebergTable {
             let spec = metadata.spec().cloned().ok_or_else(|| {
                 Error::corrupt(format!("{}: no default partition spec", catalog.describe()))
             })?;
+            let current = state
+                .as_ref()
+                .map(|s| super::catalog::metadata_path(s.version));
+            let as_of = |e: Error| match &current {
+                Some(file) => e.context(format!("the table as of {file}")),
+                None => e,
+            };
             let mut added = Vec::with_capacity(live_adds.len());
             for p in &live_adds {
-                check_fits(p, &schema, &spec, catalog)?;
-                added.push(added_entry(catalog, p, &schema, &spec)?);
+                check_fits(p, &schema, catalog).map_err(as_of)?;
+                added.push(added_entry(catalog, p, &schema, &spec).map_err(as_of)?);
             }
             let plan = Plan {
                 operation: if replace { "replace" } else { "append" },
@@ -484,7 +496,8 @@ impl IcebergTable {
                 removed: removed_uris.clone(),
                 app_id: &self.inner.app_id,
             };
-            let (next, id) = next_metadata(catalog, cache, state.as_ref(), fresh, &plan, now)?;
+            let (next, id) =
+                next_metadata(catalog, cache, state.as_ref(), fresh, &plan, now).map_err(as_of)?;
             let version = state.as_ref().map_or(1, |s| s.version + 1);
             if !catalog.commit(version, &next)? {
                 return Ok(None); // another writer took this version: read again, retry
@@ -599,4 +612,182 @@ fn list_data_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()
     }
     out.sort();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iceberg::field_ids::with_field_id_hook;
+
+    #[derive(serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct Row {
+        id: i64,
+        name: String,
+    }
+
+    fn write(dir: &Path, relative: &str, ids: std::ops::Range<i64>) {
+        let path = dir.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let rows: Vec<Row> = ids
+            .map(|id| Row {
+                id,
+                name: format!("n{id}"),
+            })
+            .collect();
+        let options = with_field_id_hook(crate::WriterOptions::default(), None);
+        crate::ser::to_path_with(path, &rows, options).unwrap();
+    }
+
+    fn table_with(files: &[&str]) -> (tempfile::TempDir, IcebergTable) {
+        let dir = tempfile::tempdir().unwrap();
+        for (i, f) in files.iter().enumerate() {
+            let i = i as i64;
+            write(dir.path(), f, i * 10..i * 10 + 3);
+        }
+        let table = IcebergTable::open(dir.path());
+        let report = table.commit_files(files).unwrap();
+        assert_eq!((report.added, report.version), (files.len(), Some(1)));
+        (dir, table)
+    }
+
+    #[test]
+    fn a_replace_removes_and_adds_in_one_snapshot() {
+        let (dir, table) = table_with(&["k=a/f0.parquet", "k=a/f1.parquet", "k=b/f2.parquet"]);
+        write(dir.path(), "k=a/c.parquet", 0..13);
+        let report = table
+            .commit_replace(
+                &["k=a/f0.parquet".into(), "k=a/f1.parquet".into()],
+                &["k=a/c.parquet".into()],
+            )
+            .unwrap();
+        assert_eq!(
+            (report.added, report.removed, report.version),
+            (1, 2, Some(2))
+        );
+        assert_eq!(table.files().unwrap(), ["k=a/c.parquet", "k=b/f2.parquet"]);
+        let state = table.state().unwrap().unwrap();
+        let snap = state.metadata.current_snapshot().unwrap();
+        assert_eq!(snap.operation(), "replace");
+        assert_eq!(snap.summary["deleted-data-files"], "2");
+        assert_eq!(snap.summary["total-data-files"], "2");
+        assert_eq!(snap.summary["total-records"], "16");
+        assert_eq!(
+            snap.parent_snapshot_id,
+            state.metadata.snapshots[0].snapshot_id.into()
+        );
+        // The rewritten manifest holds the removed files as DELETED entries.
+        let deleted: usize = state
+            .manifests
+            .iter()
+            .map(|m| m.counts.deleted_files as usize)
+            .sum();
+        assert_eq!(deleted, 2);
+
+        // A removed file is never added again; a removed input cannot be replaced again.
+        let again = table.commit_files(&["k=a/f0.parquet"]).unwrap();
+        assert_eq!((again.added, again.already_committed), (0, 1));
+        write(dir.path(), "k=a/d.parquet", 0..1);
+        let err = table
+            .commit_replace(&["k=a/f0.parquet".into()], &["k=a/d.parquet".into()])
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("not in the table's current snapshot"),
+            "{err}"
+        );
+        let err = table
+            .commit_replace(&["k=b/f2.parquet".into()], &["k=a/c.parquet".into()])
+            .unwrap_err();
+        assert!(err.to_string().contains("already in the table"), "{err}");
+        assert_eq!(table.version().unwrap(), Some(2));
+    }
+
+    #[test]
+    fn files_of_another_schema_or_partitioning_are_refused() {
+        let (dir, table) = table_with(&["k=a/f0.parquet"]);
+        #[derive(serde::Serialize, crate::ParquetSchema)]
+        #[parquet(crate = "crate")]
+        struct Other {
+            id: i32,
+        }
+        std::fs::create_dir_all(dir.path().join("k=b")).unwrap();
+        let options = with_field_id_hook(crate::WriterOptions::default(), None);
+        crate::ser::to_path_with(
+            dir.path().join("k=b/o.parquet"),
+            &[Other { id: 1 }],
+            options,
+        )
+        .unwrap();
+        let err = table.commit_files(&["k=b/o.parquet"]).unwrap_err();
+        assert!(
+            err.to_string().contains("does not have the table's schema"),
+            "{err}"
+        );
+        write(dir.path(), "flat.parquet", 0..1);
+        let err = table.commit_files(&["flat.parquet"]).unwrap_err();
+        assert!(err.to_string().contains("flat.parquet"), "{err}");
+        let err = table.commit_files(&["/elsewhere/f.parquet"]).unwrap_err();
+        assert!(err.to_string().contains("not in the table folder"), "{err}");
+        assert_eq!(table.version().unwrap(), Some(1));
+    }
+
+    /// Truncations and flipped bytes of `file` (relative to the root): each commit on top
+    /// is an error naming the file or a success, never a panic, and nothing is overwritten.
+    fn corrupt_each(dir: &Path, file: &str, step: usize) {
+        let path = dir.join(file);
+        let good = std::fs::read(&path).unwrap();
+        let mut cases: Vec<Vec<u8>> = (0..good.len())
+            .step_by(step)
+            .map(|n| good[..n].to_vec())
+            .collect();
+        for i in (0..good.len()).step_by(step) {
+            for x in [0x01, 0x80, 0xff] {
+                let mut c = good.clone();
+                c[i] ^= x;
+                cases.push(c);
+            }
+        }
+        let name = Path::new(file).file_name().unwrap().to_str().unwrap();
+        let mut errors = 0;
+        for case in cases {
+            std::fs::write(&path, &case).unwrap();
+            let table = IcebergTable::open(dir); // a fresh cache
+            match table.commit_files(&["k=a/f1.parquet"]) {
+                Err(e) => {
+                    errors += 1;
+                    assert!(e.to_string().contains(name), "{e}");
+                }
+                Ok(_) => {
+                    std::fs::remove_file(dir.join("metadata/v2.metadata.json")).unwrap();
+                }
+            }
+            assert_eq!(std::fs::read(&path).unwrap(), case, "never overwritten");
+        }
+        assert!(errors > 0, "{file}: no case failed");
+        std::fs::write(&path, &good).unwrap();
+    }
+
+    #[test]
+    fn corrupt_metadata_lists_and_manifests_are_errors_naming_the_file() {
+        let (dir, table) = table_with(&["k=a/f0.parquet"]);
+        write(dir.path(), "k=a/f1.parquet", 5..6);
+        let state = table.state().unwrap().unwrap();
+        let list = table
+            .inner
+            .catalog
+            .relative(
+                &state.metadata.current_snapshot().unwrap().manifest_list,
+                "l",
+            )
+            .unwrap();
+        let manifest = table
+            .inner
+            .catalog
+            .relative(&state.manifests[0].manifest_path, "m")
+            .unwrap();
+        corrupt_each(dir.path(), "metadata/v1.metadata.json", 41);
+        corrupt_each(dir.path(), &list, 13);
+        corrupt_each(dir.path(), &manifest, 29);
+    }
 }

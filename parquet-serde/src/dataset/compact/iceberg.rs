@@ -7,7 +7,6 @@ use std::path::Path;
 
 use crate::core::file::FileReader;
 use crate::error::{Error, Result};
-use crate::iceberg::commit::fits;
 use crate::iceberg::schema::iceberg_schema;
 use crate::iceberg::IcebergTable;
 
@@ -47,9 +46,10 @@ impl IcebergTable {
     /// this crate does not do). [`CompactReport::table_version`] is the snapshot's id
     /// (`None` when nothing was merged); `inputs_removed` stays 0.
     ///
-    /// Only files with the table's current schema and partition spec are merged: files
-    /// written before a schema change (a renamed or added column) or under an older spec
-    /// are left as they are (counted in [`CompactReport::files_kept`]).
+    /// Only files that fit the table's current schema (as a commit checks them: same ids
+    /// at the same names, types equal or promoted) and its current partition spec are
+    /// merged: files written before a column was renamed, or under an older spec, are left
+    /// as they are (counted in [`CompactReport::files_kept`]).
     ///
     /// **Concurrent writers.** Files added meanwhile are left alone (the commit is retried
     /// on the next metadata version). When another writer removed one of the inputs
@@ -124,7 +124,7 @@ pub(crate) fn compact_iceberg(
             table.location()
         ))
     })?;
-    let (schema, spec) = &info.current;
+    let (schema, _) = &info.current;
     let mut fitting = Vec::with_capacity(files.len());
     let mut paths = HashMap::new();
     let mut left = 0;
@@ -133,8 +133,8 @@ pub(crate) fn compact_iceberg(
         let reader = FileReader::new(std::fs::File::open(f.path()).map_err(|e| at(e.into()))?)
             .map_err(at)?;
         let file_schema = iceberg_schema(reader.schema(), schema.schema_id);
-        let current =
-            info.has_current_spec(f.path()) && file_schema.is_ok_and(|s| fits(&s, schema, spec));
+        let current = info.has_current_spec(f.path())
+            && file_schema.is_ok_and(|s| schema.check_file_fits(&s).is_ok());
         if !current {
             left += 1;
             continue;

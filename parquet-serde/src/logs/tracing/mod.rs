@@ -173,7 +173,11 @@ impl TracingLayerBuilder {
 
     /// Makes the folder an Iceberg table, as
     /// [`LogWriterBuilder::iceberg`](crate::logs::LogWriterBuilder::iceberg) does (feature
-    /// `iceberg`): files carry field ids, each final file is committed.
+    /// `iceberg`): files carry field ids, each final file is committed. Today the layer's
+    /// rows hold an unsigned 64-bit `thread_id` and a VARIANT `fields` column, which an
+    /// Iceberg v2 table cannot hold: each commit fails with an error saying so (kept for
+    /// [`IcebergTable::take_last_error`](crate::iceberg::IcebergTable::take_last_error)),
+    /// and the files stay in the folder, until the layer writes v2 types.
     #[cfg(feature = "iceberg")]
     pub fn iceberg(mut self, table: crate::iceberg::IcebergTable) -> Self {
         self.writer = self.writer.iceberg(table);

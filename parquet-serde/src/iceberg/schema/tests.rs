@@ -140,3 +140,41 @@ fn type_strings_parse_with_spaces_and_print_back() {
     assert!("fixed[0]".parse::<PrimitiveType>().is_err());
     assert!("decimal(3,4)".parse::<PrimitiveType>().is_err());
 }
+
+#[test]
+fn a_file_fits_the_table_or_an_error_names_the_column() {
+    let table = iceberg_schema(
+        &parse(
+            "message m { required int64 ts (TIMESTAMP(MICROS,true)) = 1; optional int64 n = 2;
+              optional double x = 3; optional fixed_len_byte_array(9) amount (DECIMAL(20,2)) = 4;
+              optional group tags (LIST) = 5 { repeated group list { optional binary element (STRING) = 6; } } }",
+        ),
+        0,
+    )
+    .unwrap();
+    let fits = |text: &str| {
+        let file = iceberg_schema(&parse(text), 0).unwrap();
+        table.check_file_fits(&file)
+    };
+    // the same, a subset, and promotions
+    fits(
+        "message m { required int64 ts (TIMESTAMP(MICROS,true)) = 1; optional int32 n = 2;
+          optional float x = 3; optional int64 amount (DECIMAL(12,2)) = 4; }",
+    )
+    .unwrap();
+    fits("message m { required int64 ts (TIMESTAMP(MILLIS,true)) = 1;
+          optional group tags (LIST) = 5 { repeated group list { required binary element (STRING) = 6; } } }")
+    .unwrap();
+    for (text, what) in [
+        ("message m { required int64 ts (TIMESTAMP(MICROS,true)) = 1; optional int64 new = 9; }", "`new` (field id 9) is not in"),
+        ("message m { required int64 ts (TIMESTAMP(MICROS,true)) = 1; optional int64 m = 2; }", "`m` has field id 2, which is `n`"),
+        ("message m { optional int64 ts (TIMESTAMP(MICROS,true)) = 1; }", "`ts` is optional in the file"),
+        ("message m { optional int64 n = 2; }", "requires column `ts`"),
+        ("message m { required int64 ts (TIMESTAMP(MICROS,true)) = 1; optional binary n (STRING) = 2; }", "`n` is `string` in the file, `long` in the table"),
+        ("message m { required int64 ts (TIMESTAMP(MICROS,true)) = 1; optional fixed_len_byte_array(9) amount (DECIMAL(20,3)) = 4; }", "`amount`"),
+        ("message m { required int64 ts (TIMESTAMP(MICROS,true)) = 1; optional group tags = 5 { optional binary element (STRING) = 6; } }", "a struct in the file, a list"),
+    ] {
+        let err = fits(text).unwrap_err();
+        assert!(err.to_string().contains(what), "{text}: {err}");
+    }
+}
