@@ -13,70 +13,19 @@
 #![cfg(all(unix, feature = "delta", feature = "logs"))]
 
 mod common;
+#[path = "common/table_crash.rs"]
+mod table_crash;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use parquet_serde::delta::DeltaTable;
-use parquet_serde::logs::{LogWriter, TimePartition};
-use parquet_serde::{Compression, ParquetSchema, WriterOptions};
-use serde::{Deserialize, Serialize};
+use table_crash::{kill_at_random, row, run_writers, Rng, Row, CHILD_DIR, CHILD_SEED, WRITER_ID};
 
-#[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq, Clone)]
-struct Row {
-    seq: u64,
-    #[parquet(timestamp = "micros")]
-    ts: i64,
-    message: String,
-    value: Option<f64>,
-}
-
-/// 2026-11-24T13:00:00Z.
-const BASE: i64 = 1_795_525_200_000_000;
-
-fn row(seq: u64) -> Row {
-    Row {
-        seq,
-        // 20 minutes a thousand rows: the hour folder changes every 3000 rows.
-        ts: BASE + seq as i64 * 1_200_000,
-        message: format!("event {seq}"),
-        value: (!seq.is_multiple_of(5)).then_some(seq as f64 * 0.5),
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
-const CHILD_DIR: &str = "PARQUET_SERDE_DELTA_DIR";
-const CHILD_SEED: &str = "PARQUET_SERDE_DELTA_SEED";
 const APP: &str = "crash-writer";
 
-fn writer(dir: &Path, table: &DeltaTable, rng: &mut Rng) -> LogWriter<Row> {
-    let options = WriterOptions::default()
-        .compression(Compression::Zstd(1))
-        .row_group_rows(100 + rng.below(400) as usize);
-    LogWriter::<Row>::builder(dir)
-        .partition(TimePartition::Hourly)
-        .time_field(|r| r.ts)
-        .roll_rows(200 + rng.below(800))
-        .options(options)
-        .on_finished(table.hook())
-        .open()
-        .unwrap()
+fn writer(dir: &Path, table: &DeltaTable, rng: &mut Rng) -> parquet_serde::logs::LogWriter<Row> {
+    table_crash::writer(dir, rng, |b| b.on_finished(table.hook()))
 }
 
 /// The crash child: writes forever, committing each final file, printing `ack N` after
@@ -92,55 +41,14 @@ fn crash_child() {
     let mut rng = Rng(seed.parse::<u64>().unwrap() | 1);
     let table = DeltaTable::open(dir).app_id(APP);
     let mut logs = writer(dir, &table, &mut rng);
-    let mut seq = 0u64;
-    loop {
-        let most = if rng.below(4) == 0 { 1000 } else { 100 };
-        let burst = 1 + rng.below(most);
-        for _ in 0..burst {
-            logs.write(&row(seq)).unwrap();
-            seq += 1;
-        }
-        logs.flush().unwrap();
-        if let Some(e) = table.take_last_error() {
-            panic!("commit failed: {e}");
-        }
-        println!("ack {seq}");
-    }
+    table_crash::write_forever(&mut logs, &mut rng, || table.take_last_error());
 }
 
 /// One crash trial; the table's folder and the acknowledged row count.
 fn crash_trial(seed: u64) -> (tempfile::TempDir, u64) {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--ignored",
-            "--exact",
-            "crash_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD_DIR, dir.path())
-        .env(CHILD_SEED, seed.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut acked = 0u64;
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if let Some(n) = line.strip_prefix("ack ") {
-                acked = n.trim().parse().unwrap();
-            }
-        }
-        acked
-    });
-    std::thread::sleep(Duration::from_millis(50 + rng.below(600)));
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let acked = reader.join().unwrap();
+    let acked = kill_at_random("crash_child", dir.path(), seed, &mut rng);
 
     // The restart: recovery hands the rebuilt files to the hook; then the folder is
     // committed for files made final but not committed before the kill.
@@ -227,7 +135,6 @@ fn acknowledged_rows_are_in_the_table_once_after_sigkill_500_trials() {
     crash_trials(1000..1500);
 }
 
-const WRITER_ID: &str = "PARQUET_SERDE_DELTA_WRITER";
 const FILES_PER_WRITER: usize = 5;
 const WRITERS: usize = 4;
 
@@ -264,45 +171,8 @@ fn four_processes_commit_to_one_folder_table_20_times() {
     let mut dirs = Vec::new();
     for _round in 0..20 {
         let dir = tempfile::tempdir().unwrap();
-        let children: Vec<_> = (0..WRITERS)
-            .map(|id| {
-                Command::new(std::env::current_exe().unwrap())
-                    .args([
-                        "--ignored",
-                        "--exact",
-                        "commit_child",
-                        "--nocapture",
-                        "--test-threads=1",
-                    ])
-                    .env(CHILD_DIR, dir.path())
-                    .env(WRITER_ID, id.to_string())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        for child in children {
-            let out = child.wait_with_output().unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            retries += String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .filter_map(|l| l.strip_prefix("committed "))
-                .map(|l| {
-                    l.split(" after ")
-                        .nth(1)
-                        .unwrap()
-                        .split(' ')
-                        .next()
-                        .unwrap()
-                        .parse::<u32>()
-                        .unwrap()
-                })
-                .sum::<u32>();
+        for out in run_writers("commit_child", dir.path(), WRITERS) {
+            retries += table_crash::retries(&out);
         }
         check_concurrent_table(dir.path());
         dirs.push(dir);

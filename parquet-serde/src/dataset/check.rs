@@ -73,9 +73,11 @@ impl Check {
             let Ok(f) = File::open(file.path()) else {
                 continue;
             };
-            let Ok(reader) = FileReader::with_options(f, options.clone()) else {
+            let Ok(mut reader) = FileReader::with_options(f, options.clone()) else {
                 continue;
             };
+            file.rename_by_id(&mut reader)
+                .map_err(|e| at_file(e, file.path()))?;
             for t in &file_tests {
                 bind_predicate(t, reader.schema()).map_err(|e| at_file(e, file.path()))?;
             }

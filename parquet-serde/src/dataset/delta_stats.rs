@@ -19,8 +19,9 @@ use serde_json::Value as Json;
 use crate::core::column::Scalar;
 use crate::delta::schema::FieldType;
 use crate::delta::stats::FileStats;
-use crate::filter::{instant_seconds, scale_decimal, CmpOp, Predicate, Scaled};
+use crate::filter::{CmpOp, Predicate};
 
+use super::bounds_prune::{bounds_may, micros, micros_may, FileBounds};
 use super::partition::{parse_date, PartitionValue};
 use super::prune::compare;
 
@@ -35,10 +36,7 @@ pub(crate) fn may_match(
     stats: &FileStats,
     types: &BTreeMap<String, FieldType>,
 ) -> bool {
-    if stats.num_records == Some(0) {
-        return false;
-    }
-    Pruner { stats, types }.may(p, false)
+    super::bounds_prune::may_match(p, &Pruner { stats, types })
 }
 
 struct Pruner<'a> {
@@ -46,79 +44,15 @@ struct Pruner<'a> {
     types: &'a BTreeMap<String, FieldType>,
 }
 
-impl Pruner<'_> {
-    fn may(&self, p: &Predicate, negate: bool) -> bool {
-        match p {
-            Predicate::Not(inner) => self.may(inner, !negate),
-            Predicate::And(a, b) | Predicate::Or(a, b) => {
-                let is_and = matches!(p, Predicate::And(..)) != negate;
-                let (a, b) = (self.may(a, negate), self.may(b, negate));
-                if is_and {
-                    a && b
-                } else {
-                    a || b
-                }
-            }
-            Predicate::IsNull { column } => {
-                if negate {
-                    !self.all_null(column)
-                } else {
-                    self.null_count(column) != Some(0)
-                }
-            }
-            Predicate::IsNotNull { column } => {
-                if negate {
-                    self.null_count(column) != Some(0)
-                } else {
-                    !self.all_null(column)
-                }
-            }
-            Predicate::Compare { column, op, value } => {
-                let op = if negate { negated(*op) } else { *op };
-                !self.all_null(column) && self.compare_may(column, op, value)
-            }
-            Predicate::Between { column, low, high } => {
-                if self.all_null(column) {
-                    return false;
-                }
-                if negate {
-                    self.compare_may(column, CmpOp::Lt, low)
-                        || self.compare_may(column, CmpOp::Gt, high)
-                } else {
-                    self.compare_may(column, CmpOp::Ge, low)
-                        && self.compare_may(column, CmpOp::Le, high)
-                }
-            }
-            Predicate::InList { column, values } => {
-                if self.all_null(column) {
-                    return false;
-                }
-                negate
-                    || values
-                        .iter()
-                        .any(|v| self.compare_may(column, CmpOp::Eq, v))
-            }
-            // Not stated by the statistics: the file decides.
-            Predicate::Like { .. }
-            | Predicate::CompareColumns { .. }
-            | Predicate::IntersectsBbox { .. }
-            | Predicate::Unknown => true,
-        }
+impl FileBounds for Pruner<'_> {
+    fn num_records(&self) -> Option<i64> {
+        self.stats.num_records
     }
 
     fn null_count(&self, column: &str) -> Option<i64> {
         self.stats.null_count.get(column).copied()
     }
 
-    /// Whether every value of `column` is null (so no comparison holds).
-    fn all_null(&self, column: &str) -> bool {
-        match (self.null_count(column), self.stats.num_records) {
-            (Some(n), Some(records)) => n >= records,
-            _ => false,
-        }
-    }
-
-    /// Whether some value between the column's bounds may satisfy `value <op> literal`.
     fn compare_may(&self, column: &str, op: CmpOp, literal: &Scalar) -> bool {
         let Some(ty) = self.types.get(column) else {
             return true;
@@ -132,15 +66,7 @@ impl Pruner<'_> {
         };
         let lo = bound(self.stats.min.get(column), false);
         let hi = bound(self.stats.max.get(column), true);
-        // Unknown bounds (`None`) rule nothing out.
-        match op {
-            CmpOp::Eq => lo != Some(Ordering::Greater) && hi != Some(Ordering::Less),
-            CmpOp::Ne => !(lo == Some(Ordering::Equal) && hi == Some(Ordering::Equal)),
-            CmpOp::Lt => lo.is_none_or(|o| o.is_lt()),
-            CmpOp::Le => lo.is_none_or(|o| o.is_le()),
-            CmpOp::Gt => hi.is_none_or(|o| o.is_gt()),
-            CmpOp::Ge => hi.is_none_or(|o| o.is_ge()),
-        }
+        bounds_may(lo, hi, op)
     }
 }
 
@@ -149,43 +75,10 @@ impl Pruner<'_> {
     /// bounds widened by a millisecond, a literal between two microseconds as both.
     fn timestamp_may(&self, column: &str, op: CmpOp, literal: &Scalar) -> bool {
         const MS: i128 = 1_000;
-        let micros = |text: &str| -> Option<(i128, i128)> {
-            match scale_decimal(&instant_seconds(text, true)?, 6) {
-                Scaled::Exact(n) => Some((n, n)),
-                Scaled::Between(n) => Some((n, n + 1)),
-                Scaled::Above | Scaled::Below => None,
-            }
-        };
-        let Scalar::Bytes(b) = literal else {
-            return true;
-        };
-        let Some((lit_lo, lit_hi)) = std::str::from_utf8(b).ok().and_then(|t| micros(t.trim()))
-        else {
-            return true;
-        };
         let bound = |b: Option<&Json>| b.and_then(Json::as_str).and_then(micros);
         let lo = bound(self.stats.min.get(column)).map(|(l, _)| l - MS);
         let hi = bound(self.stats.max.get(column)).map(|(_, h)| h + MS);
-        match op {
-            CmpOp::Eq => lo.is_none_or(|l| l <= lit_hi) && hi.is_none_or(|h| h >= lit_lo),
-            CmpOp::Ne => true,
-            CmpOp::Lt => lo.is_none_or(|l| l < lit_hi),
-            CmpOp::Le => lo.is_none_or(|l| l <= lit_hi),
-            CmpOp::Gt => hi.is_none_or(|h| h > lit_lo),
-            CmpOp::Ge => hi.is_none_or(|h| h >= lit_lo),
-        }
-    }
-}
-
-/// `not (a op b)` as a test of `a` and `b` (for non-null values).
-fn negated(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
+        micros_may(lo, hi, op, literal)
     }
 }
 

@@ -20,6 +20,10 @@ const MAX_DEPTH: usize = 64;
 pub struct DataFile {
     path: PathBuf,
     partitions: Vec<(String, PartitionValue)>,
+    /// Of an Iceberg table's file: the table schema's top-level names by field id, by
+    /// which the file's columns are renamed when it is read.
+    #[cfg(feature = "iceberg")]
+    names_by_id: Option<std::sync::Arc<BTreeMap<i32, String>>>,
 }
 
 impl DataFile {
@@ -49,9 +53,59 @@ impl DataFile {
     }
 
     /// A file with its partition values, typed already (a Delta table's, from its log).
-    #[cfg(feature = "delta")]
+    #[cfg(any(feature = "delta", feature = "iceberg"))]
     pub(crate) fn new(path: PathBuf, partitions: Vec<(String, PartitionValue)>) -> DataFile {
-        DataFile { path, partitions }
+        DataFile {
+            path,
+            partitions,
+            #[cfg(feature = "iceberg")]
+            names_by_id: None,
+        }
+    }
+
+    /// A file of an Iceberg table, whose top-level columns are read under the names
+    /// `names_by_id` gives their field ids (see [`rename_by_id`](Self::rename_by_id)).
+    #[cfg(feature = "iceberg")]
+    pub(crate) fn with_names_by_id(
+        mut self,
+        names_by_id: std::sync::Arc<BTreeMap<i32, String>>,
+    ) -> DataFile {
+        self.names_by_id = Some(names_by_id);
+        self
+    }
+
+    /// The same file with partition value `value` for `key` (an Iceberg file lacking a
+    /// column the table added later: null, as its rows read it).
+    #[cfg(feature = "iceberg")]
+    pub(crate) fn with_partition(mut self, key: &str, value: PartitionValue) -> DataFile {
+        if !self.partitions.iter().any(|(k, _)| k == key) {
+            self.partitions.push((key.to_string(), value));
+        }
+        self
+    }
+
+    /// Renames the top-level columns of `reader` (this file's) by their field ids, as
+    /// Iceberg matches them: a column whose id the table schema has takes its current
+    /// name (a renamed column reads under its new name); one whose id it lacks (a dropped
+    /// column) is renamed `_dropped_field_ID`, so that it never reads as a column the
+    /// table added later under its old name; a column without an id keeps its name.
+    /// Nothing for a file not of an Iceberg table.
+    pub(crate) fn rename_by_id<R: crate::core::file::ChunkReader>(
+        &self,
+        reader: &mut crate::core::file::FileReader<R>,
+    ) -> Result<()> {
+        #[cfg(feature = "iceberg")]
+        if let Some(names) = &self.names_by_id {
+            return reader.rename_top_level(|node| {
+                let id = node.field_id?;
+                Some(match names.get(&id) {
+                    Some(name) => name.clone(),
+                    None => format!("_dropped_field_{id}"),
+                })
+            });
+        }
+        let _ = reader;
+        Ok(())
     }
 
     /// The partition values as the dataset types them.
@@ -186,6 +240,8 @@ fn order(files: Vec<PathBuf>) -> Vec<DataFile> {
                     (k.clone(), t.value(v))
                 })
                 .collect(),
+            #[cfg(feature = "iceberg")]
+            names_by_id: None,
         })
         .collect();
     sort_files(&mut out);

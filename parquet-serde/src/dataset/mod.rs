@@ -159,7 +159,50 @@
 //! # #[cfg(not(feature = "delta"))]
 //! # fn main() {}
 //! ```
+//!
+//! # Iceberg tables
+//!
+//! With feature `iceberg`, a folder holding a `metadata/` folder with `*.metadata.json`
+//! files is an [Apache Iceberg](https://iceberg.apache.org) table (format v2), and
+//! [`Dataset::open`] reads a snapshot of it instead of walking the folder:
+//! - the metadata file read is the one of the highest version (`vN.metadata.json` or
+//!   `NNNNN-<uuid>.metadata.json`, as file-system tables and pyiceberg's and Java's
+//!   catalogs name them); `metadata/version-hint.text` is only a hint (a writer killed
+//!   before rewriting it leaves it behind the newest version), read when no name gives a
+//!   version;
+//! - the files are the live data files of the snapshot: those of its manifest list's
+//!   manifests with status added or existing (a file an overwrite or a compaction
+//!   replaced is not read, even though it is still in the folder). Their paths are
+//!   absolute `file:` URIs or paths; one below the table's `location` is taken below the
+//!   folder opened, so a copied or moved table reads too. Each must exist with the size
+//!   its manifest states. Tables in object stores are not read (the Delta reader reads
+//!   local folders only too).
+//! - columns are matched by field id, not by name: each file's top-level columns are read
+//!   under the names the table schema gives their ids, so a renamed column reads under
+//!   its new name; a column the table added after a file was written is missing from
+//!   that file's rows (`None` for an `Option` field of a typed row; absent from a
+//!   [`Value`](crate::Value) row). A column the table dropped is read as
+//!   `_dropped_field_ID`. Nested fields are matched by name. A predicate naming a column
+//!   some files lack (added after they were written) tests it as null in those files
+//!   (`level = 1` skips them, `level is null` keeps all their rows), as Iceberg does.
+//! - [`filter`](Dataset::filter) drops, before any file is opened, the files whose
+//!   partition values (identity; `hour` and `day` of a timestamp; `day` of a date) or
+//!   manifest metrics (record and null counts, lower and upper bounds of top-level `int`,
+//!   `long`, `date`, `string`, `float`, `double` and `timestamp(tz)` columns) rule every
+//!   row out, as pyiceberg's scan planning does;
+//! - [`version`](Dataset::version) takes a snapshot id and reads that snapshot with the
+//!   schema it was written with; [`table_version`](Dataset::table_version) gives the
+//!   snapshot id read.
+//!
+//! A snapshot with delete files (position or equality deletes: manifests of content
+//! `deletes`, or data-file entries of content 1 or 2) is refused with an
+//! [`Unsupported`](crate::ErrorKind::Unsupported) error naming the manifest: reading its
+//! data files whole would bring deleted rows back. A format other than v2 (v3 deletion
+//! vectors included) is refused too. A corrupt metadata file, manifest list or manifest
+//! is an error naming the file.
 
+#[cfg(any(feature = "delta", feature = "iceberg"))]
+mod bounds_prune;
 mod check;
 pub(crate) mod compact;
 #[cfg(feature = "delta")]
@@ -167,6 +210,8 @@ mod delta_stats;
 #[cfg(feature = "delta")]
 mod delta_table;
 mod glob;
+#[cfg(feature = "iceberg")]
+mod iceberg_table;
 mod list;
 mod partition;
 mod prune;
@@ -199,6 +244,9 @@ pub struct Dataset {
     /// The Delta table the files come from (feature `delta`).
     #[cfg(feature = "delta")]
     delta: Option<delta_table::DeltaTable>,
+    /// The Iceberg table snapshot the files come from (feature `iceberg`).
+    #[cfg(feature = "iceberg")]
+    iceberg: Option<iceberg_table::IcebergSnapshot>,
 }
 
 impl Dataset {
@@ -213,7 +261,20 @@ impl Dataset {
         if delta_table::is_delta_root(dir.as_ref()) {
             return Self::open_delta(dir.as_ref(), None);
         }
+        #[cfg(feature = "iceberg")]
+        if iceberg_table::is_iceberg_root(dir.as_ref()) {
+            return Self::open_iceberg(dir.as_ref(), None);
+        }
         Ok(Self::from_files(list::list_dir(dir.as_ref())?))
+    }
+
+    /// Snapshot `snapshot` of the Iceberg table at `root` (the current one when `None`).
+    #[cfg(feature = "iceberg")]
+    fn open_iceberg(root: &Path, snapshot: Option<u64>) -> Result<Dataset> {
+        let (files, table) = iceberg_table::open(root, snapshot)?;
+        let mut dataset = Self::from_files(files);
+        dataset.iceberg = Some(table);
+        Ok(dataset)
     }
 
     /// The snapshot of the Delta table at `root` at `version` (the latest when `None`).
@@ -226,28 +287,52 @@ impl Dataset {
     }
 
     /// The same Delta table at an older (or newer) `version`: its files at that version,
-    /// read with the same options and predicate (see the [module docs](self#delta-tables)).
-    /// Fails when the dataset is not a Delta table, when the version does not exist, or
-    /// when its log cannot be read.
-    #[cfg(feature = "delta")]
+    /// read with the same options and predicate (see the [module docs](self#delta-tables));
+    /// of an Iceberg table, the snapshot whose id is `version` (see
+    /// [Iceberg tables](self#iceberg-tables)). Fails when the dataset is not a table, when
+    /// the version or snapshot does not exist, or when its log or metadata cannot be read.
+    #[cfg(any(feature = "delta", feature = "iceberg"))]
     pub fn version(self, version: u64) -> Result<Dataset> {
-        let Some(table) = &self.delta else {
-            return Err(crate::error::Error::invalid_argument(
-                "not a Delta table: only a Delta table has versions",
-            ));
-        };
-        let mut older = Self::open_delta(&table.root, Some(version))?.read_options(self.options);
+        let reopened = self.reopen(version)?;
+        let mut older = reopened.read_options(self.options);
         if let Some(p) = self.predicate {
             older = older.filter_with_options(p, self.filter_options)?;
         }
         Ok(older)
     }
 
-    /// The version of the Delta table's snapshot read; `None` when the dataset is not a
-    /// Delta table.
-    #[cfg(feature = "delta")]
+    /// The table at `version` (a Delta version, or an Iceberg snapshot id).
+    #[cfg(any(feature = "delta", feature = "iceberg"))]
+    fn reopen(&self, version: u64) -> Result<Dataset> {
+        #[cfg(feature = "delta")]
+        if let Some(table) = &self.delta {
+            return Self::open_delta(&table.root, Some(version));
+        }
+        #[cfg(feature = "iceberg")]
+        if let Some(table) = &self.iceberg {
+            return Self::open_iceberg(&table.root, Some(version));
+        }
+        let _ = version;
+        Err(crate::error::Error::invalid_argument(
+            "not a table: only a Delta table (a folder with a _delta_log/) or an Iceberg \
+             table (a folder with metadata/*.metadata.json) has versions",
+        ))
+    }
+
+    /// The version of the Delta table's snapshot read, or the id of the Iceberg table's
+    /// snapshot read; `None` when the dataset is not a table (or is an Iceberg table
+    /// without a snapshot yet).
+    #[cfg(any(feature = "delta", feature = "iceberg"))]
     pub fn table_version(&self) -> Option<u64> {
-        self.delta.as_ref().map(|t| t.version)
+        #[cfg(feature = "delta")]
+        if let Some(t) = &self.delta {
+            return Some(t.version);
+        }
+        #[cfg(feature = "iceberg")]
+        if let Some(t) = &self.iceberg {
+            return t.snapshot_id.and_then(|id| u64::try_from(id).ok());
+        }
+        None
     }
 
     /// The final files `pattern` matches (`logs/**/*.parquet`, `logs/date=2026-11-*/*/*`;
@@ -271,6 +356,8 @@ impl Dataset {
             filter_options: FilterOptions::default(),
             #[cfg(feature = "delta")]
             delta: None,
+            #[cfg(feature = "iceberg")]
+            iceberg: None,
         }
     }
 
@@ -301,6 +388,10 @@ impl Dataset {
             Some(old) => old.and(predicate),
             None => predicate,
         };
+        #[cfg(feature = "iceberg")]
+        if let Some(t) = &self.iceberg {
+            self.files = t.nulls_for_missing(&self.files, &predicate);
+        }
         let mut selected = Vec::new();
         for f in &self.files {
             match prune::decide(&predicate, f.partition_values())
@@ -323,6 +414,10 @@ impl Dataset {
     fn stats_may_match(&self, file: &DataFile, rest: &Predicate) -> bool {
         #[cfg(feature = "delta")]
         if let Some(t) = &self.delta {
+            return t.may_match(file, rest);
+        }
+        #[cfg(feature = "iceberg")]
+        if let Some(t) = &self.iceberg {
             return t.may_match(file, rest);
         }
         let _ = (file, rest);
@@ -465,12 +560,24 @@ impl Dataset {
     /// snapshot are compacted as [`DeltaTable::compact`](crate::delta::DeltaTable::compact)
     /// does (its selected files only): no file is deleted, the inputs are removed from the
     /// table in the commit that adds the outputs, and stay in storage until a vacuum.
+    ///
+    /// # Iceberg tables
+    ///
+    /// On a dataset opened from an Iceberg table's root (feature `iceberg`), its selected
+    /// files are compacted as [`IcebergTable::compact`](crate::iceberg::IcebergTable::compact)
+    /// does: one `replace` snapshot removes the inputs and adds the outputs; no file is
+    /// deleted (the inputs stay for older snapshots until they are expired).
     pub fn compact(&self, options: &CompactOptions) -> Result<CompactReport> {
         let files: Vec<DataFile> = self.selected_files().cloned().collect();
         #[cfg(feature = "delta")]
         if let Some(table) = &self.delta {
             let committer = crate::delta::DeltaTable::open(&table.root);
             return compact::table::compact_table(&committer, &files, &table.paths, options);
+        }
+        #[cfg(feature = "iceberg")]
+        if let Some(table) = &self.iceberg {
+            let committer = crate::iceberg::IcebergTable::open(&table.root);
+            return compact::compact_iceberg(&committer, &files, table, options);
         }
         Ok(compact::compact_files(&files, options, compact::Inputs::Remove)?.report)
     }

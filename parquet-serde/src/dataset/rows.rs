@@ -179,7 +179,8 @@ impl<T: Deserialize<'static>> DatasetReader<T> {
     /// columns selected, filtered by `predicate` when there is one.
     fn open(&self, file: &DataFile, predicate: Option<Predicate>) -> Result<Reader<File, T>> {
         let f = File::open(file.path())?;
-        let reader = FileReader::with_options(f, self.options.clone())?;
+        let mut reader = FileReader::with_options(f, self.options.clone())?;
+        file.rename_by_id(&mut reader)?;
         let constants: Vec<Constant> = file
             .partition_values()
             .iter()

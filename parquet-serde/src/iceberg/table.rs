@@ -246,7 +246,7 @@ impl IcebergTable {
         self.inner.local_root.is_some()
     }
 
-    fn local_root(&self, what: &str) -> Result<&Path> {
+    pub(crate) fn local_root(&self, what: &str) -> Result<&Path> {
         self.inner.local_root.as_deref().ok_or_else(|| {
             Error::invalid_argument(format!(
                 "{}: {what} needs the files in a local folder (this table is in an object \

@@ -25,6 +25,7 @@ use std::process::Command;
 use parquet_serde::core::file::{FileReader, ReadOptions};
 use parquet_serde::record::Value;
 
+pub mod iceberg;
 pub mod logs;
 pub mod moto;
 

@@ -22,7 +22,8 @@ pub fn run(args: &CatArgs) -> Result<(), Failure> {
     if !is_dir && !is_glob {
         if args.table_version.is_some() {
             return Err(Failure::Usage(Error::invalid_argument(format!(
-                "--version: {} is not a Delta table (a folder with a _delta_log/)",
+                "--version: {} is not a Delta table (a folder with a _delta_log/) nor an \
+                 Iceberg table (a folder with metadata/*.metadata.json)",
                 path.display()
             ))));
         }

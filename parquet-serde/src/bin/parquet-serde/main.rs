@@ -68,7 +68,9 @@ enum Command {
     /// `key=value` folders as fields; or a glob pattern (`'logs/**/*.parquet'`). A folder
     /// with a `_delta_log/` is a Delta table: its files and partition values are those of
     /// the log's current snapshot (`--version N`: of version N), files pruned by the log's
-    /// statistics.
+    /// statistics. A folder with `metadata/*.metadata.json` is an Iceberg table: the files
+    /// of its current snapshot (`--version ID`: of snapshot ID), columns matched by field
+    /// id, files pruned by partition values and bounds.
     #[command(
         args_override_self = true,
         mut_arg("file", |a| a.help("The Parquet file, a folder of them, or a glob pattern"))

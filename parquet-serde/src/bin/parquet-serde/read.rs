@@ -43,7 +43,8 @@ pub struct CatArgs {
     #[arg(long = "where", value_name = "PREDICATE", value_parser = parse_predicate)]
     pub filter: Option<Predicate>,
     /// Of a Delta table (a folder with a `_delta_log/`), the snapshot at this version
-    /// instead of the latest
+    /// instead of the latest; of an Iceberg table (a folder with
+    /// `metadata/*.metadata.json`), the snapshot of this id
     #[arg(long = "version", value_name = "N")]
     pub table_version: Option<u64>,
     /// The file and its keys (last: their help heading would take the flags after them).

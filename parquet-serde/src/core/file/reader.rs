@@ -180,6 +180,19 @@ impl<R: ChunkReader> FileReader<R> {
         &self.metadata.schema
     }
 
+    /// Renames the top-level columns as [`Schema::with_top_level_names`] does, before any
+    /// row is read: every use of the schema after it (rows, predicates, statistics) sees
+    /// the new names. Fails, leaving the reader as it was, when two fields end up with one
+    /// name.
+    #[cfg_attr(not(feature = "iceberg"), allow(dead_code))] // Iceberg's reading
+    pub(crate) fn rename_top_level(
+        &mut self,
+        rename: impl Fn(&crate::core::schema::SchemaNode) -> Option<String>,
+    ) -> Result<()> {
+        self.metadata.schema = self.metadata.schema.with_top_level_names(rename)?;
+        Ok(())
+    }
+
     /// The underlying reader.
     pub fn get_ref(&self) -> &R {
         &self.reader

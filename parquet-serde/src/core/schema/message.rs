@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use super::descriptor::{collect_columns, ColumnDescriptor, ColumnPathQuery};
 use super::validate::{validate_root, Mode};
-use super::{Repetition, SchemaNode};
+use super::{NodeKind, Repetition, SchemaNode};
 use crate::Result;
 
 /// A validated schema: the root group (the "message") and its leaf columns in depth-first
@@ -54,6 +54,34 @@ impl Schema {
     /// a writer may call this before writing it.
     pub fn validate_strict(&self) -> Result<()> {
         validate_root(&self.root, Mode::Strict)
+    }
+
+    /// The same schema with each top-level field renamed to what `rename` gives for it
+    /// (kept when `None`): how a table format that matches columns by field id (Iceberg)
+    /// reads a file written before a column was renamed. Fails when two fields end up with
+    /// one name.
+    #[cfg_attr(not(feature = "iceberg"), allow(dead_code))] // Iceberg's reading
+    pub(crate) fn with_top_level_names(
+        &self,
+        rename: impl Fn(&SchemaNode) -> Option<String>,
+    ) -> Result<Schema> {
+        let mut root = self.root.clone();
+        if let NodeKind::Group { fields } = &mut root.kind {
+            for f in fields.iter_mut() {
+                if let Some(name) = rename(f) {
+                    f.name = name;
+                }
+            }
+            let mut names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+            names.sort_unstable();
+            if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+                return Err(crate::error::Error::schema(format!(
+                    "two top-level columns would be named `{}`",
+                    w[0]
+                )));
+            }
+        }
+        Schema::with_mode(root, Mode::Lenient)
     }
 
     /// The root group.
@@ -142,6 +170,32 @@ mod tests {
     use crate::core::format::{ConvertedType, LogicalType, Type};
     use crate::core::schema::descriptor::PathNode;
     use crate::ErrorKind;
+
+    #[test]
+    fn top_level_fields_are_renamed_and_columns_follow() {
+        let schema: Schema = "message m { required int64 a = 1; optional group s = 2 { optional int32 x = 3; } required int32 b; }"
+            .parse()
+            .unwrap();
+        let renamed = schema
+            .with_top_level_names(|n| match n.field_id {
+                Some(1) => Some("id".into()),
+                Some(2) => Some("t".into()),
+                _ => None,
+            })
+            .unwrap();
+        let paths: Vec<String> = renamed
+            .columns()
+            .iter()
+            .map(|c| c.path.to_string())
+            .collect();
+        assert_eq!(paths, ["id", "t.x", "b"]);
+        assert_eq!(renamed.fields()[0].field_id, Some(1));
+        // Two fields with one name: an error naming it, not a schema with two `b`s.
+        let e = schema
+            .with_top_level_names(|n| (n.field_id == Some(1)).then(|| "b".into()))
+            .unwrap_err();
+        assert!(e.to_string().contains("`b`"), "{e}");
+    }
 
     /// The Document schema of the Dremel paper.
     pub(crate) fn dremel_document() -> SchemaNode {

@@ -13,7 +13,9 @@ mod output;
 mod plan;
 mod report;
 
-#[cfg(feature = "delta")]
+#[cfg(feature = "iceberg")]
+mod iceberg;
+#[cfg(any(feature = "delta", feature = "iceberg"))]
 pub(super) mod table;
 #[cfg(test)]
 mod tests;
@@ -27,6 +29,9 @@ use crate::record::Value;
 use super::list::DataFile;
 
 pub use report::{CompactOptions, CompactReport};
+
+#[cfg(feature = "iceberg")]
+pub(crate) use iceberg::compact_iceberg;
 
 /// What happens to the inputs of an output once it is visible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

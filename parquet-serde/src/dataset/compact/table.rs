@@ -1,17 +1,52 @@
-//! A Delta table's compaction: [`compact_files`] with the inputs kept in place, then ONE
-//! commit that removes the inputs from the table and adds the outputs
-//! ([`DeltaTable::compact`]).
+//! A table's compaction: [`compact_files`] with the inputs kept in place, then ONE
+//! commit that removes the inputs from the table and adds the outputs, through the
+//! table's committer ([`TableCommitter`]: Delta's [`DeltaTable::compact`], Iceberg's
+//! `IcebergTable::compact` in `iceberg.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "delta")]
 use crate::delta::DeltaTable;
 use crate::error::{Error, Result};
 
+#[cfg(feature = "delta")]
 use super::super::delta_table;
 use super::super::list::DataFile;
 use super::{compact_files, CompactOptions, CompactReport, Inputs};
 
+/// What a compaction needs of a table's committer.
+pub(crate) trait TableCommitter {
+    /// Where the table is, for messages.
+    fn location(&self) -> String;
+    /// The local folder of the table (`None` for a table in an object store).
+    fn local_folder(&self) -> Option<&Path>;
+    /// Paths (relative to the root) an output may not take: files the table holds or
+    /// held, whose names its log or metadata keeps.
+    fn known_paths(&self) -> Result<Vec<String>>;
+    /// Commits the compaction as one commit: per output, the table's paths of its inputs
+    /// (removed) and its path relative to the root (added). The table version (Delta) or
+    /// snapshot id (Iceberg) of the commit.
+    fn commit_compaction(&self, groups: &[(Vec<String>, String)]) -> Result<Option<u64>>;
+}
+
+#[cfg(feature = "delta")]
+impl TableCommitter for DeltaTable {
+    fn location(&self) -> String {
+        DeltaTable::location(self)
+    }
+    fn local_folder(&self) -> Option<&Path> {
+        DeltaTable::local_folder(self)
+    }
+    fn known_paths(&self) -> Result<Vec<String>> {
+        DeltaTable::known_paths(self)
+    }
+    fn commit_compaction(&self, groups: &[(Vec<String>, String)]) -> Result<Option<u64>> {
+        Ok(self.commit_rewrite(groups)?.version)
+    }
+}
+
+#[cfg(feature = "delta")]
 impl DeltaTable {
     /// Compacts the table's live files (a local table): the small files of each partition
     /// are merged as [`Dataset::compact`](crate::dataset::Dataset::compact) merges a
@@ -72,10 +107,10 @@ impl DeltaTable {
     }
 }
 
-/// Compacts `files` of `table` (their log paths in `paths`) and commits the result; see
-/// [`DeltaTable::compact`].
+/// Compacts `files` of `table` (their log or manifest paths in `paths`) and commits the
+/// result; see [`DeltaTable::compact`].
 pub(crate) fn compact_table(
-    table: &DeltaTable,
+    table: &impl TableCommitter,
     files: &[DataFile],
     paths: &HashMap<PathBuf, String>,
     options: &CompactOptions,
@@ -115,11 +150,11 @@ pub(crate) fn compact_table(
         .iter()
         .flat_map(|p| p.outputs.iter().map(|o| o.path.as_path()))
         .collect();
-    let committed = groups(&compaction, root, paths).and_then(|g| table.commit_rewrite(&g));
+    let committed = groups(&compaction, root, paths).and_then(|g| table.commit_compaction(&g));
     match committed {
-        Ok(commit) => {
+        Ok(version) => {
             let mut report = compaction.report;
-            report.table_version = commit.version;
+            report.table_version = version;
             Ok(report)
         }
         Err(e) => {
@@ -203,7 +238,7 @@ fn remove_new_outputs(files: &[DataFile], before: &HashSet<PathBuf>) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "delta"))]
 mod tests {
     use super::*;
 
