@@ -240,14 +240,9 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
     /// row groups beside the rows. The rows, and the first error, are those of
     /// [`from_slice`](crate::from_slice); an error names its row group, column and row.
     ///
-    /// A file with fewer row groups than threads has each row group of 16,384 rows or more
-    /// cut into as many runs of rows as threads, when the file's offset index locates the
-    /// pages of its columns: each run's pages are decoded and its rows assembled on their
-    /// own thread (the pages a run boundary cuts are decoded by both runs).
-    ///
-    /// With one thread allowed, a single row group it does not cut, a
-    /// [`filter`](Self::filter) or rows already read, it reads as `from_slice` does (helper
-    /// threads decode while this thread assembles).
+    /// With one thread allowed, a single row group, a [`filter`](Self::filter) or rows
+    /// already read, it reads as `from_slice` does (helper threads decode while this thread
+    /// assembles).
     ///
     /// ```
     /// # fn main() -> parquet_serde::Result<()> {
@@ -273,10 +268,7 @@ impl<R: ChunkReader, T: DeserializeOwned> Reader<R, T> {
     {
         let threads = self.file.options().threads;
         let whole = matches!(&self.feed, ReaderFeed::FileOrder(_)) && !self.rows.started();
-        if threads < 2
-            || !whole
-            || !super::parallel::worth(&self.file, &self.asm.projected, threads)
-        {
+        if threads < 2 || !whole || self.file.num_row_groups() < 2 {
             let mut rows = Vec::with_capacity(self.capacity());
             self.collect_into(&mut rows)?;
             return Ok(rows);

@@ -9,8 +9,6 @@
 //!   the selected rows (decoded in order or shared out);
 //! - [`OneGroup`] (one_group.rs): a single row group, decoded in order on the thread that
 //!   assembles it (each row group of a parallel read);
-//! - [`RowRange`] (row_range.rs): a run of rows of one row group, only its pages decoded
-//!   (each run of a large row group a parallel read splits);
 //! - [`pipelined`]: helper threads decode every row group a few pages at a time and send
 //!   the runs down channels, while the calling thread assembles (the whole-file reads).
 //!
@@ -24,7 +22,6 @@ mod one_group;
 pub(super) mod pipelined;
 mod read_ahead;
 mod row_pages;
-mod row_range;
 mod shared_out;
 
 use crate::core::column::ColumnBatch;
@@ -39,7 +36,6 @@ use super::state::State;
 pub(super) use file_order::FileOrder;
 pub(super) use filtered::Filtered;
 pub(super) use one_group::OneGroup;
-pub(super) use row_range::RowRange;
 
 /// Stored bytes of a row group's projected columns from which they are decoded on several
 /// threads, or ahead (below, starting a thread costs more than it saves).
