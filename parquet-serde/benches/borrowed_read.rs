@@ -8,8 +8,8 @@
 //!   text fields are `&str` (no allocation per value);
 //! - `parallel`: `Reader::read_all_par` (row groups decoded and assembled on several
 //!   threads);
-//! - `flat_one_group`: one row group of 200,000 rows, read owned, borrowed at once,
-//!   borrowed in slices (`Batch::rows_in`), and by `read_all_par` cutting it into runs.
+//! - `flat_one_group`: one row group of 200,000 rows (as compare-arrow's files are one
+//!   row group), read owned, borrowed at once, and borrowed in slices (`Batch::rows_in`).
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -106,9 +106,9 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     // One row group of 200,000 rows: borrowed rows at once or in slices of 16,384 rows
-    // (`Batch::rows_in`), and `read_all_par` cutting the row group into runs of rows.
-    let one = parquet_serde::to_vec_with(&flat_rows(200_000), options().row_group_rows(200_000))
-        .unwrap();
+    // (`Batch::rows_in`).
+    let one =
+        parquet_serde::to_vec_with(&flat_rows(200_000), options().row_group_rows(200_000)).unwrap();
     let mut g = c.benchmark_group("borrowed_read/flat_one_group");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
     g.throughput(Throughput::Elements(200_000));
@@ -137,15 +137,6 @@ fn bench(c: &mut Criterion) {
                 }
             }
             n
-        })
-    });
-    g.bench_function("parallel_split", |b| {
-        b.iter(|| {
-            Reader::<_, LogFlat>::new(&one[..])
-                .unwrap()
-                .read_all_par()
-                .unwrap()
-                .len()
         })
     });
     g.finish();
