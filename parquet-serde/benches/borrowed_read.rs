@@ -7,7 +7,9 @@
 //! - `borrowed`: `Reader::<_, TRef>::batches()` and `Batch::rows::<TRef>()`, a type whose
 //!   text fields are `&str` (no allocation per value);
 //! - `parallel`: `Reader::read_all_par` (row groups decoded and assembled on several
-//!   threads).
+//!   threads);
+//! - `flat_one_group`: one row group of 200,000 rows (as compare-arrow's files are one
+//!   row group), read owned, borrowed at once, and borrowed in slices (`Batch::rows_in`).
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -99,6 +101,42 @@ fn bench(c: &mut Criterion) {
                 .read_all_par()
                 .unwrap()
                 .len()
+        })
+    });
+    g.finish();
+
+    // One row group of 200,000 rows: borrowed rows at once or in slices of 16,384 rows
+    // (`Batch::rows_in`).
+    let one =
+        parquet_serde::to_vec_with(&flat_rows(200_000), options().row_group_rows(200_000)).unwrap();
+    let mut g = c.benchmark_group("borrowed_read/flat_one_group");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    g.throughput(Throughput::Elements(200_000));
+    g.bench_function("owned", |b| {
+        b.iter(|| parquet_serde::from_slice::<LogFlat>(&one).unwrap().len())
+    });
+    g.bench_function("borrowed", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for batch in Reader::<_, LogFlatRef>::new(&one[..]).unwrap().batches() {
+                n += black_box(batch.unwrap().rows::<LogFlatRef>().unwrap()).len();
+            }
+            n
+        })
+    });
+    g.bench_function("borrowed_slices", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for batch in Reader::<_, LogFlatRef>::new(&one[..]).unwrap().batches() {
+                let batch = batch.unwrap();
+                let mut start = 0;
+                while start < batch.num_rows() {
+                    let end = (start + 16_384).min(batch.num_rows());
+                    n += black_box(batch.rows_in::<LogFlatRef>(start..end).unwrap()).len();
+                    start = end;
+                }
+            }
+            n
         })
     });
     g.finish();

@@ -377,3 +377,74 @@ fn a_batch_may_go_to_another_thread() {
     .unwrap();
     assert_eq!(ids, (0..30).collect::<Vec<_>>());
 }
+
+/// Every row of `bytes` through batches of `Borrowed` read a slice of rows at a time: the
+/// slices' lengths come from `cuts`, and each slice after `skip` slices is first read out
+/// of order (the slice after it), so that both the in-order and the seeking path run.
+fn sliced_rows(bytes: &[u8], cuts: &[usize], skip: usize) -> parquet_serde::Result<Vec<Owned>> {
+    let mut out = Vec::new();
+    for batch in Reader::<_, Borrowed>::new(bytes)?.batches() {
+        let batch = batch?;
+        let (mut start, mut k) = (0, 0);
+        while start < batch.num_rows() {
+            let len = cuts.get(k % cuts.len().max(1)).copied().unwrap_or(1).max(1);
+            let end = (start + len).min(batch.num_rows());
+            if k == skip && end < batch.num_rows() {
+                // Out of order: a later slice, then back.
+                let later: Vec<Borrowed> = batch.rows_in(end..batch.num_rows())?;
+                assert_eq!(later.len(), batch.num_rows() - end);
+            }
+            let rows: Vec<Borrowed> = batch.rows_in(start..end)?;
+            assert_eq!(rows.len(), end - start);
+            out.extend(rows.iter().map(Borrowed::to_owned));
+            start = end;
+            k += 1;
+        }
+    }
+    Ok(out)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A batch's rows read in slices (in order, and after a slice read out of order) are
+    /// its rows read at once.
+    #[test]
+    fn rows_read_in_slices_are_the_rows(
+        rows in proptest::collection::vec(owned_row(), 0..40),
+        group_rows in 1usize..16,
+        cuts in proptest::collection::vec(1usize..7, 1..4),
+        skip in 0usize..4,
+    ) {
+        let bytes = write(&rows, group_rows);
+        prop_assert_eq!(&sliced_rows(&bytes, &cuts, skip).unwrap(), &rows);
+    }
+}
+
+#[test]
+fn an_error_in_a_slice_names_the_row_rows_names() {
+    #[derive(Debug, Deserialize)]
+    struct Small<'a> {
+        #[allow(dead_code)]
+        text: &'a str,
+        #[allow(dead_code)]
+        id: u8, // row 256 does not fit
+    }
+    let bytes = write(&rows(1000), 1000);
+    let mut reader = Reader::<_, Small>::new(&bytes[..]).unwrap();
+    let batch = reader.next_batch().unwrap().unwrap();
+    let whole = batch.rows::<Small>().unwrap_err();
+    assert!(batch.rows_in::<Small>(0..256).is_ok());
+    let sliced = batch.rows_in::<Small>(256..512).unwrap_err();
+    assert_eq!(sliced.to_string(), whole.to_string());
+    assert_eq!(sliced.location().row, Some(256), "{sliced}");
+    assert_eq!(sliced.location().column.as_deref(), Some("id"), "{sliced}");
+    // After the failed slice, slices read from where they ask.
+    assert_eq!(batch.rows_in::<Small>(100..200).unwrap().len(), 100);
+    let e = batch.rows_in::<Small>(999..1001).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+    #[allow(clippy::reversed_empty_ranges)]
+    let e = batch.rows_in::<Small>(5..4).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+    assert!(batch.rows_in::<Small>(7..7).unwrap().is_empty());
+}

@@ -1,6 +1,6 @@
 //! [`Batch`]: a row group's decoded columns, whose rows may borrow their text and bytes.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::ops::Range;
 use std::path::Path;
@@ -89,6 +89,8 @@ pub struct Batch {
     tree: Arc<Tree>,
     /// The cursors (their positions move as rows are read; their buffers never change).
     st: RefCell<State>,
+    /// The batch row the cursors stand at, when known (after rows read without error).
+    at: Cell<Option<usize>>,
     group: Group,
     /// The file rows of the batch's rows, as runs in order.
     file_rows: Vec<Range<u64>>,
@@ -126,6 +128,7 @@ impl Batch {
         Ok(Batch {
             tree,
             st: RefCell::new(st),
+            at: Cell::new(Some(0)),
             group,
             file_rows,
             path,
@@ -145,6 +148,47 @@ impl Batch {
     ///
     /// [`Reader`]: crate::Reader
     pub fn rows<'b, T: Deserialize<'b>>(&'b self) -> Result<Vec<T>> {
+        self.rows_in(0..self.group.rows)
+    }
+
+    /// The rows `rows` of the batch (counted from its first row) as `T`, in order, as
+    /// [`rows`](Self::rows) reads them: a batch's rows read a slice at a time keep only
+    /// that many rows in memory at once (a batch is a whole row group). Reading the slices
+    /// in order costs no more than reading them at once; a slice that does not start where
+    /// the last one ended first finds its first row.
+    ///
+    /// ```
+    /// # fn main() -> parquet_serde::Result<()> {
+    /// # #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+    /// # struct Log { message: String }
+    /// # let logs: Vec<Log> = (0..10).map(|i| Log { message: format!("event {i}") }).collect();
+    /// # let bytes = parquet_serde::to_vec(&logs)?;
+    /// #[derive(serde::Deserialize)]
+    /// struct Borrowed<'a> {
+    ///     message: &'a str,
+    /// }
+    /// for batch in parquet_serde::Reader::<_, Borrowed>::new(&bytes[..])?.batches() {
+    ///     let batch = batch?;
+    ///     let mut start = 0;
+    ///     while start < batch.num_rows() {
+    ///         let end = (start + 4).min(batch.num_rows());
+    ///         let rows: Vec<Borrowed> = batch.rows_in(start..end)?;
+    ///         assert_eq!(rows[0].message, format!("event {start}"));
+    ///         start = end;
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// A range past the batch's rows is an error.
+    pub fn rows_in<'b, T: Deserialize<'b>>(&'b self, rows: Range<usize>) -> Result<Vec<T>> {
+        if rows.start > rows.end || rows.end > self.group.rows {
+            return Err(Error::invalid_argument(format!(
+                "rows {}..{} of a batch of {} rows",
+                rows.start, rows.end, self.group.rows
+            )));
+        }
         // Only a `Deserialize` impl that reads this batch inside a row finds it busy.
         let Ok(mut st) = self.st.try_borrow_mut() else {
             return Err(Error::invalid_argument(
@@ -152,23 +196,34 @@ impl Batch {
             ));
         };
         let st = &mut *st;
-        let mut out = Vec::with_capacity(self.group.rows);
-        for c in st.cursors.iter_mut().flatten() {
-            c.rewind();
+        if self.at.get() != Some(rows.start) {
+            for c in st.cursors.iter_mut().flatten() {
+                if rows.start == 0 {
+                    c.rewind();
+                } else {
+                    c.seek_row(rows.start);
+                }
+            }
         }
-        for k in 0..self.group.rows {
+        // Unknown until the rows are read.
+        self.at.set(None);
+        let mut out = Vec::with_capacity(rows.len());
+        for k in rows.clone() {
             match T::deserialize(NodeDe::root(&self.tree, st)) {
                 Ok(row) => out.push(row),
                 Err(e) => return Err(self.locate(Error::from(e).with_row(self.file_row(k)))),
             }
         }
-        for (col, c) in st.cursors.iter().enumerate() {
-            if c.as_ref().is_some_and(|c| !c.at_end()) {
-                let path = &self.tree.nodes[self.tree.leaf_nodes[col]].path;
-                let e = Error::corrupt("column has level entries past the last row");
-                return Err(self.locate(e.with_column(path.to_string())));
+        if rows.end == self.group.rows {
+            for (col, c) in st.cursors.iter().enumerate() {
+                if c.as_ref().is_some_and(|c| !c.at_end()) {
+                    let path = &self.tree.nodes[self.tree.leaf_nodes[col]].path;
+                    let e = Error::corrupt("column has level entries past the last row");
+                    return Err(self.locate(e.with_column(path.to_string())));
+                }
             }
         }
+        self.at.set(Some(rows.end));
         Ok(out)
     }
 

@@ -463,6 +463,19 @@ impl Cursor {
         v.ok_or_else(fewer_values)
     }
 
+    /// Value `i` (an index `take` returned) as text, when it is a value of a UTF-8
+    /// byte-array buffer that is UTF-8 alone (what [`value`](Self::value) gives as
+    /// [`Prim::Str`]); `None` otherwise (`value` then says what it is).
+    #[inline(always)]
+    pub fn text_at(&self, i: usize) -> Option<&str> {
+        let (ColumnValues::ByteArray(v), Some(text)) = (&self.values, &self.text) else {
+            return None;
+        };
+        prefetch(&v.offsets, i.wrapping_add(VALUES_AHEAD));
+        let (&a, &b) = (v.offsets.get(i)?, v.offsets.get(i.checked_add(1)?)?);
+        text.get(a..b)
+    }
+
     /// [`value`](Self::value) for the other physical types.
     #[inline(never)]
     fn other_value(&self, i: usize) -> Result<Prim<'_>> {
@@ -621,6 +634,32 @@ mod tests {
         let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
         assert!(matches!(c.value(0).unwrap(), Prim::Bytes(&[0xff])));
         assert!(matches!(c.value(0).unwrap().raw(), Prim::Bytes(&[0xff])));
+    }
+
+    /// `text_at` is `value`'s `Prim::Str`, and `None` wherever `value` is not text.
+    #[test]
+    fn text_at_is_the_text_value_or_none() {
+        let mut b = crate::core::values::ByteArrays::new();
+        b.push("h\u{e9}".as_bytes());
+        b.push(b"");
+        let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+        assert_eq!(c.text_at(0), Some("h\u{e9}"));
+        assert_eq!(c.text_at(1), Some(""));
+        assert_eq!(c.text_at(2), None);
+        assert_eq!(c.text_at(usize::MAX), None);
+        // Split inside a character: not text alone.
+        let mut b = crate::core::values::ByteArrays::new();
+        b.push(&[0xc3]);
+        b.push(&[0xa9]);
+        let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+        assert_eq!((c.text_at(0), c.text_at(1)), (None, None));
+        // Not UTF-8; not a byte array.
+        let mut b = crate::core::values::ByteArrays::new();
+        b.push(&[0xff]);
+        let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+        assert_eq!(c.text_at(0), None);
+        let c = Cursor::new(batch_of(ColumnValues::Int32(vec![1])), 0, 0).unwrap();
+        assert_eq!(c.text_at(0), None);
     }
 
     fn batch_of(values: ColumnValues) -> ColumnBatch {

@@ -128,6 +128,12 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
     let node = &tree.nodes[id];
     let probing = st.probing();
     let lend = st.lending();
+    if lend && !probing && matches!(want, Want::Str) && matches!(conv, Conv::String | Conv::Plain) {
+        // The hot case of rows that borrow: a `&str` straight from the column's text
+        // (what `visit_prim` lends for it); anything else goes on as below.
+        return visit_lent_str(st, tree, node, id, col, conv, visitor)
+            .map_err(|e| e.at_leaf(node, false));
+    }
     let wanted = Cell::new(matches!(want, Want::String));
     let takes_owned = conv == Conv::String && matches!(want, Want::String | Want::Option);
     let result = if takes_owned && !probing && matches!(want, Want::String) {
@@ -185,6 +191,28 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
         st.probe_owned(col);
     }
     result.map_err(|e| e.at_leaf(node, probing))
+}
+
+/// [`visit`] of leaf `id` (column `col`) for a `&str` target while lending: the value as
+/// borrowed text when the cursor holds it as text, else as `visit_prim` words it.
+#[inline(always)]
+fn visit_lent_str<'de, V: Visitor<'de>>(
+    st: &mut super::state::State,
+    tree: &super::tree::Tree,
+    node: &Node,
+    id: super::tree::NodeId,
+    col: usize,
+    conv: Conv,
+    visitor: V,
+) -> Res<V::Value> {
+    let c = st.cursor(tree, id, col)?;
+    match c.take()? {
+        Some(v) => match c.text_at(v) {
+            Some(s) => visitor.visit_borrowed_str(lent(s)),
+            None => visit_prim(c.value(v)?, conv, node, false, true, Want::Str, visitor),
+        },
+        None => Err(null_error(node)),
+    }
 }
 
 #[cold]
