@@ -385,3 +385,125 @@ fn the_room_in_bytes_bounds_the_batches_waiting() {
     // One full batch waited (room for 1.5), plus the slot's own partial batch.
     assert_eq!(out.len(), 2);
 }
+
+/// The Iceberg row: the same columns, counters signed, `line` a long, the fields' VARIANT
+/// objects as JSON text (a `u64` above `i64::MAX` stays exact in it).
+#[cfg(feature = "iceberg")]
+#[test]
+fn the_iceberg_row_holds_signed_counters_and_json_fields() {
+    use super::iceberg_row::{IcebergCursor, IcebergEvent, IcebergSpan};
+    use super::worker::Row;
+    use crate::core::schema::ParquetSchema;
+
+    let mut batch = sample_batch();
+    let mut parts = Parts::default();
+    let mut f = Fields::default();
+    f.uint("big", u64::MAX);
+    f.str("quote", "a \"b\"");
+    f.encode(&mut parts.fields);
+    batch.push(
+        Head {
+            dropped: Some(7),
+            ..head(LogLevel::Warn)
+        },
+        &parts,
+    );
+    let mut row = IcebergCursor::from_cursor(Cursor { batch, at: 0 });
+    let mut rows = Vec::new();
+    let mut out = Vec::new();
+    let mut w = crate::ser::Writer::new(&mut out, crate::WriterOptions::default()).unwrap();
+    for at in 0..3 {
+        row.cursor_mut().at = at;
+        row.prepare().unwrap();
+        w.write(&row).unwrap();
+    }
+    w.close().unwrap();
+    rows.extend(crate::from_slice::<IcebergEvent>(&out).unwrap());
+    assert_eq!(
+        rows[0],
+        IcebergEvent {
+            ts: 1_795_525_200_000_000,
+            level: LogLevel::Error,
+            target: "app".into(),
+            message: Some("request failed".into()),
+            module_path: Some("app::http".into()),
+            file: Some("src/http.rs".into()),
+            line: Some(42),
+            thread_name: Some("worker".into()),
+            thread_id: 4,
+            fields: r#"{"latency_ms":1.5,"status":500}"#.into(),
+            spans: vec![IcebergSpan {
+                name: "request".into(),
+                fields: r#"{"route":"/users"}"#.into(),
+            }],
+            dropped: None,
+        }
+    );
+    assert_eq!((rows[1].fields.as_str(), rows[1].line), ("{}", None));
+    assert!(rows[1].spans.is_empty());
+    assert_eq!(
+        rows[2].fields,
+        format!(r#"{{"big":{},"quote":"a \"b\""}}"#, u64::MAX)
+    );
+    assert_eq!(rows[2].dropped, Some(7));
+    // The schema, as the table maps it: every column has a v2 type, `fields` a string.
+    let iceberg = |schema: &crate::core::schema::Schema| {
+        let (schema, _) = crate::iceberg::field_ids::with_field_ids(schema, None)?;
+        crate::iceberg::schema::iceberg_schema(&schema, 0).map(|s| s.to_json())
+    };
+    let (schema, _) = crate::ser::schema_of::<IcebergCursor>().unwrap();
+    assert_eq!(
+        IcebergCursor::PARQUET_MESSAGE_NAME,
+        LogEvent::PARQUET_MESSAGE_NAME
+    );
+    let json = iceberg(&schema).unwrap();
+    let types: Vec<(&str, String)> = json["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["type"].to_string()))
+        .collect();
+    let simple = |t: &str| format!("\"{t}\"");
+    assert_eq!(types[0], ("ts", simple("timestamptz")));
+    assert_eq!(types[6], ("line", simple("long")));
+    assert_eq!(types[8], ("thread_id", simple("long")));
+    assert_eq!(types[9], ("fields", simple("string")));
+    assert_eq!(types[11], ("dropped", simple("long")));
+    assert!(types[10]
+        .1
+        .contains(r#""name":"fields","required":true,"type":"string""#));
+    // The plain row's schema is refused, as it was.
+    let (plain, _) = crate::ser::schema_of::<LogEvent>().unwrap();
+    assert!(iceberg(&plain).is_err());
+}
+
+/// A counter above `i64::MAX` is an error naming the column, never a clamped value.
+#[cfg(feature = "iceberg")]
+#[test]
+fn an_iceberg_counter_above_i64_max_is_an_error_not_a_clamp() {
+    use super::iceberg_row::IcebergCursor;
+    use super::worker::Row;
+
+    let mut batch = sample_batch();
+    batch.thread_id = u64::MAX;
+    let mut row = IcebergCursor::from_cursor(Cursor { batch, at: 0 });
+    let e = row.prepare().unwrap_err();
+    assert!(e.to_string().contains("thread_id"), "{e}");
+    assert!(e.to_string().contains(&u64::MAX.to_string()), "{e}");
+
+    let mut batch = Batch::default();
+    let parts = Parts {
+        fields: EMPTY_FRAME.to_vec(),
+        ..Parts::default()
+    };
+    batch.push(
+        Head {
+            dropped: Some(1 << 63),
+            ..head(LogLevel::Warn)
+        },
+        &parts,
+    );
+    let mut row = IcebergCursor::from_cursor(Cursor { batch, at: 0 });
+    let e = row.prepare().unwrap_err();
+    assert!(e.to_string().contains("dropped"), "{e}");
+}
