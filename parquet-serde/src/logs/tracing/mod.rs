@@ -38,7 +38,7 @@ enum Setting {
     Partition(TimePartition),
     RollBytes(u64),
     RollInterval(Duration),
-    Options(WriterOptions),
+    Options(Box<WriterOptions>),
     KeepFiles(usize),
     KeepAge(Duration),
     KeepBytes(u64),
@@ -77,7 +77,7 @@ impl Setting {
             Setting::Partition(p) => w.partition(p),
             Setting::RollBytes(n) => w.roll_bytes(n),
             Setting::RollInterval(d) => w.roll_interval(d),
-            Setting::Options(o) => w.options(o),
+            Setting::Options(o) => w.options(*o),
             Setting::KeepFiles(n) => w.keep_files(n),
             Setting::KeepAge(d) => w.keep_age(d),
             Setting::KeepBytes(n) => w.keep_bytes(n),
@@ -126,7 +126,9 @@ impl TracingLayer {
             dir: dir.as_ref().to_path_buf(),
             writer: vec![
                 Setting::Partition(TimePartition::Hourly),
-                Setting::Options(WriterOptions::default().compression(crate::Compression::Zstd(3))),
+                Setting::Options(Box::new(
+                    WriterOptions::default().compression(crate::Compression::Zstd(3)),
+                )),
             ],
             capacity: usize::MAX,
             capacity_bytes: DEFAULT_CAPACITY_BYTES,
@@ -191,7 +193,7 @@ impl TracingLayerBuilder {
 
     /// The options of the files (default: zstd level 3).
     pub fn options(mut self, options: WriterOptions) -> Self {
-        self.writer.push(Setting::Options(options));
+        self.writer.push(Setting::Options(Box::new(options)));
         self
     }
 
