@@ -399,6 +399,7 @@ fn the_iceberg_row_holds_signed_counters_and_json_fields() {
     let mut parts = Parts::default();
     let mut f = Fields::default();
     f.uint("big", u64::MAX);
+    f.int128("neg", -(10i128.pow(30)));
     f.str("quote", "a \"b\"");
     f.encode(&mut parts.fields);
     batch.push(
@@ -443,7 +444,11 @@ fn the_iceberg_row_holds_signed_counters_and_json_fields() {
     assert!(rows[1].spans.is_empty());
     assert_eq!(
         rows[2].fields,
-        format!(r#"{{"big":{},"quote":"a \"b\""}}"#, u64::MAX)
+        format!(
+            r#"{{"big":{},"neg":"-1{}","quote":"a \"b\""}}"#,
+            u64::MAX,
+            "0".repeat(30)
+        )
     );
     assert_eq!(rows[2].dropped, Some(7));
     // The schema, as the table maps it: every column has a v2 type, `fields` a string.
@@ -506,4 +511,48 @@ fn an_iceberg_counter_above_i64_max_is_an_error_not_a_clamp() {
     let mut row = IcebergCursor::from_cursor(Cursor { batch, at: 0 });
     let e = row.prepare().unwrap_err();
     assert!(e.to_string().contains("dropped"), "{e}");
+}
+
+/// On the writer thread, an event whose counter does not fit Iceberg's long is not written,
+/// and the error is reported and counted; the other events and the file go on.
+#[cfg(feature = "iceberg")]
+#[test]
+fn the_writer_thread_reports_an_event_it_cannot_write_for_iceberg() {
+    use super::iceberg_row::{IcebergCursor, IcebergEvent};
+    use crate::exec::Reports;
+    use crate::logs::LogWriter;
+
+    let dir = tempfile::tempdir().unwrap();
+    let writer = LogWriter::<IcebergCursor>::builder(dir.path())
+        .open()
+        .unwrap();
+    let hub = std::sync::Arc::new(Hub::new(4, usize::MAX, Overflow::Block));
+    let parts = Parts {
+        fields: EMPTY_FRAME.to_vec(),
+        ..Parts::default()
+    };
+    let huge = hub.register(u64::MAX, None);
+    let fine = hub.register(2, None);
+    assert!(hub.push(&huge, head(LogLevel::Info), &parts));
+    assert!(hub.push(&fine, head(LogLevel::Warn), &parts));
+    hub.request_shutdown();
+    let reports = std::sync::Arc::new(Reports::new(None));
+    super::worker::run(
+        writer,
+        hub,
+        std::time::Duration::from_secs(60),
+        reports.clone(),
+    );
+    assert_eq!(reports.count(), 1);
+    let e = reports.take_last().unwrap().to_string();
+    assert!(e.contains("thread_id") && e.contains("not written"), "{e}");
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let rows: Vec<IcebergEvent> = crate::from_path(&files[0]).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].thread_id, rows[0].level), (2, LogLevel::Warn));
 }
