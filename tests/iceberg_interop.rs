@@ -9,6 +9,8 @@
 //!   field ids is refused naming it;
 //! - 4 threads, each with its own `IcebergTable`, commit 5 files each to one table: every
 //!   file once, the retries counted, pyiceberg reads every row;
+//! - the tracing layer's table (`hour(ts)` partitions): its events read back with the JSON
+//!   text of their fields; a one-hour filter plans only that hour's file (paths printed);
 //! - pyiceberg's SqlCatalog (SQLite) registers a table we wrote and appends to it; its
 //!   metadata file made our next version, we commit on top of its snapshot (its manifests
 //!   read and carried), and pyiceberg reads its row and ours.
@@ -55,6 +57,8 @@ fn line(seq: i64, ts: i64) -> Line {
 struct Read {
     rows: Vec<J>,
     filters: Vec<(String, u64, u64)>,
+    /// Each filter's planned files (paths).
+    planned: Vec<(String, Vec<String>)>,
     files: u64,
     operation: String,
 }
@@ -70,6 +74,7 @@ fn read_table(metadata_uri: &str, props: J, filters: J) -> Read {
     let mut out = Read {
         rows: Vec::new(),
         filters: Vec::new(),
+        planned: Vec::new(),
         files: 0,
         operation: String::new(),
     };
@@ -82,6 +87,10 @@ fn read_table(metadata_uri: &str, props: J, filters: J) -> Read {
                 l["planned"].as_u64().unwrap(),
                 l["rows"].as_u64().unwrap(),
             ));
+            let paths = l["paths"].as_array().unwrap();
+            let paths = paths.iter().map(|p| p.as_str().unwrap().to_string());
+            out.planned
+                .push((name.as_str().unwrap().to_string(), paths.collect()));
         } else {
             out.files = l["files"].as_u64().unwrap();
             out.operation = l["operation"].as_str().unwrap().to_string();
@@ -343,38 +352,200 @@ fn we_commit_on_top_of_a_pyiceberg_append_through_its_sql_catalog() {
     assert!(read.filters.contains(&("their_day".into(), 1, 1)));
 }
 
-/// The tracing layer's files, committed through `TracingLayerBuilder::iceberg`: pyiceberg
-/// reads the events. Ignored: the layer's rows hold a u64 `thread_id` and a VARIANT
-/// `fields` column, which Iceberg v2 cannot hold (the commit fails saying so).
+/// A row of the tracing layer's Iceberg schema (its columns in Iceberg v2 types, `fields`
+/// as JSON text), to add files of past hours to the layer's table.
+#[cfg(feature = "tracing")]
+#[derive(Serialize, Deserialize, ParquetSchema, Debug, Clone, PartialEq)]
+#[parquet(name = "log_event")]
+struct IcebergEvent {
+    #[parquet(timestamp = "micros")]
+    ts: i64,
+    level: String,
+    target: String,
+    message: Option<String>,
+    module_path: Option<String>,
+    file: Option<String>,
+    line: Option<i64>,
+    thread_name: Option<String>,
+    thread_id: i64,
+    #[parquet(json)]
+    fields: String,
+    spans: Vec<IcebergSpan>,
+    dropped: Option<i64>,
+}
+
+#[cfg(feature = "tracing")]
+#[derive(Serialize, Deserialize, ParquetSchema, Debug, Clone, PartialEq)]
+struct IcebergSpan {
+    name: String,
+    #[parquet(json)]
+    fields: String,
+}
+
+/// The tracing layer's files, committed through `TracingLayerBuilder::iceberg` to a table
+/// partitioned by `hour(ts)`: pyiceberg reads the events (values asserted, the JSON text of
+/// `fields` and of the span's fields included), then, with files of two past hours added
+/// to the table, a one-hour filter plans only that hour's file.
 #[cfg(feature = "tracing")]
 #[test]
-#[ignore = "the tracing layer's u64 and VARIANT columns have no Iceberg v2 type yet"]
 fn pyiceberg_reads_the_tracing_layers_table() {
     use parquet_serde::logs::{Overflow, TracingLayer};
     use tracing_subscriber::layer::SubscriberExt;
     let dir = tempfile::tempdir().unwrap();
-    let table = IcebergTable::open(dir.path()).app_id("tracing");
+    let table = IcebergTable::open(dir.path())
+        .app_id("tracing")
+        .partition_by_hour("ts");
     let (layer, guard) = TracingLayer::builder(dir.path())
         .overflow(Overflow::Block)
         .iceberg(table.clone())
         .build()
         .unwrap();
     let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    let line = line!() + 4;
     tracing::dispatcher::with_default(&dispatch, || {
-        tracing::error!(status = 500u64, who = "ann", "request failed");
+        let span = tracing::info_span!("request", route = "/users", attempt = 2u64);
+        let _in = span.enter();
+        tracing::error!(
+            status = 500u64,
+            who = "ann",
+            big = u64::MAX,
+            "request failed"
+        );
+        drop(_in);
         tracing::info!("no fields");
     });
     guard.close().unwrap();
     if let Some(e) = table.take_last_error() {
         panic!("{e}");
     }
-    assert_eq!(table.files().unwrap().len(), 1);
+    let layer_files = table.files().unwrap();
+    assert!(!layer_files.is_empty());
+
     let read = read_table(&metadata_uri(&table), json!({}), json!({}));
-    let mut messages: Vec<&str> = read
-        .rows
-        .iter()
-        .map(|r| r["message"].as_str().unwrap())
+    let mut rows = read.rows.clone();
+    rows.sort_by_key(|r| r["message"].as_str().map(str::to_string));
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let (quiet, failed) = (&rows[0], &rows[1]);
+    assert_eq!(failed["message"], "request failed");
+    assert_eq!(failed["level"], "ERROR");
+    assert_eq!(failed["target"], "iceberg_interop");
+    assert_eq!(failed["module_path"], "iceberg_interop");
+    assert!(failed["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("iceberg_interop.rs"));
+    assert_eq!(failed["line"], line);
+    assert!(failed["thread_id"].as_i64().unwrap() >= 0);
+    assert_eq!(failed["thread_id"], quiet["thread_id"]);
+    assert_eq!(failed["dropped"], J::Null);
+    let fields: J = serde_json::from_str(failed["fields"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        failed["fields"].as_str().unwrap(),
+        format!(r#"{{"big":{},"status":500,"who":"ann"}}"#, u64::MAX),
+        "{fields}"
+    );
+    assert_eq!(
+        failed["spans"],
+        json!([{"name": "request", "fields": r#"{"attempt":2,"route":"/users"}"#}])
+    );
+    assert_eq!(quiet["message"], "no fields");
+    assert_eq!(quiet["level"], "INFO");
+    assert_eq!(quiet["fields"], "{}");
+    assert_eq!(quiet["spans"], json!([]));
+    let now_hour = failed["ts"].as_i64().unwrap().div_euclid(HOUR) * HOUR;
+
+    // Files of two past hours, written through the table (ids by path from its schema).
+    let past: Vec<IcebergEvent> = (0..4)
+        .map(|i| IcebergEvent {
+            ts: DAY0 + 13 * HOUR + i * HOUR / 2,
+            level: "WARN".into(),
+            target: "past".into(),
+            message: Some(format!("past {i}")),
+            module_path: None,
+            file: None,
+            line: None,
+            thread_name: None,
+            thread_id: i,
+            fields: format!(r#"{{"i":{i}}}"#),
+            spans: vec![],
+            dropped: None,
+        })
         .collect();
-    messages.sort();
-    assert_eq!(messages, ["no fields", "request failed"]);
+    let mut logs = LogWriter::<IcebergEvent>::builder(dir.path())
+        .partition(TimePartition::Hourly)
+        .time_field(|e| e.ts)
+        .iceberg(table.clone())
+        .open()
+        .unwrap();
+    for e in &past {
+        logs.write(e).unwrap();
+    }
+    logs.close().unwrap();
+    if let Some(e) = table.take_last_error() {
+        panic!("{e}");
+    }
+    let all = table.files().unwrap();
+    assert_eq!(all.len(), layer_files.len() + 2, "{all:?}");
+
+    // RFC 3339 text of a time in microseconds (UTC), by the civil-from-days algorithm.
+    let iso = |micros: i64| {
+        let (days, secs) = (
+            micros.div_euclid(86_400_000_000),
+            micros.rem_euclid(86_400_000_000) / 1_000_000,
+        );
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = doy - (153 * mp + 2) / 5 + 1;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 };
+        let y = yoe + era * 400 + i64::from(m <= 2);
+        format!(
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}+00:00",
+            secs / 3600,
+            secs / 60 % 60,
+            secs % 60
+        )
+    };
+    assert_eq!(iso(DAY0 + 14 * HOUR), "2026-11-24T14:00:00+00:00");
+    let hour_filter =
+        |start: i64| format!("ts >= '{}' and ts < '{}'", iso(start), iso(start + HOUR));
+    let read = read_table(
+        &metadata_uri(&table),
+        json!({}),
+        json!({
+            "past_hour": hour_filter(DAY0 + 14 * HOUR),
+            "layer_hour": hour_filter(now_hour),
+        }),
+    );
+    assert_eq!(read.rows.len(), 6);
+    assert_eq!(read.files as usize, all.len());
+    for (name, paths) in &read.planned {
+        eprintln!(
+            "tracing layer's table: filter {name} plans {} of {} files: {paths:?}",
+            paths.len(),
+            all.len()
+        );
+    }
+    let planned = |name: &str| {
+        read.planned
+            .iter()
+            .find(|p| p.0 == name)
+            .map(|p| p.1.clone())
+            .unwrap()
+    };
+    let past_hour = planned("past_hour");
+    assert_eq!(past_hour.len(), 1, "{past_hour:?}");
+    assert!(
+        past_hour[0].contains("date=2026-11-24/hour=14/"),
+        "{past_hour:?}"
+    );
+    assert!(read.filters.contains(&("past_hour".into(), 1, 2)));
+    let layer_hour = planned("layer_hour");
+    assert_eq!(layer_hour.len(), layer_files.len(), "{layer_hour:?}");
+    assert!(read
+        .filters
+        .contains(&("layer_hour".into(), layer_files.len() as u64, 2)));
 }

@@ -2,7 +2,7 @@
 # tests/iceberg_*.rs. argv: metadata file URI, FileIO properties (JSON object), filters
 # (JSON object name -> row filter text). Prints one JSON line per row (timestamps as
 # microseconds, dates as ISO text), then one line per filter with the files its scan plans
-# and the rows it returns, then the total file count.
+# (count and paths) and the rows it returns, then the total file count.
 import datetime
 import json
 import os
@@ -30,9 +30,9 @@ for row in table.scan().to_arrow().to_pylist():
     print(json.dumps({"row": {k: plain(v) for k, v in row.items()}}))
 for name, text in filters.items():
     scan = table.scan(row_filter=text)
-    planned = len(list(scan.plan_files()))
+    paths = sorted(task.file.file_path for task in scan.plan_files())
     rows = scan.to_arrow().num_rows
-    print(json.dumps({"filter": name, "planned": planned, "rows": rows}))
+    print(json.dumps({"filter": name, "planned": len(paths), "rows": rows, "paths": paths}))
 print(json.dumps({"files": len(list(table.scan().plan_files())),
                   "snapshot": table.current_snapshot().snapshot_id,
                   "operation": str(table.current_snapshot().summary.operation.value)}))

@@ -550,3 +550,110 @@ fn rolling_every_event(
         tracing::Dispatch::new(tracing_subscriber::registry().with(layer)),
     )
 }
+
+/// The child of `the_cli_and_datasets_read_an_iceberg_layers_folder`: logs into an Iceberg
+/// layer's folder, flushes, and exits without closing (what a crash leaves).
+#[cfg(all(feature = "iceberg", feature = "cli"))]
+#[test]
+fn child_logs_into_an_iceberg_folder_and_exits() {
+    let Some(dir) = std::env::var_os("PARQUET_SERDE_ICEBERG_CHILD") else {
+        return;
+    };
+    let table = parquet_serde::iceberg::IcebergTable::open(&dir);
+    let (layer, guard) = TracingLayer::builder(&dir).iceberg(table).build().unwrap();
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    tracing::dispatcher::with_default(&dispatch, || {
+        tracing::error!(status = 500u64, "request failed");
+        tracing::info!("no fields");
+    });
+    guard.flush().unwrap();
+    std::process::exit(0);
+}
+
+/// A folder the Iceberg layer left unfinished (its process gone): `parquet-serde recover`
+/// makes its file final, `tail` prints its rows (the fields as their JSON text),
+/// `Dataset::open` reads them, and the recovered file commits to the table.
+#[cfg(all(feature = "iceberg", feature = "cli"))]
+#[test]
+fn the_cli_and_datasets_read_an_iceberg_layers_folder() {
+    use parquet_serde::record::Value;
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_logs_into_an_iceberg_folder_and_exits",
+            "--nocapture",
+        ])
+        .env("PARQUET_SERDE_ICEBERG_CHILD", dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The final `part-*.parquet` files under the folder (journals and metadata aside).
+    let parts = || {
+        let mut n = 0;
+        let mut folders = vec![dir.path().to_path_buf()];
+        while let Some(f) = folders.pop() {
+            for e in std::fs::read_dir(&f).unwrap() {
+                let p = e.unwrap().path();
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                if p.is_dir() {
+                    folders.push(p);
+                } else if name.starts_with("part-") && name.ends_with(".parquet") {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    assert_eq!(parts(), 0, "not final before recovery");
+    let cli = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_parquet-serde"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{args:?}: {text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let root = dir.path().to_str().unwrap();
+    let recovered = cli(&["recover", root]);
+    eprintln!("recover: {recovered}");
+    assert_eq!(parts(), 1);
+    let tail = cli(&[
+        "tail",
+        root,
+        "--once",
+        "-n",
+        "5",
+        "--columns",
+        "message,fields,thread_id",
+    ]);
+    let lines: Vec<serde_json::Value> = tail
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{tail}");
+    assert_eq!(lines[0]["message"], "request failed");
+    assert_eq!(lines[0]["fields"], r#"{"status":500}"#, "{tail}");
+    assert_eq!(lines[1]["fields"], "{}");
+    let rows: Vec<Value> = parquet_serde::dataset::Dataset::open(dir.path())
+        .unwrap()
+        .read_all()
+        .unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        rows[0].get("fields"),
+        Some(&Value::String(r#"{"status":500}"#.into()))
+    );
+    let table = parquet_serde::iceberg::IcebergTable::open(dir.path());
+    let report = table.commit_folder().unwrap();
+    assert_eq!(report.added, 1);
+}

@@ -188,6 +188,25 @@
 //! | `spans` | `LIST<group>` | the spans the event is in, outermost first: `name` (`STRING`), `fields` (a `VARIANT` object as above) |
 //! | `dropped` | optional `INT64 INTEGER(64, false)` | on the rows that count dropped events (level `WARN`, target `parquet_serde::logs`), how many |
 //!
+//! For an Iceberg table (`TracingLayerBuilder::iceberg`, feature `iceberg`) the layer
+//! writes the same columns in types Iceberg v2 holds (every column has a field id):
+//!
+//! | column | Parquet type | Iceberg type |
+//! |---|---|---|
+//! | `ts` | `INT64 TIMESTAMP(MICROS, UTC)` | `timestamptz` |
+//! | `level`, `target` | `STRING` | `string` |
+//! | `message`, `module_path`, `file`, `thread_name` | optional `STRING` | optional `string` |
+//! | `line` | optional `INT64` | optional `long` |
+//! | `thread_id` | `INT64` | `long` |
+//! | `fields` | `STRING` with the JSON logical type: the VARIANT object's JSON text | `string` |
+//! | `spans` | `LIST<group>`: `name` (`STRING`), `fields` (JSON `STRING` as above) | `list<struct<name: string, fields: string>>` |
+//! | `dropped` | optional `INT64` | optional `long` |
+//!
+//! A `thread_id` or `dropped` count above `i64::MAX` is not clamped: that event is not
+//! written, and the error is reported and counted as the writer thread's errors are. In
+//! the JSON text, integers beyond `i64` (up to `u64::MAX`) are JSON numbers, beyond that
+//! strings, as `Variant::to_json` maps them.
+//!
 //! Field values in the VARIANT objects:
 //!
 //! | recorded as | Variant type |

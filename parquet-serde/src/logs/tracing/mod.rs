@@ -3,6 +3,8 @@
 mod batch;
 mod fields;
 mod hub;
+#[cfg(feature = "iceberg")]
+mod iceberg_row;
 mod layer;
 mod row;
 #[cfg(test)]
@@ -10,7 +12,7 @@ mod tests;
 mod visit;
 mod worker;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -30,9 +32,70 @@ pub use row::{LogEvent, LogLevel, SpanRecord};
 /// The default room for events waiting for a [`TracingLayer`]'s writer thread: 64 MiB.
 const DEFAULT_CAPACITY_BYTES: usize = 64 << 20;
 
+/// A setting of the log writer, kept in order until [`TracingLayerBuilder::build`] knows
+/// the row type (the plain row, or the Iceberg row for an Iceberg table).
+enum Setting {
+    Partition(TimePartition),
+    RollBytes(u64),
+    RollInterval(Duration),
+    Options(Box<WriterOptions>),
+    KeepFiles(usize),
+    KeepAge(Duration),
+    KeepBytes(u64),
+    Sync(SyncPolicy),
+    OnFinished(Box<dyn FnMut(&Path) + Send>),
+    #[cfg(feature = "delta")]
+    Delta(crate::delta::DeltaTable),
+    #[cfg(feature = "iceberg")]
+    Iceberg(crate::iceberg::IcebergTable),
+}
+
+impl std::fmt::Debug for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Setting::Partition(p) => write!(f, "partition({p:?})"),
+            Setting::RollBytes(n) => write!(f, "roll_bytes({n})"),
+            Setting::RollInterval(d) => write!(f, "roll_interval({d:?})"),
+            Setting::Options(_) => write!(f, "options(..)"),
+            Setting::KeepFiles(n) => write!(f, "keep_files({n})"),
+            Setting::KeepAge(d) => write!(f, "keep_age({d:?})"),
+            Setting::KeepBytes(n) => write!(f, "keep_bytes({n})"),
+            Setting::Sync(s) => write!(f, "sync({s:?})"),
+            Setting::OnFinished(_) => write!(f, "on_finished(..)"),
+            #[cfg(feature = "delta")]
+            Setting::Delta(_) => write!(f, "delta(..)"),
+            #[cfg(feature = "iceberg")]
+            Setting::Iceberg(_) => write!(f, "iceberg(..)"),
+        }
+    }
+}
+
+impl Setting {
+    /// Applies the setting to a log writer of rows `R`.
+    fn apply<R: worker::Row>(self, w: LogWriterBuilder<R>) -> LogWriterBuilder<R> {
+        match self {
+            Setting::Partition(p) => w.partition(p),
+            Setting::RollBytes(n) => w.roll_bytes(n),
+            Setting::RollInterval(d) => w.roll_interval(d),
+            Setting::Options(o) => w.options(*o),
+            Setting::KeepFiles(n) => w.keep_files(n),
+            Setting::KeepAge(d) => w.keep_age(d),
+            Setting::KeepBytes(n) => w.keep_bytes(n),
+            Setting::Sync(s) => w.sync(s),
+            Setting::OnFinished(hook) => w.on_finished(hook),
+            #[cfg(feature = "delta")]
+            Setting::Delta(t) => w.delta(t),
+            #[cfg(feature = "iceberg")]
+            Setting::Iceberg(t) => w.iceberg(t),
+        }
+    }
+}
+
 /// Settings of a [`TracingLayer`], made by [`TracingLayer::builder`].
 pub struct TracingLayerBuilder {
-    writer: LogWriterBuilder<Cursor>,
+    dir: PathBuf,
+    /// The log writer's settings, in the order they were made.
+    writer: Vec<Setting>,
     capacity: usize,
     capacity_bytes: usize,
     overflow: Overflow,
@@ -43,6 +106,7 @@ pub struct TracingLayerBuilder {
 impl std::fmt::Debug for TracingLayerBuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TracingLayerBuilder")
+            .field("dir", &self.dir)
             .field("writer", &self.writer)
             .field("capacity", &self.capacity)
             .field("capacity_bytes", &self.capacity_bytes)
@@ -59,10 +123,13 @@ impl TracingLayer {
     /// files.
     pub fn builder(dir: impl AsRef<Path>) -> TracingLayerBuilder {
         TracingLayerBuilder {
-            writer: LogWriter::builder(dir)
-                .partition(TimePartition::Hourly)
-                .time_field(Cursor::ts)
-                .options(WriterOptions::default().compression(crate::Compression::Zstd(3))),
+            dir: dir.as_ref().to_path_buf(),
+            writer: vec![
+                Setting::Partition(TimePartition::Hourly),
+                Setting::Options(Box::new(
+                    WriterOptions::default().compression(crate::Compression::Zstd(3)),
+                )),
+            ],
             capacity: usize::MAX,
             capacity_bytes: DEFAULT_CAPACITY_BYTES,
             overflow: Overflow::DropBelowWarn,
@@ -75,7 +142,7 @@ impl TracingLayer {
 impl TracingLayerBuilder {
     /// Folders by event time (default: [`TimePartition::Hourly`]).
     pub fn partition(mut self, partition: TimePartition) -> Self {
-        self.writer = self.writer.partition(partition);
+        self.writer.push(Setting::Partition(partition));
         self
     }
 
@@ -114,43 +181,43 @@ impl TracingLayerBuilder {
 
     /// Rolls files at about this many bytes (see [`LogWriterBuilder::roll_bytes`]).
     pub fn roll_bytes(mut self, bytes: u64) -> Self {
-        self.writer = self.writer.roll_bytes(bytes);
+        self.writer.push(Setting::RollBytes(bytes));
         self
     }
 
     /// Rolls files at this age (see [`LogWriterBuilder::roll_interval`]).
     pub fn roll_interval(mut self, interval: Duration) -> Self {
-        self.writer = self.writer.roll_interval(interval);
+        self.writer.push(Setting::RollInterval(interval));
         self
     }
 
     /// The options of the files (default: zstd level 3).
     pub fn options(mut self, options: WriterOptions) -> Self {
-        self.writer = self.writer.options(options);
+        self.writer.push(Setting::Options(Box::new(options)));
         self
     }
 
     /// Retention by count (see [`LogWriterBuilder::keep_files`]).
     pub fn keep_files(mut self, n: usize) -> Self {
-        self.writer = self.writer.keep_files(n);
+        self.writer.push(Setting::KeepFiles(n));
         self
     }
 
     /// Retention by age (see [`LogWriterBuilder::keep_age`]).
     pub fn keep_age(mut self, age: Duration) -> Self {
-        self.writer = self.writer.keep_age(age);
+        self.writer.push(Setting::KeepAge(age));
         self
     }
 
     /// Retention by total size (see [`LogWriterBuilder::keep_bytes`]).
     pub fn keep_bytes(mut self, bytes: u64) -> Self {
-        self.writer = self.writer.keep_bytes(bytes);
+        self.writer.push(Setting::KeepBytes(bytes));
         self
     }
 
     /// What a flush waits for (default: [`SyncPolicy::Fsync`]).
     pub fn sync(mut self, sync: SyncPolicy) -> Self {
-        self.writer = self.writer.sync(sync);
+        self.writer.push(Setting::Sync(sync));
         self
     }
 
@@ -158,7 +225,7 @@ impl TracingLayerBuilder {
     /// [`LogWriterBuilder::on_finished`]), on the writer thread: with the `object_store`
     /// feature, `store::Shipper::hook` uploads the files to an object store.
     pub fn on_finished(mut self, hook: impl FnMut(&Path) + Send + 'static) -> Self {
-        self.writer = self.writer.on_finished(hook);
+        self.writer.push(Setting::OnFinished(Box::new(hook)));
         self
     }
 
@@ -167,20 +234,45 @@ impl TracingLayerBuilder {
     /// `delta`): each final file is committed, retention commits removals.
     #[cfg(feature = "delta")]
     pub fn delta(mut self, table: crate::delta::DeltaTable) -> Self {
-        self.writer = self.writer.delta(table);
+        self.writer.push(Setting::Delta(table));
         self
     }
 
     /// Makes the folder an Iceberg table, as
     /// [`LogWriterBuilder::iceberg`](crate::logs::LogWriterBuilder::iceberg) does (feature
-    /// `iceberg`): files carry field ids, each final file is committed. Today the layer's
-    /// rows hold an unsigned 64-bit `thread_id` and a VARIANT `fields` column, which an
-    /// Iceberg v2 table cannot hold: each commit fails with an error saying so (kept for
-    /// [`IcebergTable::take_last_error`](crate::iceberg::IcebergTable::take_last_error)),
-    /// and the files stay in the folder, until the layer writes v2 types.
+    /// `iceberg`): files carry field ids, each final file is committed.
+    ///
+    /// The rows are then written in types an Iceberg v2 table holds (tabled in the
+    /// [module docs](crate::logs#the-tracing-layer)): the same columns and meaning as
+    /// [`LogEvent`], with `thread_id` and `dropped` as signed `INT64` (Iceberg `long`),
+    /// `line` as `INT64` (`long`), and `fields` (and each span's `fields`) as a `STRING`
+    /// with the JSON logical type (Iceberg `string`) holding the VARIANT object's JSON
+    /// text. A counter above `i64::MAX` is never clamped: that event is not written, and
+    /// the error is reported and counted as the writer thread's errors are. Read such
+    /// files as JSON text, not as [`LogEvent`]s; the layer's files for other folders are
+    /// as without this setting.
+    ///
+    /// ```
+    /// use parquet_serde::iceberg::IcebergTable;
+    /// use parquet_serde::logs::TracingLayer;
+    /// use parquet_serde::record::Value;
+    /// use tracing_subscriber::layer::SubscriberExt;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let table = IcebergTable::open(dir.path());
+    /// let (layer, guard) = TracingLayer::builder(dir.path()).iceberg(table.clone()).build()?;
+    /// let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    /// tracing::dispatcher::with_default(&dispatch, || tracing::info!(status = 200, "ok"));
+    /// guard.close()?;
+    /// let files = table.files()?;
+    /// assert_eq!(files.len(), 1);
+    /// let rows: Vec<Value> = parquet_serde::from_path(dir.path().join(&files[0]))?;
+    /// assert_eq!(rows[0].get("fields"), Some(&Value::String(r#"{"status":200}"#.into())));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[cfg(feature = "iceberg")]
     pub fn iceberg(mut self, table: crate::iceberg::IcebergTable) -> Self {
-        self.writer = self.writer.iceberg(table);
+        self.writer.push(Setting::Iceberg(table));
         self
     }
 
@@ -204,7 +296,18 @@ impl TracingLayerBuilder {
     /// (for `tracing_subscriber::registry().with(layer)`) and the guard that flushes and
     /// closes the files when dropped.
     pub fn build(self) -> Result<(TracingLayer, TracingGuard)> {
-        let writer = self.writer.open()?;
+        #[cfg(feature = "iceberg")]
+        if self.writer.iter().any(|s| matches!(s, Setting::Iceberg(_))) {
+            return self.start::<iceberg_row::IcebergCursor>();
+        }
+        self.start::<Cursor>()
+    }
+
+    /// Opens the log writer of rows `R` and starts the writer thread.
+    fn start<R: worker::Row>(self) -> Result<(TracingLayer, TracingGuard)> {
+        let time = LogWriter::<R>::builder(&self.dir).time_field(|r: &R| r.cursor().ts());
+        let writer = self.writer.into_iter().fold(time, |w, s| s.apply(w));
+        let writer = writer.open()?;
         let batches = self.capacity.div_ceil(BATCH_EVENTS).max(1);
         let hub = Arc::new(Hub::new(batches, self.capacity_bytes, self.overflow));
         let thread_hub = Arc::clone(&hub);

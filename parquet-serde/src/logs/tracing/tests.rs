@@ -145,8 +145,8 @@ fn large_objects_use_wide_offsets() {
     }
 }
 
-#[test]
-fn a_batch_is_written_and_read_back_as_log_events() {
+/// A batch of two events: one with a message, fields and a span; one without.
+fn sample_batch() -> Batch {
     let mut batch = Batch {
         thread_id: 4,
         thread_name: Some("worker".into()),
@@ -186,6 +186,42 @@ fn a_batch_is_written_and_read_back_as_log_events() {
         },
         &parts,
     );
+    batch
+}
+
+/// The bytes of a file of `rows` (the writer's default options).
+fn file_of<T: serde::Serialize + crate::ParquetSchema>(rows: &[T]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut w = crate::ser::Writer::new(&mut out, crate::WriterOptions::default()).unwrap();
+    for r in rows {
+        w.write(r).unwrap();
+    }
+    w.close().unwrap();
+    out
+}
+
+/// The plain layer's files stay byte for byte what they were before the Iceberg row came
+/// (length and CRC-32 of the sample batch's file, taken at 6909fa2), and are the file of
+/// the same rows written as `LogEvent`s.
+#[test]
+fn the_plain_rows_are_written_byte_for_byte_as_before() {
+    let batch = sample_batch();
+    let mut out = Vec::new();
+    let mut w = crate::ser::Writer::new(&mut out, crate::WriterOptions::default()).unwrap();
+    let mut cursor = Cursor { batch, at: 0 };
+    for at in 0..2 {
+        cursor.at = at;
+        w.write(&cursor).unwrap();
+    }
+    w.close().unwrap();
+    let rows: Vec<LogEvent> = crate::from_slice(&out).unwrap();
+    assert_eq!(file_of(&rows), out);
+    assert_eq!((out.len(), crc32fast::hash(&out)), (3448, 414_658_908));
+}
+
+#[test]
+fn a_batch_is_written_and_read_back_as_log_events() {
+    let batch = sample_batch();
     let mut out = Vec::new();
     let mut w = crate::ser::Writer::new(&mut out, crate::WriterOptions::default()).unwrap();
     let mut cursor = Cursor { batch, at: 0 };
@@ -348,4 +384,175 @@ fn the_room_in_bytes_bounds_the_batches_waiting() {
     assert_eq!(queued, kept);
     // One full batch waited (room for 1.5), plus the slot's own partial batch.
     assert_eq!(out.len(), 2);
+}
+
+/// The Iceberg row: the same columns, counters signed, `line` a long, the fields' VARIANT
+/// objects as JSON text (a `u64` above `i64::MAX` stays exact in it).
+#[cfg(feature = "iceberg")]
+#[test]
+fn the_iceberg_row_holds_signed_counters_and_json_fields() {
+    use super::iceberg_row::{IcebergCursor, IcebergEvent, IcebergSpan};
+    use super::worker::Row;
+    use crate::core::schema::ParquetSchema;
+
+    let mut batch = sample_batch();
+    let mut parts = Parts::default();
+    let mut f = Fields::default();
+    f.uint("big", u64::MAX);
+    f.int128("neg", -(10i128.pow(30)));
+    f.str("quote", "a \"b\"");
+    f.encode(&mut parts.fields);
+    batch.push(
+        Head {
+            dropped: Some(7),
+            ..head(LogLevel::Warn)
+        },
+        &parts,
+    );
+    let mut row = IcebergCursor::from_cursor(Cursor { batch, at: 0 });
+    let mut rows = Vec::new();
+    let mut out = Vec::new();
+    let mut w = crate::ser::Writer::new(&mut out, crate::WriterOptions::default()).unwrap();
+    for at in 0..3 {
+        row.cursor_mut().at = at;
+        row.prepare().unwrap();
+        w.write(&row).unwrap();
+    }
+    w.close().unwrap();
+    rows.extend(crate::from_slice::<IcebergEvent>(&out).unwrap());
+    assert_eq!(
+        rows[0],
+        IcebergEvent {
+            ts: 1_795_525_200_000_000,
+            level: LogLevel::Error,
+            target: "app".into(),
+            message: Some("request failed".into()),
+            module_path: Some("app::http".into()),
+            file: Some("src/http.rs".into()),
+            line: Some(42),
+            thread_name: Some("worker".into()),
+            thread_id: 4,
+            fields: r#"{"latency_ms":1.5,"status":500}"#.into(),
+            spans: vec![IcebergSpan {
+                name: "request".into(),
+                fields: r#"{"route":"/users"}"#.into(),
+            }],
+            dropped: None,
+        }
+    );
+    assert_eq!((rows[1].fields.as_str(), rows[1].line), ("{}", None));
+    assert!(rows[1].spans.is_empty());
+    assert_eq!(
+        rows[2].fields,
+        format!(
+            r#"{{"big":{},"neg":"-1{}","quote":"a \"b\""}}"#,
+            u64::MAX,
+            "0".repeat(30)
+        )
+    );
+    assert_eq!(rows[2].dropped, Some(7));
+    // The schema, as the table maps it: every column has a v2 type, `fields` a string.
+    let iceberg = |schema: &crate::core::schema::Schema| {
+        let (schema, _) = crate::iceberg::field_ids::with_field_ids(schema, None)?;
+        crate::iceberg::schema::iceberg_schema(&schema, 0).map(|s| s.to_json())
+    };
+    let (schema, _) = crate::ser::schema_of::<IcebergCursor>().unwrap();
+    assert_eq!(
+        IcebergCursor::PARQUET_MESSAGE_NAME,
+        LogEvent::PARQUET_MESSAGE_NAME
+    );
+    let json = iceberg(&schema).unwrap();
+    let types: Vec<(&str, String)> = json["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["type"].to_string()))
+        .collect();
+    let simple = |t: &str| format!("\"{t}\"");
+    assert_eq!(types[0], ("ts", simple("timestamptz")));
+    assert_eq!(types[6], ("line", simple("long")));
+    assert_eq!(types[8], ("thread_id", simple("long")));
+    assert_eq!(types[9], ("fields", simple("string")));
+    assert_eq!(types[11], ("dropped", simple("long")));
+    assert!(types[10]
+        .1
+        .contains(r#""name":"fields","required":true,"type":"string""#));
+    // The plain row's schema is refused, as it was.
+    let (plain, _) = crate::ser::schema_of::<LogEvent>().unwrap();
+    assert!(iceberg(&plain).is_err());
+}
+
+/// A counter above `i64::MAX` is an error naming the column, never a clamped value.
+#[cfg(feature = "iceberg")]
+#[test]
+fn an_iceberg_counter_above_i64_max_is_an_error_not_a_clamp() {
+    use super::iceberg_row::IcebergCursor;
+    use super::worker::Row;
+
+    let mut batch = sample_batch();
+    batch.thread_id = u64::MAX;
+    let mut row = IcebergCursor::from_cursor(Cursor { batch, at: 0 });
+    let e = row.prepare().unwrap_err();
+    assert!(e.to_string().contains("thread_id"), "{e}");
+    assert!(e.to_string().contains(&u64::MAX.to_string()), "{e}");
+
+    let mut batch = Batch::default();
+    let parts = Parts {
+        fields: EMPTY_FRAME.to_vec(),
+        ..Parts::default()
+    };
+    batch.push(
+        Head {
+            dropped: Some(1 << 63),
+            ..head(LogLevel::Warn)
+        },
+        &parts,
+    );
+    let mut row = IcebergCursor::from_cursor(Cursor { batch, at: 0 });
+    let e = row.prepare().unwrap_err();
+    assert!(e.to_string().contains("dropped"), "{e}");
+}
+
+/// On the writer thread, an event whose counter does not fit Iceberg's long is not written,
+/// and the error is reported and counted; the other events and the file go on.
+#[cfg(feature = "iceberg")]
+#[test]
+fn the_writer_thread_reports_an_event_it_cannot_write_for_iceberg() {
+    use super::iceberg_row::{IcebergCursor, IcebergEvent};
+    use crate::exec::Reports;
+    use crate::logs::LogWriter;
+
+    let dir = tempfile::tempdir().unwrap();
+    let writer = LogWriter::<IcebergCursor>::builder(dir.path())
+        .open()
+        .unwrap();
+    let hub = std::sync::Arc::new(Hub::new(4, usize::MAX, Overflow::Block));
+    let parts = Parts {
+        fields: EMPTY_FRAME.to_vec(),
+        ..Parts::default()
+    };
+    let huge = hub.register(u64::MAX, None);
+    let fine = hub.register(2, None);
+    assert!(hub.push(&huge, head(LogLevel::Info), &parts));
+    assert!(hub.push(&fine, head(LogLevel::Warn), &parts));
+    hub.request_shutdown();
+    let reports = std::sync::Arc::new(Reports::new(None));
+    super::worker::run(
+        writer,
+        hub,
+        std::time::Duration::from_secs(60),
+        reports.clone(),
+    );
+    assert_eq!(reports.count(), 1);
+    let e = reports.take_last().unwrap().to_string();
+    assert!(e.contains("thread_id") && e.contains("not written"), "{e}");
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let rows: Vec<IcebergEvent> = crate::from_path(&files[0]).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].thread_id, rows[0].level), (2, LogLevel::Warn));
 }

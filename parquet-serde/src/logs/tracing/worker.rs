@@ -19,6 +19,39 @@ use super::fields::EMPTY_FRAME;
 use super::hub::Hub;
 use super::row::LogLevel;
 
+/// What the writer thread writes each event as: a view of one event of a batch, as the
+/// plain [`LogEvent`](super::LogEvent) row ([`Cursor`]) or, for an Iceberg table, the
+/// Iceberg row (`iceberg_row.rs`).
+pub(crate) trait Row:
+    serde::Serialize + crate::ParquetSchema + Default + Send + 'static
+{
+    /// The batch and the event the row is of.
+    fn cursor(&self) -> &Cursor;
+    /// The same, to point at another event or swap the batch.
+    fn cursor_mut(&mut self) -> &mut Cursor;
+    /// A row over `cursor`.
+    fn from_cursor(cursor: Cursor) -> Self;
+    /// Makes the row of the event at the cursor ready to write; an error means the event
+    /// cannot be written (it is reported and counted, and the file goes on).
+    fn prepare(&mut self) -> crate::Result<()> {
+        Ok(())
+    }
+}
+
+impl Row for Cursor {
+    fn cursor(&self) -> &Cursor {
+        self
+    }
+
+    fn cursor_mut(&mut self) -> &mut Cursor {
+        self
+    }
+
+    fn from_cursor(cursor: Cursor) -> Self {
+        cursor
+    }
+}
+
 /// Reports errors to the callback at most one a second (the others are counted in the
 /// next report; every one is counted and kept in [`Reports`]), and counts of dropped
 /// events, at most one a second too (each report counts the events dropped since the
@@ -118,8 +151,8 @@ pub(crate) fn on_writer_thread() -> bool {
 }
 
 /// Runs the writer thread until shutdown; a panic inside is reported, not propagated.
-pub(crate) fn run(
-    writer: LogWriter<Cursor>,
+pub(crate) fn run<R: Row>(
+    writer: LogWriter<R>,
     hub: Arc<Hub>,
     flush_interval: Duration,
     reports: Arc<Reports>,
@@ -146,25 +179,31 @@ pub(crate) fn run(
 }
 
 /// The writer thread's state: the log writer, the cursor rows are written through.
-struct Work<'a> {
-    writer: LogWriter<Cursor>,
+struct Work<'a, R> {
+    writer: LogWriter<R>,
     hub: &'a Hub,
-    cursor: Cursor,
+    cursor: R,
     reporter: &'a mut Reporter,
 }
 
-impl Work<'_> {
+impl<R: Row> Work<'_, R> {
     /// Writes the events of `batches` in order (then recycles them), after a row counting
     /// the events dropped so far, if any.
     fn write(&mut self, batches: &mut Vec<Batch>) {
         self.write_dropped();
         for mut batch in batches.drain(..) {
-            std::mem::swap(&mut self.cursor.batch, &mut batch);
+            std::mem::swap(&mut self.cursor.cursor_mut().batch, &mut batch);
             self.hub.recycle(batch);
-            for at in 0..self.cursor.batch.events.len() {
-                self.cursor.at = at;
-                let result = self.writer.write(&self.cursor);
-                self.check(result);
+            for at in 0..self.cursor.cursor().batch.events.len() {
+                self.cursor.cursor_mut().at = at;
+                match self.cursor.prepare() {
+                    Ok(()) => {
+                        let result = self.writer.write(&self.cursor);
+                        self.check(result);
+                    }
+                    // Not written, and nothing of it went into the file: reported, counted.
+                    Err(e) => self.reporter.report(e),
+                }
             }
         }
     }
@@ -197,9 +236,14 @@ impl Work<'_> {
                 ..Parts::default()
             },
         );
-        let row = Cursor { batch, at: 0 };
-        let result = self.writer.write(&row);
-        self.check(result);
+        let mut row = R::from_cursor(Cursor { batch, at: 0 });
+        match row.prepare() {
+            Ok(()) => {
+                let result = self.writer.write(&row);
+                self.check(result);
+            }
+            Err(e) => self.reporter.report(e),
+        }
     }
 
     fn flush(&mut self) {
@@ -217,11 +261,16 @@ impl Work<'_> {
     }
 }
 
-fn work(writer: LogWriter<Cursor>, hub: &Hub, flush_interval: Duration, reporter: &mut Reporter) {
+fn work<R: Row>(
+    writer: LogWriter<R>,
+    hub: &Hub,
+    flush_interval: Duration,
+    reporter: &mut Reporter,
+) {
     let mut w = Work {
         writer,
         hub,
-        cursor: Cursor::default(),
+        cursor: R::default(),
         reporter,
     };
     let mut batches = Vec::new();
