@@ -185,7 +185,7 @@ pub(crate) use temporal::instant_seconds;
 pub(crate) fn like_text(s: &str, pattern: &str) -> bool {
     like::like(s.as_bytes(), pattern)
 }
-#[cfg(feature = "delta")]
+#[cfg(any(feature = "delta", feature = "iceberg"))]
 pub(crate) use exact::{scale_decimal, Scaled};
 pub(crate) use predicate::not;
 pub use predicate::{col, CmpOp, Column, Predicate};
