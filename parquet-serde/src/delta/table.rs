@@ -14,6 +14,7 @@ use super::commit::{
 use super::log_store::{commit_path, LocalLogStore, LogStore, LOG_DIR};
 use super::snapshot::{commit_versions, Snapshot};
 use crate::error::{Error, Result};
+use crate::table::local_files::{in_table, list_data_files, relative_to};
 use crate::table::{retry_commit, CommitReport};
 
 /// A Delta Lake table this process commits to: a local folder, or a prefix of an object
@@ -216,13 +217,7 @@ impl DeltaTable {
         let root = self.local_root("commit_files")?;
         let mut pending = Vec::with_capacity(files.len());
         for f in files {
-            let f = f.as_ref();
-            let full = if f.is_absolute() {
-                f.to_path_buf()
-            } else {
-                root.join(f)
-            };
-            let relative = relative_to(root, &full)?;
+            let (full, relative) = in_table(root, f.as_ref())?;
             pending.push(PendingAdd::from_file(&relative, &full)?);
         }
         self.commit(pending, Vec::new())
@@ -234,8 +229,7 @@ impl DeltaTable {
     /// becoming final and being committed.
     pub fn commit_folder(&self) -> Result<CommitReport> {
         let root = self.local_root("commit_folder")?.to_path_buf();
-        let mut found = Vec::new();
-        list_data_files(&root, &mut found)?;
+        let found = list_data_files(&root, None)?;
         let known = match self.snapshot()? {
             Some(s) => s,
             None => return self.commit_files(&found),
@@ -598,68 +592,6 @@ fn check_fits(
             p.add.path
         )));
     }
-    Ok(())
-}
-
-/// `full` relative to `root`, `/`-separated; an error when it is not below it.
-fn relative_to(root: &Path, full: &Path) -> Result<String> {
-    let rel = full.strip_prefix(root).map_err(|_| {
-        Error::invalid_argument(format!(
-            "{} is not in the table folder {}",
-            full.display(),
-            root.display()
-        ))
-    })?;
-    let mut parts = Vec::new();
-    for c in rel.components() {
-        match c {
-            std::path::Component::Normal(s) => parts.push(s.to_str().ok_or_else(|| {
-                Error::invalid_argument(format!("{}: the path is not UTF-8", full.display()))
-            })?),
-            _ => {
-                return Err(Error::invalid_argument(format!(
-                    "{}: not a plain path below {}",
-                    full.display(),
-                    root.display()
-                )))
-            }
-        }
-    }
-    if parts.is_empty() {
-        return Err(Error::invalid_argument(format!(
-            "{} is the table folder, not a file in it",
-            full.display()
-        )));
-    }
-    Ok(parts.join("/"))
-}
-
-fn list_data_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        // No folder yet: no file.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::from(e).context(format!("listing {}", dir.display()))),
-    };
-    for entry in entries {
-        let entry =
-            entry.map_err(|e| Error::from(e).context(format!("listing {}", dir.display())))?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name.starts_with('_') || name.starts_with('.') {
-            continue; // _delta_log, files being written, journals, hidden files
-        }
-        let path = entry.path();
-        let kind = entry
-            .file_type()
-            .map_err(|e| Error::from(e).context(format!("listing {}", path.display())))?;
-        if kind.is_dir() {
-            list_data_files(&path, out)?;
-        } else if kind.is_file() && name.ends_with(".parquet") {
-            out.push(path);
-        }
-    }
-    out.sort();
     Ok(())
 }
 

@@ -13,6 +13,7 @@ use super::commit::{
 };
 use super::schema::IcebergSchema;
 use crate::error::{Error, Result};
+use crate::table::local_files::{in_table, list_data_files, relative_to};
 use crate::table::store::LocalStore;
 use crate::table::{retry_commit, CommitReport};
 
@@ -263,13 +264,7 @@ impl IcebergTable {
         let root = self.local_root("commit_files")?;
         let mut pending = Vec::with_capacity(files.len());
         for f in files {
-            let f = f.as_ref();
-            let full = if f.is_absolute() {
-                f.to_path_buf()
-            } else {
-                root.join(f)
-            };
-            let relative = relative_to(root, &full)?;
+            let (full, relative) = in_table(root, f.as_ref())?;
             pending.push(PendingFile::from_file(&relative, &full)?);
         }
         self.commit(pending, Vec::new(), false)
@@ -281,8 +276,7 @@ impl IcebergTable {
     /// and being committed.
     pub fn commit_folder(&self) -> Result<CommitReport> {
         let root = self.local_root("commit_folder")?.to_path_buf();
-        let mut found = Vec::new();
-        list_data_files(&root, &root, &mut found)?;
+        let found = list_data_files(&root, Some("metadata"))?;
         let Some(state) = self.state()? else {
             return self.commit_files(&found);
         };
@@ -551,67 +545,6 @@ fn store_uri(store: &str, prefix: &str) -> String {
         (true, false) => format!("{base}/{prefix}"),
         (false, false) => format!("{base}/{prefix}"),
     }
-}
-
-/// `full` relative to `root`, `/`-separated; an error when it is not below it.
-fn relative_to(root: &Path, full: &Path) -> Result<String> {
-    let rel = full.strip_prefix(root).map_err(|_| {
-        Error::invalid_argument(format!(
-            "{} is not in the table folder {}",
-            full.display(),
-            root.display()
-        ))
-    })?;
-    let mut parts = Vec::new();
-    for c in rel.components() {
-        match c {
-            std::path::Component::Normal(s) => parts.push(s.to_str().ok_or_else(|| {
-                Error::invalid_argument(format!("{}: the path is not UTF-8", full.display()))
-            })?),
-            _ => {
-                return Err(Error::invalid_argument(format!(
-                    "{}: not a plain path below {}",
-                    full.display(),
-                    root.display()
-                )))
-            }
-        }
-    }
-    if parts.is_empty() {
-        return Err(Error::invalid_argument(format!(
-            "{} is the table folder, not a file in it",
-            full.display()
-        )));
-    }
-    Ok(parts.join("/"))
-}
-
-fn list_data_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::from(e).context(format!("listing {}", dir.display()))),
-    };
-    for entry in entries {
-        let entry =
-            entry.map_err(|e| Error::from(e).context(format!("listing {}", dir.display())))?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name.starts_with('_') || name.starts_with('.') || (dir == root && name == "metadata") {
-            continue;
-        }
-        let path = entry.path();
-        let kind = entry
-            .file_type()
-            .map_err(|e| Error::from(e).context(format!("listing {}", path.display())))?;
-        if kind.is_dir() {
-            list_data_files(root, &path, out)?;
-        } else if kind.is_file() && name.ends_with(".parquet") {
-            out.push(path);
-        }
-    }
-    out.sort();
-    Ok(())
 }
 
 #[cfg(test)]

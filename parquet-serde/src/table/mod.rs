@@ -6,6 +6,7 @@
 //! The committers themselves are [`DeltaTable`](crate::delta::DeltaTable) (feature `delta`)
 //! and `IcebergTable` (feature `iceberg`).
 
+pub(crate) mod local_files;
 #[cfg(feature = "object_store")]
 pub(crate) mod object_store;
 pub(crate) mod store;
