@@ -12,8 +12,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use object_store::aws::{AmazonS3Builder, S3ConditionalPut};
-use object_store::{BackoffConfig, ClientOptions, ObjectStore, RetryConfig};
+use object_store::aws::S3ConditionalPut;
+use object_store::ObjectStore;
 use parquet_serde::delta::DeltaTable;
 use parquet_serde::logs::{LogWriter, TimePartition};
 use parquet_serde::store::Shipper;
@@ -21,31 +21,12 @@ use parquet_serde::ParquetSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as J};
 
-use common::moto::{Moto, BUCKET};
+use common::moto::{s3_builder, Moto, BUCKET};
 
 impl Moto {
     fn store(&self) -> Arc<dyn ObjectStore> {
         Arc::new(s3_builder(self.port).build().expect("S3 store"))
     }
-}
-
-fn s3_builder(port: u16) -> AmazonS3Builder {
-    AmazonS3Builder::new()
-        .with_endpoint(format!("http://127.0.0.1:{port}"))
-        .with_bucket_name(BUCKET)
-        .with_region("us-east-1")
-        .with_access_key_id("testing")
-        .with_secret_access_key("testing")
-        .with_retry(RetryConfig {
-            backoff: BackoffConfig::default(),
-            max_retries: 2,
-            retry_timeout: Duration::from_secs(10),
-        })
-        .with_client_options(
-            ClientOptions::new()
-                .with_allow_http(true)
-                .with_timeout(Duration::from_secs(30)),
-        )
 }
 
 /// 2026-11-24T00:00:00Z in microseconds.

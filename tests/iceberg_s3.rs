@@ -13,8 +13,8 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use object_store::aws::{AmazonS3Builder, S3ConditionalPut};
-use object_store::{BackoffConfig, ClientOptions, ObjectStore, ObjectStoreExt, RetryConfig};
+use object_store::aws::S3ConditionalPut;
+use object_store::{ObjectStore, ObjectStoreExt};
 use parquet_serde::iceberg::IcebergTable;
 use parquet_serde::logs::{LogWriter, TimePartition};
 use parquet_serde::store::Shipper;
@@ -22,28 +22,9 @@ use parquet_serde::ParquetSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as J};
 
-use common::moto::{Moto, BUCKET};
+use common::moto::{s3_builder, Moto};
 
 const READ: &str = include_str!("iceberg_read.py");
-
-fn s3_builder(port: u16) -> AmazonS3Builder {
-    AmazonS3Builder::new()
-        .with_endpoint(format!("http://127.0.0.1:{port}"))
-        .with_bucket_name(BUCKET)
-        .with_region("us-east-1")
-        .with_access_key_id("testing")
-        .with_secret_access_key("testing")
-        .with_retry(RetryConfig {
-            backoff: BackoffConfig::default(),
-            max_retries: 2,
-            retry_timeout: Duration::from_secs(10),
-        })
-        .with_client_options(
-            ClientOptions::new()
-                .with_allow_http(true)
-                .with_timeout(Duration::from_secs(30)),
-        )
-}
 
 /// 2026-11-24T00:00:00Z in microseconds.
 const DAY0: i64 = 1_795_478_400_000_000;

@@ -19,9 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
-use object_store::{BackoffConfig, ClientOptions, ObjectStore, ObjectStoreExt, RetryConfig};
+use object_store::{BackoffConfig, ObjectStore, ObjectStoreExt, RetryConfig};
 use parquet_serde::filter::col;
 use parquet_serde::store::{StoreReader, StoreWriter, UploadOptions};
 use parquet_serde::WriterOptions;
@@ -29,7 +28,7 @@ use parquet_serde::WriterOptions;
 use common::logs::{flat_rows, LogFlat};
 use store_support::CountingStore;
 
-use common::moto::{http, Moto, BUCKET};
+use common::moto::{http, s3_builder, Moto, BUCKET};
 
 impl Moto {
     /// An S3 store of the bucket through `port` (the server's, or a proxy's), with short
@@ -40,19 +39,8 @@ impl Moto {
             max_retries: 1,
             retry_timeout: Duration::from_secs(5),
         };
-        let s3 = AmazonS3Builder::new()
-            .with_endpoint(format!("http://127.0.0.1:{port}"))
-            .with_bucket_name(BUCKET)
-            .with_region("us-east-1")
-            .with_access_key_id("testing")
-            .with_secret_access_key("testing")
+        let s3 = s3_builder(port)
             .with_retry(retry)
-            // Plain HTTP (a local server); the client options replace the builder's own.
-            .with_client_options(
-                ClientOptions::new()
-                    .with_allow_http(true)
-                    .with_timeout(Duration::from_secs(30)),
-            )
             .build()
             .expect("S3 store");
         Arc::new(s3)

@@ -76,3 +76,28 @@ impl Drop for Moto {
         let _ = self.child.wait();
     }
 }
+
+/// A builder of an S3 store of [`BUCKET`] on the server (or proxy) at `port`: plain HTTP,
+/// moto's test credentials, a 30 s timeout and two retries within 10 s, so a server that
+/// went away fails the test quickly.
+#[cfg(feature = "object_store")]
+pub fn s3_builder(port: u16) -> object_store::aws::AmazonS3Builder {
+    use object_store::{BackoffConfig, ClientOptions, RetryConfig};
+    object_store::aws::AmazonS3Builder::new()
+        .with_endpoint(format!("http://127.0.0.1:{port}"))
+        .with_bucket_name(BUCKET)
+        .with_region("us-east-1")
+        .with_access_key_id("testing")
+        .with_secret_access_key("testing")
+        .with_retry(RetryConfig {
+            backoff: BackoffConfig::default(),
+            max_retries: 2,
+            retry_timeout: Duration::from_secs(10),
+        })
+        // Plain HTTP (a local server); the client options replace the builder's own.
+        .with_client_options(
+            ClientOptions::new()
+                .with_allow_http(true)
+                .with_timeout(Duration::from_secs(30)),
+        )
+}
