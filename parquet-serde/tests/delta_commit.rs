@@ -20,12 +20,22 @@ use std::path::Path;
 use std::time::Instant;
 
 use parquet_serde::delta::DeltaTable;
-use table_crash::{kill_at_random, row, run_writers, Rng, Row, CHILD_DIR, CHILD_SEED, WRITER_ID};
+use parquet_serde::logs::LogWriterBuilder;
+use table_crash::{row, run_writers, Row, CHILD_DIR, WRITER_ID};
 
-const APP: &str = "crash-writer";
-
-fn writer(dir: &Path, table: &DeltaTable, rng: &mut Rng) -> parquet_serde::logs::LogWriter<Row> {
-    table_crash::writer(dir, rng, |b| b.on_finished(table.hook()))
+impl table_crash::CrashTable for DeltaTable {
+    fn open(dir: &Path, app: &str) -> Self {
+        DeltaTable::open(dir).app_id(app)
+    }
+    fn attach(&self, builder: LogWriterBuilder<Row>) -> LogWriterBuilder<Row> {
+        builder.on_finished(self.hook())
+    }
+    fn take_last_error(&self) -> Option<parquet_serde::Error> {
+        DeltaTable::take_last_error(self)
+    }
+    fn commit_folder(&self) -> parquet_serde::Result<(usize, Option<u64>)> {
+        DeltaTable::commit_folder(self).map(|r| (r.added, r.version))
+    }
 }
 
 /// The crash child: writes forever, committing each final file, printing `ack N` after
@@ -33,36 +43,7 @@ fn writer(dir: &Path, table: &DeltaTable, rng: &mut Rng) -> parquet_serde::logs:
 #[test]
 #[ignore = "the child process of the crash tests; run by them"]
 fn crash_child() {
-    let (Some(dir), Some(seed)) = (std::env::var_os(CHILD_DIR), std::env::var(CHILD_SEED).ok())
-    else {
-        return;
-    };
-    let dir = Path::new(&dir);
-    let mut rng = Rng(seed.parse::<u64>().unwrap() | 1);
-    let table = DeltaTable::open(dir).app_id(APP);
-    let mut logs = writer(dir, &table, &mut rng);
-    table_crash::write_forever(&mut logs, &mut rng, || table.take_last_error());
-}
-
-/// One crash trial; the table's folder and the acknowledged row count.
-fn crash_trial(seed: u64) -> (tempfile::TempDir, u64) {
-    let dir = tempfile::tempdir().unwrap();
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let acked = kill_at_random("crash_child", dir.path(), seed, &mut rng);
-
-    // The restart: recovery hands the rebuilt files to the hook; then the folder is
-    // committed for files made final but not committed before the kill.
-    let table = DeltaTable::open(dir.path()).app_id(APP);
-    let logs = writer(dir.path(), &table, &mut rng);
-    logs.close().unwrap();
-    if let Some(e) = table.take_last_error() {
-        panic!("seed {seed}: commit after recovery failed: {e}");
-    }
-    table.commit_folder().unwrap();
-    // Every final file is in the table exactly once; committing again adds nothing.
-    let again = table.commit_folder().unwrap();
-    assert_eq!((again.added, again.version), (0, None), "seed {seed}");
-    (dir, acked)
+    table_crash::crash_child::<DeltaTable>();
 }
 
 const CHECK_CRASH: &str = r#"
@@ -90,7 +71,7 @@ fn crash_trials(seeds: std::ops::Range<u64>) {
     let start = Instant::now();
     let trials: Vec<(u64, tempfile::TempDir, u64)> = seeds
         .map(|seed| {
-            let (dir, acked) = crash_trial(seed);
+            let (dir, acked) = table_crash::crash_trial::<DeltaTable>(seed);
             (seed, dir, acked)
         })
         .collect();

@@ -20,13 +20,22 @@ use std::time::Instant;
 
 use parquet_serde::dataset::Dataset;
 use parquet_serde::iceberg::IcebergTable;
-use parquet_serde::logs::LogWriter;
-use table_crash::{kill_at_random, Rng, Row, CHILD_DIR, CHILD_SEED};
+use parquet_serde::logs::LogWriterBuilder;
+use table_crash::Row;
 
-const APP: &str = "crash-writer";
-
-fn writer(dir: &Path, table: &IcebergTable, rng: &mut Rng) -> LogWriter<Row> {
-    table_crash::writer(dir, rng, |b| b.iceberg(table.clone()))
+impl table_crash::CrashTable for IcebergTable {
+    fn open(dir: &Path, app: &str) -> Self {
+        IcebergTable::open(dir).app_id(app)
+    }
+    fn attach(&self, builder: LogWriterBuilder<Row>) -> LogWriterBuilder<Row> {
+        builder.iceberg(self.clone())
+    }
+    fn take_last_error(&self) -> Option<parquet_serde::Error> {
+        IcebergTable::take_last_error(self)
+    }
+    fn commit_folder(&self) -> parquet_serde::Result<(usize, Option<u64>)> {
+        IcebergTable::commit_folder(self).map(|r| (r.added, r.version))
+    }
 }
 
 /// The crash child: writes forever, committing each final file, printing `ack N` after
@@ -34,43 +43,14 @@ fn writer(dir: &Path, table: &IcebergTable, rng: &mut Rng) -> LogWriter<Row> {
 #[test]
 #[ignore = "the child process of the crash tests; run by them"]
 fn crash_child() {
-    let (Some(dir), Some(seed)) = (std::env::var_os(CHILD_DIR), std::env::var(CHILD_SEED).ok())
-    else {
-        return;
-    };
-    let dir = Path::new(&dir);
-    let mut rng = Rng(seed.parse::<u64>().unwrap() | 1);
-    let table = IcebergTable::open(dir).app_id(APP);
-    let mut logs = writer(dir, &table, &mut rng);
-    table_crash::write_forever(&mut logs, &mut rng, || table.take_last_error());
-}
-
-/// One crash trial; the table's folder and the acknowledged row count.
-fn crash_trial(seed: u64) -> (tempfile::TempDir, u64) {
-    let dir = tempfile::tempdir().unwrap();
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let acked = kill_at_random("crash_child", dir.path(), seed, &mut rng);
-
-    // The restart: recovery hands the rebuilt files to the hook; then the folder is
-    // committed for files made final but not committed before the kill.
-    let table = IcebergTable::open(dir.path()).app_id(APP);
-    let logs = writer(dir.path(), &table, &mut rng);
-    logs.close().unwrap();
-    if let Some(e) = table.take_last_error() {
-        panic!("seed {seed}: commit after recovery failed: {e}");
-    }
-    table.commit_folder().unwrap();
-    // Every final file is in the table exactly once; committing again adds nothing.
-    let again = table.commit_folder().unwrap();
-    assert_eq!((again.added, again.version), (0, None), "seed {seed}");
-    (dir, acked)
+    table_crash::crash_child::<IcebergTable>();
 }
 
 fn crash_trials(seeds: std::ops::Range<u64>) {
     let start = Instant::now();
     let trials: Vec<(u64, tempfile::TempDir, u64)> = seeds
         .map(|seed| {
-            let (dir, acked) = crash_trial(seed);
+            let (dir, acked) = table_crash::crash_trial::<IcebergTable>(seed);
             (seed, dir, acked)
         })
         .collect();

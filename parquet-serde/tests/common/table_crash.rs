@@ -1,7 +1,8 @@
 //! The crash and concurrency harness of the table committers' tests (Delta's
 //! delta_commit.rs, Iceberg's iceberg_crash.rs and iceberg_concurrency.rs): the rows, the
 //! log writer of a crash child, the child's write loop, a child killed at a random
-//! moment, and processes started together. What the table is, and which engine reads it
+//! moment, the crash child and trial of any table committer ([`CrashTable`]), and
+//! processes started together. What the table is, and which engine reads it
 //! at the end, is the caller's. Included by path (`#[path = "common/table_crash.rs"] mod
 //! table_crash;`): it needs feature `logs`, which not every test has.
 #![allow(dead_code)]
@@ -101,6 +102,57 @@ pub fn write_forever(
         }
         println!("ack {seq}");
     }
+}
+
+/// A table committer the crash trials run against: how a log writer commits to it, its
+/// last commit error, and a commit of the folder's uncommitted files.
+pub trait CrashTable: Sized {
+    /// The table in `dir`, committing as the writer `app`.
+    fn open(dir: &Path, app: &str) -> Self;
+    /// The log writer's builder, committing each final file to this table.
+    fn attach(&self, builder: LogWriterBuilder<Row>) -> LogWriterBuilder<Row>;
+    /// The last commit error of the writer's hook, taken.
+    fn take_last_error(&self) -> Option<parquet_serde::Error>;
+    /// Commits the folder's final files the table does not hold: (files added, version).
+    fn commit_folder(&self) -> parquet_serde::Result<(usize, Option<u64>)>;
+}
+
+/// The writer id of the crash children and their restarts.
+const CRASH_APP: &str = "crash-writer";
+
+/// The crash child's body (the caller's ignored test `crash_child`): writes forever into
+/// the table in `$PARQUET_SERDE_TABLE_DIR`, committing each final file, printing `ack N`
+/// after each flush; returns at once when run without the environment.
+pub fn crash_child<T: CrashTable>() {
+    let (Some(dir), Some(seed)) = (std::env::var_os(CHILD_DIR), std::env::var(CHILD_SEED).ok())
+    else {
+        return;
+    };
+    let dir = Path::new(&dir);
+    let mut rng = Rng(seed.parse::<u64>().unwrap() | 1);
+    let table = T::open(dir, CRASH_APP);
+    let mut logs = writer(dir, &mut rng, |b| table.attach(b));
+    write_forever(&mut logs, &mut rng, || table.take_last_error());
+}
+
+/// One crash trial: the child `crash_child` killed at random, then the restart: recovery
+/// hands the rebuilt files to the commit hook, and the folder is committed for files made
+/// final but not committed before the kill; committing again adds nothing. Returns the
+/// table's folder and the acknowledged row count.
+pub fn crash_trial<T: CrashTable>(seed: u64) -> (tempfile::TempDir, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let acked = kill_at_random("crash_child", dir.path(), seed, &mut rng);
+    let table = T::open(dir.path(), CRASH_APP);
+    let logs = writer(dir.path(), &mut rng, |b| table.attach(b));
+    logs.close().unwrap();
+    if let Some(e) = table.take_last_error() {
+        panic!("seed {seed}: commit after recovery failed: {e}");
+    }
+    table.commit_folder().unwrap();
+    // Every final file is in the table exactly once; committing again adds nothing.
+    assert_eq!(table.commit_folder().unwrap(), (0, None), "seed {seed}");
+    (dir, acked)
 }
 
 /// Runs the ignored test `child` of this test binary with `dir` and `seed` in its
