@@ -103,11 +103,13 @@ pub fn expand(
             return TokenStream::new();
         }
     };
-    if !input.generics.params.is_empty() {
+    if input.generics.type_params().next().is_some()
+        || input.generics.const_params().next().is_some()
+    {
         errors.at(
             input.generics.span(),
-            "`#[parquet(assemble)]` needs a struct without generic parameters or lifetimes \
-             (rows read into it are owned)",
+            "`#[parquet(assemble)]` needs a struct without type or const parameters (lifetimes \
+             are allowed: every one is borrowed from the rows' batch)",
         );
         return TokenStream::new();
     }
@@ -118,12 +120,21 @@ pub fn expand(
             out.push(f);
         }
     }
+    if input.generics.lifetimes().next().is_some() {
+        for f in out.iter().filter(|f| f.with.is_some()) {
+            errors.at(
+                f.span,
+                "`#[serde(with)]` and `#[serde(deserialize_with)]` cannot be used with \
+                 `#[parquet(assemble)]` on a struct with lifetimes",
+            );
+        }
+    }
     let ident = &input.ident;
     let name = container
         .name
         .clone()
         .unwrap_or_else(|| ident.unraw().to_string());
-    emit(ident, &name, &container, &out, krate)
+    emit(ident, &input.generics, &name, &container, &out, krate)
 }
 
 /// Calls `f` with each key of each `#[serde(...)]` in `attrs`; a key `f` does not read
@@ -289,7 +300,7 @@ fn field_de(field: &syn::Field, c: &Container, errors: &mut Errors) -> Option<Fi
 }
 
 /// The value of field `f` when the input lacks it (serde_derive's `expr_is_missing`).
-fn missing_expr(f: &FieldDe, c: &Container) -> TokenStream {
+fn missing_expr(f: &FieldDe, c: &Container, error: &TokenStream) -> TokenStream {
     match &f.default {
         Default::Trait => return quote_spanned!(f.span=> ::core::default::Default::default()),
         Default::Path(path) => return quote_spanned!(path.span()=> #path()),
@@ -301,10 +312,10 @@ fn missing_expr(f: &FieldDe, c: &Container) -> TokenStream {
     }
     let name = &f.name;
     match f.with {
-        None => quote_spanned!(f.span=> __a::missing_field::<_, __M::Error>(#name)?),
+        None => quote_spanned!(f.span=> __a::missing_field::<_, #error>(#name)?),
         Some(_) => quote!(
             return ::core::result::Result::Err(
-                <__M::Error as _serde::de::Error>::missing_field(#name),
+                <#error as _serde::de::Error>::missing_field(#name),
             )
         ),
     }
@@ -330,11 +341,11 @@ fn missing_seq_expr(f: &FieldDe, c: &Container, index: usize, expecting: &str) -
 }
 
 /// The `let __default` of a container default.
-fn let_default(c: &Container) -> TokenStream {
+fn let_default(c: &Container, ty: &TokenStream) -> TokenStream {
     match &c.default {
         Default::None => TokenStream::new(),
-        Default::Trait => quote!(let __default: Self::Value = ::core::default::Default::default();),
-        Default::Path(path) => quote_spanned!(path.span()=> let __default: Self::Value = #path();),
+        Default::Trait => quote!(let __default: #ty = ::core::default::Default::default();),
+        Default::Path(path) => quote_spanned!(path.span()=> let __default: #ty = #path();),
     }
 }
 
@@ -366,6 +377,7 @@ fn read_value(f: &FieldDe, call: TokenStream) -> (TokenStream, TokenStream) {
 
 fn emit(
     ident: &syn::Ident,
+    generics: &syn::Generics,
     name: &str,
     c: &Container,
     fields: &[FieldDe],
@@ -476,20 +488,28 @@ fn emit(
             }
         )
     };
-    let extract = live.iter().zip(&slots).map(|(f, slot)| {
-        let missing = missing_expr(f, c);
-        quote!(
-            let #slot = match #slot {
-                ::core::option::Option::Some(__v) => __v,
-                ::core::option::Option::None => #missing,
-            };
-        )
-    });
+    let extract_with = |error: TokenStream| -> Vec<TokenStream> {
+        live.iter()
+            .zip(&slots)
+            .map(|(f, slot)| {
+                let missing = missing_expr(f, c, &error);
+                quote!(
+                    let #slot = match #slot {
+                        ::core::option::Option::Some(__v) => __v,
+                        ::core::option::Option::None => #missing,
+                    };
+                )
+            })
+            .collect()
+    };
+    let extract = extract_with(quote!(__M::Error));
+    let fast_extract = extract_with(quote!(__a::DeError));
     let mut k = 0;
     let result_map = fields.iter().map(|f| {
         let member = &f.member;
         if f.skip {
-            let value = missing_expr(f, c);
+            // A skipped field's default never fails (no `missing_field`): no error type.
+            let value = missing_expr(f, c, &quote!(__a::DeError));
             quote!(#member: #value)
         } else {
             let slot = &slots[k];
@@ -533,7 +553,58 @@ fn emit(
         let var = format_ident!("__seq_{}", member);
         quote!(#member: #var)
     });
-    let let_default = let_default(c);
+    // The struct's lifetimes, each borrowed from the deserializer (`'de: 'a`).
+    let lifetimes: Vec<&syn::LifetimeParam> = generics.lifetimes().collect();
+    let lifetime_names: Vec<&syn::Lifetime> = lifetimes.iter().map(|l| &l.lifetime).collect();
+    let (_, ty_generics, where_clause) = generics.split_for_impl();
+    let where_preds = where_clause.map(|w| &w.predicates);
+    let bounds = quote!(where #('de: #lifetime_names,)* #where_preds);
+    let this = quote!(#ident #ty_generics);
+    let let_default_fast = let_default(c, &this);
+    let let_default = let_default(c, &quote!(Self::Value));
+
+    // The generated assembler (de/fast.rs): the same fields, read from the reader's
+    // access directly when `visit_map` is given it.
+    let fast_arms = live.iter().enumerate().map(|(i, f)| {
+        let fname = &f.name;
+        let slot = &slots[i];
+        let index = i as u32;
+        let ty = &f.ty;
+        let value = if f.with.is_some() {
+            let (_, wrapper) = read_value(f, TokenStream::new());
+            quote!({ #wrapper __a::Fast::value::<__DeserializeWith>(__f)?.value })
+        } else {
+            quote_spanned!(f.span=> {
+                #[allow(unused_imports)]
+                use __a::{ReadFast as _, ReadSerde as _};
+                (&__a::Read::<#ty>::NEW).read(__f)?
+            })
+        };
+        quote!(
+            #index => {
+                if ::core::option::Option::is_some(&#slot) {
+                    return ::core::result::Result::Err(
+                        <__a::DeError as _serde::de::Error>::duplicate_field(#fname),
+                    );
+                }
+                #slot = ::core::option::Option::Some(#value);
+            }
+        )
+    });
+    let fast_arms: Vec<TokenStream> = fast_arms.collect();
+    let fast_other = if c.deny_unknown_fields {
+        quote!(_ => {
+            return ::core::result::Result::Err(<__a::DeError as _serde::de::Error>::invalid_value(
+                _serde::de::Unexpected::Unsigned(u64::from(__key)),
+                &#index_expecting,
+            ));
+        })
+    } else {
+        quote!(_ => {
+            let _ = __a::Fast::value::<_serde::de::IgnoredAny>(__f)?;
+        })
+    };
+    let slot_types_fast = live.iter().map(|f| &f.ty);
 
     quote!(
         #[doc(hidden)]
@@ -545,7 +616,7 @@ fn emit(
             use ::serde as _serde;
 
             #[automatically_derived]
-            impl<'de> _serde::Deserialize<'de> for #ident {
+            impl<'de, #(#lifetimes),*> _serde::Deserialize<'de> for #this #bounds {
                 fn deserialize<__D: _serde::Deserializer<'de>>(
                     __deserializer: __D,
                 ) -> ::core::result::Result<Self, __D::Error> {
@@ -599,9 +670,32 @@ fn emit(
                         }
                     }
 
-                    struct __Visitor;
-                    impl<'de> _serde::de::Visitor<'de> for __Visitor {
-                        type Value = #ident;
+                    /// The rows of the reader's own access: the fields straight from
+                    /// the leaf cursors where the value is certain (de/fast.rs).
+                    #[inline]
+                    fn __assemble<'de, #(#lifetimes),*>(
+                        __f: &mut __a::Fast<'_, 'de>,
+                    ) -> ::core::result::Result<#this, __a::DeError> #bounds {
+                        #(let mut #slots: ::core::option::Option<#slot_types_fast> =
+                            ::core::option::Option::None;)*
+                        while let ::core::option::Option::Some(__key) = __f.next_key() {
+                            match __key {
+                                #(#fast_arms)*
+                                #fast_other
+                            }
+                        }
+                        #let_default_fast
+                        #(#fast_extract)*
+                        ::core::result::Result::Ok(#ident { #(#result_map),* })
+                    }
+
+                    struct __Visitor<'de, #(#lifetimes),*>(
+                        ::core::marker::PhantomData<(&'de (), #this)>,
+                    ) #where_clause;
+                    impl<'de, #(#lifetimes),*> _serde::de::Visitor<'de>
+                        for __Visitor<'de, #(#lifetime_names),*> #bounds
+                    {
+                        type Value = #this;
                         fn expecting(
                             &self,
                             __f: &mut ::core::fmt::Formatter<'_>,
@@ -622,6 +716,11 @@ fn emit(
                             self,
                             mut __map: __M,
                         ) -> ::core::result::Result<Self::Value, __M::Error> {
+                            if let ::core::option::Option::Some(mut __f) =
+                                __a::Fast::of(&mut __map)
+                            {
+                                return __a::done::<'de, __M, #this>(__assemble(&mut __f));
+                            }
                             #(let mut #slots: ::core::option::Option<#slot_types> =
                                 ::core::option::Option::None;)*
                             #match_keys
@@ -639,7 +738,7 @@ fn emit(
                         __deserializer,
                         #name,
                         &FIELDS,
-                        __Visitor,
+                        __Visitor(::core::marker::PhantomData),
                     )
                 }
             }

@@ -402,6 +402,40 @@ impl Cursor {
         }
     }
 
+    /// The next entry when it is held (no refill is needed): `Some(Some(i))` for value `i`,
+    /// `Some(None)` for a null; `None` when the held entries are used up (then
+    /// [`take`](Self::take) refills). Nothing is consumed: the assembler's fast path
+    /// (`fast.rs`) looks, and consumes with [`advance`](Self::advance) only when it can
+    /// give the value exactly as the serde path would.
+    #[inline(always)]
+    pub fn peek(&self) -> Option<Option<usize>> {
+        if self.pos >= self.len {
+            return None;
+        }
+        let d = if self.max_def == 0 {
+            0
+        } else {
+            prefetch(&self.def, self.pos + LEVELS_AHEAD);
+            *self.def.get(self.pos)?
+        };
+        Some((d == self.max_def).then_some(self.vpos))
+    }
+
+    /// Consumes the entry [`peek`](Self::peek) saw: what [`take`](Self::take) does after
+    /// reading it (`value`: it held a value).
+    #[inline(always)]
+    pub fn advance(&mut self, value: bool) {
+        self.pos += 1;
+        self.vpos += usize::from(value);
+    }
+
+    /// The values held (for the fast path's typed reads of value `i`, an index
+    /// [`peek`](Self::peek) gave).
+    #[inline(always)]
+    pub fn values(&self) -> &ColumnValues {
+        &self.values
+    }
+
     /// Consumes one instance: its first entry and the entries after it whose repetition
     /// level is above `rep`.
     pub fn skip(&mut self, rep: i16) -> Result<()> {

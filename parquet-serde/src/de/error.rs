@@ -13,8 +13,10 @@ use crate::error::{Error, ErrorKind};
 /// the target rejects (`invalid_value`, an unknown variant, a custom message) is
 /// [`ErrorKind::Data`].
 ///
-/// One pointer wide (the hot path returns `Result`s of it everywhere).
-pub(crate) struct DeError(Box<Inner>);
+/// One pointer wide (the hot path returns `Result`s of it everywhere). Public only for the
+/// code `#[parquet(assemble)]` generates (hidden `__assemble`).
+#[doc(hidden)]
+pub struct DeError(Box<Inner>);
 
 struct Inner {
     error: Error,

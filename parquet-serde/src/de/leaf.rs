@@ -84,7 +84,7 @@ fn lendable(prim: Prim<'_>, conv: Conv, want: Want) -> Option<Prim<'_>> {
 /// `value` with the deserializer's lifetime `'de`: how text and bytes are lent to a
 /// borrowing type.
 ///
-/// Called only where `State::lending` holds, which is set in two places, each keeping what
+/// Called only where `State::lending` holds (here and in `fast.rs`), which is set in two places, each keeping what
 /// it lends alive and unchanged for as long as `'de` can be:
 /// - the schema probe, whose stand-in values are statics (`dummy` in `state.rs`);
 /// - a [`Batch`](super::Batch)'s state: `Batch::rows` takes `&'de self`, so the batch (and
@@ -92,7 +92,7 @@ fn lendable(prim: Prim<'_>, conv: Conv, want: Want) -> Option<Prim<'_>> {
 ///   so their value buffers are never replaced, and nothing changes or frees them before the
 ///   batch is dropped: reading rows only moves the cursors' positions.
 #[inline(always)]
-fn lent<'de, V: ?Sized>(value: &V) -> &'de V {
+pub(super) fn lent<'de, V: ?Sized>(value: &V) -> &'de V {
     // SAFETY: see above: every caller runs under `State::lending`, whose two setters keep
     // the referent alive and unchanged for the whole of `'de` (statics, or the buffers of
     // a batch the rows borrow for `'de`).

@@ -59,6 +59,7 @@ mod batch;
 mod constant;
 mod cursor;
 mod error;
+pub(crate) mod fast;
 mod feed;
 mod leaf;
 mod node;
@@ -89,6 +90,7 @@ use rows::{Assembly, RowLoop};
 
 pub use batch::Batch;
 pub(crate) use constant::{ConstValue, Constant};
+pub use error::DeError;
 pub use reader::Reader;
 pub(crate) use source::IntoChunkReader;
 

@@ -1,0 +1,436 @@
+//! The generated assembler of `#[parquet(assemble)]` structs: their fields read straight
+//! from the leaf cursors, with no visitor per value.
+//!
+//! The `Deserialize` the derive writes (`parquet-derive/src/assemble.rs`) starts its
+//! `visit_map` with [`Fast::of`]: when the map is the reader's own struct access (and not
+//! the schema probe's, nor a plan with partition constants), it reads the fields through
+//! [`Fast`] instead of through `MapAccess`. Each field's value is read by
+//! `(&Read::<T>::NEW).read(fast)`:
+//! - for the scalar types below ([`ReadFast`]), the cursor's next entry is looked at and,
+//!   when it is a case whose answer is certain (a non-null `INT64` for an `i64`, a null for
+//!   an `Option`, UTF-8 text for a `String`, ...), consumed and returned;
+//! - anything else (every other type, a null for a non-`Option`, a conversion by a logical
+//!   type, a value the target may reject, a cursor that must be refilled) goes to
+//!   [`ReadSerde`]: `MapAccess::next_value` on the very access the serde path uses, from
+//!   the same position, so values, conversions and errors (with their column and row) are
+//!   the serde path's by construction.
+//!
+//! `ReadFast` is implemented on `Read<T>` and `ReadSerde` on `&Read<T>`: method lookup on
+//! a `&Read<T>` finds the first when it exists for `T`, else the second (autoref
+//! specialization, resolved at compile time per field type).
+
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+
+use serde::de::{self, Deserialize, MapAccess};
+
+use crate::core::values::ColumnValues;
+
+use super::access::StructAccess;
+use super::cursor::Cursor;
+use super::error::DeError;
+use super::tree::{Conv, Kind};
+
+/// The fields of one struct being assembled: the reader's [`StructAccess`], seen by the
+/// generated code.
+#[doc(hidden)]
+pub struct Fast<'m, 'de> {
+    // Only `next` and the state behind `st` are ever written through this reference (never
+    // a field that holds a lifetime): see `Fast::of`.
+    acc: &'m mut StructAccess<'m, 'm>,
+    /// The deserializer's lifetime: what text is lent for, while the state lends.
+    de: PhantomData<&'de ()>,
+}
+
+/// The reader's struct access, as `visit_map` receives it (`NodeDe::strukt` passes
+/// `&mut access`).
+type Ours<'a, 'b, 'c> = &'a mut StructAccess<'b, 'c>;
+
+impl<'m, 'de> Fast<'m, 'de> {
+    /// The fast view of `map`: `Some` when `map` is the reader's struct access over a plan
+    /// that hands fields by index, with no partition constants, outside the schema probe.
+    #[inline(always)]
+    pub fn of<M: MapAccess<'de>>(map: &'m mut M) -> Option<Fast<'m, 'de>> {
+        if typeid::of::<M>() != typeid::of::<Ours<'_, '_, '_>>() {
+            return None;
+        }
+        // SAFETY: `M` is `&mut StructAccess<'b, 'c>` for some lifetimes (`typeid` compares
+        // types with their lifetimes erased, and no other type has this id). `map` is
+        // borrowed for `'m`, so `'b` and `'c` outlive `'m`: the access and everything it
+        // refers to live at least as long as the reference made here. Its lifetimes are
+        // shortened to `'m` behind a `&mut`, which would be unsound only if a value holding
+        // the shorter lifetime were written back into it: `Fast` never writes any of its
+        // reference fields (`tree`, `st`, `plan`, `keys`), only `next` (a `usize`) and the
+        // `State` behind `st` (which holds no lifetime).
+        #[allow(unsafe_code)]
+        let acc = unsafe { &mut **(map as *mut M).cast::<Ours<'m, 'm, 'm>>() };
+        if acc.keys.is_none() || acc.st.probing() || !acc.plan.constants.is_empty() {
+            return None;
+        }
+        #[cfg(test)]
+        tests::USED.with(|n| n.set(n.get() + 1));
+        Some(Fast {
+            acc,
+            de: PhantomData,
+        })
+    }
+
+    /// The index of the next field the file has (the generated identifier's numbering),
+    /// `None` after the last.
+    #[inline(always)]
+    pub fn next_key(&self) -> Option<u32> {
+        if self.acc.next >= self.acc.plan.entries.len() {
+            return None;
+        }
+        self.acc.keys?.get(self.acc.next).copied()
+    }
+
+    /// The next field's value through `T`'s `Deserialize`: the serde path's
+    /// `MapAccess::next_value`, on the same access.
+    #[inline(always)]
+    pub fn value<T: Deserialize<'de>>(&mut self) -> Result<T, DeError> {
+        MapAccess::<'de>::next_value::<T>(&mut *self.acc)
+    }
+
+    /// The next field's leaf cursor and conversion, when the field is a leaf that is not
+    /// repeated (the serde path reads such a field straight from its cursor).
+    #[inline(always)]
+    fn leaf(&mut self) -> Option<(&mut Cursor, Conv)> {
+        let &(_, child) = self.acc.plan.entries.get(self.acc.next)?;
+        let node = self.acc.tree.nodes.get(child)?;
+        let Kind::Leaf { col, conv, .. } = node.kind else {
+            return None;
+        };
+        if node.is_repeated() {
+            return None;
+        }
+        let cursor = self.acc.st.cursors.get_mut(col)?.as_mut()?;
+        Some((cursor, conv))
+    }
+
+    /// The next field's non-null value, when `get` gives it for the cursor's values, the
+    /// value's index and the leaf's conversion; consumed only then.
+    #[inline(always)]
+    fn scalar<T>(&mut self, get: impl FnOnce(&mut Cursor, usize, Conv) -> Option<T>) -> Option<T> {
+        let (cursor, conv) = self.leaf()?;
+        let i = cursor.peek()??;
+        let value = get(cursor, i, conv)?;
+        cursor.advance(true);
+        self.acc.next += 1;
+        Some(value)
+    }
+
+    /// Whether text is lent to the rows for `'de` (see `State::lending`).
+    #[inline(always)]
+    fn lending(&self) -> bool {
+        self.acc.st.lending()
+    }
+
+    /// [`scalar`](Self::scalar) for an `Option` target: a null is `None`.
+    #[inline(always)]
+    fn optional<T>(
+        &mut self,
+        get: impl FnOnce(&mut Cursor, usize, Conv) -> Option<T>,
+    ) -> Option<Option<T>> {
+        let (cursor, conv) = self.leaf()?;
+        let value = match cursor.peek()? {
+            None => {
+                cursor.advance(false);
+                None
+            }
+            Some(i) => {
+                let value = get(cursor, i, conv)?;
+                cursor.advance(true);
+                Some(value)
+            }
+        };
+        self.acc.next += 1;
+        Some(value)
+    }
+}
+
+/// The error of a fast assembly as the access's own error type (which it is: `Fast` is
+/// made only over the reader's access, whose error is [`DeError`]).
+#[doc(hidden)]
+#[inline(always)]
+pub fn done<'de, M: MapAccess<'de>, T>(result: Result<T, DeError>) -> Result<T, M::Error> {
+    result.map_err(cast_error::<M::Error>)
+}
+
+#[cold]
+fn cast_error<E: de::Error>(e: DeError) -> E {
+    if typeid::of::<E>() == typeid::of::<DeError>() {
+        let e = ManuallyDrop::new(e);
+        // SAFETY: `E` is `DeError` (same type id, and `DeError` has no lifetime parameter,
+        // so no other type shares it); `e` is not dropped (ManuallyDrop), so the value is
+        // moved, not duplicated.
+        #[allow(unsafe_code)]
+        return unsafe { std::ptr::read((&*e as *const DeError).cast::<E>()) };
+    }
+    // Not reached (see `done`); kept so that a mistake degrades into a message.
+    E::custom(e)
+}
+
+/// The reader of a field of type `T` (see the module docs).
+#[doc(hidden)]
+pub struct Read<T>(PhantomData<T>);
+
+impl<T> Read<T> {
+    /// The reader.
+    pub const NEW: Self = Read(PhantomData);
+}
+
+/// A field read through its `Deserialize` (every type).
+#[doc(hidden)]
+pub trait ReadSerde<'de, T> {
+    /// The next field's value.
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<T, DeError>;
+}
+
+impl<'de, T: Deserialize<'de>> ReadSerde<'de, T> for &Read<T> {
+    #[inline(always)]
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<T, DeError> {
+        fast.value()
+    }
+}
+
+/// A field read from its cursor when the value is certain, else through its
+/// `Deserialize`.
+#[doc(hidden)]
+pub trait ReadFast<'de, T> {
+    /// The next field's value.
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<T, DeError>;
+}
+
+/// `ReadFast` for a scalar and its `Option`: `$get` maps (values, index, conversion) to
+/// the value in the cases where the serde path gives exactly that value.
+macro_rules! read_fast {
+    ($t:ty, $get:expr) => {
+        impl<'de> ReadFast<'de, $t> for Read<$t> {
+            #[inline(always)]
+            fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<$t, DeError> {
+                match fast.scalar($get) {
+                    Some(v) => Ok(v),
+                    None => fast.value(),
+                }
+            }
+        }
+        impl<'de> ReadFast<'de, Option<$t>> for Read<Option<$t>> {
+            #[inline(always)]
+            fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Option<$t>, DeError> {
+                match fast.optional($get) {
+                    Some(v) => Ok(v),
+                    None => fast.value(),
+                }
+            }
+        }
+    };
+}
+
+// What the serde path gives (leaf.rs, `visit_value` and `natural`): INT64 and INT32 without
+// a conversion go to the visitor as `visit_i64` / `visit_i32` (an `i64` widens an `i32`
+// for free); unsigned ones as `visit_u64` / `visit_u32`; DOUBLE, FLOAT and BOOLEAN as
+// themselves; text (a STRING, ENUM or JSON leaf whose buffer is UTF-8) as the owned
+// `String` built ahead or as `visit_str`.
+read_fast!(i64, |c: &mut Cursor, i, conv| match (c.values(), conv) {
+    (ColumnValues::Int64(v), Conv::Plain) => v.get(i).copied(),
+    (ColumnValues::Int32(v), Conv::Plain) => v.get(i).map(|&x| i64::from(x)),
+    _ => None,
+});
+read_fast!(i32, |c: &mut Cursor, i, conv| match (c.values(), conv) {
+    (ColumnValues::Int32(v), Conv::Plain) => v.get(i).copied(),
+    _ => None,
+});
+read_fast!(u64, |c: &mut Cursor, i, conv| match (c.values(), conv) {
+    (ColumnValues::Int64(v), Conv::Unsigned) => v.get(i).map(|&x| x as u64),
+    _ => None,
+});
+read_fast!(u32, |c: &mut Cursor, i, conv| match (c.values(), conv) {
+    (ColumnValues::Int32(v), Conv::Unsigned) => v.get(i).map(|&x| x as u32),
+    _ => None,
+});
+read_fast!(f64, |c: &mut Cursor, i, conv| match (c.values(), conv) {
+    (ColumnValues::Double(v), Conv::Plain) => v.get(i).copied(),
+    _ => None,
+});
+read_fast!(f32, |c: &mut Cursor, i, conv| match (c.values(), conv) {
+    (ColumnValues::Float(v), Conv::Plain) => v.get(i).copied(),
+    _ => None,
+});
+read_fast!(bool, |c: &mut Cursor, i, conv| match (c.values(), conv) {
+    (ColumnValues::Boolean(v), Conv::Plain) => v.get(i).copied(),
+    _ => None,
+});
+read_fast!(String, |c: &mut Cursor, i, conv| {
+    if conv != Conv::String {
+        return None;
+    }
+    match c.take_owned(i) {
+        Some(s) => Some(s),
+        None => c.text_at(i).map(str::to_owned),
+    }
+});
+
+/// Text borrowed from the column for `'de`: what `leaf::visit_lent_str` gives. Called only
+/// after [`Fast::lending`] said the state lends (else the serde path runs, whose `&str` then
+/// fails as serde words it).
+fn lent_text<'de>(c: &mut Cursor, i: usize, conv: Conv) -> Option<&'de str> {
+    if !matches!(conv, Conv::String | Conv::Plain) {
+        return None;
+    }
+    c.text_at(i).map(|s| -> &'de str { super::leaf::lent(s) })
+}
+
+impl<'de: 'a, 'a> ReadFast<'de, &'a str> for Read<&'a str> {
+    #[inline(always)]
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<&'a str, DeError> {
+        if fast.lending() {
+            if let Some(v) = fast.scalar(lent_text) {
+                return Ok(v);
+            }
+        }
+        fast.value()
+    }
+}
+
+impl<'de: 'a, 'a> ReadFast<'de, Option<&'a str>> for Read<Option<&'a str>> {
+    #[inline(always)]
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Option<&'a str>, DeError> {
+        if fast.lending() {
+            if let Some(v) = fast.optional(lent_text) {
+                return Ok(v);
+            }
+        }
+        fast.value()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+    use std::cell::Cell;
+    use std::collections::BTreeMap;
+
+    use serde::de::value::MapDeserializer;
+
+    use super::*;
+
+    thread_local! {
+        /// Structs this thread assembled through `Fast`.
+        pub(super) static USED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn used() -> usize {
+        USED.with(Cell::get)
+    }
+
+    #[derive(
+        Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, crate::ParquetSchema,
+    )]
+    #[parquet(crate = "crate")]
+    struct Plain {
+        a: i64,
+        b: String,
+        c: Option<f64>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate", assemble)]
+    struct Fastened {
+        a: i64,
+        b: String,
+        c: Option<f64>,
+    }
+
+    #[derive(Debug, PartialEq, serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate", assemble)]
+    struct Lent<'a> {
+        a: i64,
+        b: &'a str,
+        c: Option<&'a str>,
+        d: Cow<'a, str>,
+    }
+
+    fn plain(n: i64) -> Vec<Plain> {
+        (0..n)
+            .map(|i| Plain {
+                a: i,
+                b: format!("b{i}"),
+                c: (i % 3 != 0).then_some(i as f64 / 2.0),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_the_readers_own_access_is_fast() {
+        let mut map = MapDeserializer::<_, DeError>::new(BTreeMap::from([("a", 1i64)]).into_iter());
+        assert!(Fast::<'_, '_>::of(&mut map).is_none());
+        // Through serde's own maps, the generated impl is serde's (JSON here).
+        let before = used();
+        let v: Fastened = serde_json::from_str(r#"{"a": 1, "b": "x", "c": null}"#).unwrap();
+        assert_eq!(v.b, "x");
+        assert_eq!(used(), before);
+    }
+
+    #[test]
+    fn assembled_rows_go_the_fast_way_and_equal_serdes() {
+        let rows = plain(1000);
+        let bytes = crate::to_vec(&rows).unwrap();
+        let before = used();
+        let fast: Vec<Fastened> = crate::from_slice(&bytes).unwrap();
+        // One struct per row (the probe goes the serde way, and is not counted).
+        assert_eq!(used() - before, rows.len());
+        let before = used();
+        let slow: Vec<Plain> = crate::from_slice(&bytes).unwrap();
+        assert_eq!(used(), before);
+        assert_eq!(slow, rows);
+        let fast: Vec<Plain> = fast
+            .into_iter()
+            .map(|f| Plain {
+                a: f.a,
+                b: f.b,
+                c: f.c,
+            })
+            .collect();
+        assert_eq!(fast, rows);
+    }
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct Texts {
+        a: i64,
+        b: String,
+        c: Option<String>,
+        d: String,
+    }
+
+    #[test]
+    fn borrowed_rows_go_the_fast_way_and_borrow() {
+        let rows: Vec<Texts> = (0..100)
+            .map(|i| Texts {
+                a: i,
+                b: format!("b{i}"),
+                c: (i % 3 != 0).then(|| format!("c{i}")),
+                d: format!("d{i}"),
+            })
+            .collect();
+        let bytes = crate::to_vec(&rows).unwrap();
+        let mut seen = 0;
+        for batch in crate::Reader::<_, Lent<'static>>::new(&bytes[..])
+            .unwrap()
+            .batches()
+        {
+            let batch = batch.unwrap();
+            let before = used();
+            let got: Vec<Lent<'_>> = batch.rows().unwrap();
+            assert_eq!(used() - before, got.len());
+            for (g, r) in got.iter().zip(&rows[seen..]) {
+                assert_eq!((g.a, g.b, g.c), (r.a, r.b.as_str(), r.c.as_deref()));
+                // A `Cow` without `#[serde(borrow)]` is owned, as serde's derive makes it.
+                assert!(matches!(g.d, Cow::Owned(ref d) if *d == r.d));
+            }
+            seen += got.len();
+        }
+        assert_eq!(seen, rows.len());
+    }
+}
