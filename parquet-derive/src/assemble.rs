@@ -74,7 +74,7 @@ const UNSUPPORTED_CONTAINER: &[&str] = &[
 ];
 
 /// Keys of `#[serde(...)]` on a field this derive does not write.
-const UNSUPPORTED_FIELD: &[&str] = &["flatten", "borrow", "bound", "getter", "other"];
+const UNSUPPORTED_FIELD: &[&str] = &["flatten", "bound", "getter", "other"];
 
 /// The `Deserialize` impl and the assembler registration of `input`, which carries
 /// `#[parquet(assemble)]` at `span`.
@@ -255,6 +255,19 @@ fn field_de(field: &syn::Field, c: &Container, errors: &mut Errors) -> Option<Fi
                 aliases.push(lit.value());
             }
             "skip" | "skip_deserializing" => skip = true,
+            // serde's `borrow` adds `'de: 'a` bounds (this derive borrows every lifetime
+            // anyway), and on a `Cow<str>` or `Cow<[u8]>` field it also makes the value
+            // borrowed, which this derive does not write.
+            "borrow" => {
+                if is_cow_of_text(&field.ty) {
+                    errors.at(
+                        meta.path.span(),
+                        "`#[serde(borrow)]` on a `Cow` field cannot be used with \
+                         `#[parquet(assemble)]`: borrow the text as `&str` or `&[u8]`",
+                    );
+                }
+                return Ok(false);
+            }
             "default" => default = parse_default(meta)?,
             "with" => {
                 let lit: LitStr = meta.value()?.parse()?;
@@ -296,6 +309,30 @@ fn field_de(field: &syn::Field, c: &Container, errors: &mut Errors) -> Option<Fi
         default,
         with,
         span: field.ty.span(),
+    })
+}
+
+/// Whether `ty` is `Cow<_, str>` or `Cow<_, [u8]>`, the fields serde's `borrow` makes
+/// borrowed (serde_derive's `is_cow`).
+fn is_cow_of_text(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    if last.ident != "Cow" {
+        return false;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return false;
+    };
+    args.args.iter().any(|a| match a {
+        syn::GenericArgument::Type(syn::Type::Path(p)) => p.path.is_ident("str"),
+        syn::GenericArgument::Type(syn::Type::Slice(s)) => {
+            matches!(&*s.elem, syn::Type::Path(p) if p.path.is_ident("u8"))
+        }
+        _ => false,
     })
 }
 
@@ -565,21 +602,27 @@ fn emit(
 
     // The generated assembler (de/fast.rs): the same fields, read from the reader's
     // access directly when `visit_map` is given it.
+    let fast_values: Vec<TokenStream> = live
+        .iter()
+        .map(|f| {
+            let ty = &f.ty;
+            if f.with.is_some() {
+                let (_, wrapper) = read_value(f, TokenStream::new());
+                quote!({ #wrapper __a::Fast::value::<__DeserializeWith>(__f)?.value })
+            } else {
+                quote_spanned!(f.span=> {
+                    #[allow(unused_imports)]
+                    use __a::{ReadFast as _, ReadSerde as _};
+                    (&__a::Read::<#ty>::NEW).read(__f)?
+                })
+            }
+        })
+        .collect();
     let fast_arms = live.iter().enumerate().map(|(i, f)| {
         let fname = &f.name;
         let slot = &slots[i];
         let index = i as u32;
-        let ty = &f.ty;
-        let value = if f.with.is_some() {
-            let (_, wrapper) = read_value(f, TokenStream::new());
-            quote!({ #wrapper __a::Fast::value::<__DeserializeWith>(__f)?.value })
-        } else {
-            quote_spanned!(f.span=> {
-                #[allow(unused_imports)]
-                use __a::{ReadFast as _, ReadSerde as _};
-                (&__a::Read::<#ty>::NEW).read(__f)?
-            })
-        };
+        let value = &fast_values[i];
         quote!(
             #index => {
                 if ::core::option::Option::is_some(&#slot) {
@@ -592,6 +635,7 @@ fn emit(
         )
     });
     let fast_arms: Vec<TokenStream> = fast_arms.collect();
+
     let fast_other = if c.deny_unknown_fields {
         quote!(_ => {
             return ::core::result::Result::Err(<__a::DeError as _serde::de::Error>::invalid_value(
@@ -676,6 +720,12 @@ fn emit(
                     fn __assemble<'de, #(#lifetimes),*>(
                         __f: &mut __a::Fast<'_, 'de>,
                     ) -> ::core::result::Result<#this, __a::DeError> #bounds {
+                        if __f.sequential(#n) {
+                            // Every field, in order: read one after the other.
+                            #let_default_fast
+                            #(let #slots = #fast_values;)*
+                            return ::core::result::Result::Ok(#ident { #(#result_map),* });
+                        }
                         #(let mut #slots: ::core::option::Option<#slot_types_fast> =
                             ::core::option::Option::None;)*
                         while let ::core::option::Option::Some(__key) = __f.next_key() {

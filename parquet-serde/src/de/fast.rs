@@ -29,7 +29,7 @@ use crate::core::values::ColumnValues;
 use super::access::StructAccess;
 use super::cursor::Cursor;
 use super::error::DeError;
-use super::tree::{Conv, Kind};
+use super::tree::Conv;
 
 /// The fields of one struct being assembled: the reader's [`StructAccess`], seen by the
 /// generated code.
@@ -85,6 +85,13 @@ impl<'m, 'de> Fast<'m, 'de> {
         self.acc.keys?.get(self.acc.next).copied()
     }
 
+    /// Whether the file has the struct's `n` fields in the struct's order (the generated
+    /// code then reads them one after the other, with no key per field).
+    #[inline(always)]
+    pub fn sequential(&self, n: usize) -> bool {
+        self.acc.plan.sequential && self.acc.next == 0 && self.acc.plan.entries.len() == n
+    }
+
     /// The next field's value through `T`'s `Deserialize`: the serde path's
     /// `MapAccess::next_value`, on the same access.
     #[inline(always)]
@@ -96,14 +103,7 @@ impl<'m, 'de> Fast<'m, 'de> {
     /// repeated (the serde path reads such a field straight from its cursor).
     #[inline(always)]
     fn leaf(&mut self) -> Option<(&mut Cursor, Conv)> {
-        let &(_, child) = self.acc.plan.entries.get(self.acc.next)?;
-        let node = self.acc.tree.nodes.get(child)?;
-        let Kind::Leaf { col, conv, .. } = node.kind else {
-            return None;
-        };
-        if node.is_repeated() {
-            return None;
-        }
+        let (col, conv) = (*self.acc.plan.leaves.get(self.acc.next)?)?;
         let cursor = self.acc.st.cursors.get_mut(col)?.as_mut()?;
         Some((cursor, conv))
     }

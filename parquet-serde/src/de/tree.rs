@@ -210,6 +210,13 @@ pub(crate) struct StructPlan {
     /// [`assemble`](super::assemble)): the field index of each entry, then of each constant,
     /// handed to its visitor instead of the name.
     pub keys: Option<Vec<u32>>,
+    /// The keys are `0, 1, 2, ...` (every field the file has, in the struct's order) and
+    /// there are no constants: a generated assembler may read the fields one after the
+    /// other (see [`fast`](super::fast)).
+    pub sequential: bool,
+    /// Per entry, its leaf column and conversion when the entry is a leaf that is not
+    /// repeated (what the generated assembler reads straight from the cursor).
+    pub leaves: Vec<Option<(usize, Conv)>>,
 }
 
 /// The compiled schema.
@@ -502,12 +509,28 @@ impl Tree {
         }
         let keys =
             (indexes.is_some() && keys.len() == entries.len() + constants.len()).then_some(keys);
+        let sequential = constants.is_empty()
+            && keys
+                .as_ref()
+                .is_some_and(|k| k.iter().enumerate().all(|(i, &k)| k as usize == i));
+        let leaves = entries
+            .iter()
+            .map(|&(_, child)| {
+                let n = &self.nodes[child];
+                match n.kind {
+                    Kind::Leaf { col, conv, .. } if !n.is_repeated() => Some((col, conv)),
+                    _ => None,
+                }
+            })
+            .collect();
         StructPlan {
             fields,
             entries,
             extra,
             constants,
             keys,
+            sequential,
+            leaves,
         }
     }
 
