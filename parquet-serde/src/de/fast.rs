@@ -274,6 +274,7 @@ read_fast!(String, |c: &mut Cursor, i, conv| {
 /// Text borrowed from the column for `'de`: what `leaf::visit_lent_str` gives. Called only
 /// after [`Fast::lending`] said the state lends (else the serde path runs, whose `&str` then
 /// fails as serde words it).
+#[inline(always)]
 fn lent_text<'de>(c: &mut Cursor, i: usize, conv: Conv) -> Option<&'de str> {
     if !matches!(conv, Conv::String | Conv::Plain) {
         return None;
