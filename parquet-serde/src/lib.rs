@@ -47,7 +47,7 @@
 //! | write rows as they come, one row group buffered at a time | [`Writer`] |
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
-//! | read rows of my struct with the least work per field | `#[parquet(assemble)]` on the derived struct: the derive writes its `Deserialize` (see [`core::schema::typed`]) |
+//! | read rows of my struct with the least work per field | `#[parquet(assemble)]` on the derived struct (owned or borrowing): the derive writes its `Deserialize`, whose fields are read straight from the columns (see [`core::schema::typed`]) |
 //! | read rows whose `&str`, `&[u8]` and `Cow` fields borrow from the decoded pages (no allocation per value) | [`Reader::batches`] and [`Batch::rows`] (below; with [`Reader::filter`], or [`dataset::DatasetReader::next_batch`]) |
 //! | read all rows of a `Send` type fastest: row groups assembled on several threads | [`Reader::read_all_par`] |
 //! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`] |

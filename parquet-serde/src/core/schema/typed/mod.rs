@@ -205,29 +205,37 @@
 //!
 //! # `#[parquet(assemble)]`: the derive writes `Deserialize` too
 //!
-//! `#[parquet(assemble)]` on a struct with named fields (no type parameters or lifetimes)
-//! makes the derive also write the struct's `Deserialize`, in place of
+//! `#[parquet(assemble)]` on a struct with named fields (no type or const parameters;
+//! lifetimes are allowed) makes the derive also write the struct's `Deserialize`, in place of
 //! `#[derive(Deserialize)]` (deriving both is a compile error: two impls). The impl is serde's
 //! derive, item for item, for the attributes it accepts: `rename`, `rename_all`, `alias`,
 //! `default` (on fields and on the struct, with or without a path), `skip`,
-//! `skip_deserializing`, `with` / `deserialize_with`, `deny_unknown_fields`; it reads JSON or
-//! any other format as serde's would, with the same errors. Attributes it does not mirror
-//! (`flatten`, `borrow`, `from`, `try_from`, `transparent`, `tag`, `untagged`, `remote`,
-//! `bound`, ...) are compile errors at the attribute.
+//! `skip_deserializing`, `with` / `deserialize_with` (on structs without lifetimes),
+//! `borrow` (except on a `Cow<str>` or `Cow<[u8]>` field), `deny_unknown_fields`; it reads
+//! JSON or any other format as serde's would, with the same errors. Attributes it does not
+//! mirror (`flatten`, `from`, `try_from`, `transparent`, `tag`, `untagged`, `remote`,
+//! `bound`, ...) are compile errors at the attribute. Every lifetime of the struct is
+//! borrowed from the deserializer (`'de: 'a`), as serde's `borrow` would make it; a
+//! `Cow<'a, str>` field reads owned, as serde's derive reads it without `borrow` (borrow the
+//! text as `&'a str` instead).
 //!
 //! What it buys: every read of the type (`from_slice`, [`Reader`](crate::Reader), datasets,
-//! nested inside other types) hands each field to the struct's visitor as its index, which the
-//! written impl maps by one jump, instead of its name, which serde's derive compares against
-//! every field name, per field, per row. Values, conversions, levels, errors and their
-//! locations are the serde path's: the reader does this only for the field list the written
-//! impl registered, and the index it hands for a name is the one that impl's identifier maps
-//! the name to (both from one list the derive wrote).
+//! [`Batch::rows`](crate::Batch::rows), nested inside other types) reads each field straight
+//! from its column where the value is certain: a non-null `INT64` into an `i64`, a `DOUBLE`
+//! into an `f64`, UTF-8 text into a `String` (or, for rows that borrow from a
+//! [`Batch`](crate::Batch), into a `&str`), a null into an `Option`; when the file has every
+//! field in the struct's order, one after the other with no key per field. Anything else (a
+//! list, a map, an enum, a nested struct, a conversion by a logical type, a value the field
+//! may reject, a null into a non-`Option`) goes to the field type's own `Deserialize`,
+//! through the same deserializer the serde path uses, at the same position: values,
+//! conversions, levels, errors and their locations are the serde path's by construction.
+//! Fields go to that path by index (one jump), not by name.
 //!
 //! Why an opt-in that writes the impl, not a fast path for every derived type: nothing at
 //! compile time proves that a type's `Deserialize` is serde's derive with the attributes
 //! this derive sees (it may be written by hand or by another macro), and the readers take
-//! any `T: DeserializeOwned`, so they cannot ask the type for anything else. Writing the
-//! impl from the same parse makes the fast path the meaning of a row by construction.
+//! any `T: Deserialize`, so they cannot ask the type for anything else. Writing the impl
+//! from the same parse makes the fast path the meaning of a row by construction.
 //!
 //! ```
 //! use parquet_serde::ParquetSchema;
@@ -249,6 +257,22 @@
 //! // The written Deserialize is serde's for other formats too.
 //! let line: Line = serde_json::from_str(r#"{"time": 2, "message": "x"}"#).unwrap();
 //! assert_eq!(line, Line { ts: 2, message: "x".into(), user: None });
+//!
+//! // Rows that borrow their text from a batch of decoded pages.
+//! #[derive(Debug, Serialize, ParquetSchema)]
+//! #[parquet(assemble)]
+//! struct LineRef<'a> {
+//!     ts: i64,
+//!     message: &'a str,
+//!     user: Option<&'a str>,
+//! }
+//!
+//! let reader = parquet_serde::Reader::<_, LineRef<'static>>::new(&bytes[..]).unwrap();
+//! for batch in reader.batches() {
+//!     let batch = batch.unwrap();
+//!     let rows: Vec<LineRef<'_>> = batch.rows().unwrap();
+//!     assert_eq!((rows[0].ts, rows[0].message, rows[0].user), (1, "up", None));
+//! }
 //! ```
 //!
 //! # serde's attributes
