@@ -5,4 +5,7 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+    // `#[parquet(assemble)]`: each attribute and shape it cannot mirror is an error at the
+    // attribute (or the generics) saying so.
+    t.compile_fail("tests/ui/assemble/*.rs");
 }
