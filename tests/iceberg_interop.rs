@@ -401,11 +401,19 @@ fn pyiceberg_reads_the_tracing_layers_table() {
         .build()
         .unwrap();
     let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
-    let line = line!() + 4;
-    tracing::dispatcher::with_default(&dispatch, || {
+    // The event and the line to expect come from one macro call: inside a macro, `line!()`
+    // (this one and the one in `tracing::error!`) is the line of the outermost call, so
+    // the two agree however the call is laid out.
+    macro_rules! error_at_line {
+        ($($event:tt)*) => {{
+            tracing::error!($($event)*);
+            line!()
+        }};
+    }
+    let line = tracing::dispatcher::with_default(&dispatch, || {
         let span = tracing::info_span!("request", route = "/users", attempt = 2u64);
         let _in = span.enter();
-        tracing::error!(
+        let line = error_at_line!(
             status = 500u64,
             who = "ann",
             big = u64::MAX,
@@ -413,6 +421,7 @@ fn pyiceberg_reads_the_tracing_layers_table() {
         );
         drop(_in);
         tracing::info!("no fields");
+        line
     });
     guard.close().unwrap();
     if let Some(e) = table.take_last_error() {

@@ -442,3 +442,65 @@ fn snapshots_of_running_files_hold_the_flushed_rows_and_refuse_bad_files() {
     let all: Vec<Row> = parquet_serde::from_path(&files[0]).unwrap();
     assert_eq!(all.len(), 26);
 }
+
+/// Rows with a VARIANT column that the writer's options shred.
+#[derive(Serialize, Deserialize, ParquetSchema, Debug, PartialEq, Clone)]
+struct VariantRow {
+    seq: u64,
+    #[parquet(variant)]
+    attrs: Option<serde_json::Value>,
+}
+
+#[derive(ParquetSchema)]
+#[allow(dead_code)]
+struct Attrs {
+    status: i64,
+}
+
+/// A writer whose options shred a VARIANT column writes its data file shredded, and its
+/// journal's header says so: a snapshot (and recovery, which rebuild the file from the
+/// header, the checkpointed row groups and the journaled rows) has the schema of the file
+/// being written and every flushed row. With the unshredded schema in the header the
+/// checkpoint's row groups had more columns than the schema and nothing was readable
+/// (tests/log_shred_crash.rs kills such a writer).
+#[test]
+fn a_shredding_writers_journal_holds_the_shredded_schema() {
+    let row = |seq: u64| VariantRow {
+        seq,
+        attrs: match seq % 3 {
+            0 => None,
+            1 => Some(serde_json::json!({"status": seq})),
+            _ => Some(serde_json::json!({"status": "text", "other": seq})),
+        },
+    };
+    let options = WriterOptions::default()
+        .row_group_rows(10)
+        .shred_variant_as::<Attrs>("attrs");
+    let dir = tempfile::tempdir().unwrap();
+    let mut logs = LogWriter::<VariantRow>::builder(dir.path())
+        .options(options.clone())
+        .open()
+        .unwrap();
+    for seq in 0..25 {
+        logs.write(&row(seq)).unwrap();
+    }
+    // Two row groups checkpointed, five rows journaled.
+    logs.flush().unwrap();
+    let schema = |bytes: &[u8]| {
+        parquet_serde::core::file::FileReader::new(bytes)
+            .unwrap()
+            .schema()
+            .to_string()
+    };
+    let expected = schema(&parquet_serde::to_vec_with(&[row(1)], options).unwrap());
+    assert!(expected.contains("typed_value"), "{expected}");
+    let files = UnfinishedFile::list(dir.path()).unwrap();
+    let bytes = UnfinishedFile::snapshot(&files[0].journal)
+        .unwrap()
+        .unwrap();
+    assert_eq!(schema(&bytes), expected);
+    let rows: Vec<VariantRow> = parquet_serde::from_slice(&bytes).unwrap();
+    assert_eq!(rows, (0..25).map(row).collect::<Vec<_>>());
+    let files = logs.close().unwrap();
+    assert_eq!(schema(&std::fs::read(&files[0]).unwrap()), expected);
+}

@@ -102,9 +102,9 @@ impl<T: Serialize + ParquetSchema> ActiveFile<T> {
     ) -> Result<Self> {
         let stem = names::new_stem();
         let (schema, _) = crate::ser::schema_of::<T>()?;
-        // The schema the writer below writes (field ids for an Iceberg table): recovery
-        // rebuilds the file from this header.
-        let schema = options.apply_schema_hook(schema)?;
+        // The schema the writer below writes (VARIANT columns shredded by the options,
+        // field ids for an Iceberg table): recovery rebuilds the file from this header.
+        let schema = options.file_schema(schema)?;
         let mut header = Vec::new();
         frame::put(
             journal::HEADER,

@@ -157,8 +157,7 @@ impl<W: Write, T> Writer<W, T> {
         wrapped: bool,
         options: WriterOptions,
     ) -> Result<Self> {
-        let schema = options.shred_variants(schema)?;
-        let schema = options.apply_schema_hook(schema)?;
+        let schema = options.file_schema(schema)?;
         let options = apply_column_options(&schema, options, &[])?;
         let shredder = Shredder::new(&schema, wrapped)?;
         let file = FileWriter::new(sink, schema, options)?;

@@ -729,6 +729,15 @@ impl WriterOptions {
         Schema::new(root).map_err(|e| e.context("the schema with its VARIANT columns shredded"))
     }
 
+    /// The schema a file of rows shaped by `schema` is written with: its VARIANT columns
+    /// shredded ([`shred_variant`](Self::shred_variant)), then the schema hook applied. The
+    /// one definition for the writer and for the log journal that recovery rebuilds the
+    /// file from.
+    pub(crate) fn file_schema(&self, schema: Schema) -> Result<Schema> {
+        let schema = self.shred_variants(schema)?;
+        self.apply_schema_hook(schema)
+    }
+
     /// `schema` changed by the schema hook, if one is set (field ids for an Iceberg
     /// table); unchanged otherwise, so files written for other purposes are as before.
     pub(crate) fn apply_schema_hook(&self, schema: Schema) -> Result<Schema> {
