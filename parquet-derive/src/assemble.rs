@@ -103,11 +103,14 @@ pub fn expand(
             return TokenStream::new();
         }
     };
-    if input.generics.type_params().next().is_some()
-        || input.generics.const_params().next().is_some()
-    {
+    let not_lifetime = input
+        .generics
+        .params
+        .iter()
+        .find(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
+    if let Some(param) = not_lifetime {
         errors.at(
-            input.generics.span(),
+            param.span(),
             "`#[parquet(assemble)]` needs a struct without type or const parameters (lifetimes \
              are allowed: every one is borrowed from the rows' batch)",
         );

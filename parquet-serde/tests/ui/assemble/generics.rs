@@ -1,4 +1,5 @@
-// `#[parquet(assemble)]` writes an owned `Deserialize`: no type parameters, no lifetimes.
+// `#[parquet(assemble)]` writes `Deserialize` for lifetimes only: no type parameters, and no
+// `with` on a struct that borrows.
 use serde::Serialize;
 
 #[derive(Serialize, parquet_serde::ParquetSchema)]
@@ -9,7 +10,9 @@ struct Generic<T> {
 
 #[derive(Serialize, parquet_serde::ParquetSchema)]
 #[parquet(assemble)]
-struct Borrowing<'a> {
+struct WithOnBorrowing<'a> {
+    #[serde(with = "serde_bytes")]
+    blob: &'a [u8],
     name: &'a str,
 }
 
