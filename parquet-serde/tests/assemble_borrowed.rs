@@ -162,13 +162,13 @@ fn owned(seed: u64, n: usize) -> Vec<Owned> {
                 text: text(&mut r, 4),
                 blob: text(&mut r, 3).into_bytes(),
                 cow: text(&mut r, 2),
-                maybe: (r % 3 != 0).then(|| text(&mut r, 3)),
+                maybe: (!r.is_multiple_of(3)).then(|| text(&mut r, 3)),
                 f: (r % 1000) as f64 / 8.0,
-                b: r % 2 == 0,
-                n: (r % 5 != 0).then_some((r % 100_000) as i32),
+                b: r.is_multiple_of(2),
+                n: (!r.is_multiple_of(5)).then_some((r % 100_000) as i32),
                 inner: inner(&mut r),
                 tags: (0..r % 4).map(|_| text(&mut r, 2)).collect(),
-                spans: (r % 4 != 0).then(|| (0..r % 3).map(|_| inner(&mut r)).collect()),
+                spans: (!r.is_multiple_of(4)).then(|| (0..r % 3).map(|_| inner(&mut r)).collect()),
                 attrs: (0..r % 3)
                     .map(|k| (format!("k{k}"), text(&mut r, 2)))
                     .collect(),
