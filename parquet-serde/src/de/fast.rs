@@ -29,7 +29,8 @@ use crate::core::values::ColumnValues;
 use super::access::StructAccess;
 use super::cursor::Cursor;
 use super::error::DeError;
-use super::tree::Conv;
+use super::node::NodeDe;
+use super::tree::{Conv, Kind, Shape};
 
 /// The fields of one struct being assembled: the reader's [`StructAccess`], seen by the
 /// generated code.
@@ -118,6 +119,63 @@ impl<'m, 'de> Fast<'m, 'de> {
         cursor.advance(true);
         self.acc.next += 1;
         Some(value)
+    }
+
+    /// The next field as a list whose elements are leaves, read as the serde path reads a
+    /// `Vec` there (`NodeDe::dispatch` for a sequence, then `NodeDe::list` and
+    /// `ListAccess`): each element from its cursor when `get` gives it, else through the
+    /// element type's `Deserialize` at the same position; errors at the list's path.
+    /// `None` (nothing consumed) when the field is not a LIST group of leaf elements or
+    /// is a null list (the serde path then reads or rejects it).
+    #[inline]
+    fn list<T: Deserialize<'de>>(
+        &mut self,
+        get: impl Fn(&mut Cursor, usize, Conv) -> Option<T>,
+    ) -> Option<Result<Vec<T>, DeError>> {
+        let &(_, id) = self.acc.plan.entries.get(self.acc.next)?;
+        let tree = self.acc.tree;
+        let node = tree.nodes.get(id)?;
+        let Kind::Group {
+            shape: Shape::List { repeated, element },
+            ..
+        } = node.kind
+        else {
+            return None;
+        };
+        if node.is_repeated() || element == repeated {
+            return None;
+        }
+        let leaf = tree.nodes.get(element)?;
+        let Kind::Leaf { col, conv, .. } = leaf.kind else {
+            return None;
+        };
+        if leaf.is_repeated() {
+            return None;
+        }
+        let st = &mut *self.acc.st;
+        if node.is_optional() && !matches!(st.present(tree, id), Ok(true)) {
+            return None;
+        }
+        self.acc.next += 1;
+        let mut read = || -> Result<Vec<T>, DeError> {
+            let len = st.open_list(tree, repeated)?;
+            let mut out = Vec::with_capacity(len.min(1 << 12));
+            for _ in 0..len {
+                let fast = match st.cursors.get_mut(col).and_then(Option::as_mut) {
+                    Some(c) => match c.peek() {
+                        Some(Some(i)) => get(c, i, conv).inspect(|_| c.advance(true)),
+                        _ => None,
+                    },
+                    None => None,
+                };
+                match fast {
+                    Some(v) => out.push(v),
+                    None => out.push(T::deserialize(NodeDe::field(tree, st, element))?),
+                }
+            }
+            Ok(out)
+        };
+        Some(read().map_err(|e| e.at(&node.path)))
     }
 
     /// Whether text is lent to the rows for `'de` (see `State::lending`).
@@ -211,6 +269,15 @@ macro_rules! read_fast {
             fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<$t, DeError> {
                 match fast.scalar($get) {
                     Some(v) => Ok(v),
+                    None => fast.value(),
+                }
+            }
+        }
+        impl<'de> ReadFast<'de, Vec<$t>> for Read<Vec<$t>> {
+            #[inline(always)]
+            fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Vec<$t>, DeError> {
+                match fast.list($get) {
+                    Some(v) => v,
                     None => fast.value(),
                 }
             }
@@ -433,5 +500,17 @@ mod tests {
             seen += got.len();
         }
         assert_eq!(seen, rows.len());
+    }
+}
+
+impl<'de: 'a, 'a> ReadFast<'de, Vec<&'a str>> for Read<Vec<&'a str>> {
+    #[inline(always)]
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Vec<&'a str>, DeError> {
+        if fast.lending() {
+            if let Some(v) = fast.list(lent_text) {
+                return v;
+            }
+        }
+        fast.value()
     }
 }
