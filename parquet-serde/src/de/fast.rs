@@ -19,6 +19,7 @@
 //! a `&Read<T>` finds the first when it exists for `T`, else the second (autoref
 //! specialization, resolved at compile time per field type).
 
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 
@@ -161,17 +162,73 @@ impl<'m, 'de> Fast<'m, 'de> {
             let len = st.open_list(tree, repeated)?;
             let mut out = Vec::with_capacity(len.min(1 << 12));
             for _ in 0..len {
-                let fast = match st.cursors.get_mut(col).and_then(Option::as_mut) {
-                    Some(c) => match c.peek() {
-                        Some(Some(i)) => get(c, i, conv).inspect(|_| c.advance(true)),
-                        _ => None,
-                    },
-                    None => None,
-                };
-                match fast {
+                match leaf_value(st, col, conv, &get) {
                     Some(v) => out.push(v),
                     None => out.push(T::deserialize(NodeDe::field(tree, st, element))?),
                 }
+            }
+            Ok(out)
+        };
+        Some(read().map_err(|e| e.at(&node.path)))
+    }
+
+    /// The next field as a map whose keys and values are leaves, read as the serde path
+    /// reads a `BTreeMap` there (`NodeDe::dispatch` for a map, then `NodeDe::map` and
+    /// `MapEntries`; a later equal key replaces the value, as serde's `BTreeMap` does): each
+    /// key and value from its cursor when `key`/`value` give it, else through its
+    /// `Deserialize` at the same position; errors at the map's path. `None` (nothing
+    /// consumed) when the field is not a MAP group of leaves with values, or is a null map.
+    #[inline]
+    fn map<K: Deserialize<'de> + Ord, V: Deserialize<'de>>(
+        &mut self,
+        key: impl Fn(&mut Cursor, usize, Conv) -> Option<K>,
+        value: impl Fn(&mut Cursor, usize, Conv) -> Option<V>,
+    ) -> Option<Result<BTreeMap<K, V>, DeError>> {
+        let &(_, id) = self.acc.plan.entries.get(self.acc.next)?;
+        let tree = self.acc.tree;
+        let node = tree.nodes.get(id)?;
+        let Kind::Group {
+            shape:
+                Shape::Map {
+                    kv,
+                    key: key_id,
+                    value: Some(value_id),
+                },
+            ..
+        } = node.kind
+        else {
+            return None;
+        };
+        if node.is_repeated() {
+            return None;
+        }
+        let leaf_of = |n: usize| match tree.nodes.get(n) {
+            Some(l) if !l.is_repeated() => match l.kind {
+                Kind::Leaf { col, conv, .. } => Some((col, conv)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (key_col, key_conv) = leaf_of(key_id)?;
+        let (value_col, value_conv) = leaf_of(value_id)?;
+        let st = &mut *self.acc.st;
+        if node.is_optional() && !matches!(st.present(tree, id), Ok(true)) {
+            return None;
+        }
+        self.acc.next += 1;
+        let mut read = || -> Result<BTreeMap<K, V>, DeError> {
+            let len = st.open_list(tree, kv)?;
+            let mut out = BTreeMap::new();
+            for _ in 0..len {
+                let k = match leaf_value(st, key_col, key_conv, &key) {
+                    Some(k) => k,
+                    None => K::deserialize(NodeDe::field(tree, st, key_id))?,
+                };
+                let v = match leaf_value(st, value_col, value_conv, &value) {
+                    Some(v) => v,
+                    None => V::deserialize(NodeDe::field(tree, st, value_id))?,
+                };
+                out.insert(k, v);
             }
             Ok(out)
         };
@@ -205,6 +262,22 @@ impl<'m, 'de> Fast<'m, 'de> {
         self.acc.next += 1;
         Some(value)
     }
+}
+
+/// The next value of leaf column `col` when it is not null and `get` gives it (then
+/// consumed); `None`, with nothing consumed, otherwise.
+#[inline(always)]
+fn leaf_value<T>(
+    st: &mut super::state::State,
+    col: usize,
+    conv: Conv,
+    get: &impl Fn(&mut Cursor, usize, Conv) -> Option<T>,
+) -> Option<T> {
+    let c = st.cursors.get_mut(col)?.as_mut()?;
+    let i = c.peek()??;
+    let v = get(c, i, conv)?;
+    c.advance(true);
+    Some(v)
 }
 
 /// The error of a fast assembly as the access's own error type (which it is: `Fast` is
@@ -299,11 +372,7 @@ macro_rules! read_fast {
 // for free); unsigned ones as `visit_u64` / `visit_u32`; DOUBLE, FLOAT and BOOLEAN as
 // themselves; text (a STRING, ENUM or JSON leaf whose buffer is UTF-8) as the owned
 // `String` built ahead or as `visit_str`.
-read_fast!(i64, |c: &mut Cursor, i, conv| match (c.values(), conv) {
-    (ColumnValues::Int64(v), Conv::Plain) => v.get(i).copied(),
-    (ColumnValues::Int32(v), Conv::Plain) => v.get(i).map(|&x| i64::from(x)),
-    _ => None,
-});
+read_fast!(i64, plain_i64);
 read_fast!(i32, |c: &mut Cursor, i, conv| match (c.values(), conv) {
     (ColumnValues::Int32(v), Conv::Plain) => v.get(i).copied(),
     _ => None,
@@ -328,15 +397,7 @@ read_fast!(bool, |c: &mut Cursor, i, conv| match (c.values(), conv) {
     (ColumnValues::Boolean(v), Conv::Plain) => v.get(i).copied(),
     _ => None,
 });
-read_fast!(String, |c: &mut Cursor, i, conv| {
-    if conv != Conv::String {
-        return None;
-    }
-    match c.take_owned(i) {
-        Some(s) => Some(s),
-        None => c.text_at(i).map(str::to_owned),
-    }
-});
+read_fast!(String, owned_text);
 
 /// Text borrowed from the column for `'de`: what `leaf::visit_lent_str` gives. Called only
 /// after [`Fast::lending`] said the state lends (else the serde path runs, whose `&str` then
@@ -508,6 +569,58 @@ impl<'de: 'a, 'a> ReadFast<'de, Vec<&'a str>> for Read<Vec<&'a str>> {
     fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Vec<&'a str>, DeError> {
         if fast.lending() {
             if let Some(v) = fast.list(lent_text) {
+                return v;
+            }
+        }
+        fast.value()
+    }
+}
+
+/// `ReadFast` for a `BTreeMap` of leaf keys and values: `$k`/`$v` as in `read_fast!`.
+macro_rules! read_fast_map {
+    ($($lt:lifetime)?, $kt:ty, $vt:ty, $k:expr, $v:expr) => {
+        impl<'de $(: $lt, $lt)?> ReadFast<'de, BTreeMap<$kt, $vt>> for Read<BTreeMap<$kt, $vt>> {
+            #[inline(always)]
+            fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<BTreeMap<$kt, $vt>, DeError> {
+                match fast.map($k, $v) {
+                    Some(v) => v,
+                    None => fast.value(),
+                }
+            }
+        }
+    };
+}
+
+/// An owned `String` from a text leaf, as `read_fast!(String, ..)` reads it.
+#[inline(always)]
+fn owned_text(c: &mut Cursor, i: usize, conv: Conv) -> Option<String> {
+    if conv != Conv::String {
+        return None;
+    }
+    match c.take_owned(i) {
+        Some(s) => Some(s),
+        None => c.text_at(i).map(str::to_owned),
+    }
+}
+
+/// An `i64` from an INT64 or INT32 leaf, as `read_fast!(i64, ..)` reads it.
+#[inline(always)]
+fn plain_i64(c: &mut Cursor, i: usize, conv: Conv) -> Option<i64> {
+    match (c.values(), conv) {
+        (ColumnValues::Int64(v), Conv::Plain) => v.get(i).copied(),
+        (ColumnValues::Int32(v), Conv::Plain) => v.get(i).map(|&x| i64::from(x)),
+        _ => None,
+    }
+}
+
+read_fast_map!(, String, String, owned_text, owned_text);
+read_fast_map!(, String, i64, owned_text, plain_i64);
+
+impl<'de: 'a, 'a> ReadFast<'de, BTreeMap<&'a str, &'a str>> for Read<BTreeMap<&'a str, &'a str>> {
+    #[inline(always)]
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<BTreeMap<&'a str, &'a str>, DeError> {
+        if fast.lending() {
+            if let Some(v) = fast.map(lent_text, lent_text) {
                 return v;
             }
         }
