@@ -223,12 +223,14 @@
 //! [`Batch::rows`](crate::Batch::rows), nested inside other types) reads each field straight
 //! from its column where the value is certain: a non-null `INT64` into an `i64`, a `DOUBLE`
 //! into an `f64`, UTF-8 text into a `String` (or, for rows that borrow from a
-//! [`Batch`](crate::Batch), into a `&str`), a null into an `Option`; when the file has every
-//! field in the struct's order, one after the other with no key per field. Anything else (a
-//! list, a map, an enum, a nested struct, a conversion by a logical type, a value the field
-//! may reject, a null into a non-`Option`) goes to the field type's own `Deserialize`,
-//! through the same deserializer the serde path uses, at the same position: values,
-//! conversions, levels, errors and their locations are the serde path's by construction.
+//! [`Batch`](crate::Batch), into a `&str`), a null into an `Option`; a `Vec` of those from
+//! a LIST of leaves, and a `BTreeMap` of text to text (or to `i64`) from a MAP of leaves,
+//! element by element; when the file has every field in the struct's order, one after the
+//! other with no key per field. Anything else (an enum, a nested struct, other lists and
+//! maps, a conversion by a logical type, a value the field may reject, a null into a
+//! non-`Option`) goes to the type's own `Deserialize`, through the same deserializer the
+//! serde path uses, at the same position: values, conversions, levels, errors and their
+//! locations are the serde path's by construction.
 //! Fields go to that path by index (one jump), not by name.
 //!
 //! Why an opt-in that writes the impl, not a fast path for every derived type: nothing at
