@@ -31,7 +31,7 @@ use super::access::StructAccess;
 use super::cursor::Cursor;
 use super::error::DeError;
 use super::node::NodeDe;
-use super::tree::{Conv, Kind, Shape};
+use super::tree::{Conv, Kind, Node, Shape, Tree};
 
 /// The fields of one struct being assembled: the reader's [`StructAccess`], seen by the
 /// generated code.
@@ -113,13 +113,25 @@ impl<'m, 'de> Fast<'m, 'de> {
     /// The next field's non-null value, when `get` gives it for the cursor's values, the
     /// value's index and the leaf's conversion; consumed only then.
     #[inline(always)]
-    fn scalar<T>(&mut self, get: impl FnOnce(&mut Cursor, usize, Conv) -> Option<T>) -> Option<T> {
+    fn scalar<T>(&mut self, get: impl Fn(&mut Cursor, usize, Conv) -> Option<T>) -> Option<T> {
         let (cursor, conv) = self.leaf()?;
-        let i = cursor.peek()??;
-        let value = get(cursor, i, conv)?;
-        cursor.advance(true);
+        let value = take_value(cursor, conv, &get)?;
         self.acc.next += 1;
         Some(value)
+    }
+
+    /// The next field's node when it is not repeated (a list or map read whole), and
+    /// whether it holds a value here (an optional one is present; nothing is consumed).
+    #[inline(always)]
+    fn whole_field(&mut self) -> Option<(&'m Node, bool)> {
+        let &(_, id) = self.acc.plan.entries.get(self.acc.next)?;
+        let tree: &'m Tree = self.acc.tree;
+        let node = tree.nodes.get(id)?;
+        if node.is_repeated() {
+            return None;
+        }
+        let present = !node.is_optional() || matches!(self.acc.st.present(tree, id), Ok(true));
+        Some((node, present))
     }
 
     /// The next field as a list whose elements are leaves, read as the serde path reads a
@@ -133,9 +145,8 @@ impl<'m, 'de> Fast<'m, 'de> {
         &mut self,
         get: impl Fn(&mut Cursor, usize, Conv) -> Option<T>,
     ) -> Option<Result<Vec<T>, DeError>> {
-        let &(_, id) = self.acc.plan.entries.get(self.acc.next)?;
         let tree = self.acc.tree;
-        let node = tree.nodes.get(id)?;
+        let (node, present) = self.whole_field()?;
         let Kind::Group {
             shape: Shape::List { repeated, element },
             ..
@@ -143,20 +154,11 @@ impl<'m, 'de> Fast<'m, 'de> {
         else {
             return None;
         };
-        if node.is_repeated() || element == repeated {
+        if element == repeated || !present {
             return None;
         }
-        let leaf = tree.nodes.get(element)?;
-        let Kind::Leaf { col, conv, .. } = leaf.kind else {
-            return None;
-        };
-        if leaf.is_repeated() {
-            return None;
-        }
+        let (col, conv) = tree.plain_leaf(element)?;
         let st = &mut *self.acc.st;
-        if node.is_optional() && !matches!(st.present(tree, id), Ok(true)) {
-            return None;
-        }
         self.acc.next += 1;
         let mut read = || -> Result<Vec<T>, DeError> {
             let len = st.open_list(tree, repeated)?;
@@ -184,9 +186,8 @@ impl<'m, 'de> Fast<'m, 'de> {
         key: impl Fn(&mut Cursor, usize, Conv) -> Option<K>,
         value: impl Fn(&mut Cursor, usize, Conv) -> Option<V>,
     ) -> Option<Result<BTreeMap<K, V>, DeError>> {
-        let &(_, id) = self.acc.plan.entries.get(self.acc.next)?;
         let tree = self.acc.tree;
-        let node = tree.nodes.get(id)?;
+        let (node, present) = self.whole_field()?;
         let Kind::Group {
             shape:
                 Shape::Map {
@@ -199,22 +200,12 @@ impl<'m, 'de> Fast<'m, 'de> {
         else {
             return None;
         };
-        if node.is_repeated() {
+        if !present {
             return None;
         }
-        let leaf_of = |n: usize| match tree.nodes.get(n) {
-            Some(l) if !l.is_repeated() => match l.kind {
-                Kind::Leaf { col, conv, .. } => Some((col, conv)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let (key_col, key_conv) = leaf_of(key_id)?;
-        let (value_col, value_conv) = leaf_of(value_id)?;
+        let (key_col, key_conv) = tree.plain_leaf(key_id)?;
+        let (value_col, value_conv) = tree.plain_leaf(value_id)?;
         let st = &mut *self.acc.st;
-        if node.is_optional() && !matches!(st.present(tree, id), Ok(true)) {
-            return None;
-        }
         self.acc.next += 1;
         let mut read = || -> Result<BTreeMap<K, V>, DeError> {
             let len = st.open_list(tree, kv)?;
@@ -264,8 +255,7 @@ impl<'m, 'de> Fast<'m, 'de> {
     }
 }
 
-/// The next value of leaf column `col` when it is not null and `get` gives it (then
-/// consumed); `None`, with nothing consumed, otherwise.
+/// The next value of leaf column `col` (see [`take_value`]).
 #[inline(always)]
 fn leaf_value<T>(
     st: &mut super::state::State,
@@ -273,7 +263,17 @@ fn leaf_value<T>(
     conv: Conv,
     get: &impl Fn(&mut Cursor, usize, Conv) -> Option<T>,
 ) -> Option<T> {
-    let c = st.cursors.get_mut(col)?.as_mut()?;
+    take_value(st.cursors.get_mut(col)?.as_mut()?, conv, get)
+}
+
+/// The cursor's next value when it is not null and `get` gives it (then consumed); `None`,
+/// with nothing consumed, otherwise.
+#[inline(always)]
+fn take_value<T>(
+    c: &mut Cursor,
+    conv: Conv,
+    get: &impl Fn(&mut Cursor, usize, Conv) -> Option<T>,
+) -> Option<T> {
     let i = c.peek()??;
     let v = get(c, i, conv)?;
     c.advance(true);

@@ -515,13 +515,7 @@ impl Tree {
                 .is_some_and(|k| k.iter().enumerate().all(|(i, &k)| k as usize == i));
         let leaves = entries
             .iter()
-            .map(|&(_, child)| {
-                let n = &self.nodes[child];
-                match n.kind {
-                    Kind::Leaf { col, conv, .. } if !n.is_repeated() => Some((col, conv)),
-                    _ => None,
-                }
-            })
+            .map(|&(_, child)| self.plain_leaf(child))
             .collect();
         StructPlan {
             fields,
@@ -549,6 +543,16 @@ impl Tree {
         match self.nodes[id].kind {
             Kind::Leaf { width, .. } => width,
             Kind::Group { .. } => 0,
+        }
+    }
+
+    /// The leaf column and conversion of node `id` when it is a leaf that is not repeated
+    /// (a value the assembler reads straight from its cursor).
+    pub fn plain_leaf(&self, id: NodeId) -> Option<(usize, Conv)> {
+        let n = self.nodes.get(id)?;
+        match n.kind {
+            Kind::Leaf { col, conv, .. } if !n.is_repeated() => Some((col, conv)),
+            _ => None,
         }
     }
 
