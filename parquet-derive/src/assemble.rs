@@ -503,7 +503,7 @@ fn emit(
         .iter()
         .map(|v| format_ident!("__slot_{}", v))
         .collect();
-    let slot_types = live.iter().map(|f| &f.ty);
+    let slot_types: Vec<&syn::Type> = live.iter().map(|f| &f.ty).collect();
     let ignored_arm = (!c.deny_unknown_fields).then(|| {
         quote!(_ => {
             let _ = _serde::de::MapAccess::next_value::<_serde::de::IgnoredAny>(&mut __map)?;
@@ -651,7 +651,6 @@ fn emit(
             let _ = __a::Fast::value::<_serde::de::IgnoredAny>(__f)?;
         })
     };
-    let slot_types_fast = live.iter().map(|f| &f.ty);
 
     quote!(
         #[doc(hidden)]
@@ -729,7 +728,7 @@ fn emit(
                             #(let #slots = #fast_values;)*
                             return ::core::result::Result::Ok(#ident { #(#result_map),* });
                         }
-                        #(let mut #slots: ::core::option::Option<#slot_types_fast> =
+                        #(let mut #slots: ::core::option::Option<#slot_types> =
                             ::core::option::Option::None;)*
                         while let ::core::option::Option::Some(__key) = __f.next_key() {
                             match __key {
