@@ -12,8 +12,6 @@ mod common;
 #[path = "../parquet-serde/tests/common/table_crash.rs"]
 mod table_crash;
 
-use std::path::{Path, PathBuf};
-
 use parquet_serde::logs::{LogWriter, TimePartition, UnfinishedFile};
 use parquet_serde::{Compression, ParquetSchema, WriterOptions};
 use serde::{Deserialize, Serialize};
@@ -92,30 +90,6 @@ fn shred_crash_child() {
     }
 }
 
-/// Every final file under `dir`, oldest first; fails on a file that is not final.
-fn final_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(f) = folders.pop() {
-        for e in std::fs::read_dir(&f).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                folders.push(p);
-                continue;
-            }
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            assert!(
-                name.starts_with("part-") && name.ends_with(".parquet"),
-                "a file that is not final is left: {}",
-                p.display()
-            );
-            out.push(p);
-        }
-    }
-    out.sort_by_key(|p| p.file_name().unwrap().to_owned());
-    out
-}
-
 /// The Parquet schema of the file at `path`, as text.
 fn schema_text(bytes: &[u8]) -> String {
     parquet_serde::core::file::FileReader::new(bytes)
@@ -170,7 +144,7 @@ fn trial(seed: u64) -> bool {
     };
 
     // Every acknowledged row, once, in order.
-    let files = final_files(dir.path());
+    let files = common::final_log_files(dir.path());
     let mut rows: Vec<Row> = Vec::new();
     for f in &files {
         let part: Vec<Row> = parquet_serde::from_path(f)

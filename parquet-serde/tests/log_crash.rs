@@ -5,8 +5,9 @@
 //! after the last acknowledgement may be there too, still in order).
 #![cfg(unix)]
 
+mod common;
+
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -96,30 +97,6 @@ fn crash_child() {
     }
 }
 
-/// Every final file under `dir`, oldest first.
-fn final_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(f) = folders.pop() {
-        for e in std::fs::read_dir(&f).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                folders.push(p);
-            } else {
-                let name = p.file_name().unwrap().to_string_lossy().into_owned();
-                assert!(
-                    name.starts_with("part-") && name.ends_with(".parquet"),
-                    "a file that is not final is left: {}",
-                    p.display()
-                );
-                out.push(p);
-            }
-        }
-    }
-    out.sort_by_key(|p| p.file_name().unwrap().to_owned());
-    out
-}
-
 /// One trial: start the child, kill it at a random moment, recover, check.
 fn trial(seed: u64) {
     let dir = tempfile::tempdir().unwrap();
@@ -157,7 +134,7 @@ fn trial(seed: u64) {
     let report = UnfinishedFile::recover_all(dir.path()).unwrap();
     assert!(report.failed.is_empty(), "seed {seed}: {:?}", report.failed);
     let mut rows: Vec<Row> = Vec::new();
-    for f in final_files(dir.path()) {
+    for f in common::final_log_files(dir.path()) {
         let part: Vec<Row> = parquet_serde::from_path(&f)
             .unwrap_or_else(|e| panic!("seed {seed}: {}: {e}", f.display()));
         rows.extend(part);

@@ -1,6 +1,8 @@
 //! `parquet_serde::logs::TracingLayer`: every event becomes one typed row; spans, threads,
 //! dropped-event counts; the guard closes the files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -8,30 +10,8 @@ use parquet_serde::logs::{LogEvent, LogLevel, Overflow, TracingLayer};
 use parquet_serde::variant::Variant;
 use tracing_subscriber::layer::SubscriberExt;
 
-fn final_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(f) = folders.pop() {
-        for e in std::fs::read_dir(&f).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                folders.push(p);
-            } else {
-                let name = p.file_name().unwrap().to_string_lossy().into_owned();
-                assert!(
-                    name.starts_with("part-") && name.ends_with(".parquet"),
-                    "{name}"
-                );
-                out.push(p);
-            }
-        }
-    }
-    out.sort_by_key(|p| p.file_name().unwrap().to_owned());
-    out
-}
-
 fn read(dir: &Path) -> Vec<LogEvent> {
-    final_files(dir)
+    common::final_log_files(dir)
         .iter()
         .flat_map(|f| parquet_serde::from_path::<LogEvent>(f).unwrap())
         .collect()
@@ -269,7 +249,7 @@ fn finished_files_go_to_the_hook() {
     drop(guard);
     let mut hooked = finished.lock().unwrap().clone();
     hooked.sort_by_key(|p| p.file_name().unwrap().to_owned());
-    assert_eq!(hooked, final_files(dir.path()));
+    assert_eq!(hooked, common::final_log_files(dir.path()));
     assert!(!hooked.is_empty());
     assert_eq!(read(dir.path()).len(), 3);
 }

@@ -29,6 +29,32 @@ pub mod iceberg;
 pub mod logs;
 pub mod moto;
 
+/// Every file of a log folder (`logs::LogWriter`, the tracing layer), in every partition
+/// below `dir`, sorted by file name (oldest first); fails on a file that is not final (a
+/// journal or a temporary file left behind).
+pub fn final_log_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(f) = folders.pop() {
+        for e in std::fs::read_dir(&f).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                folders.push(p);
+                continue;
+            }
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(
+                name.starts_with("part-") && name.ends_with(".parquet"),
+                "a file that is not final is left: {}",
+                p.display()
+            );
+            out.push(p);
+        }
+    }
+    out.sort_by_key(|p| p.file_name().unwrap().to_owned());
+    out
+}
+
 /// What the corpus folder is, for the message of a test that cannot find a file in it.
 const CORPUS: &str = "the parquet-testing corpus: the files of apache/parquet-testing the suite \
                       reads, vendored in the repository under testdata/parquet-testing (see its \
