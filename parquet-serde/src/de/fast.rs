@@ -31,7 +31,7 @@ use super::access::StructAccess;
 use super::cursor::Cursor;
 use super::error::DeError;
 use super::node::NodeDe;
-use super::tree::{Conv, Kind, Node, Shape, Tree};
+use super::tree::{Conv, Kind, Node, NodeId, Shape, Tree};
 
 /// The fields of one struct being assembled: the reader's [`StructAccess`], seen by the
 /// generated code.
@@ -120,18 +120,20 @@ impl<'m, 'de> Fast<'m, 'de> {
         Some(value)
     }
 
-    /// The next field's node when it is not repeated (a list or map read whole), and
-    /// whether it holds a value here (an optional one is present; nothing is consumed).
+    /// The next field's node when it is not repeated (a list or map read whole).
     #[inline(always)]
-    fn whole_field(&mut self) -> Option<(&'m Node, bool)> {
+    fn whole_field(&self) -> Option<(NodeId, &'m Node)> {
         let &(_, id) = self.acc.plan.entries.get(self.acc.next)?;
         let tree: &'m Tree = self.acc.tree;
         let node = tree.nodes.get(id)?;
-        if node.is_repeated() {
-            return None;
-        }
-        let present = !node.is_optional() || matches!(self.acc.st.present(tree, id), Ok(true));
-        Some((node, present))
+        (!node.is_repeated()).then_some((id, node))
+    }
+
+    /// Whether field `node` (number `id`) holds a value here: an optional one is present.
+    /// Nothing is consumed.
+    #[inline(always)]
+    fn holds_value(&mut self, id: NodeId, node: &Node) -> bool {
+        !node.is_optional() || matches!(self.acc.st.present(self.acc.tree, id), Ok(true))
     }
 
     /// The next field as a list whose elements are leaves, read as the serde path reads a
@@ -146,7 +148,7 @@ impl<'m, 'de> Fast<'m, 'de> {
         get: impl Fn(&mut Cursor, usize, Conv) -> Option<T>,
     ) -> Option<Result<Vec<T>, DeError>> {
         let tree = self.acc.tree;
-        let (node, present) = self.whole_field()?;
+        let (id, node) = self.whole_field()?;
         let Kind::Group {
             shape: Shape::List { repeated, element },
             ..
@@ -154,10 +156,13 @@ impl<'m, 'de> Fast<'m, 'de> {
         else {
             return None;
         };
-        if element == repeated || !present {
+        if element == repeated {
             return None;
         }
         let (col, conv) = tree.plain_leaf(element)?;
+        if !self.holds_value(id, node) {
+            return None;
+        }
         let st = &mut *self.acc.st;
         self.acc.next += 1;
         let mut read = || -> Result<Vec<T>, DeError> {
@@ -187,7 +192,7 @@ impl<'m, 'de> Fast<'m, 'de> {
         value: impl Fn(&mut Cursor, usize, Conv) -> Option<V>,
     ) -> Option<Result<BTreeMap<K, V>, DeError>> {
         let tree = self.acc.tree;
-        let (node, present) = self.whole_field()?;
+        let (id, node) = self.whole_field()?;
         let Kind::Group {
             shape:
                 Shape::Map {
@@ -200,11 +205,11 @@ impl<'m, 'de> Fast<'m, 'de> {
         else {
             return None;
         };
-        if !present {
-            return None;
-        }
         let (key_col, key_conv) = tree.plain_leaf(key_id)?;
         let (value_col, value_conv) = tree.plain_leaf(value_id)?;
+        if !self.holds_value(id, node) {
+            return None;
+        }
         let st = &mut *self.acc.st;
         self.acc.next += 1;
         let mut read = || -> Result<BTreeMap<K, V>, DeError> {
