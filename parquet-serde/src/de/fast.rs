@@ -6,9 +6,10 @@
 //! the schema probe's, nor a plan with partition constants), it reads the fields through
 //! [`Fast`] instead of through `MapAccess`. Each field's value is read by
 //! `(&Read::<T>::NEW).read(fast)`:
-//! - for the scalar types below ([`ReadFast`]), the cursor's next entry is looked at and,
-//!   when it is a case whose answer is certain (a non-null `INT64` for an `i64`, a null for
-//!   an `Option`, UTF-8 text for a `String`, ...), consumed and returned;
+//! - for the scalar types below, and `Vec`s and `BTreeMap`s of them ([`ReadFast`]), the
+//!   cursor's next entry is looked at and, when it is a case whose answer is certain (a
+//!   non-null `INT64` for an `i64`, a null for an `Option`, UTF-8 text for a `String`, ...),
+//!   consumed and returned (a list or map element by element, each falling back alone);
 //! - anything else (every other type, a null for a non-`Option`, a conversion by a logical
 //!   type, a value the target may reject, a cursor that must be refilled) goes to
 //!   [`ReadSerde`]: `MapAccess::next_value` on the very access the serde path uses, from
