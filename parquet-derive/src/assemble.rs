@@ -771,7 +771,11 @@ fn emit(
                             if let ::core::option::Option::Some(mut __f) =
                                 __a::Fast::of(&mut __map)
                             {
-                                return __a::done::<'de, __M, #this>(__assemble(&mut __f));
+                                // This row, and the row loop's next rows when it
+                                // asks for them (`Fast::rows`).
+                                return __a::done::<'de, __M, #this>(
+                                    __f.rows(|__f| __assemble(__f)),
+                                );
                             }
                             #(let mut #slots: ::core::option::Option<#slot_types> =
                                 ::core::option::Option::None;)*

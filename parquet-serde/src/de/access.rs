@@ -10,6 +10,7 @@ use crate::value::tokens::MAP_TAG;
 
 use super::assemble::IndexDe;
 use super::error::DeError;
+use super::fast::RowSink;
 use super::node::{NodeDe, Res, Want};
 use super::state::State;
 use super::tree::{NodeId, StructPlan, Tree, ROOT};
@@ -65,12 +66,22 @@ pub(crate) struct StructAccess<'a, 'p> {
     /// The field indexes to hand instead of names (see [`assemble`](super::assemble)):
     /// the plan's, when it was made for the very field list being read.
     pub keys: Option<&'p [u32]>,
+    /// The row loop's vector for the rows after this one (the root's access only): see
+    /// [`Fast::rows`](super::fast::Fast::rows).
+    pub sink: Option<&'a mut RowSink>,
 }
 
 impl StructAccess<'_, '_> {
     /// Consumes the fields the visitor did not read and the children it did not ask for.
     #[inline]
-    pub fn finish(self) -> Res<()> {
+    pub fn finish(mut self) -> Res<()> {
+        self.finish_row()
+    }
+
+    /// [`finish`](Self::finish), keeping the access (for the next row of a
+    /// [`RowSink`]).
+    #[inline(always)]
+    pub fn finish_row(&mut self) -> Res<()> {
         if self.next >= self.plan.entries.len() && self.plan.extra.is_empty() {
             return Ok(());
         }
@@ -78,7 +89,7 @@ impl StructAccess<'_, '_> {
     }
 
     #[cold]
-    fn finish_rest(self) -> Res<()> {
+    fn finish_rest(&mut self) -> Res<()> {
         let rest = self.plan.entries.get(self.next..).unwrap_or(&[]);
         for &(_, child) in rest {
             self.st.skip(self.tree, child, false)?;
@@ -330,6 +341,7 @@ impl<'de> SeqAccess<'de> for ListAccess<'_> {
                 id: self.repeated,
                 checked: true,
                 element: true,
+                sink: None,
             }
         } else {
             NodeDe::field(self.tree, self.st, self.element)
@@ -410,6 +422,7 @@ impl<'a> GroupVariant<'a> {
             id: self.child,
             checked: true,
             element: false,
+            sink: None,
         }
     }
 }

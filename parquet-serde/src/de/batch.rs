@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Result};
 
+use super::fast::with_sink;
 use super::feed::Group;
 use super::node::NodeDe;
 use super::state::State;
@@ -208,10 +209,20 @@ impl Batch {
         // Unknown until the rows are read.
         self.at.set(None);
         let mut out = Vec::with_capacity(rows.len());
-        for k in rows.clone() {
-            match T::deserialize(NodeDe::root(&self.tree, st)) {
+        let tree = &self.tree;
+        while out.len() < rows.len() {
+            // An assembled `T` reads the rows after this one into `out` in the same call
+            // (`Fast::rows`), leaving in it exactly the rows before a failing one.
+            let more = rows.len() - out.len() - 1;
+            let row = with_sink(&mut out, more, |sink| {
+                T::deserialize(NodeDe::rows(tree, st, sink))
+            });
+            match row {
                 Ok(row) => out.push(row),
-                Err(e) => return Err(self.locate(Error::from(e).with_row(self.file_row(k)))),
+                Err(e) => {
+                    let k = rows.start + out.len();
+                    return Err(self.locate(Error::from(e).with_row(self.file_row(k))));
+                }
             }
         }
         if rows.end == self.group.rows {

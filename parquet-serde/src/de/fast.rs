@@ -34,12 +34,39 @@ use super::error::DeError;
 use super::node::NodeDe;
 use super::tree::{Conv, Kind, Node, NodeId, Shape, Tree};
 
+/// Where a row loop takes the rows after the one it asks for (`Batch::rows_in` and the
+/// owned row loop): its `Vec<T>`, and how many more rows the generated assembler of `T` may
+/// read into it in the same call ([`Fast::rows`]). Made only by [`with_sink`], and handed
+/// only to the root's struct access (`NodeDe::rows`).
+pub(crate) struct RowSink {
+    /// The type of the vector behind `out` (`Vec<T>`, lifetimes erased).
+    vec_type: std::any::TypeId,
+    out: *mut (),
+    more: usize,
+}
+
+/// Calls `read` with a sink over `out` for up to `more` rows. `out` is borrowed for the
+/// whole call, so nothing else touches it while `read` may push into it.
+#[inline(always)]
+pub(crate) fn with_sink<T, R>(
+    out: &mut Vec<T>,
+    more: usize,
+    read: impl FnOnce(&mut RowSink) -> R,
+) -> R {
+    let mut sink = RowSink {
+        vec_type: typeid::of::<Vec<T>>(),
+        out: (out as *mut Vec<T>).cast(),
+        more,
+    };
+    read(&mut sink)
+}
+
 /// The fields of one struct being assembled: the reader's [`StructAccess`], seen by the
 /// generated code.
 #[doc(hidden)]
 pub struct Fast<'m, 'de> {
-    // Only `next` and the state behind `st` are ever written through this reference (never
-    // a field that holds a lifetime): see `Fast::of`.
+    // Only `next`, `sink` (taken: set to `None`) and the state behind `st` are ever written
+    // through this reference (never a value that holds a lifetime): see `Fast::of`.
     acc: &'m mut StructAccess<'m, 'm>,
     /// The deserializer's lifetime: what text is lent for, while the state lends.
     de: PhantomData<&'de ()>,
@@ -62,20 +89,73 @@ impl<'m, 'de> Fast<'m, 'de> {
         // borrowed for `'m`, so `'b` and `'c` outlive `'m`: the access and everything it
         // refers to live at least as long as the reference made here. Its lifetimes are
         // shortened to `'m` behind a `&mut`, which would be unsound only if a value holding
-        // the shorter lifetime were written back into it: `Fast` never writes any of its
-        // reference fields (`tree`, `st`, `plan`, `keys`), only `next` (a `usize`) and the
-        // `State` behind `st` (which holds no lifetime).
+        // the shorter lifetime were written back into it: `Fast` never writes its reference
+        // fields (`tree`, `st`, `plan`, `keys`) but to take `sink` (writing `None`, which
+        // holds no reference), and otherwise writes only `next` (a `usize`) and the `State`
+        // behind `st` (which holds no lifetime).
         #[allow(unsafe_code)]
         let acc = unsafe { &mut **(map as *mut M).cast::<Ours<'m, 'm, 'm>>() };
         if acc.keys.is_none() || acc.st.probing() || !acc.plan.constants.is_empty() {
             return None;
         }
         #[cfg(test)]
-        tests::USED.with(|n| n.set(n.get() + 1));
+        tests::CALLS.with(|n| n.set(n.get() + 1));
         Some(Fast {
             acc,
             de: PhantomData,
         })
+    }
+
+    /// The row `one` reads, and when the row loop handed a [`RowSink`] for `Vec<S>`, the
+    /// rows after it too: each row read by `one` and pushed, after the one before was
+    /// finished as `NodeDe::strukt` finishes it, up to the sink's count; the last row is
+    /// returned (the loop pushes it). On an error the sink holds exactly the rows before
+    /// the failing one, so the loop names that row. Each row is read exactly as one call
+    /// per row reads it: the same `one`, from the same positions.
+    #[inline(always)]
+    pub fn rows<S: 'm>(
+        &mut self,
+        mut one: impl FnMut(&mut Self) -> Result<S, DeError>,
+    ) -> Result<S, DeError> {
+        let mut one = |f: &mut Self| {
+            #[cfg(test)]
+            tests::USED.with(|n| n.set(n.get() + 1));
+            one(f)
+        };
+        let Some((out, more)) = self.sink::<S>() else {
+            return one(self);
+        };
+        let mut row = one(self)?;
+        for _ in 0..more {
+            self.acc.finish_row()?;
+            self.acc.next = 0;
+            out.push(row);
+            row = one(self)?;
+        }
+        Ok(row)
+    }
+
+    /// The row loop's vector, when it handed one for rows of type `S` (taken: a struct
+    /// access gives it once).
+    #[inline(always)]
+    fn sink<S: 'm>(&mut self) -> Option<(&'m mut Vec<S>, usize)> {
+        let sink: &'m mut RowSink = self.acc.sink.take()?;
+        if sink.vec_type != typeid::of::<Vec<S>>() {
+            return None;
+        }
+        // SAFETY: `with_sink` made `out` from a `&mut Vec<T>` that stays borrowed, and
+        // untouched by anyone else, until the call that holds the sink returns, which is
+        // after `'m` (the sink is reached through the access, borrowed for `'m`). `Vec<S>`
+        // and `Vec<T>` have one type id, so they are one type but for lifetimes; and they
+        // are one type with the same lifetimes too: the sink is handed only to the root's
+        // struct access of a row loop that reads `T`, so the `visit_map` holding it is the
+        // one of `T`'s `Deserialize` for that very `T` (`S` is the generated `Self`; no
+        // other `Deserialize` has a type with `T`'s id, and a nested or delegated read gets
+        // a new access without the sink). Taking it (`take` above) makes this the only
+        // reference made from it.
+        #[allow(unsafe_code)]
+        let out = unsafe { &mut *sink.out.cast::<Vec<S>>() };
+        Some((out, sink.more))
     }
 
     /// The index of the next field the file has (the generated identifier's numbering),
@@ -453,10 +533,17 @@ mod tests {
     thread_local! {
         /// Structs this thread assembled through `Fast`.
         pub(super) static USED: Cell<usize> = const { Cell::new(0) };
+        /// Calls of the generated `visit_map` that got a `Fast` (a row loop's call reads
+        /// several rows).
+        pub(super) static CALLS: Cell<usize> = const { Cell::new(0) };
     }
 
     fn used() -> usize {
         USED.with(Cell::get)
+    }
+
+    fn calls() -> usize {
+        CALLS.with(Cell::get)
     }
 
     #[derive(
@@ -511,13 +598,15 @@ mod tests {
     fn assembled_rows_go_the_fast_way_and_equal_serdes() {
         let rows = plain(1000);
         let bytes = crate::to_vec(&rows).unwrap();
-        let before = used();
+        let (before, calls_before) = (used(), calls());
         let fast: Vec<Fastened> = crate::from_slice(&bytes).unwrap();
-        // One struct per row (the probe goes the serde way, and is not counted).
+        // One struct per row (the probe goes the serde way, and is not counted), read in
+        // runs: the row loop hands the generated code up to 256 rows a call.
         assert_eq!(used() - before, rows.len());
-        let before = used();
+        assert_eq!(calls() - calls_before, rows.len().div_ceil(256));
+        let (before, calls_before) = (used(), calls());
         let slow: Vec<Plain> = crate::from_slice(&bytes).unwrap();
-        assert_eq!(used(), before);
+        assert_eq!((used(), calls()), (before, calls_before));
         assert_eq!(slow, rows);
         let fast: Vec<Plain> = fast
             .into_iter()
@@ -528,6 +617,68 @@ mod tests {
             })
             .collect();
         assert_eq!(fast, rows);
+    }
+
+    /// The same fields, `b` optional in the file: a null there fails `Fastened` and
+    /// `Plain` (a `String`) at that row.
+    #[derive(Debug, Clone, PartialEq, serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate")]
+    struct Gappy {
+        a: i64,
+        b: Option<String>,
+        c: Option<f64>,
+    }
+
+    /// What a read gave: the rows' `a`s, or the error's kind, text and row.
+    fn outcome<T>(
+        read: crate::Result<Vec<T>>,
+        a: impl Fn(&T) -> i64,
+    ) -> Result<Vec<i64>, String> {
+        read.map(|v| v.iter().map(a).collect())
+            .map_err(|e| format!("{:?} {e} (row {:?})", e.kind(), e.location().row))
+    }
+
+    #[test]
+    fn a_run_of_rows_fails_at_the_failing_row_as_one_row_a_call_does() {
+        // Row groups of 300 rows; a null `b` at row 700 (row 100 of the third group).
+        for bad in [0usize, 1, 255, 256, 299, 700, 999] {
+            let rows: Vec<Gappy> = (0..1000)
+                .map(|i| Gappy {
+                    a: i,
+                    b: (i as usize != bad).then(|| format!("b{i}")),
+                    c: None,
+                })
+                .collect();
+            let options = crate::WriterOptions::default().row_group_rows(300);
+            let bytes = crate::to_vec_with(&rows, &options).unwrap();
+            let fast = outcome(crate::from_slice::<Fastened>(&bytes), |r| r.a);
+            let slow = outcome(crate::from_slice::<Plain>(&bytes), |r| r.a);
+            assert!(fast.is_err(), "row {bad}");
+            assert_eq!(fast, slow, "from_slice, null at row {bad}");
+            assert!(fast.unwrap_err().contains(&format!("(row Some({bad}))")));
+            let reader = |()| crate::Reader::<_, Fastened>::new(&bytes[..]).unwrap();
+            let par = outcome(reader(()).read_all_par(), |r| r.a);
+            let slow_par = outcome(
+                crate::Reader::<_, Plain>::new(&bytes[..]).unwrap().read_all_par(),
+                |r| r.a,
+            );
+            assert_eq!(par, slow_par, "read_all_par, null at row {bad}");
+            // The batch of the bad row, asked for whole and in ranges around it.
+            let k = bad % 300;
+            let (fast_batches, slow_batches) = (
+                crate::Reader::<_, Fastened>::new(&bytes[..]).unwrap().batches(),
+                crate::Reader::<_, Plain>::new(&bytes[..]).unwrap().batches(),
+            );
+            let batch_fast = fast_batches.map(Result::unwrap).nth(bad / 300).unwrap();
+            let batch_slow = slow_batches.map(Result::unwrap).nth(bad / 300).unwrap();
+            let n = batch_fast.num_rows();
+            for range in [0..n, k..n, k / 2..k + 1, 0..k, k + 1..n] {
+                let f = outcome(batch_fast.rows_in::<Fastened>(range.clone()), |r| r.a);
+                let s = outcome(batch_slow.rows_in::<Plain>(range.clone()), |r| r.a);
+                assert_eq!(f, s, "rows_in({range:?}), null at row {bad}");
+                assert_eq!(f.is_err(), range.contains(&k), "rows_in({range:?})");
+            }
+        }
     }
 
     #[derive(Debug, Clone, PartialEq, serde::Serialize, crate::ParquetSchema)]
@@ -556,9 +707,11 @@ mod tests {
             .batches()
         {
             let batch = batch.unwrap();
-            let before = used();
+            let (before, calls_before) = (used(), calls());
             let got: Vec<Lent<'_>> = batch.rows().unwrap();
+            // Every row assembled, all in one call.
             assert_eq!(used() - before, got.len());
+            assert_eq!(calls() - calls_before, 1);
             for (g, r) in got.iter().zip(&rows[seen..]) {
                 assert_eq!((g.a, g.b, g.c), (r.a, r.b.as_str(), r.c.as_deref()));
                 // A `Cow` without `#[serde(borrow)]` is owned, as serde's derive makes it.

@@ -130,8 +130,9 @@ fn collect_fed<R: ChunkReader, T: DeserializeOwned>(
     let mut out = Vec::with_capacity(capacity::<R, T>(file).min(limit));
     let mut rows = RowLoop::new();
     while out.len() < limit {
-        match rows.next(file, asm, &mut feeder) {
-            Some(row) => out.push(row?),
+        let max = limit - out.len();
+        match rows.next_many(file, asm, &mut feeder, &mut out, max) {
+            Some(step) => step?,
             None => break,
         }
     }

@@ -11,6 +11,7 @@ use super::access::{
     ChildrenMap, ChildrenSeq, GroupVariant, ListAccess, MapEntries, MapMagic, StructAccess,
 };
 use super::error::DeError;
+use super::fast::RowSink;
 use super::leaf;
 use super::state::State;
 use super::tree::{Kind, NodeId, Shape, Tree, ROOT};
@@ -95,6 +96,8 @@ pub(crate) struct NodeDe<'a> {
     pub checked: bool,
     /// One element of a repeated node (not the whole list).
     pub element: bool,
+    /// The row loop's vector for the rows after this one (a root only: [`NodeDe::rows`]).
+    pub sink: Option<&'a mut RowSink>,
 }
 
 pub(crate) type Res<T> = std::result::Result<T, DeError>;
@@ -122,6 +125,17 @@ impl<'a> NodeDe<'a> {
             id: ROOT,
             checked: true,
             element: false,
+            sink: None,
+        }
+    }
+
+    /// The deserializer of one row, whose root struct may read the rows after it into
+    /// `sink` (when it is `#[parquet(assemble)]`d: [`Fast::rows`](super::fast::Fast::rows)).
+    #[inline]
+    pub fn rows(tree: &'a Tree, st: &'a mut State, sink: &'a mut RowSink) -> Self {
+        NodeDe {
+            sink: Some(sink),
+            ..NodeDe::root(tree, st)
         }
     }
 
@@ -134,6 +148,7 @@ impl<'a> NodeDe<'a> {
             id,
             checked: false,
             element: false,
+            sink: None,
         }
     }
 
@@ -463,6 +478,7 @@ impl<'a> NodeDe<'a> {
             plan,
             next: 0,
             keys,
+            sink: self.sink,
         };
         let value = visitor.visit_map(&mut access)?;
         access.finish()?;

@@ -74,8 +74,8 @@ fn group_rows<R: ChunkReader, T: DeserializeOwned>(
         .get(rg)
         .map_or(0, |g| g.num_rows.clamp(0, 1 << 20) as usize);
     let mut out = Vec::with_capacity(capacity);
-    while let Some(row) = rows.next(file, &mut own, &mut feeder) {
-        out.push(row?);
+    while let Some(step) = rows.next_many(file, &mut own, &mut feeder, &mut out, usize::MAX) {
+        step?;
     }
     Ok(out)
 }

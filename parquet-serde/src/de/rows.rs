@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 
 use super::constant::Constant;
 use super::error::DeError;
+use super::fast::with_sink;
 use super::feed::{Feeder, Group};
 use super::node::NodeDe;
 use super::probe;
@@ -135,6 +136,43 @@ impl RowLoop {
         self.next += 1;
         self.read += 1;
         Some(result.map_err(|e| self.failed_row(e, k, asm, feeder)))
+    }
+
+    /// The next rows of `T`, at least one and at most `max`, all of one row group, pushed
+    /// onto `out`: `None` after the last row; an error as [`next`](Self::next) gives it,
+    /// with the rows before the failing one pushed. A `#[parquet(assemble)]` struct reads
+    /// them in one call ([`Fast::rows`](super::fast::Fast::rows)); any other type, one.
+    #[inline]
+    pub fn next_many<R: ChunkReader, T: DeserializeOwned, F: Feeder>(
+        &mut self,
+        file: &FileReader<R>,
+        asm: &mut Assembly,
+        feeder: &mut F,
+        out: &mut Vec<T>,
+        max: usize,
+    ) -> Option<Result<()>> {
+        if self.next == self.group.rows {
+            if let Err(e) = self.next_group(file, asm, feeder)? {
+                return Some(Err(e));
+            }
+        }
+        let more = (self.group.rows - self.next).min(max).saturating_sub(1);
+        let before = out.len();
+        let result = with_sink(out, more, |sink| {
+            T::deserialize(NodeDe::rows(&asm.tree, &mut asm.st, sink))
+        });
+        // The rows the sink took come before this call's last (or failing) one, row `k`.
+        let taken = out.len() - before;
+        let k = self.next + taken;
+        self.next = k + 1;
+        self.read += taken as u64 + 1;
+        Some(match result {
+            Ok(row) => {
+                out.push(row);
+                Ok(())
+            }
+            Err(e) => Err(self.failed_row(e, k, asm, feeder)),
+        })
     }
 
     /// Ends the row group read (checking its cursors ended with it) and moves to the next

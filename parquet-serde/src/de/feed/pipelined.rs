@@ -32,7 +32,7 @@ use super::{check_finished, group_rows, stored_bytes, Feeder, Group, GroupOrder}
 /// Runs of rows decoded ahead per column.
 const AHEAD: usize = 2;
 /// Rows between two reports of the calling thread's progress (to the prefault helper).
-const PROGRESS_ROWS: u64 = 256;
+const PROGRESS_ROWS: usize = 256;
 
 /// The runs of every projected column (lane `k` for [`Job::slot`] `k`), and the used
 /// segments coming back.
@@ -254,18 +254,18 @@ fn collect_with<R: ChunkReader, T: DeserializeOwned>(
         };
         let mut rows = RowLoop::new();
         let mut result = Ok(());
-        while let Some(row) = rows.next(file, guard.asm, &mut feeder) {
-            match row {
-                Ok(v) => {
-                    out.push(v);
-                    if (rows.rows_read() - 1).is_multiple_of(PROGRESS_ROWS) {
-                        progress.store(out.len(), Ordering::Relaxed);
-                    }
-                }
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
+        // At most PROGRESS_ROWS rows a call (an assembled struct reads them in one), so
+        // that the prefault helper hears of progress every PROGRESS_ROWS rows or fewer.
+        let mut told = 0;
+        while let Some(step) = rows.next_many(file, guard.asm, &mut feeder, out, PROGRESS_ROWS)
+        {
+            if let Err(e) = step {
+                result = Err(e);
+                break;
+            }
+            if out.len() - told >= PROGRESS_ROWS {
+                told = out.len();
+                progress.store(told, Ordering::Relaxed);
             }
         }
         drop(guard);
