@@ -55,6 +55,8 @@ pub(crate) struct Segment {
     rep: Vec<i16>,
     values: ColumnValues,
     text: Option<String>,
+    /// `text` is cut at every value's bounds: see [`cut_at_chars`].
+    text_cut: bool,
     owned: Vec<String>,
     len: usize,
     rows: usize,
@@ -124,6 +126,10 @@ impl Segment {
             },
             _ => None,
         };
+        let text_cut = match (&values, &text) {
+            (ColumnValues::ByteArray(v), Some(text)) => cut_at_chars(&v.offsets, text),
+            _ => false,
+        };
         let owned = match (&values, &text, owned) {
             (ColumnValues::ByteArray(v), Some(text), Some(mut buf)) => {
                 buf.clear();
@@ -137,6 +143,7 @@ impl Segment {
             rep: rep_levels,
             values,
             text,
+            text_cut,
             owned,
             len,
             rows,
@@ -147,6 +154,22 @@ impl Segment {
     pub fn rows(&self) -> usize {
         self.rows
     }
+}
+
+/// Whether every value's bounds in `text` (`offsets`) are in order, inside `text` and on
+/// character boundaries, so that each value is a `str` slice of it with no check: what
+/// [`Cursor::text_at`] then relies on.
+fn cut_at_chars(offsets: &[usize], text: &str) -> bool {
+    let bytes = text.as_bytes();
+    // In order, and so all inside `text` when the last one is (branch-free: vectorized).
+    let ordered = offsets.windows(2).fold(true, |ok, w| ok & (w[0] <= w[1]));
+    if !ordered || offsets.last().is_some_and(|&e| e > bytes.len()) {
+        return false;
+    }
+    // A boundary: the end, or a byte that does not continue a character (not 0b10xx_xxxx).
+    offsets.iter().fold(true, |ok, &o| {
+        ok & bytes.get(o).is_none_or(|&b| (b as i8) >= -0x40)
+    })
 }
 
 /// Every value of a UTF-8 byte-array buffer as a `String`, into `out` (left empty when a
@@ -259,6 +282,9 @@ pub(crate) struct Cursor {
     /// The BYTE_ARRAY buffer when it is all UTF-8 (validated once, so each value is a
     /// slice of a `str`, not validated again).
     text: Option<String>,
+    /// The held segment's `text_cut`: `text` and the values' offsets, which only
+    /// `install` replaces (with the segment's flag), were found cut at characters.
+    text_cut: bool,
     /// Every value as an owned `String`, when built ahead (else empty).
     owned: Vec<String>,
     /// Rows in the segments held so far.
@@ -301,6 +327,7 @@ impl Cursor {
             vpos: 0,
             row_starts: None,
             text: None,
+            text_cut: false,
             owned: Vec::new(),
             rows: 0,
             feed,
@@ -314,6 +341,7 @@ impl Cursor {
             rep: std::mem::replace(&mut self.rep, s.rep),
             values: std::mem::replace(&mut self.values, s.values),
             text: std::mem::replace(&mut self.text, s.text),
+            text_cut: std::mem::replace(&mut self.text_cut, s.text_cut),
             owned: std::mem::replace(&mut self.owned, s.owned),
             len: self.len,
             rows: 0,
@@ -507,6 +535,15 @@ impl Cursor {
         };
         prefetch(&v.offsets, i.wrapping_add(VALUES_AHEAD));
         let (&a, &b) = (v.offsets.get(i)?, v.offsets.get(i.checked_add(1)?)?);
+        if self.text_cut {
+            debug_assert!(text.get(a..b).is_some(), "text cut at {a}..{b}");
+            // SAFETY: `text_cut` holds for this `text` and these offsets (`install` sets
+            // the three together, and nothing else writes them): `cut_at_chars` found
+            // every offset in order, inside `text` and on a character boundary, so
+            // `a <= b <= text.len()` and both are boundaries.
+            #[allow(unsafe_code)]
+            return Some(unsafe { text.get_unchecked(a..b) });
+        }
         text.get(a..b)
     }
 
@@ -694,6 +731,55 @@ mod tests {
         assert_eq!(c.text_at(0), None);
         let c = Cursor::new(batch_of(ColumnValues::Int32(vec![1])), 0, 0).unwrap();
         assert_eq!(c.text_at(0), None);
+    }
+
+    #[test]
+    fn text_is_cut_only_at_ordered_character_boundaries() {
+        let text = "ab\u{e9}c";
+        assert!(cut_at_chars(&[0, 1, 2, 4, 5], text));
+        assert!(cut_at_chars(&[0, 0, 5, 5], text));
+        assert!(cut_at_chars(&[], text));
+        // Inside `é` (bytes 2..4), past the end, out of order.
+        assert!(!cut_at_chars(&[0, 3, 5], text));
+        assert!(!cut_at_chars(&[0, 6], text));
+        assert!(!cut_at_chars(&[0, 4, 2, 5], text));
+        // A cursor over cut text takes the unchecked way; over text split inside a
+        // character, the checked one.
+        let mut b = crate::core::values::ByteArrays::new();
+        b.push("h\u{e9}".as_bytes());
+        let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+        assert!(c.text_cut);
+        let mut b = crate::core::values::ByteArrays::new();
+        b.push(&[0xc3]);
+        b.push(&[0xa9]);
+        let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+        assert!(!c.text_cut);
+    }
+
+    proptest::proptest! {
+        /// Whatever the cuts, `text_at` is the checked slice: the value when it is text
+        /// alone, else `None` (the unchecked way is taken only when every cut is sound).
+        #[test]
+        fn text_at_is_the_checked_slice(
+            text in "[a\u{e9}\u{20ac}\u{1f600}]{0,12}",
+            cuts in proptest::collection::vec(0usize..50, 0..6),
+        ) {
+            let bytes = text.as_bytes();
+            let mut ends: Vec<usize> = cuts.iter().map(|&c| c % (bytes.len() + 1)).collect();
+            ends.sort_unstable();
+            let mut b = crate::core::values::ByteArrays::new();
+            let mut start = 0;
+            for &e in ends.iter().chain([bytes.len()].iter()) {
+                b.push(&bytes[start..e]);
+                start = e;
+            }
+            let offsets = b.offsets.clone();
+            let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
+            for i in 0..offsets.len() - 1 {
+                proptest::prop_assert_eq!(c.text_at(i), text.get(offsets[i]..offsets[i + 1]));
+            }
+            proptest::prop_assert_eq!(c.text_at(offsets.len() - 1), None);
+        }
     }
 
     fn batch_of(values: ColumnValues) -> ColumnBatch {

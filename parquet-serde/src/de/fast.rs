@@ -426,7 +426,10 @@ macro_rules! read_fast {
         impl<'de> ReadFast<'de, $t> for Read<$t> {
             #[inline(always)]
             fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<$t, DeError> {
-                match fast.scalar($get) {
+                match fast.scalar(
+                    #[inline(always)]
+                    |c: &mut Cursor, i, conv| ($get)(c, i, conv),
+                ) {
                     Some(v) => Ok(v),
                     None => fast.value(),
                 }
@@ -435,7 +438,10 @@ macro_rules! read_fast {
         impl<'de> ReadFast<'de, Vec<$t>> for Read<Vec<$t>> {
             #[inline(always)]
             fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Vec<$t>, DeError> {
-                match fast.list($get) {
+                match fast.list(
+                    #[inline(always)]
+                    |c: &mut Cursor, i, conv| ($get)(c, i, conv),
+                ) {
                     Some(v) => v,
                     None => fast.value(),
                 }
@@ -444,7 +450,10 @@ macro_rules! read_fast {
         impl<'de> ReadFast<'de, Option<$t>> for Read<Option<$t>> {
             #[inline(always)]
             fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Option<$t>, DeError> {
-                match fast.optional($get) {
+                match fast.optional(
+                    #[inline(always)]
+                    |c: &mut Cursor, i, conv| ($get)(c, i, conv),
+                ) {
                     Some(v) => Ok(v),
                     None => fast.value(),
                 }
@@ -500,7 +509,10 @@ impl<'de: 'a, 'a> ReadFast<'de, &'a str> for Read<&'a str> {
     #[inline(always)]
     fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<&'a str, DeError> {
         if fast.lending() {
-            if let Some(v) = fast.scalar(lent_text) {
+            if let Some(v) = fast.scalar(
+                #[inline(always)]
+                |c: &mut Cursor, i, conv| lent_text(c, i, conv),
+            ) {
                 return Ok(v);
             }
         }
@@ -512,7 +524,10 @@ impl<'de: 'a, 'a> ReadFast<'de, Option<&'a str>> for Read<Option<&'a str>> {
     #[inline(always)]
     fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Option<&'a str>, DeError> {
         if fast.lending() {
-            if let Some(v) = fast.optional(lent_text) {
+            if let Some(v) = fast.optional(
+                #[inline(always)]
+                |c: &mut Cursor, i, conv| lent_text(c, i, conv),
+            ) {
                 return Ok(v);
             }
         }
@@ -630,10 +645,7 @@ mod tests {
     }
 
     /// What a read gave: the rows' `a`s, or the error's kind, text and row.
-    fn outcome<T>(
-        read: crate::Result<Vec<T>>,
-        a: impl Fn(&T) -> i64,
-    ) -> Result<Vec<i64>, String> {
+    fn outcome<T>(read: crate::Result<Vec<T>>, a: impl Fn(&T) -> i64) -> Result<Vec<i64>, String> {
         read.map(|v| v.iter().map(a).collect())
             .map_err(|e| format!("{:?} {e} (row {:?})", e.kind(), e.location().row))
     }
@@ -659,15 +671,21 @@ mod tests {
             let reader = |()| crate::Reader::<_, Fastened>::new(&bytes[..]).unwrap();
             let par = outcome(reader(()).read_all_par(), |r| r.a);
             let slow_par = outcome(
-                crate::Reader::<_, Plain>::new(&bytes[..]).unwrap().read_all_par(),
+                crate::Reader::<_, Plain>::new(&bytes[..])
+                    .unwrap()
+                    .read_all_par(),
                 |r| r.a,
             );
             assert_eq!(par, slow_par, "read_all_par, null at row {bad}");
             // The batch of the bad row, asked for whole and in ranges around it.
             let k = bad % 300;
             let (fast_batches, slow_batches) = (
-                crate::Reader::<_, Fastened>::new(&bytes[..]).unwrap().batches(),
-                crate::Reader::<_, Plain>::new(&bytes[..]).unwrap().batches(),
+                crate::Reader::<_, Fastened>::new(&bytes[..])
+                    .unwrap()
+                    .batches(),
+                crate::Reader::<_, Plain>::new(&bytes[..])
+                    .unwrap()
+                    .batches(),
             );
             let batch_fast = fast_batches.map(Result::unwrap).nth(bad / 300).unwrap();
             let batch_slow = slow_batches.map(Result::unwrap).nth(bad / 300).unwrap();

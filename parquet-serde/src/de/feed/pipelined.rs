@@ -257,8 +257,7 @@ fn collect_with<R: ChunkReader, T: DeserializeOwned>(
         // At most PROGRESS_ROWS rows a call (an assembled struct reads them in one), so
         // that the prefault helper hears of progress every PROGRESS_ROWS rows or fewer.
         let mut told = 0;
-        while let Some(step) = rows.next_many(file, guard.asm, &mut feeder, out, PROGRESS_ROWS)
-        {
+        while let Some(step) = rows.next_many(file, guard.asm, &mut feeder, out, PROGRESS_ROWS) {
             if let Err(e) = step {
                 result = Err(e);
                 break;
