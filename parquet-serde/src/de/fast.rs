@@ -771,7 +771,7 @@ macro_rules! read_fast_map {
 /// An owned `String` from a text leaf, as `read_fast!(String, ..)` reads it.
 #[inline(always)]
 fn owned_text(c: &mut Cursor, i: usize, conv: Conv) -> Option<String> {
-    if conv != Conv::String {
+    if !matches!(conv, Conv::String) {
         return None;
     }
     match c.take_owned(i) {

@@ -68,7 +68,7 @@ fn visit_value<'de, V: Visitor<'de>>(
 #[inline(always)]
 fn lendable(prim: Prim<'_>, conv: Conv, want: Want) -> Option<Prim<'_>> {
     let text = matches!(want, Want::Str | Want::String | Want::Char)
-        || matches!(want, Want::Any) && conv == Conv::String;
+        || matches!(want, Want::Any) && matches!(conv, Conv::String);
     match prim {
         Prim::Str(_) if text && !matches!(conv, Conv::Uuid | Conv::Decimal(_)) => Some(prim),
         Prim::Str(s) if matches!(want, Want::Bytes) => Some(Prim::Bytes(s.as_bytes())),
@@ -76,7 +76,7 @@ fn lendable(prim: Prim<'_>, conv: Conv, want: Want) -> Option<Prim<'_>> {
             std::str::from_utf8(b).ok().map(Prim::Str)
         }
         Prim::Bytes(_) if matches!(want, Want::Bytes) => Some(prim),
-        Prim::Bytes(_) if matches!(want, Want::Any) && conv == Conv::Plain => Some(prim),
+        Prim::Bytes(_) if matches!(want, Want::Any) && matches!(conv, Conv::Plain) => Some(prim),
         _ => None,
     }
 }
@@ -135,7 +135,7 @@ pub(crate) fn visit<'de, V: Visitor<'de>>(
             .map_err(|e| e.at_leaf(node, false));
     }
     let wanted = Cell::new(matches!(want, Want::String));
-    let takes_owned = conv == Conv::String && matches!(want, Want::String | Want::Option);
+    let takes_owned = matches!(conv, Conv::String) && matches!(want, Want::String | Want::Option);
     let result = if takes_owned && !probing && matches!(want, Want::String) {
         // The hot case: the owned value when the cursor holds it, else the value.
         match st.cursor(tree, id, col).and_then(|c| Ok((c.take()?, c))) {
@@ -458,7 +458,7 @@ fn visit_prim<'de, V: Visitor<'de>>(
                 return visitor.visit_str(s)
             }
             Want::Any | Want::Value | Want::Bool | Want::Int | Want::Float
-                if conv == Conv::String =>
+                if matches!(conv, Conv::String) =>
             {
                 return visitor.visit_str(s)
             }
