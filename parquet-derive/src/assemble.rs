@@ -661,6 +661,10 @@ fn emit(
             // serde itself, as serde's derive names it: the struct derives `Serialize` too.
             use ::serde as _serde;
 
+            // An `Option` or `Vec` of this struct is read by the fast path too.
+            #[automatically_derived]
+            impl<#(#lifetimes),*> __a::Assembled for #this #where_clause {}
+
             #[automatically_derived]
             impl<'de, #(#lifetimes),*> _serde::Deserialize<'de> for #this #bounds {
                 fn deserialize<__D: _serde::Deserializer<'de>>(

@@ -290,6 +290,6 @@ pub use crate::core::schema::typed::__private;
 #[doc(hidden)]
 pub mod __assemble {
     pub use crate::de::assemble::{missing_field, register, FieldIndex};
-    pub use crate::de::fast::{done, Fast, Read, ReadFast, ReadSerde};
+    pub use crate::de::fast::{done, Assembled, Fast, Read, ReadFast, ReadSerde};
     pub use crate::de::DeError;
 }

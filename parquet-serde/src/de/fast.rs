@@ -217,12 +217,13 @@ impl<'m, 'de> Fast<'m, 'de> {
         !node.is_optional() || matches!(self.acc.st.present(self.acc.tree, id), Ok(true))
     }
 
-    /// The next field as a list whose elements are leaves, read as the serde path reads a
-    /// `Vec` there (`NodeDe::dispatch` for a sequence, then `NodeDe::list` and
-    /// `ListAccess`): each element from its cursor when `get` gives it, else through the
-    /// element type's `Deserialize` at the same position; errors at the list's path.
-    /// `None` (nothing consumed) when the field is not a LIST group of leaf elements or
-    /// is a null list (the serde path then reads or rejects it).
+    /// The next field as a list, read as the serde path reads a `Vec` there
+    /// (`NodeDe::dispatch` for a sequence, then `NodeDe::list` and `ListAccess`): each
+    /// element from its cursor when it is a leaf and `get` gives it, else through the
+    /// element type's `Deserialize` at the same position (an assembled struct's runs its
+    /// own fast path); errors at the list's path. `None` (nothing consumed) when the field
+    /// is not a 3-level LIST group or is a null list (the serde path then reads or rejects
+    /// it).
     #[inline]
     fn list<T: Deserialize<'de>>(
         &mut self,
@@ -240,7 +241,7 @@ impl<'m, 'de> Fast<'m, 'de> {
         if element == repeated {
             return None;
         }
-        let (col, conv) = tree.plain_leaf(element)?;
+        let leaf = tree.plain_leaf(element);
         if !self.holds_value(id, node) {
             return None;
         }
@@ -250,7 +251,7 @@ impl<'m, 'de> Fast<'m, 'de> {
             let len = st.open_list(tree, repeated)?;
             let mut out = Vec::with_capacity(len.min(1 << 12));
             for _ in 0..len {
-                match leaf_value(st, col, conv, &get) {
+                match leaf.and_then(|(col, conv)| leaf_value(st, col, conv, &get)) {
                     Some(v) => out.push(v),
                     None => out.push(T::deserialize(NodeDe::field(tree, st, element))?),
                 }
@@ -316,6 +317,34 @@ impl<'m, 'de> Fast<'m, 'de> {
     #[inline(always)]
     fn lending(&self) -> bool {
         self.acc.st.lending()
+    }
+
+    /// The next field as an `Option<T>` of a group that is not repeated, read as the serde
+    /// path reads it there (`NodeDe::run` goes to `NodeDe::dispatch` for a group, which for
+    /// an option asks an optional group's presence, reads `None` and skips it when absent,
+    /// else hands the group, its presence known, to `T`'s `Deserialize`); errors at the
+    /// group's path. `None` (nothing consumed) for a leaf or a repeated field.
+    #[inline]
+    fn option_group<T: Deserialize<'de>>(&mut self) -> Option<Result<Option<T>, DeError>> {
+        let tree = self.acc.tree;
+        let (id, node) = self.whole_field()?;
+        if !matches!(node.kind, Kind::Group { .. }) {
+            return None;
+        }
+        let st = &mut *self.acc.st;
+        self.acc.next += 1;
+        let mut read = || -> Result<Option<T>, DeError> {
+            let mut de = NodeDe::field(tree, st, id);
+            if node.is_optional() {
+                if !de.st.present(tree, id)? {
+                    de.st.skip(tree, id, false)?;
+                    return Ok(None);
+                }
+                de.checked = true;
+            }
+            T::deserialize(de).map(Some)
+        };
+        Some(read().map_err(|e| e.at(&node.path)))
     }
 
     /// [`scalar`](Self::scalar) for an `Option` target: a null is `None`.
@@ -417,6 +446,33 @@ impl<'de, T: Deserialize<'de>> ReadSerde<'de, T> for &Read<T> {
 pub trait ReadFast<'de, T> {
     /// The next field's value.
     fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<T, DeError>;
+}
+
+/// A struct whose `Deserialize` `#[parquet(assemble)]` wrote (the derive implements it):
+/// an `Option` or a `Vec` of one is read by [`Fast`] too, its elements by their own fast
+/// path, with no serde visitor in between.
+#[doc(hidden)]
+pub trait Assembled {}
+
+impl<'de, T: Assembled + Deserialize<'de>> ReadFast<'de, Option<T>> for Read<Option<T>> {
+    #[inline(always)]
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Option<T>, DeError> {
+        match fast.option_group() {
+            Some(v) => v,
+            None => fast.value(),
+        }
+    }
+}
+
+impl<'de, T: Assembled + Deserialize<'de>> ReadFast<'de, Vec<T>> for Read<Vec<T>> {
+    #[inline(always)]
+    fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Vec<T>, DeError> {
+        // No element is a leaf's value here: each goes through `T`'s `Deserialize`.
+        match fast.list(|_: &mut Cursor, _, _| None) {
+            Some(v) => v,
+            None => fast.value(),
+        }
+    }
 }
 
 /// `ReadFast` for a scalar and its `Option`: `$get` maps (values, index, conversion) to
