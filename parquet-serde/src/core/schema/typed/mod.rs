@@ -225,13 +225,18 @@
 //! into an `f64`, UTF-8 text into a `String` (or, for rows that borrow from a
 //! [`Batch`](crate::Batch), into a `&str`), a null into an `Option`; a `Vec` of those from
 //! a LIST of leaves, and a `BTreeMap` of text to text (or to `i64`) from a MAP of leaves,
-//! element by element; when the file has every field in the struct's order, one after the
-//! other with no key per field. Anything else (an enum, a nested struct, other lists and
-//! maps, a conversion by a logical type, a value the field may reject, a null into a
-//! non-`Option`) goes to the type's own `Deserialize`, through the same deserializer the
-//! serde path uses, at the same position: values, conversions, levels, errors and their
-//! locations are the serde path's by construction.
-//! Fields go to that path by index (one jump), not by name.
+//! element by element; an `Option` or a `Vec` of another `#[parquet(assemble)]` struct,
+//! each struct by its own fast path; when the file has every field in the struct's order,
+//! one after the other with no key per field. Anything else (an enum, a struct of serde's
+//! derive, other lists and maps, a conversion by a logical type, a value the field may
+//! reject, a null into a non-`Option`) goes to the type's own `Deserialize`, through the
+//! same deserializer the serde path uses, at the same position: values, conversions,
+//! levels, errors and their locations are the serde path's by construction.
+//! Fields go to that path by index (one jump), not by name. The row loops (`from_slice`,
+//! [`Reader::read_all_par`](crate::Reader::read_all_par),
+//! [`Batch::rows_in`](crate::Batch::rows_in), ...) hand the type a run of rows per call (up
+//! to a row group, or 256 rows where the rows are handed on as they are read), so the
+//! per-row way into the type is paid once per run; an error still names its row.
 //!
 //! Why an opt-in that writes the impl, not a fast path for every derived type: nothing at
 //! compile time proves that a type's `Deserialize` is serde's derive with the attributes
