@@ -232,11 +232,12 @@
 //! reject, a null into a non-`Option`) goes to the type's own `Deserialize`, through the
 //! same deserializer the serde path uses, at the same position: values, conversions,
 //! levels, errors and their locations are the serde path's by construction.
-//! Fields go to that path by index (one jump), not by name. The row loops (`from_slice`,
-//! [`Reader::read_all_par`](crate::Reader::read_all_par),
-//! [`Batch::rows_in`](crate::Batch::rows_in), ...) hand the type a run of rows per call (up
-//! to a row group, or 256 rows where the rows are handed on as they are read), so the
-//! per-row way into the type is paid once per run; an error still names its row.
+//! Fields go to that path by index (one jump), not by name. The reads that collect rows
+//! (`from_slice` and the other whole reads, [`Reader::read_all_par`](crate::Reader::read_all_par),
+//! [`Batch::rows`](crate::Batch::rows) and [`Batch::rows_in`](crate::Batch::rows_in)) hand the
+//! type a run of rows per call (up to a row group, or 256 rows while a pipelined read hands
+//! them on), so the per-row way into the type is paid once per run (a `Reader` iterated row
+//! by row still asks one row at a time); an error still names its row.
 //!
 //! Why an opt-in that writes the impl, not a fast path for every derived type: nothing at
 //! compile time proves that a type's `Deserialize` is serde's derive with the attributes
