@@ -661,9 +661,38 @@ fn emit(
             // serde itself, as serde's derive names it: the struct derives `Serialize` too.
             use ::serde as _serde;
 
-            // An `Option` or `Vec` of this struct is read by the fast path too.
+            static FIELDS: [&str; #fields_len] = [#(#all_names),*];
+
+            // The generated assembler; an `Option` or `Vec` of this struct is read by it
+            // too (de/fast.rs).
             #[automatically_derived]
-            impl<#(#lifetimes),*> __a::Assembled for #this #where_clause {}
+            impl<'de, #(#lifetimes),*> __a::Assembled<'de> for #this #bounds {
+                const FIELDS: &'static [&'static str] = &FIELDS;
+
+                /// The fields straight from the leaf cursors (de/fast.rs).
+                #[inline]
+                fn assemble(
+                    __f: &mut __a::Fast<'_, 'de>,
+                ) -> ::core::result::Result<Self, __a::DeError> {
+                    if __f.sequential(#n) {
+                        // Every field, in order: read one after the other.
+                        #let_default_fast
+                        #(let #slots = #fast_values;)*
+                        return ::core::result::Result::Ok(#ident { #(#result_map),* });
+                    }
+                    #(let mut #slots: ::core::option::Option<#slot_types> =
+                        ::core::option::Option::None;)*
+                    while let ::core::option::Option::Some(__key) = __f.next_key() {
+                        match __key {
+                            #(#fast_arms)*
+                            #fast_other
+                        }
+                    }
+                    #let_default_fast
+                    #(#fast_extract)*
+                    ::core::result::Result::Ok(#ident { #(#result_map),* })
+                }
+            }
 
             #[automatically_derived]
             impl<'de, #(#lifetimes),*> _serde::Deserialize<'de> for #this #bounds {
@@ -720,31 +749,6 @@ fn emit(
                         }
                     }
 
-                    /// The rows of the reader's own access: the fields straight from
-                    /// the leaf cursors where the value is certain (de/fast.rs).
-                    #[inline]
-                    fn __assemble<'de, #(#lifetimes),*>(
-                        __f: &mut __a::Fast<'_, 'de>,
-                    ) -> ::core::result::Result<#this, __a::DeError> #bounds {
-                        if __f.sequential(#n) {
-                            // Every field, in order: read one after the other.
-                            #let_default_fast
-                            #(let #slots = #fast_values;)*
-                            return ::core::result::Result::Ok(#ident { #(#result_map),* });
-                        }
-                        #(let mut #slots: ::core::option::Option<#slot_types> =
-                            ::core::option::Option::None;)*
-                        while let ::core::option::Option::Some(__key) = __f.next_key() {
-                            match __key {
-                                #(#fast_arms)*
-                                #fast_other
-                            }
-                        }
-                        #let_default_fast
-                        #(#fast_extract)*
-                        ::core::result::Result::Ok(#ident { #(#result_map),* })
-                    }
-
                     struct __Visitor<'de, #(#lifetimes),*>(
                         ::core::marker::PhantomData<(&'de (), #this)>,
                     ) #where_clause;
@@ -778,7 +782,9 @@ fn emit(
                                 // This row, and the row loop's next rows when it
                                 // asks for them (`Fast::rows`).
                                 return __a::done::<'de, __M, #this>(
-                                    __f.rows(|__f| __assemble(__f)),
+                                    __f.rows(|__f| {
+                                        <#this as __a::Assembled<'de>>::assemble(__f)
+                                    }),
                                 );
                             }
                             #(let mut #slots: ::core::option::Option<#slot_types> =
@@ -790,7 +796,6 @@ fn emit(
                         }
                     }
 
-                    static FIELDS: [&str; #fields_len] = [#(#all_names),*];
                     static __INDEX: __a::FieldIndex =
                         __a::FieldIndex::new(&FIELDS, &[#(#name_index),*]);
                     __a::register(&__INDEX);

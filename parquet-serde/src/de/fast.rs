@@ -32,6 +32,7 @@ use super::access::StructAccess;
 use super::cursor::Cursor;
 use super::error::DeError;
 use super::node::NodeDe;
+use super::state::State;
 use super::tree::{Conv, Kind, Node, NodeId, Shape, Tree};
 
 /// Where a row loop takes the rows after the one it asks for (`Batch::rows_in` and the
@@ -228,6 +229,7 @@ impl<'m, 'de> Fast<'m, 'de> {
     fn list<T: Deserialize<'de>>(
         &mut self,
         get: impl Fn(&mut Cursor, usize, Conv) -> Option<T>,
+        whole: impl Fn(&Tree, &mut State, NodeId) -> Result<T, DeError>,
     ) -> Option<Result<Vec<T>, DeError>> {
         let tree = self.acc.tree;
         let (id, node) = self.whole_field()?;
@@ -253,7 +255,7 @@ impl<'m, 'de> Fast<'m, 'de> {
             for _ in 0..len {
                 match leaf.and_then(|(col, conv)| leaf_value(st, col, conv, &get)) {
                     Some(v) => out.push(v),
-                    None => out.push(T::deserialize(NodeDe::field(tree, st, element))?),
+                    None => out.push(whole(tree, st, element)?),
                 }
             }
             Ok(out)
@@ -325,7 +327,7 @@ impl<'m, 'de> Fast<'m, 'de> {
     /// else hands the group, its presence known, to `T`'s `Deserialize`); errors at the
     /// group's path. `None` (nothing consumed) for a leaf or a repeated field.
     #[inline]
-    fn option_group<T: Deserialize<'de>>(&mut self) -> Option<Result<Option<T>, DeError>> {
+    fn option_group<T: Assembled<'de>>(&mut self) -> Option<Result<Option<T>, DeError>> {
         let tree = self.acc.tree;
         let (id, node) = self.whole_field()?;
         if !matches!(node.kind, Kind::Group { .. }) {
@@ -334,15 +336,15 @@ impl<'m, 'de> Fast<'m, 'de> {
         let st = &mut *self.acc.st;
         self.acc.next += 1;
         let mut read = || -> Result<Option<T>, DeError> {
-            let mut de = NodeDe::field(tree, st, id);
+            let mut checked = false;
             if node.is_optional() {
-                if !de.st.present(tree, id)? {
-                    de.st.skip(tree, id, false)?;
+                if !st.present(tree, id)? {
+                    st.skip(tree, id, false)?;
                     return Ok(None);
                 }
-                de.checked = true;
+                checked = true;
             }
-            T::deserialize(de).map(Some)
+            assembled(tree, st, id, checked).map(Some)
         };
         Some(read().map_err(|e| e.at(&node.path)))
     }
@@ -368,6 +370,16 @@ impl<'m, 'de> Fast<'m, 'de> {
         self.acc.next += 1;
         Some(value)
     }
+}
+
+/// A list element through its type's `Deserialize`, as `ListAccess` reads one that is not
+/// the repeated node itself.
+fn element<'de, T: Deserialize<'de>>(
+    tree: &Tree,
+    st: &mut State,
+    id: NodeId,
+) -> Result<T, DeError> {
+    T::deserialize(NodeDe::field(tree, st, id))
 }
 
 /// The next value of leaf column `col` (see [`take_value`]).
@@ -449,12 +461,79 @@ pub trait ReadFast<'de, T> {
 }
 
 /// A struct whose `Deserialize` `#[parquet(assemble)]` wrote (the derive implements it):
-/// an `Option` or a `Vec` of one is read by [`Fast`] too, its elements by their own fast
-/// path, with no serde visitor in between.
+/// an `Option` or a `Vec` of one is read by [`Fast`] too, each struct straight by its
+/// generated assembler, with no serde visitor in between.
 #[doc(hidden)]
-pub trait Assembled {}
+pub trait Assembled<'de>: Deserialize<'de> {
+    /// The field list the generated `Deserialize` hands to `deserialize_struct`.
+    const FIELDS: &'static [&'static str];
+    /// The generated assembler: the struct's fields from `fast` (what its `visit_map`
+    /// reads when it gets a [`Fast`]).
+    fn assemble(fast: &mut Fast<'_, 'de>) -> Result<Self, DeError>;
+}
 
-impl<'de, T: Assembled + Deserialize<'de>> ReadFast<'de, Option<T>> for Read<Option<T>> {
+/// The group `id` (its presence known when `checked`) as the assembled struct `T`, read as
+/// `T::deserialize` on the group reads it: when `NodeDe::deserialize_struct` would go to
+/// `strukt` and `strukt`'s access would get a [`Fast`] (a plain group, a plan for `T`'s
+/// field list with its indexes, no partition constants), `T`'s assembler over the same
+/// access, finished as `strukt` finishes it, errors at the group's path; else
+/// `T::deserialize` itself.
+fn assembled<'de, T: Assembled<'de>>(
+    tree: &Tree,
+    st: &mut State,
+    id: NodeId,
+    checked: bool,
+) -> Result<T, DeError> {
+    let node = &tree.nodes[id];
+    let plain = matches!(
+        node.kind,
+        Kind::Group {
+            shape: Shape::Plain,
+            ..
+        }
+    ) && (checked || node.repetition == crate::core::schema::Repetition::Required);
+    let plan = if plain && !st.probing() {
+        st.plan(tree, id, T::FIELDS)
+    } else {
+        None
+    };
+    let keys = plan.and_then(|p| {
+        p.keys
+            .as_deref()
+            .filter(|_| std::ptr::eq(p.fields, T::FIELDS) && p.constants.is_empty())
+    });
+    let (Some(plan), Some(keys)) = (plan, keys) else {
+        return T::deserialize(NodeDe {
+            tree,
+            st,
+            id,
+            checked,
+            element: false,
+            sink: None,
+        });
+    };
+    let mut access = StructAccess {
+        tree,
+        st,
+        plan,
+        next: 0,
+        keys: Some(keys),
+        sink: None,
+    };
+    #[cfg(test)]
+    tests::NESTED.with(|n| n.set(n.get() + 1));
+    let mut fast = Fast {
+        acc: &mut access,
+        de: PhantomData,
+    };
+    let read = fast.rows(|f| T::assemble(f)).and_then(|v| {
+        fast.acc.finish_row()?;
+        Ok(v)
+    });
+    read.map_err(|e| e.at(&node.path))
+}
+
+impl<'de, T: Assembled<'de>> ReadFast<'de, Option<T>> for Read<Option<T>> {
     #[inline(always)]
     fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Option<T>, DeError> {
         match fast.option_group() {
@@ -464,11 +543,14 @@ impl<'de, T: Assembled + Deserialize<'de>> ReadFast<'de, Option<T>> for Read<Opt
     }
 }
 
-impl<'de, T: Assembled + Deserialize<'de>> ReadFast<'de, Vec<T>> for Read<Vec<T>> {
+impl<'de, T: Assembled<'de>> ReadFast<'de, Vec<T>> for Read<Vec<T>> {
     #[inline(always)]
     fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Vec<T>, DeError> {
-        // No element is a leaf's value here: each goes through `T`'s `Deserialize`.
-        match fast.list(|_: &mut Cursor, _, _| None) {
+        // No element is a leaf's value here: each is a struct, its presence unknown.
+        match fast.list(
+            |_: &mut Cursor, _, _| None,
+            |tree, st, id| assembled(tree, st, id, false),
+        ) {
             Some(v) => v,
             None => fast.value(),
         }
@@ -497,6 +579,7 @@ macro_rules! read_fast {
                 match fast.list(
                     #[inline(always)]
                     |c: &mut Cursor, i, conv| ($get)(c, i, conv),
+                    element,
                 ) {
                     Some(v) => v,
                     None => fast.value(),
@@ -607,6 +690,51 @@ mod tests {
         /// Calls of the generated `visit_map` that got a `Fast` (a row loop's call reads
         /// several rows).
         pub(super) static CALLS: Cell<usize> = const { Cell::new(0) };
+        /// Nested assembled structs read straight by their assembler (`assembled`).
+        pub(super) static NESTED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate", assemble)]
+    struct Part {
+        name: String,
+        n: Option<i64>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize, crate::ParquetSchema)]
+    #[parquet(crate = "crate", assemble)]
+    struct Whole {
+        id: i64,
+        one: Option<Part>,
+        many: Vec<Part>,
+    }
+
+    #[test]
+    fn options_and_lists_of_assembled_structs_go_straight_to_their_assembler() {
+        let rows: Vec<Whole> = (0..300)
+            .map(|i| Whole {
+                id: i,
+                one: (i % 3 != 0).then(|| Part {
+                    name: format!("p{i}"),
+                    n: (i % 2 == 0).then_some(i),
+                }),
+                many: (0..i % 4)
+                    .map(|k| Part {
+                        name: format!("m{k}"),
+                        n: Some(k),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let bytes = crate::to_vec(&rows).unwrap();
+        let nested = rows
+            .iter()
+            .map(|r| r.one.iter().count() + r.many.len())
+            .sum::<usize>();
+        let before = NESTED.with(Cell::get);
+        let back: Vec<Whole> = crate::from_slice(&bytes).unwrap();
+        assert_eq!(back, rows);
+        assert_eq!(NESTED.with(Cell::get) - before, nested);
     }
 
     fn used() -> usize {
@@ -801,7 +929,7 @@ impl<'de: 'a, 'a> ReadFast<'de, Vec<&'a str>> for Read<Vec<&'a str>> {
     #[inline(always)]
     fn read(&self, fast: &mut Fast<'_, 'de>) -> Result<Vec<&'a str>, DeError> {
         if fast.lending() {
-            if let Some(v) = fast.list(lent_text) {
+            if let Some(v) = fast.list(lent_text, element) {
                 return v;
             }
         }
