@@ -220,9 +220,9 @@ impl<'m, 'de> Fast<'m, 'de> {
 
     /// The next field as a list, read as the serde path reads a `Vec` there
     /// (`NodeDe::dispatch` for a sequence, then `NodeDe::list` and `ListAccess`): each
-    /// element from its cursor when it is a leaf and `get` gives it, else through the
-    /// element type's `Deserialize` at the same position (an assembled struct's runs its
-    /// own fast path); errors at the list's path. `None` (nothing consumed) when the field
+    /// element from its cursor when it is a leaf and `get` gives it, else by `whole` at the
+    /// element node: the element type's `Deserialize` ([`element`]), or an assembled
+    /// struct's assembler ([`assembled`]); errors at the list's path. `None` (nothing consumed) when the field
     /// is not a 3-level LIST group or is a null list (the serde path then reads or rejects
     /// it).
     #[inline]
