@@ -294,17 +294,16 @@ fn tables_that_need_a_reader_feature_we_lack_are_refused_naming_it() {
     }
 }
 
+/// The `.parquet` files below `dir`, outside any `_delta_log` folder (checkpoints).
 fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            if !p.ends_with("_delta_log") {
-                out.extend(walk(&p));
-            }
-        } else if p.extension().is_some_and(|e| e == "parquet") {
-            out.push(p);
-        }
-    }
+    let mut out = common::files_below(dir);
+    out.retain(|p| {
+        let in_log = p
+            .strip_prefix(dir)
+            .unwrap()
+            .components()
+            .any(|c| c.as_os_str() == "_delta_log");
+        p.extension().is_some_and(|e| e == "parquet") && !in_log
+    });
     out
 }

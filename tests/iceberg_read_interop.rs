@@ -259,15 +259,9 @@ fn bounds_prune_the_files_of_an_unpartitioned_table() {
     }
 }
 
+/// The `.parquet` files below `dir`.
 fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else if p.extension().is_some_and(|e| e == "parquet") {
-            out.push(p);
-        }
-    }
+    let mut out = common::files_below(dir);
+    out.retain(|p| p.extension().is_some_and(|e| e == "parquet"));
     out
 }

@@ -269,18 +269,11 @@ fn a_compaction_whose_input_another_writer_removed_is_abandoned() {
 
 /// Every file below `dir`, relative, `/`-separated.
 fn walk(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap();
-                out.push(rel.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    out
+    common::files_below(dir)
+        .iter()
+        .map(|p| {
+            let rel = p.strip_prefix(dir).unwrap();
+            rel.to_string_lossy().replace('\\', "/")
+        })
+        .collect()
 }

@@ -574,20 +574,10 @@ fn the_cli_and_datasets_read_an_iceberg_layers_folder() {
     );
     // The final `part-*.parquet` files under the folder (journals and metadata aside).
     let parts = || {
-        let mut n = 0;
-        let mut folders = vec![dir.path().to_path_buf()];
-        while let Some(f) = folders.pop() {
-            for e in std::fs::read_dir(&f).unwrap() {
-                let p = e.unwrap().path();
-                let name = p.file_name().unwrap().to_string_lossy().into_owned();
-                if p.is_dir() {
-                    folders.push(p);
-                } else if name.starts_with("part-") && name.ends_with(".parquet") {
-                    n += 1;
-                }
-            }
-        }
-        n
+        common::files_below(dir.path())
+            .iter()
+            .filter(|p| common::is_final_log_file(p))
+            .count()
     };
     assert_eq!(parts(), 0, "not final before recovery");
     let cli = |args: &[&str]| {

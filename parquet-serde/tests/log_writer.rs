@@ -2,6 +2,8 @@
 //! abandoned files, and recovery of corrupt or truncated journals and data files (never a
 //! panic; whatever is recovered is an in-order prefix of what was written).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -36,18 +38,10 @@ fn row(seq: u64) -> Row {
 
 /// Every file under `dir` (relative paths), sorted.
 fn all_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(f) = folders.pop() {
-        for e in std::fs::read_dir(&f).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                folders.push(p);
-            } else {
-                out.push(p.strip_prefix(dir).unwrap().to_path_buf());
-            }
-        }
-    }
+    let mut out: Vec<PathBuf> = common::files_below(dir)
+        .into_iter()
+        .map(|p| p.strip_prefix(dir).unwrap().to_path_buf())
+        .collect();
     out.sort();
     out
 }

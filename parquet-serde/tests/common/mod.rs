@@ -29,10 +29,9 @@ pub mod iceberg;
 pub mod logs;
 pub mod moto;
 
-/// Every file of a log folder (`logs::LogWriter`, the tracing layer), in every partition
-/// below `dir`, sorted by file name (oldest first); fails on a file that is not final (a
-/// journal or a temporary file left behind).
-pub fn final_log_files(dir: &Path) -> Vec<PathBuf> {
+/// Every file below `dir`, in every folder under it (paths that start with `dir`), in no
+/// particular order.
+pub fn files_below(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut folders = vec![dir.to_path_buf()];
     while let Some(f) = folders.pop() {
@@ -40,16 +39,32 @@ pub fn final_log_files(dir: &Path) -> Vec<PathBuf> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 folders.push(p);
-                continue;
+            } else {
+                out.push(p);
             }
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            assert!(
-                name.starts_with("part-") && name.ends_with(".parquet"),
-                "a file that is not final is left: {}",
-                p.display()
-            );
-            out.push(p);
         }
+    }
+    out
+}
+
+/// Whether `path` names a final log file (`part-*.parquet`), not a journal or a temporary
+/// file.
+pub fn is_final_log_file(path: &Path) -> bool {
+    let name = path.file_name().unwrap().to_string_lossy();
+    name.starts_with("part-") && name.ends_with(".parquet")
+}
+
+/// Every file of a log folder (`logs::LogWriter`, the tracing layer), in every partition
+/// below `dir`, sorted by file name (oldest first); fails on a file that is not final (a
+/// journal or a temporary file left behind).
+pub fn final_log_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = files_below(dir);
+    for p in &out {
+        assert!(
+            is_final_log_file(p),
+            "a file that is not final is left: {}",
+            p.display()
+        );
     }
     out.sort_by_key(|p| p.file_name().unwrap().to_owned());
     out
