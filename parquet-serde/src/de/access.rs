@@ -72,6 +72,14 @@ pub(crate) struct StructAccess<'a, 'p> {
 }
 
 impl StructAccess<'_, '_> {
+    /// Whether a generated assembler may read this access's fields straight (see
+    /// [`fast`](super::fast)): the plan hands field indexes, has no partition constants,
+    /// and the schema probe is not running.
+    #[inline]
+    pub fn assembles(&self) -> bool {
+        self.keys.is_some() && !self.st.probing() && self.plan.constants.is_empty()
+    }
+
     /// Consumes the fields the visitor did not read and the children it did not ask for.
     #[inline]
     pub fn finish(mut self) -> Res<()> {

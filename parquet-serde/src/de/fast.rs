@@ -96,7 +96,7 @@ impl<'m, 'de> Fast<'m, 'de> {
         // behind `st` (which holds no lifetime).
         #[allow(unsafe_code)]
         let acc = unsafe { &mut **(map as *mut M).cast::<Ours<'m, 'm, 'm>>() };
-        if acc.keys.is_none() || acc.st.probing() || !acc.plan.constants.is_empty() {
+        if !acc.assembles() {
             return None;
         }
         #[cfg(test)]
@@ -484,42 +484,26 @@ fn assembled<'de, T: Assembled<'de>>(
     id: NodeId,
     checked: bool,
 ) -> Result<T, DeError> {
-    let node = &tree.nodes[id];
-    let plain = matches!(
-        node.kind,
-        Kind::Group {
-            shape: Shape::Plain,
-            ..
-        }
-    ) && (checked || node.repetition == crate::core::schema::Repetition::Required);
-    let plan = if plain && !st.probing() {
-        st.plan(tree, id, T::FIELDS)
-    } else {
-        None
-    };
-    let keys = plan.and_then(|p| {
-        p.keys
-            .as_deref()
-            .filter(|_| std::ptr::eq(p.fields, T::FIELDS) && p.constants.is_empty())
-    });
-    let (Some(plan), Some(keys)) = (plan, keys) else {
-        return T::deserialize(NodeDe {
-            tree,
-            st,
-            id,
-            checked,
-            element: false,
-            sink: None,
-        });
+    let de = NodeDe::field_checked(tree, st, id, checked);
+    if !de.is_present_struct() {
+        return T::deserialize(de);
+    }
+    let st = de.st;
+    let Some(plan) = st.plan(tree, id, T::FIELDS) else {
+        return T::deserialize(NodeDe::field_checked(tree, st, id, checked));
     };
     let mut access = StructAccess {
         tree,
         st,
         plan,
         next: 0,
-        keys: Some(keys),
+        keys: plan.keys_for(T::FIELDS),
         sink: None,
     };
+    if !access.assembles() {
+        return T::deserialize(NodeDe::field_checked(tree, access.st, id, checked));
+    }
+    let node = &tree.nodes[id];
     #[cfg(test)]
     tests::NESTED.with(|n| n.set(n.get() + 1));
     let mut fast = Fast {

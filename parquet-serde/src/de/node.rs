@@ -142,11 +142,17 @@ impl<'a> NodeDe<'a> {
     /// A field `id` below this node.
     #[inline]
     pub fn field(tree: &'a Tree, st: &'a mut State, id: NodeId) -> Self {
+        NodeDe::field_checked(tree, st, id, false)
+    }
+
+    /// A field `id` below this node, its own optional level known present when `checked`.
+    #[inline]
+    pub fn field_checked(tree: &'a Tree, st: &'a mut State, id: NodeId, checked: bool) -> Self {
         NodeDe {
             tree,
             st,
             id,
-            checked: false,
+            checked,
             element: false,
             sink: None,
         }
@@ -466,23 +472,32 @@ impl<'a> NodeDe<'a> {
                 &owned
             }
         };
-        // Field indexes only for the list the plan was made for (a plan found by names
-        // may be another type's list).
-        let keys = plan
-            .keys
-            .as_deref()
-            .filter(|_| std::ptr::eq(plan.fields, fields));
         let mut access = StructAccess {
             tree,
             st: self.st,
             plan,
             next: 0,
-            keys,
+            keys: plan.keys_for(fields),
             sink: self.sink,
         };
         let value = visitor.visit_map(&mut access)?;
         access.finish()?;
         Ok(value)
+    }
+
+    /// Whether the node is a plain group known to be present (checked, or required): a
+    /// struct read goes straight to [`strukt`](Self::strukt) (`deserialize_struct`, and
+    /// the generated assembler's nested structs in `fast.rs`).
+    #[inline]
+    pub fn is_present_struct(&self) -> bool {
+        let node = &self.tree.nodes[self.id];
+        matches!(
+            node.kind,
+            Kind::Group {
+                shape: Shape::Plain,
+                ..
+            }
+        ) && (self.checked || node.repetition == crate::core::schema::Repetition::Required)
     }
 
     /// An enum with data: the group with one optional field per variant, exactly one set.
@@ -616,16 +631,8 @@ impl<'de> Deserializer<'de> for NodeDe<'_> {
         visitor: V,
     ) -> Res<V::Value> {
         // The common case straight away: a present plain group (the root included).
-        let node = &self.tree.nodes[self.id];
-        if matches!(
-            node.kind,
-            Kind::Group {
-                shape: Shape::Plain,
-                ..
-            }
-        ) && (self.checked || node.repetition == crate::core::schema::Repetition::Required)
-        {
-            let path = &node.path;
+        if self.is_present_struct() {
+            let path = &self.tree.nodes[self.id].path;
             return self.strukt(fields, visitor).map_err(|e| e.at(path));
         }
         self.run(Want::Struct(fields), visitor)

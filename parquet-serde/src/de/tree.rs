@@ -219,6 +219,17 @@ pub(crate) struct StructPlan {
     pub leaves: Vec<Option<(usize, Conv)>>,
 }
 
+impl StructPlan {
+    /// The field indexes to hand for `fields` instead of names: the plan's, when it was
+    /// made for that very list (a plan found by names may be another type's list).
+    #[inline]
+    pub fn keys_for(&self, fields: &'static [&'static str]) -> Option<&[u32]> {
+        self.keys
+            .as_deref()
+            .filter(|_| std::ptr::eq(self.fields, fields))
+    }
+}
+
 /// The compiled schema.
 #[derive(Debug, Clone)]
 pub(crate) struct Tree {
