@@ -1,8 +1,8 @@
 //! [`Cursor`]: one decoded leaf column chunk (values and levels) with the position the
 //! assembler has reached in it.
 
-use crate::core::column::ColumnBatch;
-use crate::core::values::{ColumnValues, Int96};
+use crate::core::column::{ColumnBatch, LentValues};
+use crate::core::values::{ByteArrays, ColumnValues, Int96};
 use crate::error::{Error, Result};
 
 /// One physical value, borrowed from a cursor.
@@ -54,6 +54,9 @@ pub(crate) struct Segment {
     def: Vec<i16>,
     rep: Vec<i16>,
     values: ColumnValues,
+    /// Values lent from a dictionary: `values` is the dictionary, and value `i` is entry
+    /// `lent[i]` of it (each index checked in range when decoded).
+    lent: Option<Vec<u32>>,
     text: Option<String>,
     /// `text` is cut at every value's bounds: see [`cut_at_chars`].
     text_cut: bool,
@@ -67,6 +70,7 @@ impl Segment {
     /// the levels say there is one never runs out; it starts at a row) and validates its
     /// byte-array buffer as UTF-8 once. With `owned`, a UTF-8 buffer's values are also
     /// copied out as `String`s.
+    #[cfg(test)]
     pub fn prepare(batch: ColumnBatch, max_def: i16, max_rep: i16, owned: bool) -> Result<Self> {
         Self::prepare_with(batch, max_def, max_rep, owned.then(Vec::new))
     }
@@ -79,17 +83,38 @@ impl Segment {
         max_rep: i16,
         owned: Option<Vec<String>>,
     ) -> Result<Self> {
+        Self::prepare_lent(batch, None, max_def, max_rep, owned)
+    }
+
+    /// [`prepare_with`](Self::prepare_with) for a batch whose values, when `lent` is
+    /// given, are left in their dictionary (the batch then holds the levels alone).
+    pub fn prepare_lent(
+        batch: ColumnBatch,
+        lent: Option<LentValues>,
+        max_def: i16,
+        max_rep: i16,
+        owned: Option<Vec<String>>,
+    ) -> Result<Self> {
         let ColumnBatch {
             values,
             def_levels,
             rep_levels,
         } = batch;
+        let (values, lent) = match lent {
+            Some(LentValues {
+                dictionary,
+                indices,
+            }) if values.is_empty() => (ColumnValues::ByteArray(dictionary), Some(indices)),
+            Some(_) => return Err(Error::corrupt("values both decoded and lent")),
+            None => (values, None),
+        };
+        let count = lent.as_ref().map_or(values.len(), Vec::len);
         let len = if max_def > 0 {
             def_levels.len()
         } else if max_rep > 0 {
             rep_levels.len()
         } else {
-            values.len()
+            count
         };
         if max_def > 0 && def_levels.len() != len || max_rep > 0 && rep_levels.len() != len {
             return Err(Error::corrupt(
@@ -101,10 +126,9 @@ impl Segment {
         } else {
             len
         };
-        if non_null != values.len() {
+        if non_null != count {
             return Err(Error::corrupt(format!(
-                "{} values where the definition levels announce {non_null}",
-                values.len()
+                "{count} values where the definition levels announce {non_null}"
             )));
         }
         if max_rep > 0 && rep_levels.first().is_some_and(|&r| r != 0) {
@@ -133,7 +157,7 @@ impl Segment {
         let owned = match (&values, &text, owned) {
             (ColumnValues::ByteArray(v), Some(text), Some(mut buf)) => {
                 buf.clear();
-                owned_strings(v, text, &mut buf);
+                owned_strings(v, text, lent.as_deref(), &mut buf);
                 buf
             }
             _ => Vec::new(),
@@ -142,6 +166,7 @@ impl Segment {
             def: def_levels,
             rep: rep_levels,
             values,
+            lent,
             text,
             text_cut,
             owned,
@@ -173,17 +198,23 @@ fn cut_at_chars(offsets: &[usize], text: &str) -> bool {
 }
 
 /// Every value of a UTF-8 byte-array buffer as a `String`, into `out` (left empty when a
-/// value does not start and end on character boundaries: it is not UTF-8 alone).
-fn owned_strings(v: &crate::core::values::ByteArrays, text: &str, out: &mut Vec<String>) {
-    out.reserve(v.len());
-    for w in v.offsets.windows(2) {
-        match text.get(w[0]..w[1]) {
-            Some(s) => out.push(s.to_owned()),
-            None => {
-                out.clear();
-                return;
-            }
+/// value does not start and end on character boundaries: it is not UTF-8 alone). With
+/// `lent`, the values are those entries of the buffer.
+fn owned_strings(v: &ByteArrays, text: &str, lent: Option<&[u32]>, out: &mut Vec<String>) {
+    let value = |k: usize| text.get(*v.offsets.get(k)?..*v.offsets.get(k + 1)?);
+    let all = match lent {
+        None => {
+            out.reserve(v.len());
+            (0..v.len()).try_for_each(|k| value(k).map(|s| out.push(s.to_owned())))
         }
+        Some(lent) => {
+            out.reserve(lent.len());
+            lent.iter()
+                .try_for_each(|&k| value(k as usize).map(|s| out.push(s.to_owned())))
+        }
+    };
+    if all.is_none() {
+        out.clear();
     }
 }
 
@@ -207,6 +238,7 @@ impl Segment {
             mut owned,
             ..
         } = self;
+        // Lent values: `values` is their dictionary, emptied below like decoded values.
         def.clear();
         rep.clear();
         if let (ColumnValues::ByteArray(v), Some(text)) = (&mut values, text) {
@@ -270,6 +302,8 @@ pub(crate) struct Cursor {
     def: Vec<i16>,
     rep: Vec<i16>,
     values: ColumnValues,
+    /// The held segment's lent values (see [`Segment`]).
+    lent: Option<Vec<u32>>,
     max_def: i16,
     max_rep: i16,
     len: usize,
@@ -307,8 +341,20 @@ impl std::fmt::Debug for Cursor {
 impl Cursor {
     /// A cursor over a decoded chunk; checks that the level and value counts agree, so that
     /// taking a value where the levels say there is one never runs out.
+    #[cfg(test)]
     pub fn new(batch: ColumnBatch, max_def: i16, max_rep: i16) -> Result<Cursor> {
-        let segment = Segment::prepare(batch, max_def, max_rep, false)?;
+        Self::lent(batch, None, max_def, max_rep)
+    }
+
+    /// [`new`](Self::new) for a batch whose values, when `lent` is given, are left in their
+    /// dictionary (the batch then holds the levels alone).
+    pub fn lent(
+        batch: ColumnBatch,
+        lent: Option<LentValues>,
+        max_def: i16,
+        max_rep: i16,
+    ) -> Result<Cursor> {
+        let segment = Segment::prepare_lent(batch, lent, max_def, max_rep, None)?;
         let mut c = Cursor::fed(max_def, max_rep, None);
         c.install(segment);
         Ok(c)
@@ -320,6 +366,7 @@ impl Cursor {
             def: Vec::new(),
             rep: Vec::new(),
             values: ColumnValues::Boolean(Vec::new()),
+            lent: None,
             max_def,
             max_rep,
             len: 0,
@@ -340,6 +387,7 @@ impl Cursor {
             def: std::mem::replace(&mut self.def, s.def),
             rep: std::mem::replace(&mut self.rep, s.rep),
             values: std::mem::replace(&mut self.values, s.values),
+            lent: std::mem::replace(&mut self.lent, s.lent),
             text: std::mem::replace(&mut self.text, s.text),
             text_cut: std::mem::replace(&mut self.text_cut, s.text_cut),
             owned: std::mem::replace(&mut self.owned, s.owned),
@@ -533,8 +581,8 @@ impl Cursor {
         let (ColumnValues::ByteArray(v), Some(text)) = (&self.values, &self.text) else {
             return None;
         };
-        prefetch(&v.offsets, i.wrapping_add(VALUES_AHEAD));
-        let (&a, &b) = (v.offsets.get(i)?, v.offsets.get(i.checked_add(1)?)?);
+        let k = self.entry(i, &v.offsets)?;
+        let (&a, &b) = (v.offsets.get(k)?, v.offsets.get(k.checked_add(1)?)?);
         if self.text_cut {
             debug_assert!(text.get(a..b).is_some(), "text cut at {a}..{b}");
             // SAFETY: `text_cut` holds for this `text` and these offsets (`install` sets
@@ -545,6 +593,23 @@ impl Cursor {
             return Some(unsafe { text.get_unchecked(a..b) });
         }
         text.get(a..b)
+    }
+
+    /// The entry of the byte-array buffer (bounded by `offsets`) that holds value `i`:
+    /// `i` itself, or its index into the dictionary the values are lent from. Asks for the
+    /// cache lines of the values a few ahead.
+    #[inline(always)]
+    fn entry(&self, i: usize, offsets: &[usize]) -> Option<usize> {
+        match &self.lent {
+            None => {
+                prefetch(offsets, i.wrapping_add(VALUES_AHEAD));
+                Some(i)
+            }
+            Some(lent) => {
+                prefetch(lent, i.wrapping_add(VALUES_AHEAD));
+                lent.get(i).map(|&k| k as usize)
+            }
+        }
     }
 
     /// [`value`](Self::value) for the other physical types.
@@ -558,8 +623,12 @@ impl Cursor {
             ColumnValues::Float(v) => v.get(i).map(|&x| Prim::F32(x)),
             ColumnValues::Double(v) => v.get(i).map(|&x| Prim::F64(x)),
             ColumnValues::ByteArray(v) => {
-                prefetch(&v.offsets, i + VALUES_AHEAD);
-                match (v.offsets.get(i), v.offsets.get(i + 1), &self.text) {
+                let k = self.entry(i, &v.offsets).unwrap_or(usize::MAX);
+                match (
+                    v.offsets.get(k),
+                    v.offsets.get(k.wrapping_add(1)),
+                    &self.text,
+                ) {
                     // `get` is `None` off a char boundary: such a value is not UTF-8 alone.
                     (Some(&a), Some(&b), Some(text)) => match text.get(a..b) {
                         Some(s) => Some(Prim::Str(s)),
@@ -607,10 +676,10 @@ impl Cursor {
             }
             starts
         });
-        (self.pos, self.vpos) = starts
-            .get(row)
-            .copied()
-            .unwrap_or((self.len, self.values.len()));
+        (self.pos, self.vpos) = starts.get(row).copied().unwrap_or((
+            self.len,
+            self.lent.as_ref().map_or(self.values.len(), Vec::len),
+        ));
     }
 }
 
@@ -754,6 +823,88 @@ mod tests {
         b.push(&[0xa9]);
         let c = Cursor::new(batch_of(ColumnValues::ByteArray(b)), 0, 0).unwrap();
         assert!(!c.text_cut);
+    }
+
+    /// A cursor over values lent from a dictionary reads what one over the same values
+    /// copied out reads: text, bytes (a dictionary that is not UTF-8), owned strings, and
+    /// positions after a seek.
+    #[test]
+    fn values_lent_from_a_dictionary_read_as_the_values_copied_out() {
+        let def = vec![1, 0, 1, 1, 0, 1, 1];
+        let indices = vec![2u32, 0, 1, 1, 0];
+        for words in [&["x", "h\u{e9}", ""][..], &["x", "\u{ff}", "y"]] {
+            let bytes: Vec<&[u8]> = words
+                .iter()
+                .map(|w| {
+                    if *w == "\u{ff}" {
+                        &[0xffu8][..]
+                    } else {
+                        w.as_bytes()
+                    }
+                })
+                .collect();
+            let mut dictionary = ByteArrays::new();
+            bytes.iter().for_each(|w| dictionary.push(w));
+            let mut copied = ByteArrays::new();
+            indices.iter().for_each(|&k| copied.push(bytes[k as usize]));
+            let levels = |values| ColumnBatch {
+                values,
+                def_levels: def.clone(),
+                rep_levels: vec![],
+            };
+            let lent = LentValues {
+                dictionary,
+                indices: indices.clone(),
+            };
+            let empty = ColumnValues::ByteArray(ByteArrays::new());
+            let mut a = Cursor::lent(levels(empty.clone()), Some(lent.clone()), 1, 0).unwrap();
+            let mut b = Cursor::new(levels(ColumnValues::ByteArray(copied)), 1, 0).unwrap();
+            for _ in 0..def.len() {
+                let (i, j) = (a.take().unwrap(), b.take().unwrap());
+                assert_eq!(i, j);
+                if let Some(i) = i {
+                    assert_eq!(a.text_at(i), b.text_at(i));
+                    let (x, y) = (a.value(i).unwrap(), b.value(i).unwrap());
+                    assert_eq!(format!("{x:?}"), format!("{y:?}"));
+                }
+            }
+            assert!(a.at_end() && b.at_end());
+            a.seek_row(3);
+            b.seek_row(3);
+            assert_eq!((a.pos, a.vpos), (b.pos, b.vpos));
+            a.seek_row(99);
+            b.seek_row(99);
+            assert_eq!((a.pos, a.vpos), (b.pos, b.vpos));
+            // Owned strings built ahead, when the dictionary is text.
+            let owned = Segment::prepare_lent(
+                levels(empty.clone()),
+                Some(lent.clone()),
+                1,
+                0,
+                Some(Vec::new()),
+            );
+            let copied_owned: Vec<String> = indices
+                .iter()
+                .filter_map(|&k| {
+                    std::str::from_utf8(bytes[k as usize])
+                        .ok()
+                        .map(str::to_owned)
+                })
+                .collect();
+            let owned = owned.unwrap().owned;
+            if words[1] == "\u{ff}" {
+                assert!(owned.is_empty());
+            } else {
+                assert_eq!(owned, copied_owned);
+            }
+            // Levels announcing more values than are lent; values both decoded and lent.
+            let mut short = lent.clone();
+            short.indices.pop();
+            assert!(Cursor::lent(levels(empty.clone()), Some(short), 1, 0).is_err());
+            let mut one = ByteArrays::new();
+            one.push(b"z");
+            assert!(Cursor::lent(levels(ColumnValues::ByteArray(one)), Some(lent), 1, 0).is_err());
+        }
     }
 
     proptest::proptest! {

@@ -51,6 +51,74 @@ impl ColumnBatch {
     }
 }
 
+/// What a column chunk claims it decodes to: a hint to size the decoded buffers with once,
+/// instead of growing them page after page (each doubling copies everything decoded so far
+/// into memory never touched before).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct SizeHint {
+    /// Level entries (the chunk's `num_values`): an upper bound on its values.
+    pub values: usize,
+    /// Bytes of its BYTE_ARRAY values (`SizeStatistics.unencoded_byte_array_data_bytes`;
+    /// 0 when unknown).
+    pub value_bytes: usize,
+    /// Stored bytes of the chunk.
+    pub stored: usize,
+}
+
+/// The most a chunk's claims may reserve per stored byte. Past that a claim is ignored
+/// and the buffers grow as they fill, so a footer that lies reserves at most a bounded
+/// multiple of the bytes actually read.
+pub(crate) const RESERVE_PER_STORED_BYTE: usize = 64;
+
+impl ColumnBatch {
+    /// Reserves room for what `hint` claims (levels for the maximum levels given, values of
+    /// this batch's type), when that fits in [`RESERVE_PER_STORED_BYTE`] times the stored
+    /// bytes; otherwise, or when the memory is not there, nothing. Only ever a hint: the
+    /// buffers still grow as decoding needs.
+    pub(crate) fn reserve(&mut self, hint: SizeHint, max_def: i16, max_rep: i16) {
+        let n = hint.values;
+        let levels = usize::from(max_def > 0) + usize::from(max_rep > 0);
+        let level_bytes = n.saturating_mul(2 * levels);
+        let value_bytes = match &self.values {
+            ColumnValues::Boolean(_) => n,
+            ColumnValues::Int32(_) | ColumnValues::Float(_) => n.saturating_mul(4),
+            ColumnValues::Int64(_) | ColumnValues::Double(_) => n.saturating_mul(8),
+            ColumnValues::Int96(_) => n.saturating_mul(12),
+            ColumnValues::ByteArray(_) => n
+                .saturating_mul(std::mem::size_of::<usize>())
+                .saturating_add(hint.value_bytes),
+            ColumnValues::FixedLenByteArray(v) => n.saturating_mul(v.width),
+        };
+        if level_bytes.saturating_add(value_bytes)
+            > hint.stored.saturating_mul(RESERVE_PER_STORED_BYTE)
+        {
+            return;
+        }
+        // Failures leave the buffers as they are: they grow as they fill.
+        if max_def > 0 {
+            let _ = self.def_levels.try_reserve_exact(n);
+        }
+        if max_rep > 0 {
+            let _ = self.rep_levels.try_reserve_exact(n);
+        }
+        let _ = match &mut self.values {
+            ColumnValues::Boolean(v) => v.try_reserve_exact(n),
+            ColumnValues::Int32(v) => v.try_reserve_exact(n),
+            ColumnValues::Int64(v) => v.try_reserve_exact(n),
+            ColumnValues::Int96(v) => v.try_reserve_exact(n),
+            ColumnValues::Float(v) => v.try_reserve_exact(n),
+            ColumnValues::Double(v) => v.try_reserve_exact(n),
+            ColumnValues::ByteArray(v) => v
+                .offsets
+                .try_reserve_exact(n)
+                .and_then(|()| v.data.try_reserve_exact(hint.value_bytes)),
+            ColumnValues::FixedLenByteArray(v) => {
+                v.data.try_reserve_exact(n.saturating_mul(v.width))
+            }
+        };
+    }
+}
+
 /// Empty values of a physical type. Unknown types get an empty byte-array buffer (they
 /// cannot be decoded; the reader rejects them first).
 pub fn empty_values(physical_type: Type, type_length: i32) -> ColumnValues {
@@ -199,6 +267,49 @@ pub(crate) fn level_outside(levels: &[i16], max: i16) -> Option<i16> {
         return None;
     }
     levels.iter().copied().find(|&l| l < 0 || l > max)
+}
+
+#[cfg(test)]
+mod reserve_tests {
+    use super::*;
+
+    #[test]
+    fn claims_reserve_up_to_a_multiple_of_the_stored_bytes() {
+        let mut b = ColumnBatch::new(Type::ByteArray, 0);
+        let hint = SizeHint {
+            values: 1000,
+            value_bytes: 5000,
+            stored: 1000,
+        };
+        b.reserve(hint, 1, 0);
+        let ColumnValues::ByteArray(v) = &b.values else {
+            unreachable!()
+        };
+        assert!(v.offsets.capacity() >= 1000 && v.data.capacity() >= 5000);
+        assert!(b.def_levels.capacity() >= 1000 && b.rep_levels.capacity() == 0);
+        // A claim past RESERVE_PER_STORED_BYTE per stored byte reserves nothing.
+        let mut b = ColumnBatch::new(Type::Int64, 0);
+        let lie = SizeHint {
+            values: 1 << 40,
+            value_bytes: 0,
+            stored: 1000,
+        };
+        b.reserve(lie, 1, 1);
+        assert_eq!(b.def_levels.capacity(), 0);
+        assert_eq!(b.values.len(), 0);
+        let ColumnValues::Int64(v) = &b.values else {
+            unreachable!()
+        };
+        assert_eq!(v.capacity(), 0);
+        // Within the budget, every level vector the maximum levels call for.
+        let fits = SizeHint {
+            values: 1000,
+            value_bytes: 0,
+            stored: (1000usize * (8 + 4)).div_ceil(RESERVE_PER_STORED_BYTE),
+        };
+        b.reserve(fits, 1, 1);
+        assert!(b.def_levels.capacity() >= 1000 && b.rep_levels.capacity() >= 1000);
+    }
 }
 
 #[cfg(test)]

@@ -28,13 +28,14 @@ mod tests;
 
 pub use crate::core::format::Encoding;
 pub use batch::ColumnBatch;
-pub(crate) use batch::{empty_values, empty_values_like, extend_values, truncate_values};
+pub(crate) use batch::{empty_values, empty_values_like, extend_values, truncate_values, SizeHint};
 pub use cdc::CdcOptions;
 pub(crate) use decode::decode_plain;
 pub(crate) use encode::check_encoding;
 #[cfg(feature = "logs")]
 pub(crate) use encode::encode_plain;
 pub use reader::ColumnChunkReader;
+pub(crate) use reader::LentValues;
 pub(crate) use statistics::int96_bound;
 pub use statistics::{ColumnStatistics, Decimal, Scalar, SortOrder};
 pub use writer::{ColumnChunkWriter, ColumnWriterOptions, DataPageVersion, WrittenColumnChunk};

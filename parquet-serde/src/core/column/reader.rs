@@ -3,9 +3,10 @@
 use crate::core::encoding::levels;
 use crate::core::format::{Encoding, Type};
 use crate::core::page::{Page, PageReader};
+use crate::core::values::{ByteArrays, ColumnValues};
 use crate::error::{Error, Result};
 
-use super::batch::{empty_values, ColumnBatch};
+use super::batch::{empty_values, ColumnBatch, SizeHint};
 use super::decode::decode_values;
 use super::dictionary::Dictionary;
 
@@ -22,6 +23,19 @@ pub struct ColumnChunkReader<'a> {
     max_rep: i16,
     dictionary: Option<Dictionary>,
     scratch: Vec<u32>,
+    /// While BYTE_ARRAY values are lent from the dictionary (see
+    /// [`read_all_lent`](Self::read_all_lent)): the indices of the values so far.
+    lent: Option<Vec<u32>>,
+}
+
+/// The values of a column chunk whose data pages are all dictionary-encoded, left in the
+/// dictionary: value `i` is `dictionary[indices[i]]` (every index checked in range).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LentValues {
+    /// The dictionary page's values.
+    pub dictionary: ByteArrays,
+    /// One index per value of the chunk.
+    pub indices: Vec<u32>,
 }
 
 impl<'a> ColumnChunkReader<'a> {
@@ -42,6 +56,7 @@ impl<'a> ColumnChunkReader<'a> {
             max_rep,
             dictionary: None,
             scratch: Vec::new(),
+            lent: None,
         }
     }
 
@@ -68,10 +83,96 @@ impl<'a> ColumnChunkReader<'a> {
     }
 
     /// Decodes every remaining page into one batch.
-    pub fn read_all(mut self) -> Result<ColumnBatch> {
+    pub fn read_all(self) -> Result<ColumnBatch> {
+        self.read_all_sized(SizeHint::default())
+    }
+
+    /// [`read_all`](Self::read_all) into buffers sized once for what the chunk claims it
+    /// holds (see [`ColumnBatch::reserve`]).
+    pub(crate) fn read_all_sized(mut self, hint: SizeHint) -> Result<ColumnBatch> {
         let mut out = self.new_batch();
+        out.reserve(hint, self.max_def, self.max_rep);
         while self.read_page(&mut out)? {}
         Ok(out)
+    }
+
+    /// [`read_all_sized`](Self::read_all_sized) that leaves the values of a BYTE_ARRAY
+    /// chunk whose data pages are all dictionary-encoded in the dictionary: the batch then
+    /// holds the levels alone, and the values come as [`LentValues`]. This saves copying
+    /// each value out, and the memory of the copies. Any other chunk decodes as
+    /// `read_all_sized` decodes it (a chunk that falls back to another encoding part-way
+    /// gets the values lent so far copied out first).
+    pub(crate) fn read_all_lent(
+        mut self,
+        hint: SizeHint,
+    ) -> Result<(ColumnBatch, Option<LentValues>)> {
+        let mut out = self.new_batch();
+        if self.physical_type == Type::ByteArray {
+            self.lent = Some(Vec::new());
+            // The levels only: the values may not be needed.
+            out.reserve(
+                SizeHint {
+                    value_bytes: 0,
+                    ..hint
+                },
+                self.max_def,
+                self.max_rep,
+            );
+        } else {
+            out.reserve(hint, self.max_def, self.max_rep);
+        }
+        while self.read_page(&mut out)? {}
+        let lent = match (self.lent.take(), self.dictionary.take()) {
+            (Some(indices), Some(dict)) if !indices.is_empty() => match dict.into_values() {
+                ColumnValues::ByteArray(dictionary) => Some(LentValues {
+                    dictionary,
+                    indices,
+                }),
+                // A BYTE_ARRAY chunk's dictionary is decoded as byte arrays.
+                _ => {
+                    return Err(Error::corrupt(
+                        "dictionary type differs from the column type",
+                    ))
+                }
+            },
+            _ => None,
+        };
+        Ok((out, lent))
+    }
+
+    /// Decodes the `non_null` values of a data page (`buf`, in `encoding`) into `out`, or,
+    /// while values are lent, their dictionary indices.
+    fn page_values(
+        &mut self,
+        encoding: Encoding,
+        buf: &[u8],
+        non_null: usize,
+        out: &mut ColumnBatch,
+    ) -> Result<()> {
+        if let Some(lent) = &mut self.lent {
+            let dictionary_encoded = matches!(
+                encoding,
+                Encoding::PlainDictionary | Encoding::RleDictionary
+            );
+            match &self.dictionary {
+                Some(dict) if dictionary_encoded => {
+                    return dict.decode_indices_lent(buf, non_null, lent);
+                }
+                // Another encoding (or no dictionary, which `decode_values` refuses): the
+                // values lent so far are copied out, and the rest decode in place.
+                Some(dict) => dict.gather(lent, &mut out.values)?,
+                None => {}
+            }
+            self.lent = None;
+        }
+        decode_values(
+            encoding,
+            buf,
+            non_null,
+            self.dictionary.as_ref(),
+            &mut self.scratch,
+            &mut out.values,
+        )
     }
 
     fn decode_page(&mut self, page: &Page<'_>, out: &mut ColumnBatch) -> Result<()> {
@@ -125,14 +226,7 @@ impl<'a> ColumnChunkReader<'a> {
                 Self::check_levels(&out.def_levels[def_start..], self.max_def, "definition")?;
                 Self::check_levels(&out.rep_levels[rep_start..], self.max_rep, "repetition")?;
                 let non_null = self.count_non_null(&out.def_levels[def_start..], num_values);
-                decode_values(
-                    encoding,
-                    &buf[pos..],
-                    non_null,
-                    self.dictionary.as_ref(),
-                    &mut self.scratch,
-                    &mut out.values,
-                )
+                self.page_values(encoding, &buf[pos..], non_null, out)
             }
             Page::DataV2 {
                 ref rep_levels,
@@ -155,14 +249,7 @@ impl<'a> ColumnChunkReader<'a> {
                 Self::check_levels(&out.def_levels[def_start..], self.max_def, "definition")?;
                 Self::check_levels(&out.rep_levels[rep_start..], self.max_rep, "repetition")?;
                 let non_null = self.count_non_null(&out.def_levels[def_start..], num_values);
-                decode_values(
-                    encoding,
-                    values,
-                    non_null,
-                    self.dictionary.as_ref(),
-                    &mut self.scratch,
-                    &mut out.values,
-                )
+                self.page_values(encoding, values, non_null, out)
             }
         }
     }

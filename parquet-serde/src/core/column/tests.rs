@@ -47,7 +47,8 @@ fn round_trip(
     (back, chunk)
 }
 
-/// Every level and value of a written chunk, read back.
+/// Every level and value of a written chunk, read back. Read with the buffers sized from
+/// the chunk's claims, and with dictionary-encoded byte arrays lent, it reads the same.
 fn read_back(
     chunk: &WrittenColumnChunk,
     physical: Type,
@@ -56,17 +57,63 @@ fn read_back(
     max_rep: i16,
 ) -> ColumnBatch {
     let data = chunk.to_bytes();
-    let md = &chunk.metadata;
-    let pages = PageReader::new(
-        &data,
-        0,
-        md.codec,
-        md.num_values,
-        PageReaderOptions::default(),
+    let reader = || {
+        let md = &chunk.metadata;
+        let pages = PageReader::new(
+            &data,
+            0,
+            md.codec,
+            md.num_values,
+            PageReaderOptions::default(),
+        );
+        ColumnChunkReader::new(pages, physical, type_length, max_def, max_rep)
+    };
+    let plain = reader().read_all().unwrap();
+    let hint = size_hint(chunk, data.len());
+    assert_eq!(reader().read_all_sized(hint).unwrap(), plain, "sized");
+    assert_eq!(
+        gathered(reader().read_all_lent(hint).unwrap()),
+        plain,
+        "lent"
     );
-    ColumnChunkReader::new(pages, physical, type_length, max_def, max_rep)
-        .read_all()
-        .unwrap()
+    plain
+}
+
+/// What a written chunk claims it decodes to.
+fn size_hint(chunk: &WrittenColumnChunk, stored: usize) -> SizeHint {
+    let md = &chunk.metadata;
+    SizeHint {
+        values: md.num_values as usize,
+        value_bytes: md
+            .size_statistics
+            .as_ref()
+            .and_then(|s| s.unencoded_byte_array_data_bytes)
+            .unwrap_or(0) as usize,
+        stored,
+    }
+}
+
+/// A batch with its lent values (if any) copied out of their dictionary.
+fn gathered((mut batch, lent): (ColumnBatch, Option<LentValues>)) -> ColumnBatch {
+    if let Some(lent) = lent {
+        assert!(batch.values.is_empty(), "values both decoded and lent");
+        let mut values = ByteArrays::new();
+        for &k in &lent.indices {
+            values.push(lent.dictionary.get(k as usize));
+        }
+        batch.values = ColumnValues::ByteArray(values);
+    }
+    batch
+}
+
+/// Whether a written chunk's values are lent when read back.
+fn lends(chunk: &WrittenColumnChunk, physical: Type, max_def: i16, max_rep: i16) -> bool {
+    let data = chunk.to_bytes();
+    let md = &chunk.metadata;
+    let pages = PageReader::new(&data, 0, md.codec, md.num_values, Default::default());
+    let reader = ColumnChunkReader::new(pages, physical, 0, max_def, max_rep);
+    let hint = size_hint(chunk, data.len());
+    reader.read_all_lent(hint).unwrap().1.is_some()
 }
 
 fn values_of(physical: Type, n: usize, distinct: usize) -> ColumnValues {
@@ -149,6 +196,16 @@ fn every_type_version_and_dictionary_mode() {
                     }
                     if !dictionary {
                         assert!(!md.encodings.contains(&Encoding::RleDictionary));
+                    }
+                    if physical == Type::ByteArray {
+                        // Lent when every data page is dictionary-encoded: 10 distinct
+                        // values fit the 256-byte dictionary, 5000 make it fall back.
+                        let lent = lends(&chunk, physical, 1, 0);
+                        assert_eq!(
+                            lent,
+                            dictionary && distinct < 5000,
+                            "{version:?} {distinct}"
+                        );
                     }
                 }
             }

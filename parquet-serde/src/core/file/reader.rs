@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use crate::core::column::{ColumnBatch, ColumnChunkReader};
+use crate::core::column::{ColumnBatch, ColumnChunkReader, LentValues, SizeHint};
 use crate::core::format::{ColumnMetaData, CompressionCodec};
 use crate::core::page::{PageReader, PageReaderOptions};
 use crate::core::schema::{ColumnDescriptor, Schema};
@@ -60,6 +60,9 @@ pub struct ColumnChunkData<'r> {
     pub column: usize,
     /// Page decryption of an encrypted chunk.
     pub(crate) decryptor: Option<PageDecryptor>,
+    /// The bytes of its BYTE_ARRAY values, as its size statistics claim (a hint to size the
+    /// decoded buffers with; never trusted beyond that).
+    pub(crate) value_bytes: Option<i64>,
 }
 
 impl ColumnChunkData<'_> {
@@ -93,6 +96,35 @@ impl ColumnChunkData<'_> {
         descr: &ColumnDescriptor,
         options: PageReaderOptions,
     ) -> Result<ColumnBatch> {
+        self.chunk_reader(descr, options)
+            .read_all_sized(self.size_hint())
+            .map_err(|e| {
+                e.with_row_group(self.row_group)
+                    .with_column(descr.path.to_string())
+            })
+    }
+
+    /// [`read_all`](Self::read_all) with the values of a dictionary-encoded BYTE_ARRAY
+    /// chunk left in its dictionary (see [`ColumnChunkReader::read_all_lent`]).
+    pub(crate) fn read_all_lent(
+        &self,
+        descr: &ColumnDescriptor,
+        options: PageReaderOptions,
+    ) -> Result<(ColumnBatch, Option<LentValues>)> {
+        self.chunk_reader(descr, options)
+            .read_all_lent(self.size_hint())
+            .map_err(|e| {
+                e.with_row_group(self.row_group)
+                    .with_column(descr.path.to_string())
+            })
+    }
+
+    /// A reader of the chunk's pages as leaf `descr` of the schema.
+    fn chunk_reader(
+        &self,
+        descr: &ColumnDescriptor,
+        options: PageReaderOptions,
+    ) -> ColumnChunkReader<'_> {
         ColumnChunkReader::new(
             self.page_reader(options),
             descr.physical_type,
@@ -100,11 +132,18 @@ impl ColumnChunkData<'_> {
             descr.max_def_level,
             descr.max_rep_level,
         )
-        .read_all()
-        .map_err(|e| {
-            e.with_row_group(self.row_group)
-                .with_column(descr.path.to_string())
-        })
+    }
+
+    /// What the chunk claims it decodes to, for [`ColumnChunkReader::read_all_sized`].
+    fn size_hint(&self) -> SizeHint {
+        SizeHint {
+            values: usize::try_from(self.num_values).unwrap_or(0),
+            value_bytes: self
+                .value_bytes
+                .and_then(|b| usize::try_from(b).ok())
+                .unwrap_or(0),
+            stored: self.bytes.len(),
+        }
     }
 
     /// The chunk with its bytes owned (copied when borrowed), so that it can outlive its
@@ -118,6 +157,7 @@ impl ColumnChunkData<'_> {
             row_group: self.row_group,
             column: self.column,
             decryptor: self.decryptor,
+            value_bytes: self.value_bytes,
         }
     }
 }
@@ -254,6 +294,10 @@ impl<R: ChunkReader> FileReader<R> {
             row_group,
             column,
             decryptor,
+            value_bytes: md
+                .size_statistics
+                .as_ref()
+                .and_then(|s| s.unencoded_byte_array_data_bytes),
         })
     }
 
@@ -285,5 +329,17 @@ impl<R: ChunkReader> FileReader<R> {
         let descr = self.descriptor(column)?;
         self.column_chunk(row_group, column)?
             .read_all(descr, self.options.page_options())
+    }
+
+    /// [`read_column`](Self::read_column) with the values of a dictionary-encoded
+    /// BYTE_ARRAY chunk left in its dictionary (see [`ColumnChunkReader::read_all_lent`]).
+    pub(crate) fn read_column_lent(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<(ColumnBatch, Option<LentValues>)> {
+        let descr = self.descriptor(column)?;
+        self.column_chunk(row_group, column)?
+            .read_all_lent(descr, self.options.page_options())
     }
 }

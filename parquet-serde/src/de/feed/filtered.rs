@@ -96,7 +96,7 @@ impl Feeder for Filtered {
                     let batch = filter
                         .read_selected(&m, col)
                         .map_err(|e| e.with_row_group(rg).with_column(descr.path.to_string()))?;
-                    cursor_of(batch, descr, rg, rows, |held, rows| {
+                    cursor_of((batch, None), descr, rg, rows, |held, rows| {
                         format!("column holds {held} selected rows, the filter selected {rows}")
                     })
                 };

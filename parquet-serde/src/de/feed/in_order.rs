@@ -29,16 +29,16 @@ pub(super) fn in_order(
 ///
 /// Text values stay in their pages: rows handed out one by one, then dropped, copy each
 /// string when their row is built, which keeps the allocator's memory warm (strings built
-/// ahead for the whole row group measured slower for such a stream).
+/// ahead for the whole row group measured slower for such a stream). Those of a column
+/// whose pages are all dictionary-encoded stay in the dictionary.
 pub(super) fn load_column<R: ChunkReader>(
     file: &FileReader<R>,
     rg: usize,
     rows: usize,
     col: usize,
 ) -> Result<Cursor> {
-    let batch = file.read_column(rg, col)?;
     cursor_of(
-        batch,
+        file.read_column_lent(rg, col)?,
         &file.schema().columns()[col],
         rg,
         rows,

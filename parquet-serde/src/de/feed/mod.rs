@@ -24,7 +24,7 @@ mod read_ahead;
 mod row_pages;
 mod shared_out;
 
-use crate::core::column::ColumnBatch;
+use crate::core::column::{ColumnBatch, LentValues};
 use crate::core::file::{ChunkReader, FileReader};
 use crate::core::schema::{ColumnDescriptor, Schema};
 use crate::error::{Error, Result};
@@ -185,17 +185,18 @@ fn chunk_mismatch(held: usize, rows: usize) -> String {
     format!("column chunk holds {held} rows, its row group {rows}")
 }
 
-/// A cursor over `batch`, the decoded leaf `descr` in row group `rg`, which must hold
-/// `rows` rows (else the error `mismatch` words).
+/// A cursor over `decoded`, the leaf `descr` in row group `rg` (levels and values, or
+/// values lent from its dictionary), which must hold `rows` rows (else the error
+/// `mismatch` words).
 fn cursor_of(
-    batch: ColumnBatch,
+    (batch, lent): (ColumnBatch, Option<LentValues>),
     descr: &ColumnDescriptor,
     rg: usize,
     rows: usize,
     mismatch: Mismatch,
 ) -> Result<Cursor> {
     let at = |e: Error| e.with_row_group(rg).with_column(descr.path.to_string());
-    let cursor = Cursor::new(batch, descr.max_def_level, descr.max_rep_level).map_err(at)?;
+    let cursor = Cursor::lent(batch, lent, descr.max_def_level, descr.max_rep_level).map_err(at)?;
     let n = cursor.rows();
     if n != rows {
         return Err(at(Error::corrupt(mismatch(n, rows))));

@@ -49,7 +49,7 @@ impl ReadAhead {
                     format_args!("decoding column {} ahead", descr.path),
                     || {
                         cursor_of(
-                            chunk.read_all(descr, options)?,
+                            chunk.read_all_lent(descr, options)?,
                             descr,
                             rg,
                             rows,
