@@ -68,15 +68,8 @@ pub(crate) struct Segment {
 impl Segment {
     /// Checks a decoded batch (level and value counts agree, so that taking a value where
     /// the levels say there is one never runs out; it starts at a row) and validates its
-    /// byte-array buffer as UTF-8 once. With `owned`, a UTF-8 buffer's values are also
-    /// copied out as `String`s.
-    #[cfg(test)]
-    pub fn prepare(batch: ColumnBatch, max_def: i16, max_rep: i16, owned: bool) -> Result<Self> {
-        Self::prepare_with(batch, max_def, max_rep, owned.then(Vec::new))
-    }
-
-    /// [`prepare`](Self::prepare), building owned values (when `owned` is given) into that
-    /// buffer (its capacity reused).
+    /// byte-array buffer as UTF-8 once. When `owned` is given, a UTF-8 buffer's values are
+    /// also copied out as `String`s into it (its capacity reused).
     pub fn prepare_with(
         batch: ColumnBatch,
         max_def: i16,
