@@ -1,7 +1,7 @@
 //! [`Cursor`]: one decoded leaf column chunk (values and levels) with the position the
 //! assembler has reached in it.
 
-use crate::core::column::{ColumnBatch, LentValues};
+use crate::core::column::{count_level, ColumnBatch, LentValues};
 use crate::core::values::{ByteArrays, ColumnValues, Int96};
 use crate::error::{Error, Result};
 
@@ -115,7 +115,7 @@ impl Segment {
             ));
         }
         let non_null = if max_def > 0 {
-            def_levels.iter().filter(|&&d| d == max_def).count()
+            count_level(&def_levels, max_def)
         } else {
             len
         };
@@ -130,7 +130,7 @@ impl Segment {
         let rows = if max_rep == 0 {
             len
         } else {
-            rep_levels.iter().filter(|&&r| r == 0).count()
+            count_level(&rep_levels, 0)
         };
         let mut values = values;
         let text = match &mut values {

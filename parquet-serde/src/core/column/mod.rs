@@ -28,7 +28,9 @@ mod tests;
 
 pub use crate::core::format::Encoding;
 pub use batch::ColumnBatch;
-pub(crate) use batch::{empty_values, empty_values_like, extend_values, truncate_values, SizeHint};
+pub(crate) use batch::{
+    count_level, empty_values, empty_values_like, extend_values, truncate_values, SizeHint,
+};
 pub use cdc::CdcOptions;
 pub(crate) use decode::decode_plain;
 pub(crate) use encode::check_encoding;

@@ -6,7 +6,7 @@ use crate::core::page::{Page, PageReader};
 use crate::core::values::{ByteArrays, ColumnValues};
 use crate::error::{Error, Result};
 
-use super::batch::{empty_values, ColumnBatch, SizeHint};
+use super::batch::{count_level, empty_values, level_outside, ColumnBatch, SizeHint};
 use super::decode::decode_values;
 use super::dictionary::Dictionary;
 
@@ -256,7 +256,7 @@ impl<'a> ColumnChunkReader<'a> {
 
     /// Checks levels decoded from the file against the column's maximum.
     fn check_levels(levels: &[i16], max: i16, what: &str) -> Result<()> {
-        match levels.iter().find(|&&l| l < 0 || l > max) {
+        match level_outside(levels, max) {
             Some(bad) => Err(Error::corrupt(format!(
                 "{what} level {bad} exceeds the column's maximum {max}"
             ))),
@@ -268,8 +268,7 @@ impl<'a> ColumnChunkReader<'a> {
         if self.max_def == 0 {
             num_values
         } else {
-            let max = self.max_def;
-            def_levels.iter().filter(|&&d| d == max).count()
+            count_level(def_levels, self.max_def)
         }
     }
 }
