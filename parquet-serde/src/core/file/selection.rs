@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::core::column::{empty_values_like, ColumnBatch};
+use crate::core::column::{count_level, empty_values_like, ColumnBatch};
 
 /// Rows of a row group, as sorted, disjoint, non-adjacent ranges of row indexes.
 ///
@@ -194,11 +194,7 @@ impl<'a> RowCursor<'a> {
         self.value += if self.max_def == 0 {
             self.level - start
         } else {
-            let max = self.max_def;
-            self.batch.def_levels[start..self.level]
-                .iter()
-                .filter(|&&d| d == max)
-                .count()
+            count_level(&self.batch.def_levels[start..self.level], self.max_def)
         };
     }
 }

@@ -2,7 +2,9 @@
 //! every batch it hands out holds whole rows (a row may span pages in files of other
 //! writers; its entries then wait for the next batch).
 
-use crate::core::column::{extend_values, truncate_values, ColumnBatch, ColumnChunkReader};
+use crate::core::column::{
+    count_level, extend_values, truncate_values, ColumnBatch, ColumnChunkReader,
+};
 use crate::error::Result;
 
 /// Batches of whole rows from one column chunk.
@@ -94,10 +96,7 @@ impl<'a> RowPages<'a> {
     /// Moves the entries of `out` from level `cut` on into `self.carry`.
     fn split_off(&mut self, out: &mut ColumnBatch, cut: usize) {
         let values = if self.max_def > 0 {
-            out.def_levels[..cut]
-                .iter()
-                .filter(|&&d| d == self.max_def)
-                .count()
+            count_level(&out.def_levels[..cut], self.max_def)
         } else {
             cut
         };
