@@ -1,7 +1,7 @@
 //! Dictionary pages: decoding the dictionary and expanding indices into values.
 
 use crate::core::encoding::rle::RleDecoder;
-use crate::core::values::{gather, ColumnValues, GatherError};
+use crate::core::values::{gather, ByteArrays, ColumnValues, GatherError};
 use crate::error::{Error, Result};
 
 /// Dictionary indices decoded at a time (the page header's count is not trusted for room).
@@ -104,20 +104,27 @@ impl Dictionary {
         Ok(())
     }
 
-    /// The dictionary's values.
-    pub fn into_values(self) -> ColumnValues {
-        self.values
+    /// The values of a BYTE_ARRAY dictionary; the error [`gather`](Self::gather) gives
+    /// for any other.
+    pub fn into_byte_arrays(self) -> Result<ByteArrays> {
+        match self.values {
+            ColumnValues::ByteArray(values) => Ok(values),
+            _ => Err(type_mismatch()),
+        }
     }
 
     /// Appends the values at `indices` to `out` (same physical type).
     pub fn gather(&self, indices: &[u32], out: &mut ColumnValues) -> Result<()> {
         gather(&self.values, indices, out).map_err(|e| match e {
             GatherError::OutOfRange { index, len } => out_of_range(index, len),
-            GatherError::TypeMismatch => {
-                Error::corrupt("dictionary type differs from the column type")
-            }
+            GatherError::TypeMismatch => type_mismatch(),
         })
     }
+}
+
+/// The error of a dictionary whose physical type is not its column's.
+fn type_mismatch() -> Error {
+    Error::corrupt("dictionary type differs from the column type")
 }
 
 /// The error of a dictionary index `index` past a dictionary of `len` values.

@@ -3,7 +3,7 @@
 use crate::core::encoding::levels;
 use crate::core::format::{Encoding, Type};
 use crate::core::page::{Page, PageReader};
-use crate::core::values::{ByteArrays, ColumnValues};
+use crate::core::values::ByteArrays;
 use crate::error::{Error, Result};
 
 use super::batch::{count_level, empty_values, level_outside, ColumnBatch, SizeHint};
@@ -90,6 +90,12 @@ impl<'a> ColumnChunkReader<'a> {
     /// [`read_all`](Self::read_all) into buffers sized once for what the chunk claims it
     /// holds (see [`ColumnBatch::reserve`]).
     pub(crate) fn read_all_sized(mut self, hint: SizeHint) -> Result<ColumnBatch> {
+        self.decode_rest(hint)
+    }
+
+    /// Decodes every remaining page into one batch whose buffers are first reserved for
+    /// what `hint` claims.
+    fn decode_rest(&mut self, hint: SizeHint) -> Result<ColumnBatch> {
         let mut out = self.new_batch();
         out.reserve(hint, self.max_def, self.max_rep);
         while self.read_page(&mut out)? {}
@@ -106,35 +112,23 @@ impl<'a> ColumnChunkReader<'a> {
         mut self,
         hint: SizeHint,
     ) -> Result<(ColumnBatch, Option<LentValues>)> {
-        let mut out = self.new_batch();
-        if self.physical_type == Type::ByteArray {
+        let hint = if self.physical_type == Type::ByteArray {
             self.lent = Some(Vec::new());
-            // The levels only: the values may not be needed.
-            out.reserve(
-                SizeHint {
-                    value_bytes: 0,
-                    ..hint
-                },
-                self.max_def,
-                self.max_rep,
-            );
+            // No room for the text: lent values need none, and values copied out after a
+            // fallback grow as they come.
+            SizeHint {
+                value_bytes: 0,
+                ..hint
+            }
         } else {
-            out.reserve(hint, self.max_def, self.max_rep);
-        }
-        while self.read_page(&mut out)? {}
+            hint
+        };
+        let out = self.decode_rest(hint)?;
         let lent = match (self.lent.take(), self.dictionary.take()) {
-            (Some(indices), Some(dict)) if !indices.is_empty() => match dict.into_values() {
-                ColumnValues::ByteArray(dictionary) => Some(LentValues {
-                    dictionary,
-                    indices,
-                }),
-                // A BYTE_ARRAY chunk's dictionary is decoded as byte arrays.
-                _ => {
-                    return Err(Error::corrupt(
-                        "dictionary type differs from the column type",
-                    ))
-                }
-            },
+            (Some(indices), Some(dict)) if !indices.is_empty() => Some(LentValues {
+                dictionary: dict.into_byte_arrays()?,
+                indices,
+            }),
             _ => None,
         };
         Ok((out, lent))

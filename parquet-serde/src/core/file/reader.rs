@@ -98,10 +98,7 @@ impl ColumnChunkData<'_> {
     ) -> Result<ColumnBatch> {
         self.chunk_reader(descr, options)
             .read_all_sized(self.size_hint())
-            .map_err(|e| {
-                e.with_row_group(self.row_group)
-                    .with_column(descr.path.to_string())
-            })
+            .map_err(|e| self.locate(e, descr))
     }
 
     /// [`read_all`](Self::read_all) with the values of a dictionary-encoded BYTE_ARRAY
@@ -113,10 +110,13 @@ impl ColumnChunkData<'_> {
     ) -> Result<(ColumnBatch, Option<LentValues>)> {
         self.chunk_reader(descr, options)
             .read_all_lent(self.size_hint())
-            .map_err(|e| {
-                e.with_row_group(self.row_group)
-                    .with_column(descr.path.to_string())
-            })
+            .map_err(|e| self.locate(e, descr))
+    }
+
+    /// `e` located at the chunk: its row group, and leaf `descr`'s path.
+    fn locate(&self, e: Error, descr: &ColumnDescriptor) -> Error {
+        e.with_row_group(self.row_group)
+            .with_column(descr.path.to_string())
     }
 
     /// A reader of the chunk's pages as leaf `descr` of the schema.
