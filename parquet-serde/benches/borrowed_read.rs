@@ -8,15 +8,18 @@
 //!   text fields are `&str` (no allocation per value);
 //! - `parallel`: `Reader::read_all_par` (row groups decoded and assembled on several
 //!   threads);
+//! - `borrowed_windows`: the same batches of at most 16,384 rows
+//!   (`ReadOptions::batch_rows`: a window's columns decoded at a time);
 //! - `flat_one_group`: one row group of 200,000 rows (as compare-arrow's files are one
-//!   row group), read owned, borrowed at once, and borrowed in slices (`Batch::rows_in`).
+//!   row group), read owned, borrowed at once, borrowed in slices (`Batch::rows_in`), and
+//!   borrowed in windows.
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use parquet_serde::{Compression, Reader, WriterOptions};
+use parquet_serde::{Compression, ReadOptions, Reader, WriterOptions};
 use serde::Deserialize;
 
 #[path = "../tests/common/logs.rs"]
@@ -68,6 +71,11 @@ struct EventRef<'a> {
     spans: Vec<SpanRef<'a>>,
 }
 
+/// Reads in windows of at most 16,384 rows.
+fn windows() -> ReadOptions {
+    ReadOptions::default().batch_rows(16_384)
+}
+
 fn options() -> WriterOptions {
     WriterOptions::default()
         .compression(Compression::Snappy)
@@ -90,6 +98,18 @@ fn bench(c: &mut Criterion) {
             for batch in Reader::<_, LogFlatRef>::new(&flat[..]).unwrap().batches() {
                 let batch = batch.unwrap();
                 n += black_box(batch.rows::<LogFlatRef>().unwrap()).len();
+            }
+            n
+        })
+    });
+    g.bench_function("borrowed_windows", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for batch in Reader::<_, LogFlatRef>::with_options(&flat[..], windows())
+                .unwrap()
+                .batches()
+            {
+                n += black_box(batch.unwrap().rows::<LogFlatRef>().unwrap()).len();
             }
             n
         })
@@ -139,6 +159,18 @@ fn bench(c: &mut Criterion) {
             n
         })
     });
+    g.bench_function("borrowed_windows", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for batch in Reader::<_, LogFlatRef>::with_options(&one[..], windows())
+                .unwrap()
+                .batches()
+            {
+                n += black_box(batch.unwrap().rows::<LogFlatRef>().unwrap()).len();
+            }
+            n
+        })
+    });
     g.finish();
 
     let mut g = c.benchmark_group("borrowed_read/nested");
@@ -153,6 +185,18 @@ fn bench(c: &mut Criterion) {
             for batch in Reader::<_, EventRef>::new(&nested[..]).unwrap().batches() {
                 let batch = batch.unwrap();
                 n += black_box(batch.rows::<EventRef>().unwrap()).len();
+            }
+            n
+        })
+    });
+    g.bench_function("borrowed_windows", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for batch in Reader::<_, EventRef>::with_options(&nested[..], windows())
+                .unwrap()
+                .batches()
+            {
+                n += black_box(batch.unwrap().rows::<EventRef>().unwrap()).len();
             }
             n
         })

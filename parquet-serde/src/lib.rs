@@ -48,7 +48,7 @@
 //! | read all rows from memory, a `Read` or a file | [`from_slice`], [`from_reader`], [`from_path`] (and `_with` + [`ReadOptions`]) |
 //! | read rows one at a time, or only the rows a predicate may match | [`Reader`], [`Reader::filter`] with [`col`] predicates |
 //! | read rows of my struct with the least work per field | `#[parquet(assemble)]` on the derived struct (owned or borrowing): the derive writes its `Deserialize`, whose fields are read straight from the columns (see [`core::schema::typed`]) |
-//! | read rows whose `&str`, `&[u8]` and `Cow` fields borrow from the decoded pages (no allocation per value) | [`Reader::batches`] and [`Batch::rows`] (below; with [`Reader::filter`], or [`dataset::DatasetReader::next_batch`]) |
+//! | read rows whose `&str`, `&[u8]` and `Cow` fields borrow from the decoded pages (no allocation per value) | [`Reader::batches`] and [`Batch::rows`] (below; with [`Reader::filter`], or [`dataset::DatasetReader::next_batch`]); fastest over large row groups with [`ReadOptions::batch_rows`] (batches of a bounded number of rows, such as 65,536) |
 //! | read all rows of a `Send` type fastest: row groups assembled on several threads | [`Reader::read_all_par`] |
 //! | read every file of a folder or glob (hive `date=…/hour=…` partitions), pruned by a predicate | [`dataset::Dataset`] |
 //! | filter with SQL-like text (`level = 'ERROR' and ts >= '2026-11-24T13:00:00Z'`) | [`Predicate::parse`] |
@@ -61,8 +61,9 @@
 //! | store any serde value as a JSON column | `#[serde(with = "parquet_serde::json")]` ([`json`]) |
 //! | see or build a schema, read metadata, indexes, pages, column chunks | [`core`] |
 //!
-//! Rows that borrow: name the borrowing type in the [`Reader`], take its row groups as
-//! [`Batch`]es, and read each batch's rows with `T: Deserialize<'batch>`, as
+//! Rows that borrow: name the borrowing type in the [`Reader`], take its row groups (or,
+//! with [`ReadOptions::batch_rows`], windows of a bounded number of rows) as [`Batch`]es,
+//! and read each batch's rows with `T: Deserialize<'batch>`, as
 //! `serde_arrow::from_record_batch` reads a `RecordBatch`. Only the columns the type reads
 //! are decoded; [`Value`] rows stay owned.
 //!

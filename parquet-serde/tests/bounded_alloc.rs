@@ -1,10 +1,11 @@
 //! Every allocation sized from file metadata is bounded: files whose footer or page headers
 //! claim huge counts and sizes (row counts, value counts, page sizes, Thrift list lengths,
 //! index and Bloom filter lengths) are read under a small `ulimit -v` through every read
-//! entry point — `from_slice` with 1 and 2 threads, `Reader`, `Reader::filter`, the page
-//! index, Bloom filter and dictionary readers, and the command-line tool's `cat`, `schema`,
-//! `meta`, `pages` and `check` — and each returns an error or rows: none aborts on a failed
-//! allocation (the process would die of SIGABRT) or is killed.
+//! entry point — `from_slice` with 1 and 2 threads, `Reader` (whole row groups and windows
+//! of rows), `Reader::filter`, the page index, Bloom filter and dictionary readers, and the
+//! command-line tool's `cat`, `schema`, `meta`, `pages` and `check` — and each returns an
+//! error or rows: none aborts on a failed allocation (the process would die of SIGABRT) or
+//! is killed.
 //!
 //! The test re-executes its own binary for each file (the `#[ignore]`d `child` test, with
 //! the file named in `BOUNDED_ALLOC_FILE`) under `sh -c 'ulimit -v ...; exec ...'`.
@@ -298,10 +299,12 @@ fn read_everything(bytes: &[u8]) {
         let options = ReadOptions::default().threads(threads);
         let _ = parquet_serde::from_slice_with::<Value>(bytes, options);
     }
-    if let Ok(reader) = Reader::<_, Value>::new(bytes) {
-        for row in reader {
-            if row.is_err() {
-                break;
+    for options in [ReadOptions::default(), ReadOptions::default().batch_rows(7)] {
+        if let Ok(reader) = Reader::<_, Value>::with_options(bytes, options) {
+            for row in reader {
+                if row.is_err() {
+                    break;
+                }
             }
         }
     }

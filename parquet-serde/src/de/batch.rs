@@ -11,12 +11,14 @@ use serde::Deserialize;
 use crate::error::{Error, ErrorKind, Result};
 
 use super::fast::with_sink;
-use super::feed::Group;
+use super::feed::{Group, Spares};
 use super::node::NodeDe;
 use super::state::State;
 use super::tree::Tree;
 
-/// The decoded columns of one row group (with a filter, of its selected rows), whose rows
+/// The decoded columns of one row group (with a filter, of its selected rows; with
+/// [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows), of a window of at most that
+/// many of its rows), whose rows
 /// are read with [`rows`](Self::rows) into any `T: Deserialize<'b>`: a type with `&'b str`,
 /// `&'b [u8]` (with `serde_bytes`) or `Cow<'b, str>` (with `#[serde(borrow)]`) fields
 /// borrows them from the batch, with no allocation per value.
@@ -97,6 +99,22 @@ pub struct Batch {
     file_rows: Vec<Range<u64>>,
     /// The file's path, when its reader was opened by path: errors name it.
     path: Option<Arc<Path>>,
+    /// Where the cursors' buffers go when the batch is dropped (a window's: see
+    /// [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows)), for the next windows.
+    spares: Option<Arc<Spares>>,
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        if let Some(spares) = &self.spares {
+            let st = self.st.get_mut();
+            for (col, cursor) in st.cursors.iter_mut().enumerate() {
+                if let Some(cursor) = cursor.take() {
+                    spares.give(col, cursor);
+                }
+            }
+        }
+    }
 }
 
 impl fmt::Debug for Batch {
@@ -109,13 +127,15 @@ impl fmt::Debug for Batch {
 }
 
 impl Batch {
-    /// The batch of `group`, whose cursors `st` holds (each over the whole group: no feed).
+    /// The batch of `group`, whose cursors `st` holds (each over the whole group: no feed);
+    /// their buffers go to `spares`, if given, when it is dropped.
     pub(super) fn new(
         tree: Arc<Tree>,
         st: State,
         group: Group,
         file_rows: Vec<Range<u64>>,
         path: Option<Arc<Path>>,
+        spares: Option<Arc<Spares>>,
     ) -> Result<Batch> {
         let mut st = st.into_lending();
         // What `rows` lends must stay put: a cursor refilled from a feed would replace its
@@ -133,6 +153,7 @@ impl Batch {
             group,
             file_rows,
             path,
+            spares,
         })
     }
 
@@ -154,7 +175,9 @@ impl Batch {
 
     /// The rows `rows` of the batch (counted from its first row) as `T`, in order, as
     /// [`rows`](Self::rows) reads them: a batch's rows read a slice at a time keep only
-    /// that many rows in memory at once (a batch is a whole row group). Reading the slices
+    /// that many rows in memory at once (a batch may be a whole row group; to bound the
+    /// decoded values too, see [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows)).
+    /// Reading the slices
     /// in order costs no more than reading them at once; a slice that does not start where
     /// the last one ended first finds its first row.
     ///

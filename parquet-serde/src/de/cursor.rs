@@ -374,6 +374,23 @@ impl Cursor {
         }
     }
 
+    /// The held segment's buffers, emptied, for another cursor's values (the feed, if
+    /// any, is dropped).
+    pub fn into_spare(mut self) -> Spare {
+        let empty = Segment {
+            def: Vec::new(),
+            rep: Vec::new(),
+            values: ColumnValues::Boolean(Vec::new()),
+            lent: None,
+            text: None,
+            text_cut: false,
+            owned: Vec::new(),
+            len: 0,
+            rows: 0,
+        };
+        self.install(empty).into_spare()
+    }
+
     /// Makes `s` the held segment; returns the one it replaces.
     fn install(&mut self, s: Segment) -> Segment {
         let old = Segment {

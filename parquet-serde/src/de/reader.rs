@@ -16,7 +16,7 @@ use crate::value::Value;
 
 use super::batch::Batch;
 use super::constant::Constant;
-use super::feed::{pipelined, FileOrder, Filtered, ReaderFeed};
+use super::feed::{pipelined, Feeder, FileOrder, Filtered, ReaderFeed};
 use super::rows::{Assembly, RowLoop};
 
 /// An iterator of the rows of a Parquet file as values of `T`.
@@ -323,14 +323,24 @@ impl<R: ChunkReader, T> Reader<R, T> {
     /// those `T` reads; with a [`filter`](Self::filter), the batch holds the selected rows
     /// of the next matching row group. Row groups are decoded as the row iterator decodes
     /// them (the next one on a background thread while the batch is used, when worth it).
+    /// With [`ReadOptions::batch_rows`], the batch is the next window of at most that many
+    /// rows of the row group instead (not with a filter), decoded when asked for.
     /// After an error, the next call moves on to the next row group. Fails when rows of
-    /// the current row group were read one by one and some are left.
+    /// the current row group (or window) were read one by one and some are left.
     pub fn next_batch(&mut self) -> Option<Result<Batch>> {
         let next = self
             .rows
             .next_batch(&self.file, &mut self.asm, &mut self.feed)?;
+        let spares = self.feed.spares();
         let batch = next.and_then(|(group, st, rows)| {
-            Batch::new(self.asm.tree.clone(), st, group, rows, self.path.clone())
+            Batch::new(
+                self.asm.tree.clone(),
+                st,
+                group,
+                rows,
+                self.path.clone(),
+                spares,
+            )
         });
         Some(batch.map_err(|e| self.at_file(e)))
     }

@@ -217,9 +217,11 @@ impl RowLoop {
         }
     }
 
-    /// The next row group whole, for a [`Batch`](super::Batch): its cursors taken out of
-    /// `asm` (a fresh state left in their place) with the group and its rows' file rows.
-    /// Fails when rows of the current row group were read one by one and some are left.
+    /// The next row group whole (or window, see
+    /// [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows)), for a
+    /// [`Batch`](super::Batch): its cursors taken out of `asm` (a fresh state left in their
+    /// place) with the group and its rows' file rows. Fails when rows of the current row
+    /// group were read one by one and some are left.
     pub fn next_batch<R: ChunkReader, F: Feeder>(
         &mut self,
         file: &FileReader<R>,
@@ -228,9 +230,10 @@ impl RowLoop {
     ) -> Option<Result<BatchParts>> {
         if self.open && self.next < self.group.rows {
             return Some(Err(Error::invalid_argument(format!(
-                "a batch is a whole row group, but {} rows of row group {} were read one by one and {} are left",
+                "a batch starts where a row group (or a window of `batch_rows`) starts, but {} rows of row group {} (file rows {}..) were read one by one and {} are left",
                 self.next,
                 self.group.rg,
+                self.group.first_row,
                 self.group.rows - self.next
             ))));
         }

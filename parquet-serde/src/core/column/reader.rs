@@ -38,6 +38,24 @@ pub(crate) struct LentValues {
     pub indices: Vec<u32>,
 }
 
+impl ColumnChunkReader<'static> {
+    /// A [`park`](ColumnChunkReader::park)ed reader over `data`, the bytes of the same
+    /// column chunk again: it goes on at the page where it stopped, with the dictionary it
+    /// read. Bytes of another length are an error.
+    pub(crate) fn resume(self, data: &[u8]) -> Result<ColumnChunkReader<'_>> {
+        Ok(ColumnChunkReader {
+            pages: self.pages.resume(data)?,
+            physical_type: self.physical_type,
+            type_length: self.type_length,
+            max_def: self.max_def,
+            max_rep: self.max_rep,
+            dictionary: self.dictionary,
+            scratch: self.scratch,
+            lent: self.lent,
+        })
+    }
+}
+
 impl<'a> ColumnChunkReader<'a> {
     /// A reader of the pages of a leaf column of `physical_type` (with `type_length` for
     /// FIXED_LEN_BYTE_ARRAY) and the given maximum levels.
@@ -57,6 +75,23 @@ impl<'a> ColumnChunkReader<'a> {
             dictionary: None,
             scratch: Vec::new(),
             lent: None,
+        }
+    }
+
+    /// This reader without its chunk's bytes, to be kept between calls that each hold the
+    /// bytes for a while (a column chunk read a window of rows at a time): its page, its
+    /// dictionary and its counts stay, and [`resume`](ColumnChunkReader::resume) goes on
+    /// where it stopped.
+    pub(crate) fn park(self) -> ColumnChunkReader<'static> {
+        ColumnChunkReader {
+            pages: self.pages.park(),
+            physical_type: self.physical_type,
+            type_length: self.type_length,
+            max_def: self.max_def,
+            max_rep: self.max_rep,
+            dictionary: self.dictionary,
+            scratch: self.scratch,
+            lent: self.lent,
         }
     }
 

@@ -36,10 +36,14 @@ pub struct ReadOptions {
     /// strings, on helper threads while the calling thread assembles rows; the row
     /// iterator (`Reader`) decodes the first row group's columns on that many threads and
     /// the next row group ahead, on a background thread, while handing out the rows of
-    /// the one before (two row groups in memory); a filtered `Reader` decodes each
-    /// matched row group's columns on that many threads. `1` does everything on the
-    /// calling thread.
+    /// the one before (two row groups in memory), or, with
+    /// [`batch_rows`](ReadOptions::batch_rows), each window's columns on that many threads;
+    /// a filtered `Reader` decodes each matched row group's columns on that many threads.
+    /// `1` does everything on the calling thread.
     pub(crate) threads: usize,
+    /// Rows a [`Reader`](crate::Reader) decodes at once, at most (default none: whole row
+    /// groups). See [`batch_rows`](Self::batch_rows).
+    pub(crate) batch_rows: Option<usize>,
     /// External column chunks (`file_path`): the file being read, whose folder their paths
     /// are relative to, and whether absolute paths and paths leaving that folder are allowed.
     pub(crate) external: super::external::ExternalFiles,
@@ -72,6 +76,7 @@ impl Default for ReadOptions {
             max_page_size: p.max_page_size,
             decryption: None,
             threads: default_threads(),
+            batch_rows: None,
             external: Default::default(),
         }
     }
@@ -100,6 +105,45 @@ impl ReadOptions {
     /// taken as `1`).
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// Sets the rows a [`Reader`](crate::Reader) decodes at once, at most (`0` is taken as
+    /// `1`; by default a whole row group). Its [batches](crate::Reader::next_batch) then
+    /// hold at most that many rows of a row group (the last ones of a row group fewer), and
+    /// its rows come from windows of that many: memory holds one window's values instead
+    /// of a row group's, in buffers the allocator hands back warm, which reads large row
+    /// groups faster. Each window's columns are decoded on up to
+    /// [`threads`](Self::threads) threads. A [filtered](crate::Reader::filter) reader
+    /// decodes the selected rows of each row group at once, whatever this says.
+    ///
+    /// ```
+    /// # fn main() -> parquet_serde::Result<()> {
+    /// use parquet_serde::{ReadOptions, Reader};
+    /// #[derive(serde::Serialize, parquet_serde::ParquetSchema)]
+    /// struct Log { message: String }
+    /// let logs: Vec<Log> = (0..10).map(|i| Log { message: format!("event {i}") }).collect();
+    /// let bytes = parquet_serde::to_vec(&logs)?; // one row group of 10 rows
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Borrowed<'a> {
+    ///     message: &'a str,
+    /// }
+    /// let options = ReadOptions::default().batch_rows(4);
+    /// let reader = Reader::<_, Borrowed>::with_options(&bytes[..], options)?;
+    /// let mut sizes = Vec::new();
+    /// for batch in reader.batches() {
+    ///     let batch = batch?;
+    ///     let rows: Vec<Borrowed> = batch.rows()?;
+    ///     assert_eq!(rows[0].message, format!("event {}", batch.first_row()));
+    ///     sizes.push(rows.len());
+    /// }
+    /// assert_eq!(sizes, [4, 4, 2]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn batch_rows(mut self, rows: usize) -> Self {
+        self.batch_rows = Some(rows.max(1));
         self
     }
 

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use crate::core::column::{ColumnBatch, ColumnChunkReader, LentValues, SizeHint};
-use crate::core::format::{ColumnMetaData, CompressionCodec};
+use crate::core::format::{ColumnChunk, ColumnMetaData, CompressionCodec};
 use crate::core::page::{PageReader, PageReaderOptions};
 use crate::core::schema::{ColumnDescriptor, Schema};
 use crate::error::{Error, Result};
@@ -120,7 +120,7 @@ impl ColumnChunkData<'_> {
     }
 
     /// A reader of the chunk's pages as leaf `descr` of the schema.
-    fn chunk_reader(
+    pub(crate) fn chunk_reader(
         &self,
         descr: &ColumnDescriptor,
         options: PageReaderOptions,
@@ -268,7 +268,7 @@ impl<R: ChunkReader> FileReader<R> {
                 "column chunk without metadata (neither plaintext nor encrypted)",
             ))
         })?;
-        let (start, mut len) = chunk_range(md);
+        let (start, len) = self.chunk_span(chunk, md).map_err(at)?;
         let decryptor = match crypto {
             Some(c) => Some(
                 c.pages(start < md.data_page_offset.max(0) as u64)
@@ -276,13 +276,6 @@ impl<R: ChunkReader> FileReader<R> {
             ),
             None => None,
         };
-        if chunk.file_path.is_none() {
-            // Old parquet-mr left the dictionary page header out of the chunk size (a chunk
-            // in another file has no footer of this file to stop at).
-            len += parquet_816_padding(&self.metadata, start, len);
-        }
-        let len = usize::try_from(len)
-            .map_err(|_| at(Error::corrupt("column chunk larger than memory")))?;
         let bytes = self
             .read_chunk_bytes(row_group, column, start, len)
             .map_err(at)?;
@@ -299,6 +292,37 @@ impl<R: ChunkReader> FileReader<R> {
                 .as_ref()
                 .and_then(|s| s.unencoded_byte_array_data_bytes),
         })
+    }
+
+    /// The bytes of column chunk `column` of `row_group` alone, as
+    /// [`column_chunk`](Self::column_chunk) fetches them (for a reader that fetched the chunk
+    /// once and goes on reading it later: no key is looked up again).
+    pub(crate) fn column_chunk_bytes(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<Cow<'_, [u8]>> {
+        let chunk = self.metadata.column_chunk(row_group, column)?;
+        let md = chunk
+            .meta_data
+            .as_ref()
+            .ok_or_else(|| Error::corrupt("column chunk without metadata"))?;
+        let (start, len) = self.chunk_span(chunk, md)?;
+        self.read_chunk_bytes(row_group, column, start, len)
+    }
+
+    /// Where the bytes of a column chunk (`chunk`, whose metadata is `md`) are: their first
+    /// byte and length.
+    fn chunk_span(&self, chunk: &ColumnChunk, md: &ColumnMetaData) -> Result<(u64, usize)> {
+        let (start, mut len) = chunk_range(md);
+        if chunk.file_path.is_none() {
+            // Old parquet-mr left the dictionary page header out of the chunk size (a chunk
+            // in another file has no footer of this file to stop at).
+            len += parquet_816_padding(&self.metadata, start, len);
+        }
+        let len =
+            usize::try_from(len).map_err(|_| Error::corrupt("column chunk larger than memory"))?;
+        Ok((start, len))
     }
 
     /// `len` bytes at `start` of the file holding column chunk `column` of `row_group`: this

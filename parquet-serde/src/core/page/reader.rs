@@ -154,6 +154,9 @@ impl RawPage<'_> {
 #[derive(Debug)]
 pub struct PageReader<'a> {
     data: &'a [u8],
+    /// The length of the chunk's bytes when [`park`](Self::park)ed (its `data` is then
+    /// empty); 0 otherwise.
+    parked_len: usize,
     pos: usize,
     file_offset: u64,
     codec: CompressionCodec,
@@ -168,6 +171,38 @@ pub struct PageReader<'a> {
     spare: Vec<u8>,
 }
 
+impl PageReader<'static> {
+    /// A [`park`](PageReader::park)ed reader over `data`, the bytes of the same column chunk
+    /// again: it goes on at the page where it stopped. Bytes of another length are an
+    /// error (they cannot be the same chunk).
+    pub(crate) fn resume(self, data: &[u8]) -> Result<PageReader<'_>> {
+        if data.len() != self.parked_len {
+            return Err(Error::new(
+                crate::error::ErrorKind::Internal,
+                format!(
+                    "a column chunk of {} bytes resumed over {} bytes",
+                    self.parked_len,
+                    data.len()
+                ),
+            ));
+        }
+        Ok(PageReader {
+            data,
+            parked_len: self.parked_len,
+            pos: self.pos,
+            file_offset: self.file_offset,
+            codec: self.codec,
+            options: self.options,
+            num_values: self.num_values,
+            values_seen: self.values_seen,
+            ordinal: self.ordinal,
+            data_pages: self.data_pages,
+            decryptor: self.decryptor,
+            spare: self.spare,
+        })
+    }
+}
+
 impl<'a> PageReader<'a> {
     /// A reader over the bytes of one column chunk that starts at `file_offset` in the file,
     /// compressed with `codec`, holding `num_values` values (from the column metadata).
@@ -180,6 +215,7 @@ impl<'a> PageReader<'a> {
     ) -> Self {
         PageReader {
             data,
+            parked_len: 0,
             pos: 0,
             file_offset,
             codec,
@@ -190,6 +226,26 @@ impl<'a> PageReader<'a> {
             data_pages: 0,
             decryptor: None,
             spare: Vec::new(),
+        }
+    }
+
+    /// This reader without its chunk's bytes, to be kept between calls that each hold the
+    /// bytes for a while (a column chunk read a window of rows at a time): every position
+    /// and count stays, and [`resume`](PageReader::resume) goes on where it stopped.
+    pub(crate) fn park(self) -> PageReader<'static> {
+        PageReader {
+            parked_len: self.data.len(),
+            data: &[],
+            pos: self.pos,
+            file_offset: self.file_offset,
+            codec: self.codec,
+            options: self.options,
+            num_values: self.num_values,
+            values_seen: self.values_seen,
+            ordinal: self.ordinal,
+            data_pages: self.data_pages,
+            decryptor: self.decryptor,
+            spare: self.spare,
         }
     }
 

@@ -6,18 +6,31 @@ use crate::error::Result;
 use super::super::rows::Assembly;
 use super::in_order::load_column;
 use super::read_ahead::ReadAhead;
-use super::{columns, group_rows, install, worth_threads, Feeder, Group, GroupOrder};
+use super::windows::{Spares, Windows};
+use super::{
+    columns, group_rows, install, stored_bytes, worth_threads, Feeder, Group, GroupOrder,
+    PARALLEL_LOAD_BYTES,
+};
+use std::sync::Arc;
 
 /// Feeds every row group in file order. With more than one thread allowed
 /// ([`ReadOptions::threads`](crate::core::file::ReadOptions::threads)), a row group's columns are
 /// shared out among that many threads (the calling one included), or were decoded ahead
 /// while the rows of the row group before were read; and the next row group's decoding
 /// starts on a background thread. Memory then holds two row groups.
+///
+/// With [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows), each row group is
+/// fed a window of that many rows at a time instead (each window a [`Group`] of its own,
+/// its columns shared out among the threads allowed), and nothing is decoded ahead.
 #[derive(Debug, Default)]
 pub(in crate::de) struct FileOrder {
     order: GroupOrder,
     /// The next row group, being decoded on a background thread.
     ahead: Option<ReadAhead>,
+    /// The row group being fed window by window.
+    windows: Option<Windows>,
+    /// The buffers of windows read, for the next ones (of every row group).
+    spares: Option<Arc<Spares>>,
 }
 
 impl FileOrder {
@@ -52,17 +65,110 @@ impl FileOrder {
     }
 }
 
+impl FileOrder {
+    /// The next window of the row group being read window by window (`window` rows at
+    /// most), opening the next row group when that one ended.
+    fn next_window<R: ChunkReader>(
+        &mut self,
+        file: &FileReader<R>,
+        asm: &mut Assembly,
+        window: usize,
+    ) -> Option<Result<Group>> {
+        loop {
+            if let Some(windows) = &mut self.windows {
+                if let Some(group) = windows.next_group() {
+                    return Some(self.load_window(file, asm, group));
+                }
+                // Taken first: a row group whose end is wrong is left behind either way.
+                let mut ended = self.windows.take()?;
+                if let Err(e) = ended.finish(file) {
+                    return Some(Err(e));
+                }
+            }
+            let (rg, first_row) = self.order.advance(file)?;
+            let leaves = file.schema().columns().len();
+            let spares = self
+                .spares
+                .get_or_insert_with(|| Spares::new(leaves))
+                .clone();
+            let opened = group_rows(file, rg).and_then(|rows| {
+                Windows::open(file, (rg, first_row, rows), &asm.projected, window, spares)
+            });
+            match opened {
+                Ok(windows) => self.windows = Some(windows),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+
+    /// Decodes window `group` of the row group being read window by window into `asm`.
+    fn load_window<R: ChunkReader>(
+        &mut self,
+        file: &FileReader<R>,
+        asm: &mut Assembly,
+        group: Group,
+    ) -> Result<Group> {
+        // The last window's buffers serve this one.
+        if let Some(spares) = &self.spares {
+            for &col in &asm.projected {
+                if let Some(cursor) = asm.st.cursors[col].take() {
+                    spares.give(col, cursor);
+                }
+            }
+        }
+        asm.clear_cursors();
+        let Some(windows) = &mut self.windows else {
+            return Ok(group);
+        };
+        let rg = windows.row_group();
+        let threads = file.options().threads;
+        let projected = &asm.projected;
+        // Worth threads when the window's share of the row group's stored bytes is.
+        let total = group_rows(file, rg).unwrap_or(0).max(1) as u128;
+        let stored: u64 = projected
+            .iter()
+            .map(|&c| stored_bytes(file, c, Some(rg)))
+            .sum();
+        let share = stored as u128 * group.rows as u128 / total;
+        let threads = if share >= PARALLEL_LOAD_BYTES as u128 {
+            threads
+        } else {
+            1
+        };
+        let position = |col: usize| projected.iter().position(|&c| c == col).unwrap_or(0);
+        let windows_ref = &*windows;
+        let cursors = columns(file, rg, projected, threads, |col| {
+            windows_ref.decode(file, position(col), &group)
+        });
+        windows.advance(&group);
+        if cursors.iter().any(Result::is_err) {
+            // A column that failed part-way leaves the others out of step: its row group
+            // ends here, and the next call goes on with the next one.
+            self.windows = None;
+        }
+        install(asm, cursors)?;
+        Ok(group)
+    }
+}
+
 impl Feeder for FileOrder {
     fn next_group<R: ChunkReader>(
         &mut self,
         file: &FileReader<R>,
         asm: &mut Assembly,
     ) -> Option<Result<Group>> {
+        if let Some(window) = file.options().batch_rows {
+            return self.next_window(file, asm, window);
+        }
         let (rg, first_row) = self.order.advance(file)?;
         Some(self.load(file, asm, rg).map(|rows| Group {
             rg,
             rows,
             first_row,
         }))
+    }
+
+    fn spares(&self) -> Option<Arc<Spares>> {
+        self.spares.clone()
     }
 }

@@ -23,6 +23,7 @@ pub(super) mod pipelined;
 mod read_ahead;
 mod row_pages;
 mod shared_out;
+mod windows;
 
 use crate::core::column::{ColumnBatch, LentValues};
 use crate::core::file::{ChunkReader, FileReader};
@@ -36,6 +37,7 @@ use super::state::State;
 pub(super) use file_order::FileOrder;
 pub(super) use filtered::Filtered;
 pub(super) use one_group::OneGroup;
+pub(super) use windows::Spares;
 
 /// Stored bytes of a row group's projected columns from which they are decoded on several
 /// threads, or ahead (below, starting a thread costs more than it saves).
@@ -100,6 +102,12 @@ pub(super) trait Feeder {
     /// not at the row, as a reader decoding the chunk before any row would report it).
     fn decoding_failed(&self) -> bool {
         false
+    }
+
+    /// Where the buffers of a [`Batch`](super::Batch) of this feeder go when it is
+    /// dropped, for the next batches: a feeder that decodes windows into reused buffers.
+    fn spares(&self) -> Option<std::sync::Arc<Spares>> {
+        None
     }
 }
 
@@ -286,6 +294,13 @@ impl Feeder for ReaderFeed {
         match self {
             ReaderFeed::FileOrder(f) => f.file_rows(group),
             ReaderFeed::Filtered(f) => f.file_rows(group),
+        }
+    }
+
+    fn spares(&self) -> Option<std::sync::Arc<Spares>> {
+        match self {
+            ReaderFeed::FileOrder(f) => f.spares(),
+            ReaderFeed::Filtered(f) => f.spares(),
         }
     }
 }

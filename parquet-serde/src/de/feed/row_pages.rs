@@ -45,26 +45,7 @@ impl<'a> RowPages<'a> {
         if self.done {
             return Ok(None);
         }
-        let mut out = match spare {
-            // An empty batch from this column (so of its type): the carried row moves in.
-            Some(mut out)
-                if out.values.is_empty()
-                    && out.def_levels.is_empty()
-                    && out.rep_levels.is_empty()
-                    && std::mem::discriminant(&out.values)
-                        == std::mem::discriminant(&self.carry.values) =>
-            {
-                let carry = &mut self.carry;
-                out.def_levels.extend_from_slice(&carry.def_levels);
-                out.rep_levels.extend_from_slice(&carry.rep_levels);
-                extend_values(&mut out.values, &carry.values, 0..carry.values.len());
-                carry.def_levels.clear();
-                carry.rep_levels.clear();
-                truncate_values(&mut carry.values, 0);
-                out
-            }
-            _ => std::mem::replace(&mut self.carry, self.reader.new_batch()),
-        };
+        let mut out = take_carry(&mut self.carry, spare, || self.reader.new_batch());
         loop {
             if !self.reader.read_page(&mut out)? {
                 self.done = true;
@@ -83,7 +64,7 @@ impl<'a> RowPages<'a> {
                 .rposition(|&r| r == 0)
                 .filter(|&i| i > 0)
             {
-                self.split_off(&mut out, cut);
+                move_tail(&mut out, &mut self.carry, cut, self.max_def);
                 break;
             }
         }
@@ -92,29 +73,59 @@ impl<'a> RowPages<'a> {
         }
         Ok(Some(out))
     }
+}
 
-    /// Moves the entries of `out` from level `cut` on into `self.carry`.
-    fn split_off(&mut self, out: &mut ColumnBatch, cut: usize) {
-        let values = if self.max_def > 0 {
-            count_level(&out.def_levels[..cut], self.max_def)
-        } else {
-            cut
-        };
-        let carry = &mut self.carry;
-        if self.max_def > 0 {
-            carry.def_levels.extend_from_slice(&out.def_levels[cut..]);
-            out.def_levels.truncate(cut);
+/// The entries carried over from the last batch (`carry`, left empty) as the start of the
+/// next one: moved into `spare` when it is an empty batch of the same type (its buffers are
+/// reused), else handed over whole (`new` then makes the next carry).
+pub(super) fn take_carry(
+    carry: &mut ColumnBatch,
+    spare: Option<ColumnBatch>,
+    new: impl FnOnce() -> ColumnBatch,
+) -> ColumnBatch {
+    match spare {
+        // An empty batch from this column (so of its type): the carried row moves in.
+        Some(mut out)
+            if out.values.is_empty()
+                && out.def_levels.is_empty()
+                && out.rep_levels.is_empty()
+                && std::mem::discriminant(&out.values) == std::mem::discriminant(&carry.values) =>
+        {
+            out.def_levels.extend_from_slice(&carry.def_levels);
+            out.rep_levels.extend_from_slice(&carry.rep_levels);
+            extend_values(&mut out.values, &carry.values, 0..carry.values.len());
+            carry.def_levels.clear();
+            carry.rep_levels.clear();
+            truncate_values(&mut carry.values, 0);
+            out
         }
-        carry.rep_levels.extend_from_slice(&out.rep_levels[cut..]);
-        out.rep_levels.truncate(cut);
-        let total = out.values.len();
-        extend_values(&mut carry.values, &out.values, values..total);
-        truncate_values(&mut out.values, values);
+        _ => std::mem::replace(carry, new()),
     }
 }
 
+/// Moves the entries of `out` (a leaf with maximum definition level `max_def`) from level
+/// entry `cut` on to the end of `carry`.
+pub(super) fn move_tail(out: &mut ColumnBatch, carry: &mut ColumnBatch, cut: usize, max_def: i16) {
+    let values = if max_def > 0 {
+        count_level(&out.def_levels[..cut], max_def)
+    } else {
+        cut
+    };
+    if max_def > 0 {
+        carry.def_levels.extend_from_slice(&out.def_levels[cut..]);
+        out.def_levels.truncate(cut);
+    }
+    if !out.rep_levels.is_empty() {
+        carry.rep_levels.extend_from_slice(&out.rep_levels[cut..]);
+        out.rep_levels.truncate(cut);
+    }
+    let total = out.values.len();
+    extend_values(&mut carry.values, &out.values, values..total);
+    truncate_values(&mut out.values, values);
+}
+
 /// Level entries of a batch of a leaf with the given maximum levels.
-fn levels_of(b: &ColumnBatch, max_def: i16, max_rep: i16) -> usize {
+pub(super) fn levels_of(b: &ColumnBatch, max_def: i16, max_rep: i16) -> usize {
     if max_def > 0 {
         b.def_levels.len()
     } else if max_rep > 0 {
@@ -125,7 +136,7 @@ fn levels_of(b: &ColumnBatch, max_def: i16, max_rep: i16) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::core::compression::Compression;
     use crate::core::encoding::levels;
@@ -136,7 +147,7 @@ mod tests {
     /// A chunk of `Vec<i32>` rows (optional list of required int32: def max 2, rep max 1)
     /// in v1 pages of `per_page` level entries each, cut wherever that falls (inside rows
     /// too, as some writers do).
-    fn chunk(rows: &[Vec<i32>], per_page: usize) -> (Vec<u8>, i64) {
+    pub(in crate::de::feed) fn chunk(rows: &[Vec<i32>], per_page: usize) -> (Vec<u8>, i64) {
         let (mut def, mut rep, mut values) = (Vec::new(), Vec::new(), Vec::new());
         for row in rows {
             if row.is_empty() {
@@ -187,7 +198,7 @@ mod tests {
         out
     }
 
-    fn rows_of(batches: &[ColumnBatch]) -> Vec<Vec<i32>> {
+    pub(in crate::de::feed) fn rows_of(batches: &[ColumnBatch]) -> Vec<Vec<i32>> {
         let mut out: Vec<Vec<i32>> = Vec::new();
         for b in batches {
             let ColumnValues::Int32(v) = &b.values else {

@@ -1,0 +1,449 @@
+//! [`Windows`]: a row group's projected columns decoded a window of rows at a time (see
+//! [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows)), so that only a window's
+//! values are in memory at once, in buffers the allocator hands back warm.
+//!
+//! Each column's reader is [parked](ColumnChunkReader::park) between windows: it keeps its
+//! page, its dictionary and its counts, but not the chunk's bytes, which are fetched again
+//! (borrowed, for in-memory sources) or kept (when the source handed them over owned) for
+//! the next window. Entries read past a window's last row wait in the column's carry.
+
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::core::column::{count_level, ColumnBatch, ColumnChunkReader};
+use crate::core::file::{ChunkReader, FileReader};
+use crate::core::format::Type;
+use crate::core::schema::ColumnDescriptor;
+use crate::error::{Error, ErrorKind, Result};
+
+use super::super::cursor::Cursor;
+use super::row_pages::{levels_of, move_tail, take_carry};
+use super::{cursor_of, Group};
+
+/// One column chunk read window by window: its parked reader and what it read past the
+/// last window. The chunk's bytes are the caller's to hand in each time.
+#[derive(Debug)]
+struct ColumnWindows {
+    /// The chunk's reader between windows (`None` only while a window is decoded, or
+    /// after a failure).
+    reader: Option<ColumnChunkReader<'static>>,
+    /// Entries read past the last window's rows.
+    carry: ColumnBatch,
+    /// The chunk has no data page left.
+    done: bool,
+    max_def: i16,
+    max_rep: i16,
+    /// The column's physical type and width, for empty batches.
+    physical: Type,
+    type_length: i32,
+}
+
+/// The level entry at which row `rows` of `b` (a repeated leaf's batch) starts; `None` when
+/// `b` holds no more than `rows` rows.
+fn row_start(b: &ColumnBatch, rows: usize) -> Option<usize> {
+    b.rep_levels
+        .iter()
+        .enumerate()
+        .filter(|(_, &r)| r == 0)
+        .nth(rows)
+        .map(|(i, _)| i)
+}
+
+impl ColumnWindows {
+    /// Windows of the chunk `reader` reads (parked), a leaf of type `physical` (of width
+    /// `type_length`) with the given maximum levels.
+    fn new(
+        reader: ColumnChunkReader<'static>,
+        (physical, type_length): (Type, i32),
+        max_def: i16,
+        max_rep: i16,
+    ) -> Self {
+        ColumnWindows {
+            reader: Some(reader),
+            carry: ColumnBatch::new(physical, type_length),
+            done: false,
+            max_def,
+            max_rep,
+            physical,
+            type_length,
+        }
+    }
+
+    /// The next `rows` rows of the chunk, whose bytes are `bytes` (fewer rows only when
+    /// the chunk ends first: the cursor's check then refuses them), in the buffers of
+    /// `spare` when it is an empty batch of the column's type.
+    fn next(
+        &mut self,
+        bytes: &[u8],
+        rows: usize,
+        spare: Option<ColumnBatch>,
+    ) -> Result<ColumnBatch> {
+        let (max_def, max_rep) = (self.max_def, self.max_rep);
+        let (physical, width) = (self.physical, self.type_length);
+        let mut out = take_carry(&mut self.carry, spare, || ColumnBatch::new(physical, width));
+        // A repeated leaf's last row may go on in the next page: its end is known once the
+        // next row starts (or the chunk ends). Its rows are counted as pages come in.
+        let (mut scanned, mut started) = (0, 0);
+        let mut enough = |b: &ColumnBatch| match max_rep {
+            0 => levels_of(b, max_def, max_rep) >= rows,
+            _ => {
+                started += count_level(&b.rep_levels[scanned..], 0);
+                scanned = b.rep_levels.len();
+                started > rows
+            }
+        };
+        if !self.done && !enough(&out) {
+            self.read_until(bytes, &mut out, enough)?;
+        }
+        let cut = match max_rep {
+            0 => Some(rows).filter(|&r| r < levels_of(&out, max_def, max_rep)),
+            _ => row_start(&out, rows),
+        };
+        if let Some(cut) = cut {
+            move_tail(&mut out, &mut self.carry, cut, max_def);
+        }
+        Ok(out)
+    }
+
+    /// Decodes pages into `out` until `enough` holds or the chunk ends.
+    fn read_until(
+        &mut self,
+        bytes: &[u8],
+        out: &mut ColumnBatch,
+        mut enough: impl FnMut(&ColumnBatch) -> bool,
+    ) -> Result<()> {
+        let Some(parked) = self.reader.take() else {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                "a column read window by window lost its reader",
+            ));
+        };
+        let mut reader = parked.resume(bytes)?;
+        while !enough(out) {
+            if !reader.read_page(out)? {
+                self.done = true;
+                break;
+            }
+        }
+        self.reader = Some(reader.park());
+        Ok(())
+    }
+
+    /// Checks, after the row group's last window, that the chunk holds no entry past it.
+    fn finish(&mut self, bytes: &[u8]) -> Result<()> {
+        let (max_def, max_rep) = (self.max_def, self.max_rep);
+        let (physical, width) = (self.physical, self.type_length);
+        let mut rest = take_carry(&mut self.carry, None, || ColumnBatch::new(physical, width));
+        if !self.done {
+            self.read_until(bytes, &mut rest, |b| levels_of(b, max_def, max_rep) > 0)?;
+        }
+        if levels_of(&rest, max_def, max_rep) > 0 {
+            return Err(Error::corrupt("column has level entries past the last row"));
+        }
+        Ok(())
+    }
+}
+
+/// The buffers of windows whose rows were read (their cursors dropped, or their batches),
+/// per leaf column, for the next windows: the allocator's fresh memory costs a page fault
+/// per page on first touch, and a window's buffers are large.
+#[derive(Debug)]
+pub(in crate::de) struct Spares {
+    per_leaf: Mutex<Vec<Vec<ColumnBatch>>>,
+}
+
+/// Spare batches kept per leaf column, at most (a reader holding batches alive while it
+/// reads the next ones keeps no more).
+const SPARES_PER_LEAF: usize = 2;
+
+impl Spares {
+    /// A pool for the `leaves` leaf columns of a schema.
+    pub fn new(leaves: usize) -> Arc<Self> {
+        Arc::new(Spares {
+            per_leaf: Mutex::new((0..leaves).map(|_| Vec::new()).collect()),
+        })
+    }
+
+    /// Keeps `cursor`'s buffers, emptied, for leaf `col`.
+    pub fn give(&self, col: usize, cursor: Cursor) {
+        let spare = cursor.into_spare().batch;
+        let mut per_leaf = self.per_leaf.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(kept) = per_leaf.get_mut(col) {
+            if kept.len() < SPARES_PER_LEAF {
+                kept.push(spare);
+            }
+        }
+    }
+
+    /// Buffers kept for leaf `col`, if any.
+    fn take(&self, col: usize) -> Option<ColumnBatch> {
+        let mut per_leaf = self.per_leaf.lock().unwrap_or_else(PoisonError::into_inner);
+        per_leaf.get_mut(col)?.pop()
+    }
+}
+
+/// A row group's projected columns read a window of at most `window` rows at a time.
+#[derive(Debug)]
+pub(super) struct Windows {
+    rg: usize,
+    /// The file row of the row group's first row.
+    first_row: u64,
+    /// Rows of the row group, and of them those handed out in windows so far.
+    rows: usize,
+    done: usize,
+    window: usize,
+    /// The projected columns, in projected order (each behind a lock of its own, for
+    /// windows decoded on several threads).
+    columns: Vec<Mutex<Column>>,
+    descrs: Vec<ColumnDescriptor>,
+    /// Buffers of windows read, for the next ones.
+    spares: Arc<Spares>,
+}
+
+/// A projected column of the row group read window by window.
+#[derive(Debug)]
+struct Column {
+    col: usize,
+    windows: ColumnWindows,
+    /// The chunk's bytes, when the source handed them over owned (read from a file): kept
+    /// for the next windows. `None`: fetched again (borrowed) for each window.
+    owned: Option<Vec<u8>>,
+}
+
+impl Column {
+    /// Opens column `col` of row group `rg` of `file`.
+    fn open<R: ChunkReader>(file: &FileReader<R>, rg: usize, col: usize) -> Result<Self> {
+        let descr = &file.schema().columns()[col];
+        let chunk = file.column_chunk(rg, col)?;
+        let reader = chunk
+            .chunk_reader(descr, file.options().page_options())
+            .park();
+        let owned = match chunk.bytes {
+            Cow::Owned(bytes) => Some(bytes),
+            Cow::Borrowed(_) => None,
+        };
+        Ok(Column {
+            col,
+            windows: ColumnWindows::new(
+                reader,
+                (descr.physical_type, descr.type_length),
+                descr.max_def_level,
+                descr.max_rep_level,
+            ),
+            owned,
+        })
+    }
+
+    /// `f` on the column's windows and its chunk's bytes (kept, or fetched from `file`).
+    fn with_bytes<R: ChunkReader, T>(
+        &mut self,
+        file: &FileReader<R>,
+        rg: usize,
+        f: impl FnOnce(&mut ColumnWindows, &[u8]) -> Result<T>,
+    ) -> Result<T> {
+        match &self.owned {
+            Some(bytes) => f(&mut self.windows, bytes),
+            None => f(&mut self.windows, &file.column_chunk_bytes(rg, self.col)?),
+        }
+    }
+}
+
+impl Windows {
+    /// Opens the `projected` columns of row group `rg` (`rows` rows, the first of which is
+    /// file row `first_row`), to be read `window` rows at a time into buffers from
+    /// `spares` when it has some.
+    pub fn open<R: ChunkReader>(
+        file: &FileReader<R>,
+        (rg, first_row, rows): (usize, u64, usize),
+        projected: &[usize],
+        window: usize,
+        spares: Arc<Spares>,
+    ) -> Result<Self> {
+        let columns = projected
+            .iter()
+            .map(|&col| Column::open(file, rg, col).map(Mutex::new))
+            .collect::<Result<Vec<_>>>()?;
+        let all = file.schema().columns();
+        Ok(Windows {
+            rg,
+            first_row,
+            rows,
+            done: 0,
+            window: window.max(1),
+            columns,
+            descrs: projected.iter().map(|&c| all[c].clone()).collect(),
+            spares,
+        })
+    }
+
+    /// The row group being read.
+    pub fn row_group(&self) -> usize {
+        self.rg
+    }
+
+    /// Whether every row of the row group was handed out.
+    pub fn ended(&self) -> bool {
+        self.done >= self.rows
+    }
+
+    /// The next window's group, and the rows each of its columns must hold; `None` after
+    /// the last.
+    pub fn next_group(&self) -> Option<Group> {
+        if self.ended() {
+            return None;
+        }
+        Some(Group {
+            rg: self.rg,
+            rows: self.window.min(self.rows - self.done),
+            first_row: self.first_row + self.done as u64,
+        })
+    }
+
+    /// Decodes the column at projected position `k` for `group` (the window of
+    /// [`next_group`](Self::next_group)) into a cursor.
+    pub fn decode<R: ChunkReader>(
+        &self,
+        file: &FileReader<R>,
+        k: usize,
+        group: &Group,
+    ) -> Result<Cursor> {
+        let descr = &self.descrs[k];
+        let mut column = self.columns[k]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let rows = group.rows;
+        let spare = self.spares.take(column.col);
+        let batch = column
+            .with_bytes(file, self.rg, |windows, bytes| {
+                windows.next(bytes, rows, spare)
+            })
+            .map_err(|e| {
+                e.with_row_group(self.rg)
+                    .with_column(descr.path.to_string())
+            })?;
+        cursor_of((batch, None), descr, self.rg, group.rows, window_mismatch)
+    }
+
+    /// Counts the window `group` as handed out.
+    pub fn advance(&mut self, group: &Group) {
+        self.done += group.rows;
+    }
+
+    /// Checks, after the last window, that no column holds entries past it.
+    pub fn finish<R: ChunkReader>(&mut self, file: &FileReader<R>) -> Result<()> {
+        for (column, descr) in self.columns.iter_mut().zip(&self.descrs) {
+            let column = column.get_mut().unwrap_or_else(PoisonError::into_inner);
+            column
+                .with_bytes(file, self.rg, |windows, bytes| windows.finish(bytes))
+                .map_err(|e| {
+                    e.with_row_group(self.rg)
+                        .with_column(descr.path.to_string())
+                })?;
+        }
+        Ok(())
+    }
+}
+
+/// Words the error of a column whose chunk ended inside a window.
+fn window_mismatch(held: usize, rows: usize) -> String {
+    format!("column chunk ended {held} rows into a window of {rows} rows of its row group")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::row_pages::tests::{chunk, rows_of};
+    use super::*;
+    use crate::core::format::CompressionCodec;
+    use crate::core::page::{PageReader, PageReaderOptions};
+
+    /// Windows of `window` rows over a chunk of `rows` (optional list of required int32)
+    /// in pages of `per_page` level entries, cut wherever that falls (inside rows too).
+    fn windows_of(rows: &[Vec<i32>], per_page: usize, window: usize) -> Vec<ColumnBatch> {
+        let (data, num_values) = chunk(rows, per_page);
+        let pages = PageReader::new(
+            &data,
+            0,
+            CompressionCodec::Uncompressed,
+            num_values,
+            PageReaderOptions::default(),
+        );
+        let reader = ColumnChunkReader::new(pages, Type::Int32, 0, 2, 1).park();
+        let mut windows = ColumnWindows::new(reader, (Type::Int32, 0), 2, 1);
+        let mut out = Vec::new();
+        let mut left = rows.len();
+        while left > 0 {
+            let n = window.min(left);
+            // The bytes handed in again each time (a copy: not the same buffer), and the
+            // last window's buffers, emptied, to decode into.
+            let spare = out.last().map(|b: &ColumnBatch| {
+                let mut b = b.clone();
+                b.def_levels.clear();
+                b.rep_levels.clear();
+                crate::core::column::truncate_values(&mut b.values, 0);
+                b
+            });
+            let batch = windows.next(&data.clone(), n, spare).unwrap();
+            assert_eq!(
+                rows_of_batch(&batch),
+                n,
+                "window {window}, per_page {per_page}"
+            );
+            out.push(batch);
+            left -= n;
+        }
+        windows.finish(&data).unwrap();
+        out
+    }
+
+    fn rows_of_batch(b: &ColumnBatch) -> usize {
+        count_level(&b.rep_levels, 0)
+    }
+
+    #[test]
+    fn windows_cut_at_row_starts_when_pages_cut_rows() {
+        let rows: Vec<Vec<i32>> = (0..200)
+            .map(|i| (0..(i % 7)).map(|k| i * 10 + k).collect())
+            .collect();
+        for per_page in [1, 2, 3, 5, 64, 10_000] {
+            for window in [1, 2, 7, 33, 199, 200, 500] {
+                let got = windows_of(&rows, per_page, window);
+                for b in &got {
+                    assert_eq!(b.rep_levels.first(), Some(&0));
+                }
+                assert_eq!(rows_of(&got), rows, "per_page {per_page}, window {window}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_over_many_pages_stays_whole() {
+        let rows = vec![vec![1], (0..50).collect::<Vec<i32>>(), vec![7], vec![]];
+        for window in [1, 2, 3] {
+            assert_eq!(rows_of(&windows_of(&rows, 4, window)), rows);
+        }
+    }
+
+    #[test]
+    fn bytes_of_another_length_are_refused_and_entries_left_over_are_an_error() {
+        let rows: Vec<Vec<i32>> = (0..20).map(|i| vec![i]).collect();
+        let (data, num_values) = chunk(&rows, 3);
+        let open = || {
+            let pages = PageReader::new(
+                &data,
+                0,
+                CompressionCodec::Uncompressed,
+                num_values,
+                PageReaderOptions::default(),
+            );
+            let reader = ColumnChunkReader::new(pages, Type::Int32, 0, 2, 1).park();
+            ColumnWindows::new(reader, (Type::Int32, 0), 2, 1)
+        };
+        let e = open().next(&data[1..], 5, None).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Internal, "{e}");
+        // A row group of 15 rows over a chunk of 20.
+        let mut windows = open();
+        assert_eq!(rows_of_batch(&windows.next(&data, 15, None).unwrap()), 15);
+        let e = windows.finish(&data).unwrap_err();
+        assert!(e.to_string().contains("past the last row"), "{e}");
+    }
+}
