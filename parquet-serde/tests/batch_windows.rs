@@ -117,11 +117,13 @@ fn windows(window: usize, threads: usize) -> ReadOptions {
     ReadOptions::default().batch_rows(window).threads(threads)
 }
 
-/// The rows of every batch of `reader` (made owned), with each batch's row group, first
-/// row and size.
+/// A batch as its row group, first row and number of rows.
+type BatchShape = (usize, u64, usize);
+
+/// The rows of every batch of `reader` (made owned), with each batch's shape.
 fn batched<R: parquet_serde::core::file::ChunkReader>(
     reader: Reader<R, Borrowed<'static>>,
-) -> parquet_serde::Result<(Vec<Owned>, Vec<(usize, u64, usize)>)> {
+) -> parquet_serde::Result<(Vec<Owned>, Vec<BatchShape>)> {
     let (mut rows, mut batches) = (Vec::new(), Vec::new());
     for batch in reader.batches() {
         let batch = batch?;
@@ -135,7 +137,7 @@ fn batched<R: parquet_serde::core::file::ChunkReader>(
 
 /// The batches windows of `window` rows over row groups of `group_rows` rows (the last
 /// one shorter) make of `n` rows: (row group, first row, rows).
-fn expected_batches(n: usize, group_rows: usize, window: usize) -> Vec<(usize, u64, usize)> {
+fn expected_batches(n: usize, group_rows: usize, window: usize) -> Vec<BatchShape> {
     let mut out = Vec::new();
     for (rg, start) in (0..n).step_by(group_rows).enumerate() {
         let end = (start + group_rows).min(n);
