@@ -1,7 +1,7 @@
 //! Row groups read a window of rows at a time (`ReadOptions::batch_rows`): batches of at
 //! most that many rows, in order, never across row groups, holding exactly the rows of
-//! whole row groups (random rows, row group, page and window sizes; pages cut inside the
-//! windows); the row iterator over windows; files read from a path (chunks held owned) and
+//! whole row groups (random rows, row group, page, window and dictionary sizes; pages cut
+//! inside the windows; text lent from dictionaries or copied out after a fallback); the row iterator over windows; files read from a path (chunks held owned) and
 //! encrypted files; every file of the interop corpus; and the errors of chunks that end
 //! early or hold entries past their row group.
 
@@ -107,9 +107,21 @@ fn owned_row() -> impl Strategy<Value = Owned> {
 }
 
 fn write(rows: &[Owned], group_rows: usize, page_rows: usize) -> Vec<u8> {
+    write_with(rows, group_rows, page_rows, 1 << 20)
+}
+
+/// [`write`] with dictionaries of at most `dictionary_bytes` (a chunk whose dictionary
+/// outgrows it goes on in plain pages).
+fn write_with(
+    rows: &[Owned],
+    group_rows: usize,
+    page_rows: usize,
+    dictionary_bytes: usize,
+) -> Vec<u8> {
     let options = WriterOptions::default()
         .row_group_rows(group_rows)
-        .page_row_limit(page_rows);
+        .page_row_limit(page_rows)
+        .dictionary_page_size_limit(dictionary_bytes);
     to_vec_with(rows, options).unwrap()
 }
 
@@ -160,8 +172,11 @@ proptest! {
         page_rows in 1usize..6,
         window in 1usize..30,
         threads in 1usize..3,
+        dictionary_bytes in prop_oneof![Just(1usize << 20), 8usize..200],
     ) {
-        let bytes = write(&rows, group_rows, page_rows);
+        // Text columns lent from their dictionary, or copied out after a fallback to
+        // plain pages part-way through a chunk (a small dictionary limit).
+        let bytes = write_with(&rows, group_rows, page_rows, dictionary_bytes);
         let reader = Reader::with_options(&bytes[..], windows(window, threads)).unwrap();
         let (got, batches) = batched(reader).unwrap();
         prop_assert_eq!(&got, &rows);

@@ -113,6 +113,15 @@ impl Dictionary {
         }
     }
 
+    /// A copy of the values of a BYTE_ARRAY dictionary of at most `max_bytes` bytes of
+    /// values; `None` for any other.
+    pub fn byte_arrays(&self, max_bytes: usize) -> Option<ByteArrays> {
+        match &self.values {
+            ColumnValues::ByteArray(v) if v.data.len() <= max_bytes => Some(v.clone()),
+            _ => None,
+        }
+    }
+
     /// Appends the values at `indices` to `out` (same physical type).
     pub fn gather(&self, indices: &[u32], out: &mut ColumnValues) -> Result<()> {
         gather(&self.values, indices, out).map_err(|e| match e {

@@ -3,7 +3,7 @@
 use crate::core::encoding::levels;
 use crate::core::format::{Encoding, Type};
 use crate::core::page::{Page, PageReader};
-use crate::core::values::ByteArrays;
+use crate::core::values::{ByteArrays, ColumnValues};
 use crate::error::{Error, Result};
 
 use super::batch::{count_level, empty_values, level_outside, ColumnBatch, SizeHint};
@@ -92,6 +92,45 @@ impl<'a> ColumnChunkReader<'a> {
             dictionary: self.dictionary,
             scratch: self.scratch,
             lent: self.lent,
+        }
+    }
+
+    /// Lends the values of the data pages read next (see
+    /// [`read_all_lent`](Self::read_all_lent)) while they are dictionary-encoded: their
+    /// dictionary indices are appended to `indices` (values lent earlier), which
+    /// [`take_lent`](Self::take_lent) hands back. A page of another encoding first copies
+    /// the values lent so far out, then ends the lending. Only BYTE_ARRAY chunks lend.
+    pub(crate) fn lend(&mut self, indices: Vec<u32>) {
+        if self.physical_type == Type::ByteArray {
+            self.lent = Some(indices);
+        }
+    }
+
+    /// Values lent so far (see [`lend`](Self::lend)).
+    pub(crate) fn lent_len(&self) -> usize {
+        self.lent.as_ref().map_or(0, Vec::len)
+    }
+
+    /// The indices of the values lent since [`lend`](Self::lend) (and ends the lending),
+    /// `None` when it ended at a page of another encoding (the values were copied out).
+    pub(crate) fn take_lent(&mut self) -> Option<Vec<u32>> {
+        self.lent.take()
+    }
+
+    /// A copy of the dictionary's values, when it has BYTE_ARRAY values of at most
+    /// `max_bytes` bytes.
+    pub(crate) fn dictionary_copy(&self, max_bytes: usize) -> Option<ByteArrays> {
+        self.dictionary.as_ref()?.byte_arrays(max_bytes)
+    }
+
+    /// Appends the dictionary values at `indices` to `out` (values lent, copied out).
+    pub(crate) fn gather_lent(&self, indices: &[u32], out: &mut ColumnValues) -> Result<()> {
+        match &self.dictionary {
+            Some(dict) => dict.gather(indices, out),
+            None if indices.is_empty() => Ok(()),
+            None => Err(Error::corrupt(
+                "dictionary indices without a dictionary page",
+            )),
         }
     }
 

@@ -106,6 +106,19 @@ pub(super) fn take_carry(
 /// Moves the entries of `out` (a leaf with maximum definition level `max_def`) from level
 /// entry `cut` on to the end of `carry`.
 pub(super) fn move_tail(out: &mut ColumnBatch, carry: &mut ColumnBatch, cut: usize, max_def: i16) {
+    let values = move_levels_tail(out, carry, cut, max_def);
+    let total = out.values.len();
+    extend_values(&mut carry.values, &out.values, values..total);
+    truncate_values(&mut out.values, values);
+}
+
+/// [`move_tail`] of the levels alone; the values before level entry `cut`.
+pub(super) fn move_levels_tail(
+    out: &mut ColumnBatch,
+    carry: &mut ColumnBatch,
+    cut: usize,
+    max_def: i16,
+) -> usize {
     let values = if max_def > 0 {
         count_level(&out.def_levels[..cut], max_def)
     } else {
@@ -119,9 +132,7 @@ pub(super) fn move_tail(out: &mut ColumnBatch, carry: &mut ColumnBatch, cut: usi
         carry.rep_levels.extend_from_slice(&out.rep_levels[cut..]);
         out.rep_levels.truncate(cut);
     }
-    let total = out.values.len();
-    extend_values(&mut carry.values, &out.values, values..total);
-    truncate_values(&mut out.values, values);
+    values
 }
 
 /// Level entries of a batch of a leaf with the given maximum levels.

@@ -5,19 +5,21 @@
 //! Each column's reader is [parked](ColumnChunkReader::park) between windows: it keeps its
 //! page, its dictionary and its counts, but not the chunk's bytes, which are fetched again
 //! (borrowed, for in-memory sources) or kept (when the source handed them over owned) for
-//! the next window. Entries read past a window's last row wait in the column's carry.
+//! the next window. Entries read past a window's last row wait in the column's carry. The
+//! text of a chunk whose pages are dictionary-encoded stays in a copy of its dictionary
+//! when that is small next to a window (as whole chunks lend theirs).
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::core::column::{count_level, ColumnBatch, ColumnChunkReader};
+use crate::core::column::{count_level, ColumnBatch, ColumnChunkReader, LentValues};
 use crate::core::file::{ChunkReader, FileReader};
 use crate::core::format::Type;
 use crate::core::schema::ColumnDescriptor;
 use crate::error::{Error, ErrorKind, Result};
 
 use super::super::cursor::Cursor;
-use super::row_pages::{levels_of, move_tail, take_carry};
+use super::row_pages::{levels_of, move_levels_tail, move_tail, take_carry};
 use super::{cursor_of, Group};
 
 /// One column chunk read window by window: its parked reader and what it read past the
@@ -29,6 +31,12 @@ struct ColumnWindows {
     reader: Option<ColumnChunkReader<'static>>,
     /// Entries read past the last window's rows.
     carry: ColumnBatch,
+    /// While the values are lent from the dictionary: the dictionary indices of the
+    /// values carried (their levels are in `carry`).
+    carry_indices: Vec<u32>,
+    /// The values are lent from the dictionary (a BYTE_ARRAY chunk whose pages so far are
+    /// all dictionary-encoded, with a small enough dictionary).
+    lend: bool,
     /// The chunk has no data page left.
     done: bool,
     max_def: i16,
@@ -61,6 +69,8 @@ impl ColumnWindows {
         ColumnWindows {
             reader: Some(reader),
             carry: ColumnBatch::new(physical, type_length),
+            carry_indices: Vec::new(),
+            lend: physical == Type::ByteArray,
             done: false,
             max_def,
             max_rep,
@@ -71,46 +81,104 @@ impl ColumnWindows {
 
     /// The next `rows` rows of the chunk, whose bytes are `bytes` (fewer rows only when
     /// the chunk ends first: the cursor's check then refuses them), in the buffers of
-    /// `spare` when it is an empty batch of the column's type.
+    /// `spare` when it is an empty batch of the column's type. The values of a BYTE_ARRAY
+    /// chunk whose pages so far are all dictionary-encoded stay in the dictionary (a copy
+    /// of it, when it is small next to the window: at most [`LEND_BYTES_PER_ROW`] bytes a
+    /// row); the batch then holds the levels alone.
     fn next(
         &mut self,
         bytes: &[u8],
         rows: usize,
         spare: Option<ColumnBatch>,
-    ) -> Result<ColumnBatch> {
+    ) -> Result<(ColumnBatch, Option<LentValues>)> {
         let (max_def, max_rep) = (self.max_def, self.max_rep);
         let (physical, width) = (self.physical, self.type_length);
         let mut out = take_carry(&mut self.carry, spare, || ColumnBatch::new(physical, width));
+        let lending = self.lend;
+        if lending {
+            let carried = std::mem::take(&mut self.carry_indices);
+            self.reader_mut()?.lend(carried);
+        }
+        // A required flat leaf has no levels: while lent, its entries are its indices.
+        let counts_lent = max_def == 0 && max_rep == 0;
         // A repeated leaf's last row may go on in the next page: its end is known once the
         // next row starts (or the chunk ends). Its rows are counted as pages come in.
         let (mut scanned, mut started) = (0, 0);
-        let mut enough = |b: &ColumnBatch| match max_rep {
-            0 => levels_of(b, max_def, max_rep) >= rows,
+        let mut enough = |b: &ColumnBatch, lent: usize| match max_rep {
+            0 => levels_of(b, max_def, max_rep) + if counts_lent { lent } else { 0 } >= rows,
             _ => {
                 started += count_level(&b.rep_levels[scanned..], 0);
                 scanned = b.rep_levels.len();
                 started > rows
             }
         };
-        if !self.done && !enough(&out) {
+        let lent_now = self.reader_mut()?.lent_len();
+        if !self.done && !enough(&out, lent_now) {
             self.read_until(bytes, &mut out, enough)?;
         }
+        let reader = self.reader_mut()?;
+        let lent = match lending.then(|| reader.take_lent()).flatten() {
+            Some(indices) => {
+                let max_bytes = rows.saturating_mul(LEND_BYTES_PER_ROW);
+                match reader.dictionary_copy(max_bytes) {
+                    Some(dictionary) => Some(LentValues {
+                        dictionary,
+                        indices,
+                    }),
+                    // Too large a dictionary to copy for each window: its values are
+                    // copied out instead, from now on.
+                    None => {
+                        reader.gather_lent(&indices, &mut out.values)?;
+                        self.lend = false;
+                        None
+                    }
+                }
+            }
+            // A page of another encoding ended the lending (the values were copied out).
+            None => {
+                self.lend = false;
+                None
+            }
+        };
+        let entries = match &lent {
+            Some(lent) if counts_lent => lent.indices.len(),
+            _ => levels_of(&out, max_def, max_rep),
+        };
         let cut = match max_rep {
-            0 => Some(rows).filter(|&r| r < levels_of(&out, max_def, max_rep)),
+            0 => Some(rows).filter(|&r| r < entries),
             _ => row_start(&out, rows),
         };
-        if let Some(cut) = cut {
-            move_tail(&mut out, &mut self.carry, cut, max_def);
+        match (cut, lent) {
+            (Some(cut), Some(mut lent)) => {
+                let values = move_levels_tail(&mut out, &mut self.carry, cut, max_def);
+                self.carry_indices = lent.indices.split_off(values.min(lent.indices.len()));
+                Ok((out, Some(lent)))
+            }
+            (Some(cut), None) => {
+                move_tail(&mut out, &mut self.carry, cut, max_def);
+                Ok((out, None))
+            }
+            (None, lent) => Ok((out, lent)),
         }
-        Ok(out)
     }
 
-    /// Decodes pages into `out` until `enough` holds or the chunk ends.
+    /// The parked reader.
+    fn reader_mut(&mut self) -> Result<&mut ColumnChunkReader<'static>> {
+        self.reader.as_mut().ok_or_else(|| {
+            Error::new(
+                ErrorKind::Internal,
+                "a column read window by window lost its reader",
+            )
+        })
+    }
+
+    /// Decodes pages into `out` until `enough` holds (of `out` and the values lent so
+    /// far) or the chunk ends.
     fn read_until(
         &mut self,
         bytes: &[u8],
         out: &mut ColumnBatch,
-        mut enough: impl FnMut(&ColumnBatch) -> bool,
+        mut enough: impl FnMut(&ColumnBatch, usize) -> bool,
     ) -> Result<()> {
         let Some(parked) = self.reader.take() else {
             return Err(Error::new(
@@ -119,7 +187,7 @@ impl ColumnWindows {
             ));
         };
         let mut reader = parked.resume(bytes)?;
-        while !enough(out) {
+        while !enough(out, reader.lent_len()) {
             if !reader.read_page(out)? {
                 self.done = true;
                 break;
@@ -134,15 +202,20 @@ impl ColumnWindows {
         let (max_def, max_rep) = (self.max_def, self.max_rep);
         let (physical, width) = (self.physical, self.type_length);
         let mut rest = take_carry(&mut self.carry, None, || ColumnBatch::new(physical, width));
-        if !self.done {
-            self.read_until(bytes, &mut rest, |b| levels_of(b, max_def, max_rep) > 0)?;
+        let carried = std::mem::take(&mut self.carry_indices).len();
+        if carried == 0 && !self.done {
+            self.read_until(bytes, &mut rest, |b, _| levels_of(b, max_def, max_rep) > 0)?;
         }
-        if levels_of(&rest, max_def, max_rep) > 0 {
+        if carried > 0 || levels_of(&rest, max_def, max_rep) > 0 {
             return Err(Error::corrupt("column has level entries past the last row"));
         }
         Ok(())
     }
 }
+
+/// Bytes of dictionary values per window row up to which a window's text values stay in
+/// their dictionary (a copy of it per window) rather than being copied out.
+const LEND_BYTES_PER_ROW: usize = 16;
 
 /// The buffers of windows whose rows were read (their cursors dropped, or their batches),
 /// per leaf column, for the next windows: the allocator's fresh memory costs a page fault
@@ -321,7 +394,7 @@ impl Windows {
                 e.with_row_group(self.rg)
                     .with_column(descr.path.to_string())
             })?;
-        cursor_of((batch, None), descr, self.rg, group.rows, window_mismatch)
+        cursor_of(batch, descr, self.rg, group.rows, window_mismatch)
     }
 
     /// Counts the window `group` as handed out.
@@ -382,7 +455,8 @@ mod tests {
                 crate::core::column::truncate_values(&mut b.values, 0);
                 b
             });
-            let batch = windows.next(&data.clone(), n, spare).unwrap();
+            let (batch, lent) = windows.next(&data.clone(), n, spare).unwrap();
+            assert!(lent.is_none());
             assert_eq!(
                 rows_of_batch(&batch),
                 n,
@@ -442,7 +516,7 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::Internal, "{e}");
         // A row group of 15 rows over a chunk of 20.
         let mut windows = open();
-        assert_eq!(rows_of_batch(&windows.next(&data, 15, None).unwrap()), 15);
+        assert_eq!(rows_of_batch(&windows.next(&data, 15, None).unwrap().0), 15);
         let e = windows.finish(&data).unwrap_err();
         assert!(e.to_string().contains("past the last row"), "{e}");
     }
