@@ -221,6 +221,14 @@ fn large_row_groups_read_in_windows_on_several_threads() {
         assert!(got == all, "{threads} threads");
         assert_eq!(batches, expected_batches(all.len(), 100_000, 8192));
     }
+    // Row groups no larger than a window are batches whole (the next one decoded ahead).
+    let bytes = write(&all, 20_000, 5_000);
+    for threads in [1, 2] {
+        let reader = Reader::with_options(&bytes[..], windows(65_536, threads)).unwrap();
+        let (got, batches) = batched(reader).unwrap();
+        assert!(got == all, "{threads} threads");
+        assert_eq!(batches, expected_batches(all.len(), 20_000, 65_536));
+    }
 }
 
 #[test]

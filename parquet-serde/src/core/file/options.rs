@@ -114,8 +114,10 @@ impl ReadOptions {
     /// its rows come from windows of that many: memory holds one window's values instead
     /// of a row group's, in buffers the allocator hands back warm, which reads large row
     /// groups faster. Each window's columns are decoded on up to
-    /// [`threads`](Self::threads) threads. A [filtered](crate::Reader::filter) reader
-    /// decodes the selected rows of each row group at once, whatever this says.
+    /// [`threads`](Self::threads) threads, but no window ahead: a row group of at most that
+    /// many rows is decoded whole, as without this option (the next one ahead, when worth
+    /// it). A [filtered](crate::Reader::filter) reader decodes the selected rows of each
+    /// row group at once, whatever this says.
     ///
     /// ```
     /// # fn main() -> parquet_serde::Result<()> {

@@ -19,9 +19,10 @@ use std::sync::Arc;
 /// while the rows of the row group before were read; and the next row group's decoding
 /// starts on a background thread. Memory then holds two row groups.
 ///
-/// With [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows), each row group is
-/// fed a window of that many rows at a time instead (each window a [`Group`] of its own,
-/// its columns shared out among the threads allowed), and nothing is decoded ahead.
+/// With [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows), each row group larger
+/// than that is fed a window of that many rows at a time instead (each window a [`Group`]
+/// of its own, its columns shared out among the threads allowed), and nothing of it is
+/// decoded ahead; smaller row groups are fed whole, as without windows.
 #[derive(Debug, Default)]
 pub(in crate::de) struct FileOrder {
     order: GroupOrder,
@@ -57,7 +58,15 @@ impl FileOrder {
             }),
         };
         let next = rg + 1;
-        if next < file.num_row_groups() && worth_threads(file, next, projected, threads) {
+        // Read by windows, a row group larger than a window is not decoded whole.
+        let whole = |rg| match file.options().batch_rows {
+            Some(window) => group_rows(file, rg).is_ok_and(|rows| rows <= window),
+            None => true,
+        };
+        if next < file.num_row_groups()
+            && worth_threads(file, next, projected, threads)
+            && whole(next)
+        {
             self.ahead = ReadAhead::start(file, next, projected);
         }
         install(asm, cursors)?;
@@ -86,6 +95,15 @@ impl FileOrder {
                 }
             }
             let (rg, first_row) = self.order.advance(file)?;
+            // A row group no larger than a window is one: decoded whole, as without
+            // windows (the next one ahead, when worth it).
+            if group_rows(file, rg).is_ok_and(|rows| rows <= window) {
+                return Some(self.load(file, asm, rg).map(|rows| Group {
+                    rg,
+                    rows,
+                    first_row,
+                }));
+            }
             let leaves = file.schema().columns().len();
             let spares = self
                 .spares
