@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::error::{Error, ErrorKind, Result};
 
 use super::fast::with_sink;
-use super::feed::{Group, Spares};
+use super::feed::{entries_past_last_row, Group, Spares};
 use super::node::NodeDe;
 use super::state::State;
 use super::tree::Tree;
@@ -107,12 +107,7 @@ pub struct Batch {
 impl Drop for Batch {
     fn drop(&mut self) {
         if let Some(spares) = &self.spares {
-            let st = self.st.get_mut();
-            for (col, cursor) in st.cursors.iter_mut().enumerate() {
-                if let Some(cursor) = cursor.take() {
-                    spares.give(col, cursor);
-                }
-            }
+            spares.take_back(&mut self.st.get_mut().cursors);
         }
     }
 }
@@ -252,7 +247,7 @@ impl Batch {
             for (col, c) in st.cursors.iter().enumerate() {
                 if c.as_ref().is_some_and(|c| !c.at_end()) {
                     let path = &self.tree.nodes[self.tree.leaf_nodes[col]].path;
-                    let e = Error::corrupt("column has level entries past the last row");
+                    let e = entries_past_last_row();
                     return Err(self.locate(e.with_column(path.to_string())));
                 }
             }

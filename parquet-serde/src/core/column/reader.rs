@@ -1,5 +1,7 @@
 //! [`ColumnChunkReader`]: decodes the pages of one column chunk into values and levels.
 
+use std::convert::Infallible;
+
 use crate::core::encoding::levels;
 use crate::core::format::{Encoding, Type};
 use crate::core::page::{Page, PageReader};
@@ -43,16 +45,7 @@ impl ColumnChunkReader<'static> {
     /// column chunk again: it goes on at the page where it stopped, with the dictionary it
     /// read. Bytes of another length are an error.
     pub(crate) fn resume(self, data: &[u8]) -> Result<ColumnChunkReader<'_>> {
-        Ok(ColumnChunkReader {
-            pages: self.pages.resume(data)?,
-            physical_type: self.physical_type,
-            type_length: self.type_length,
-            max_def: self.max_def,
-            max_rep: self.max_rep,
-            dictionary: self.dictionary,
-            scratch: self.scratch,
-            lent: self.lent,
-        })
+        self.map_pages(|pages| pages.resume(data))
     }
 }
 
@@ -83,8 +76,18 @@ impl<'a> ColumnChunkReader<'a> {
     /// dictionary and its counts stay, and [`resume`](ColumnChunkReader::resume) goes on
     /// where it stopped.
     pub(crate) fn park(self) -> ColumnChunkReader<'static> {
-        ColumnChunkReader {
-            pages: self.pages.park(),
+        let Ok(parked) = self.map_pages(|pages| Ok::<_, Infallible>(pages.park()));
+        parked
+    }
+
+    /// This reader with its page reader replaced by `f`'s (what [`park`](Self::park) and
+    /// [`resume`](ColumnChunkReader::resume) share).
+    fn map_pages<'b, E>(
+        self,
+        f: impl FnOnce(PageReader<'a>) -> std::result::Result<PageReader<'b>, E>,
+    ) -> std::result::Result<ColumnChunkReader<'b>, E> {
+        Ok(ColumnChunkReader {
+            pages: f(self.pages)?,
             physical_type: self.physical_type,
             type_length: self.type_length,
             max_def: self.max_def,
@@ -92,7 +95,7 @@ impl<'a> ColumnChunkReader<'a> {
             dictionary: self.dictionary,
             scratch: self.scratch,
             lent: self.lent,
-        }
+        })
     }
 
     /// Lends the values of the data pages read next (see

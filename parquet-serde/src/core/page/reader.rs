@@ -186,20 +186,8 @@ impl PageReader<'static> {
                 ),
             ));
         }
-        Ok(PageReader {
-            data,
-            parked_len: self.parked_len,
-            pos: self.pos,
-            file_offset: self.file_offset,
-            codec: self.codec,
-            options: self.options,
-            num_values: self.num_values,
-            values_seen: self.values_seen,
-            ordinal: self.ordinal,
-            data_pages: self.data_pages,
-            decryptor: self.decryptor,
-            spare: self.spare,
-        })
+        let parked_len = self.parked_len;
+        Ok(self.rebind(data, parked_len))
     }
 }
 
@@ -233,9 +221,16 @@ impl<'a> PageReader<'a> {
     /// bytes for a while (a column chunk read a window of rows at a time): every position
     /// and count stays, and [`resume`](PageReader::resume) goes on where it stopped.
     pub(crate) fn park(self) -> PageReader<'static> {
+        let parked_len = self.data.len();
+        self.rebind(&[], parked_len)
+    }
+
+    /// This reader over `data` instead, every position and count kept (what
+    /// [`park`](Self::park) and [`resume`](PageReader::resume) share).
+    fn rebind(self, data: &[u8], parked_len: usize) -> PageReader<'_> {
         PageReader {
-            parked_len: self.data.len(),
-            data: &[],
+            data,
+            parked_len,
             pos: self.pos,
             file_offset: self.file_offset,
             codec: self.codec,

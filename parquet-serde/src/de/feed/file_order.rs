@@ -7,10 +7,7 @@ use super::super::rows::Assembly;
 use super::in_order::load_column;
 use super::read_ahead::ReadAhead;
 use super::windows::{Spares, Windows};
-use super::{
-    columns, group_rows, install, stored_bytes, worth_threads, Feeder, Group, GroupOrder,
-    PARALLEL_LOAD_BYTES,
-};
+use super::{columns, group_rows, install, worth_threads, Feeder, Group, GroupOrder};
 use std::sync::Arc;
 
 /// Feeds every row group in file order. With more than one thread allowed
@@ -58,19 +55,24 @@ impl FileOrder {
             }),
         };
         let next = rg + 1;
-        // Read by windows, a row group larger than a window is not decoded whole.
-        let whole = |rg| match file.options().batch_rows {
-            Some(window) => group_rows(file, rg).is_ok_and(|rows| rows <= window),
-            None => true,
-        };
         if next < file.num_row_groups()
             && worth_threads(file, next, projected, threads)
-            && whole(next)
+            && decoded_whole(file, next)
         {
             self.ahead = ReadAhead::start(file, next, projected);
         }
         install(asm, cursors)?;
         Ok(rows)
+    }
+}
+
+/// Whether row group `rg` is decoded whole: always, but with
+/// [`ReadOptions::batch_rows`](crate::ReadOptions::batch_rows) only when it is no larger
+/// than a window (a larger one is read window by window).
+fn decoded_whole<R: ChunkReader>(file: &FileReader<R>, rg: usize) -> bool {
+    match file.options().batch_rows {
+        Some(window) => group_rows(file, rg).is_ok_and(|rows| rows <= window),
+        None => true,
     }
 }
 
@@ -86,7 +88,14 @@ impl FileOrder {
         loop {
             if let Some(windows) = &mut self.windows {
                 if let Some(group) = windows.next_group() {
-                    return Some(self.load_window(file, asm, group));
+                    let spares = self.spares.as_deref();
+                    let loaded = load_window(file, asm, windows, spares, group);
+                    if loaded.is_err() {
+                        // A column that failed part-way leaves the others out of step: its
+                        // row group ends here, and the next call goes on with the next one.
+                        self.windows = None;
+                    }
+                    return Some(loaded);
                 }
                 // Taken first: a row group whose end is wrong is left behind either way.
                 let mut ended = self.windows.take()?;
@@ -97,7 +106,7 @@ impl FileOrder {
             let (rg, first_row) = self.order.advance(file)?;
             // A row group no larger than a window is one: decoded whole, as without
             // windows (the next one ahead, when worth it).
-            if group_rows(file, rg).is_ok_and(|rows| rows <= window) {
+            if decoded_whole(file, rg) {
                 return Some(self.load(file, asm, rg).map(|rows| Group {
                     rg,
                     rows,
@@ -118,55 +127,31 @@ impl FileOrder {
             }
         }
     }
+}
 
-    /// Decodes window `group` of the row group being read window by window into `asm`.
-    fn load_window<R: ChunkReader>(
-        &mut self,
-        file: &FileReader<R>,
-        asm: &mut Assembly,
-        group: Group,
-    ) -> Result<Group> {
-        // The last window's buffers serve this one.
-        if let Some(spares) = &self.spares {
-            for &col in &asm.projected {
-                if let Some(cursor) = asm.st.cursors[col].take() {
-                    spares.give(col, cursor);
-                }
-            }
-        }
-        asm.clear_cursors();
-        let Some(windows) = &mut self.windows else {
-            return Ok(group);
-        };
-        let rg = windows.row_group();
-        let threads = file.options().threads;
-        let projected = &asm.projected;
-        // Worth threads when the window's share of the row group's stored bytes is.
-        let total = group_rows(file, rg).unwrap_or(0).max(1) as u128;
-        let stored: u64 = projected
-            .iter()
-            .map(|&c| stored_bytes(file, c, Some(rg)))
-            .sum();
-        let share = stored as u128 * group.rows as u128 / total;
-        let threads = if share >= PARALLEL_LOAD_BYTES as u128 {
-            threads
-        } else {
-            1
-        };
-        let position = |col: usize| projected.iter().position(|&c| c == col).unwrap_or(0);
-        let windows_ref = &*windows;
-        let cursors = columns(file, rg, projected, threads, |col| {
-            windows_ref.decode(file, position(col), &group)
-        });
-        windows.advance(&group);
-        if cursors.iter().any(Result::is_err) {
-            // A column that failed part-way leaves the others out of step: its row group
-            // ends here, and the next call goes on with the next one.
-            self.windows = None;
-        }
-        install(asm, cursors)?;
-        Ok(group)
+/// Decodes window `group` of `windows` into `asm`, in the buffers of the window before
+/// (its cursors' buffers go to `spares` first).
+fn load_window<R: ChunkReader>(
+    file: &FileReader<R>,
+    asm: &mut Assembly,
+    windows: &mut Windows,
+    spares: Option<&Spares>,
+    group: Group,
+) -> Result<Group> {
+    if let Some(spares) = spares {
+        spares.take_back(&mut asm.st.cursors);
     }
+    asm.clear_cursors();
+    let projected = &asm.projected;
+    let threads = windows.threads(&group, file.options().threads);
+    let position = |col: usize| projected.iter().position(|&c| c == col).unwrap_or(0);
+    let decoding = &*windows;
+    let cursors = columns(file, windows.row_group(), projected, threads, |col| {
+        decoding.decode(file, position(col), &group)
+    });
+    windows.advance(&group);
+    install(asm, cursors)?;
+    Ok(group)
 }
 
 impl Feeder for FileOrder {

@@ -246,13 +246,18 @@ fn install(asm: &mut Assembly, cursors: Vec<Result<Cursor>>) -> Result<()> {
     Ok(())
 }
 
+/// The error of a column holding level entries past the last row of its row group.
+pub(super) fn entries_past_last_row() -> Error {
+    Error::corrupt("column has level entries past the last row")
+}
+
 /// Checks that the cursors of the `projected` columns of finished row group `rg` hold no
 /// level entries past its last row.
 fn check_finished(st: &State, projected: &[usize], schema: &Schema, rg: usize) -> Result<()> {
     for &col in projected {
         if let Some(c) = &st.cursors[col] {
             if !c.at_end() {
-                return Err(Error::corrupt("column has level entries past the last row")
+                return Err(entries_past_last_row()
                     .with_row_group(rg)
                     .with_column(schema.columns()[col].path.to_string()));
             }

@@ -27,7 +27,9 @@ use super::super::cursor::{Cursor, Feed, Segment};
 use super::super::rows::{Assembly, RowLoop};
 use super::row_pages::RowPages;
 use super::shared_out::share_out;
-use super::{check_finished, group_rows, stored_bytes, Feeder, Group, GroupOrder};
+use super::{
+    check_finished, entries_past_last_row, group_rows, stored_bytes, Feeder, Group, GroupOrder,
+};
 
 /// Runs of rows decoded ahead per column.
 const AHEAD: usize = 2;
@@ -99,9 +101,7 @@ impl Feed for ChannelFeed {
     fn end_group(&mut self) -> Result<()> {
         match self.lanes.recv(self.slot) {
             Taken::Item(Run::End) => Ok(()),
-            Taken::Item(Run::Rows(_)) => {
-                Err(Error::corrupt("column has level entries past the last row"))
-            }
+            Taken::Item(Run::Rows(_)) => Err(entries_past_last_row()),
             other => Err(self.ended(other)),
         }
     }

@@ -20,7 +20,7 @@ use crate::error::{Error, ErrorKind, Result};
 
 use super::super::cursor::Cursor;
 use super::row_pages::{levels_of, move_levels_tail, move_tail, take_carry};
-use super::{cursor_of, Group};
+use super::{cursor_of, entries_past_last_row, stored_bytes, Group, PARALLEL_LOAD_BYTES};
 
 /// One column chunk read window by window: its parked reader and what it read past the
 /// last window. The chunk's bytes are the caller's to hand in each time.
@@ -164,12 +164,7 @@ impl ColumnWindows {
 
     /// The parked reader.
     fn reader_mut(&mut self) -> Result<&mut ColumnChunkReader<'static>> {
-        self.reader.as_mut().ok_or_else(|| {
-            Error::new(
-                ErrorKind::Internal,
-                "a column read window by window lost its reader",
-            )
-        })
+        self.reader.as_mut().ok_or_else(lost_reader)
     }
 
     /// Decodes pages into `out` until `enough` holds (of `out` and the values lent so
@@ -180,12 +175,7 @@ impl ColumnWindows {
         out: &mut ColumnBatch,
         mut enough: impl FnMut(&ColumnBatch, usize) -> bool,
     ) -> Result<()> {
-        let Some(parked) = self.reader.take() else {
-            return Err(Error::new(
-                ErrorKind::Internal,
-                "a column read window by window lost its reader",
-            ));
-        };
+        let parked = self.reader.take().ok_or_else(lost_reader)?;
         let mut reader = parked.resume(bytes)?;
         while !enough(out, reader.lent_len()) {
             if !reader.read_page(out)? {
@@ -207,10 +197,19 @@ impl ColumnWindows {
             self.read_until(bytes, &mut rest, |b, _| levels_of(b, max_def, max_rep) > 0)?;
         }
         if carried > 0 || levels_of(&rest, max_def, max_rep) > 0 {
-            return Err(Error::corrupt("column has level entries past the last row"));
+            return Err(entries_past_last_row());
         }
         Ok(())
     }
+}
+
+/// The error of a column whose parked reader is gone (a window that failed part-way, whose
+/// row group should have ended there).
+fn lost_reader() -> Error {
+    Error::new(
+        ErrorKind::Internal,
+        "a column read window by window lost its reader",
+    )
 }
 
 /// Bytes of dictionary values per window row up to which a window's text values stay in
@@ -238,12 +237,21 @@ impl Spares {
     }
 
     /// Keeps `cursor`'s buffers, emptied, for leaf `col`.
-    pub fn give(&self, col: usize, cursor: Cursor) {
+    fn give(&self, col: usize, cursor: Cursor) {
         let spare = cursor.into_spare().batch;
         let mut per_leaf = self.per_leaf.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(kept) = per_leaf.get_mut(col) {
             if kept.len() < SPARES_PER_LEAF {
                 kept.push(spare);
+            }
+        }
+    }
+
+    /// Keeps the buffers of every cursor of `cursors` (one per leaf column), leaving none.
+    pub fn take_back(&self, cursors: &mut [Option<Cursor>]) {
+        for (col, cursor) in cursors.iter_mut().enumerate() {
+            if let Some(cursor) = cursor.take() {
+                self.give(col, cursor);
             }
         }
     }
@@ -269,6 +277,8 @@ pub(super) struct Windows {
     /// windows decoded on several threads).
     columns: Vec<Mutex<Column>>,
     descrs: Vec<ColumnDescriptor>,
+    /// Stored bytes of the projected columns in the row group.
+    stored: u64,
     /// Buffers of windows read, for the next ones.
     spares: Arc<Spares>,
 }
@@ -345,6 +355,10 @@ impl Windows {
             window: window.max(1),
             columns,
             descrs: projected.iter().map(|&c| all[c].clone()).collect(),
+            stored: projected
+                .iter()
+                .map(|&c| stored_bytes(file, c, Some(rg)))
+                .sum(),
             spares,
         })
     }
@@ -354,15 +368,10 @@ impl Windows {
         self.rg
     }
 
-    /// Whether every row of the row group was handed out.
-    pub fn ended(&self) -> bool {
-        self.done >= self.rows
-    }
-
     /// The next window's group, and the rows each of its columns must hold; `None` after
     /// the last.
     pub fn next_group(&self) -> Option<Group> {
-        if self.ended() {
+        if self.done >= self.rows {
             return None;
         }
         Some(Group {
@@ -370,6 +379,23 @@ impl Windows {
             rows: self.window.min(self.rows - self.done),
             first_row: self.first_row + self.done as u64,
         })
+    }
+
+    /// Threads of the `threads` allowed worth decoding window `group` on: all of them when
+    /// the window's share of the row group's stored bytes is worth it, else one.
+    pub fn threads(&self, group: &Group, threads: usize) -> usize {
+        let share = self.stored as u128 * group.rows as u128 / self.rows.max(1) as u128;
+        if share >= PARALLEL_LOAD_BYTES as u128 {
+            threads
+        } else {
+            1
+        }
+    }
+
+    /// `e` located at the column at projected position `k`: the row group and its path.
+    fn locate(&self, k: usize, e: Error) -> Error {
+        e.with_row_group(self.rg)
+            .with_column(self.descrs[k].path.to_string())
     }
 
     /// Decodes the column at projected position `k` for `group` (the window of
@@ -390,10 +416,7 @@ impl Windows {
             .with_bytes(file, self.rg, |windows, bytes| {
                 windows.next(bytes, rows, spare)
             })
-            .map_err(|e| {
-                e.with_row_group(self.rg)
-                    .with_column(descr.path.to_string())
-            })?;
+            .map_err(|e| self.locate(k, e))?;
         cursor_of(batch, descr, self.rg, group.rows, window_mismatch)
     }
 
@@ -404,14 +427,14 @@ impl Windows {
 
     /// Checks, after the last window, that no column holds entries past it.
     pub fn finish<R: ChunkReader>(&mut self, file: &FileReader<R>) -> Result<()> {
-        for (column, descr) in self.columns.iter_mut().zip(&self.descrs) {
-            let column = column.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for k in 0..self.columns.len() {
+            let rg = self.rg;
+            let column = self.columns[k]
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner);
             column
-                .with_bytes(file, self.rg, |windows, bytes| windows.finish(bytes))
-                .map_err(|e| {
-                    e.with_row_group(self.rg)
-                        .with_column(descr.path.to_string())
-                })?;
+                .with_bytes(file, rg, |windows, bytes| windows.finish(bytes))
+                .map_err(|e| self.locate(k, e))?;
         }
         Ok(())
     }
@@ -429,19 +452,25 @@ mod tests {
     use crate::core::format::CompressionCodec;
     use crate::core::page::{PageReader, PageReaderOptions};
 
-    /// Windows of `window` rows over a chunk of `rows` (optional list of required int32)
-    /// in pages of `per_page` level entries, cut wherever that falls (inside rows too).
-    fn windows_of(rows: &[Vec<i32>], per_page: usize, window: usize) -> Vec<ColumnBatch> {
-        let (data, num_values) = chunk(rows, per_page);
+    /// Windows over `data`, a chunk of `num_values` levels made by [`chunk`] (optional
+    /// list of required int32).
+    fn open(data: &[u8], num_values: i64) -> ColumnWindows {
         let pages = PageReader::new(
-            &data,
+            data,
             0,
             CompressionCodec::Uncompressed,
             num_values,
             PageReaderOptions::default(),
         );
         let reader = ColumnChunkReader::new(pages, Type::Int32, 0, 2, 1).park();
-        let mut windows = ColumnWindows::new(reader, (Type::Int32, 0), 2, 1);
+        ColumnWindows::new(reader, (Type::Int32, 0), 2, 1)
+    }
+
+    /// Windows of `window` rows over a chunk of `rows` (optional list of required int32)
+    /// in pages of `per_page` level entries, cut wherever that falls (inside rows too).
+    fn windows_of(rows: &[Vec<i32>], per_page: usize, window: usize) -> Vec<ColumnBatch> {
+        let (data, num_values) = chunk(rows, per_page);
+        let mut windows = open(&data, num_values);
         let mut out = Vec::new();
         let mut left = rows.len();
         while left > 0 {
@@ -501,21 +530,12 @@ mod tests {
     fn bytes_of_another_length_are_refused_and_entries_left_over_are_an_error() {
         let rows: Vec<Vec<i32>> = (0..20).map(|i| vec![i]).collect();
         let (data, num_values) = chunk(&rows, 3);
-        let open = || {
-            let pages = PageReader::new(
-                &data,
-                0,
-                CompressionCodec::Uncompressed,
-                num_values,
-                PageReaderOptions::default(),
-            );
-            let reader = ColumnChunkReader::new(pages, Type::Int32, 0, 2, 1).park();
-            ColumnWindows::new(reader, (Type::Int32, 0), 2, 1)
-        };
-        let e = open().next(&data[1..], 5, None).unwrap_err();
+        let e = open(&data, num_values)
+            .next(&data[1..], 5, None)
+            .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Internal, "{e}");
         // A row group of 15 rows over a chunk of 20.
-        let mut windows = open();
+        let mut windows = open(&data, num_values);
         assert_eq!(rows_of_batch(&windows.next(&data, 15, None).unwrap().0), 15);
         let e = windows.finish(&data).unwrap_err();
         assert!(e.to_string().contains("past the last row"), "{e}");
