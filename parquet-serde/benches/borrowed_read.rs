@@ -19,7 +19,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use parquet_serde::{Compression, ReadOptions, Reader, WriterOptions};
+use parquet_serde::{Batch, Compression, ReadOptions, Reader, WriterOptions};
 use serde::Deserialize;
 
 #[path = "../tests/common/logs.rs"]
@@ -76,6 +76,23 @@ fn windows() -> ReadOptions {
     ReadOptions::default().batch_rows(16_384)
 }
 
+/// Rows of `bytes` read borrowed: the batches of a reader of `R` (the borrowing type, which
+/// names the columns read) opened with `options`, each batch's rows counted by `rows`.
+fn borrowed<R: Deserialize<'static>>(
+    bytes: &[u8],
+    options: ReadOptions,
+    rows: impl Fn(&Batch) -> usize,
+) -> usize {
+    let mut n = 0;
+    for batch in Reader::<_, R>::with_options(bytes, options)
+        .unwrap()
+        .batches()
+    {
+        n += rows(&batch.unwrap());
+    }
+    n
+}
+
 fn options() -> WriterOptions {
     WriterOptions::default()
         .compression(Compression::Snappy)
@@ -94,24 +111,16 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("borrowed", |b| {
         b.iter(|| {
-            let mut n = 0;
-            for batch in Reader::<_, LogFlatRef>::new(&flat[..]).unwrap().batches() {
-                let batch = batch.unwrap();
-                n += black_box(batch.rows::<LogFlatRef>().unwrap()).len();
-            }
-            n
+            borrowed::<LogFlatRef>(&flat, ReadOptions::default(), |batch| {
+                black_box(batch.rows::<LogFlatRef>().unwrap()).len()
+            })
         })
     });
     g.bench_function("borrowed_windows", |b| {
         b.iter(|| {
-            let mut n = 0;
-            for batch in Reader::<_, LogFlatRef>::with_options(&flat[..], windows())
-                .unwrap()
-                .batches()
-            {
-                n += black_box(batch.unwrap().rows::<LogFlatRef>().unwrap()).len();
-            }
-            n
+            borrowed::<LogFlatRef>(&flat, windows(), |batch| {
+                black_box(batch.rows::<LogFlatRef>().unwrap()).len()
+            })
         })
     });
     g.bench_function("parallel", |b| {
@@ -137,38 +146,28 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("borrowed", |b| {
         b.iter(|| {
-            let mut n = 0;
-            for batch in Reader::<_, LogFlatRef>::new(&one[..]).unwrap().batches() {
-                n += black_box(batch.unwrap().rows::<LogFlatRef>().unwrap()).len();
-            }
-            n
+            borrowed::<LogFlatRef>(&one, ReadOptions::default(), |batch| {
+                black_box(batch.rows::<LogFlatRef>().unwrap()).len()
+            })
         })
     });
     g.bench_function("borrowed_slices", |b| {
-        b.iter(|| {
-            let mut n = 0;
-            for batch in Reader::<_, LogFlatRef>::new(&one[..]).unwrap().batches() {
-                let batch = batch.unwrap();
-                let mut start = 0;
-                while start < batch.num_rows() {
-                    let end = (start + 16_384).min(batch.num_rows());
-                    n += black_box(batch.rows_in::<LogFlatRef>(start..end).unwrap()).len();
-                    start = end;
-                }
+        let slices = |batch: &Batch| {
+            let (mut n, mut start) = (0, 0);
+            while start < batch.num_rows() {
+                let end = (start + 16_384).min(batch.num_rows());
+                n += black_box(batch.rows_in::<LogFlatRef>(start..end).unwrap()).len();
+                start = end;
             }
             n
-        })
+        };
+        b.iter(|| borrowed::<LogFlatRef>(&one, ReadOptions::default(), slices))
     });
     g.bench_function("borrowed_windows", |b| {
         b.iter(|| {
-            let mut n = 0;
-            for batch in Reader::<_, LogFlatRef>::with_options(&one[..], windows())
-                .unwrap()
-                .batches()
-            {
-                n += black_box(batch.unwrap().rows::<LogFlatRef>().unwrap()).len();
-            }
-            n
+            borrowed::<LogFlatRef>(&one, windows(), |batch| {
+                black_box(batch.rows::<LogFlatRef>().unwrap()).len()
+            })
         })
     });
     g.finish();
@@ -181,24 +180,16 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("borrowed", |b| {
         b.iter(|| {
-            let mut n = 0;
-            for batch in Reader::<_, EventRef>::new(&nested[..]).unwrap().batches() {
-                let batch = batch.unwrap();
-                n += black_box(batch.rows::<EventRef>().unwrap()).len();
-            }
-            n
+            borrowed::<EventRef>(&nested, ReadOptions::default(), |batch| {
+                black_box(batch.rows::<EventRef>().unwrap()).len()
+            })
         })
     });
     g.bench_function("borrowed_windows", |b| {
         b.iter(|| {
-            let mut n = 0;
-            for batch in Reader::<_, EventRef>::with_options(&nested[..], windows())
-                .unwrap()
-                .batches()
-            {
-                n += black_box(batch.unwrap().rows::<EventRef>().unwrap()).len();
-            }
-            n
+            borrowed::<EventRef>(&nested, windows(), |batch| {
+                black_box(batch.rows::<EventRef>().unwrap()).len()
+            })
         })
     });
     g.bench_function("parallel", |b| {
