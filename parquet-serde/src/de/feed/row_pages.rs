@@ -229,12 +229,20 @@ pub(super) mod tests {
         out
     }
 
+    /// 200 rows of 0 to 6 values each: with small pages, rows cut across pages.
+    pub(in crate::de::feed) fn ragged_rows() -> Vec<Vec<i32>> {
+        (0..200)
+            .map(|i| (0..(i % 7)).map(|k| i * 10 + k).collect())
+            .collect()
+    }
+
+    /// Level entries per page for [`chunk`]: from one (every row cut) to one page for all.
+    pub(in crate::de::feed) const PAGE_SIZES: [usize; 6] = [1, 2, 3, 5, 64, 10_000];
+
     #[test]
     fn batches_hold_whole_rows_when_pages_split_rows() {
-        let rows: Vec<Vec<i32>> = (0..200)
-            .map(|i| (0..(i % 7)).map(|k| i * 10 + k).collect())
-            .collect();
-        for per_page in [1, 2, 3, 5, 64, 10_000] {
+        let rows = ragged_rows();
+        for per_page in PAGE_SIZES {
             let (data, num_values) = chunk(&rows, per_page);
             let got = batches(&data, num_values);
             for b in &got {

@@ -447,7 +447,7 @@ fn window_mismatch(held: usize, rows: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::row_pages::tests::{chunk, rows_of};
+    use super::super::row_pages::tests::{chunk, ragged_rows, rows_of, PAGE_SIZES};
     use super::*;
     use crate::core::format::CompressionCodec;
     use crate::core::page::{PageReader, PageReaderOptions};
@@ -504,10 +504,8 @@ mod tests {
 
     #[test]
     fn windows_cut_at_row_starts_when_pages_cut_rows() {
-        let rows: Vec<Vec<i32>> = (0..200)
-            .map(|i| (0..(i % 7)).map(|k| i * 10 + k).collect())
-            .collect();
-        for per_page in [1, 2, 3, 5, 64, 10_000] {
+        let rows = ragged_rows();
+        for per_page in PAGE_SIZES {
             for window in [1, 2, 7, 33, 199, 200, 500] {
                 let got = windows_of(&rows, per_page, window);
                 for b in &got {
